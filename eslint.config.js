@@ -1,0 +1,57 @@
+// One flat config for the whole workspace. Each package runs `eslint .` and finds this file.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/test-results/**', '**/coverage/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read settings through the parsed config (apps/api/src/config.ts), not process.env.',
+        },
+      ],
+    },
+  },
+  {
+    // The converter core is pure: no DOM, no network, no timers, no worker glue.
+    files: ['packages/converter/src/core/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['comlink', 'node:*', '@placeport/*'], message: 'src/core stays pure and framework-free.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', 'self', 'window', 'document', 'fetch', 'setTimeout', 'setInterval', 'process'],
+    },
+  },
+  {
+    // Dependencies point one way: the converter never imports the apps or the testkit (tests excepted).
+    files: ['packages/converter/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/converter/src/core/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/api', '@placeport/web', '@placeport/testkit'], message: 'The converter depends on nothing of ours.' }] }],
+    },
+  },
+  {
+    files: ['apps/api/src/config.ts', '**/scripts/**', '**/*.test.ts', '**/e2e/**', '**/bench/**', 'packages/testkit/**'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+);

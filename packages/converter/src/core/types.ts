@@ -1,0 +1,84 @@
+/** A point on Earth with named fields, so latitude and longitude can never be swapped silently. */
+export interface LatLng {
+  readonly lat: number;
+  readonly lng: number;
+}
+
+/** One CSV list found in a Takeout archive. Its identity is its path: names repeat across folders. */
+export interface UploadedList {
+  /** Path inside the archive, e.g. `Takeout/Saved/Want to go.csv`. */
+  path: string;
+  /** File name without folders or the `.csv` extension (any case). */
+  name: string;
+  /** The CSV text (UTF-8, BOM removed). */
+  content: string;
+  /** Non-blank data rows (the header and a list description excluded). */
+  rowCount: number;
+  /** Uncompressed size in bytes. */
+  size: number;
+}
+
+/** What the page shows of a list before conversion (no content, so it is cheap to send across the worker boundary). */
+export type ListSummary = Omit<UploadedList, 'content'>;
+
+/** One row of a saved-places CSV, after validation. */
+export interface ParsedPlace {
+  title: string;
+  url: string;
+  note?: string;
+  comment?: string;
+  coordinates?: LatLng;
+}
+
+/** The seed's conversion statistics. */
+export interface ConversionStats {
+  totalPlaces: number;
+  withCoordinates: number;
+  withNotes: number;
+  /** Always 1 (the seed's rule). */
+  categories: number;
+  processed: number;
+  converted: number;
+  skipped: number;
+}
+
+/** One KML file written for a list; lists over the per-layer limit are split into parts. */
+export interface KmlPart {
+  fileName: string;
+  content: string;
+  placemarks: number;
+  /** 1-based part number, and the number of parts (1 when not split). */
+  part: number;
+  parts: number;
+}
+
+/** The seed's per-file conversion result, with the KML split into parts per product.md. */
+export interface ConversionResult {
+  /** The list's file name as in the archive, e.g. `Want to go.csv`. */
+  fileName: string;
+  /** Path of the list inside the archive (its identity). */
+  path: string;
+  /** List name (file name without `.csv`). */
+  listName: string;
+  /** The list description found before the header row, if any. */
+  description?: string;
+  stats: ConversionStats;
+  places: ParsedPlace[];
+  /** KML files, one unless the list was split. Empty when the list was skipped. */
+  kml: KmlPart[];
+  /** CSV of places lacking coordinates (Title, Note, URL, Comment); absent when every place converted. */
+  failedCsvContent?: string;
+  /** File name for the failed-places CSV. */
+  failedCsvFileName?: string;
+  /** Set when validation failed and the list was skipped. */
+  skippedReason?: string;
+}
+
+/** A stable error: `code` for programs, `message` for people (the seed's exact texts). */
+export interface ConverterErrorShape {
+  code: string;
+  message: string;
+}
+
+/** Results cross the worker boundary as data, because Comlink drops custom error fields. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ConverterErrorShape };

@@ -1,0 +1,81 @@
+import type { ConversionStats, ListSummary, Result } from '../core/types.js';
+
+/** The stage a conversion is in; the web app's processing statuses follow it. */
+export type ConversionStage = 'validating' | 'extracting' | 'converting' | 'preparing';
+
+/** Progress reported to the page, at most about every 50 ms (product.md "Pace"). */
+export interface ConversionProgress {
+  stage: ConversionStage;
+  /** 0-based index of the list being worked on, and how many lists were chosen. */
+  fileIndex: number;
+  fileCount: number;
+  /** The list's file name, e.g. `Want to go.csv`. */
+  fileName: string;
+  /** Overall progress 0..100: per file a share of 100 with 25/50/75 marks per stage, 100 at preparing. */
+  percent: number;
+  /** What is being looked at now (a place URL or title), shown under "Extracting coordinates from URLs". */
+  currentItem?: string;
+}
+
+/** Where the worker sends links that carry no coordinates. Absent: no resolution, such places are skipped. */
+export interface ResolveOptions {
+  /** Base URL of the PlacePort API, e.g. `https://placeport.example` or `http://127.0.0.1:8080`. */
+  apiBase: string;
+  /** The authorized payment, which raises the server's batch limit to the intent's place count. */
+  paymentIntentId?: string;
+  /** Whole-batch timeout; defaults to the seed's 120 000 ms. */
+  timeoutMs?: number;
+}
+
+export interface ConvertOptions {
+  /** Paths (list identities) of the lists to convert, in the order to convert them. */
+  paths: string[];
+  resolve?: ResolveOptions;
+}
+
+/** A file ready to download: bytes are transferred, not copied, across the worker boundary. */
+export interface OutputFile {
+  fileName: string;
+  mimeType: string;
+  bytes: ArrayBuffer;
+}
+
+export interface KmlOutputFile extends OutputFile {
+  placemarks: number;
+  part: number;
+  parts: number;
+}
+
+/** One chosen list after conversion. */
+export interface ListOutcome {
+  path: string;
+  /** The list's file name as in the archive, e.g. `Want to go.csv`. */
+  fileName: string;
+  listName: string;
+  stats: ConversionStats;
+  /** Set when the list failed validation and was skipped; then `kml` is empty. */
+  skippedReason?: string;
+  kml: KmlOutputFile[];
+  /** Places without coordinates, for retry (Title, Note, URL, Comment). */
+  failedCsv?: OutputFile & { count: number };
+  /** How many places got their coordinates through the API. */
+  resolvedCount: number;
+}
+
+export interface ConversionSummary {
+  lists: ListOutcome[];
+  totals: { total: number; converted: number; skipped: number };
+}
+
+/** The object the worker exposes through Comlink. Every method resolves; failures come back as `{ ok: false }`. */
+export interface ConverterWorkerApi {
+  /** Reads the archive's directory and keeps the place lists inside the worker. */
+  inspect(input: Blob | ArrayBuffer | Uint8Array, fileName: string): Promise<Result<{ lists: ListSummary[] }>>;
+  /** Converts the chosen lists of the last inspected archive. */
+  convert(
+    options: ConvertOptions,
+    onProgress?: (progress: ConversionProgress) => void,
+  ): Promise<Result<ConversionSummary>>;
+  /** Forgets the archive (Remove). */
+  reset(): Promise<void>;
+}
