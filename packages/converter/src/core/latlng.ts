@@ -1,0 +1,29 @@
+import type { LatLng } from './types.js';
+
+/** Latitude and longitude inside the Earth's ranges; (0, 0) is what Takeout writes for "no location", so it counts as missing. */
+export function isValidCoordinate(lat: number, lng: number): boolean {
+  return (
+    Number.isFinite(lat) &&
+    Number.isFinite(lng) &&
+    lat >= -90 &&
+    lat <= 90 &&
+    lng >= -180 &&
+    lng <= 180 &&
+    !(lat === 0 && lng === 0)
+  );
+}
+
+/** Builds a LatLng from text, or undefined when the numbers are not a valid place. */
+export function toLatLng(lat: string | number, lng: string | number): LatLng | undefined {
+  const la = typeof lat === 'number' ? lat : Number(lat);
+  const ln = typeof lng === 'number' ? lng : Number(lng);
+  return isValidCoordinate(la, ln) ? { lat: la, lng: ln } : undefined;
+}
+
+/**
+ * The one place that writes KML's coordinate order: longitude first, then latitude, then altitude 0.
+ * Every other piece of code passes LatLng objects with named fields.
+ */
+export function toKmlCoordinates(point: LatLng): string {
+  return `${point.lng},${point.lat},0`;
+}
