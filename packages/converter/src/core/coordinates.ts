@@ -1,4 +1,4 @@
-import { toLatLng } from './latlng.js';
+import { formatDegrees, toLatLng } from './latlng.js';
 import type { LatLng } from './types.js';
 
 /** Which form of a URL gave the coordinates, most precise first (product.md "Coordinates"). */
@@ -81,7 +81,7 @@ export function extractCoordinates(url: string): ExtractedCoordinates | undefine
  * converter reads back, and the place id so Google Maps opens the same place.
  */
 export function resolvedUrlFor(coordinates: LatLng, placeId?: string): string {
-  const query = `api=1&query=${coordinates.lat},${coordinates.lng}`;
+  const query = `api=1&query=${formatDegrees(coordinates.lat)},${formatDegrees(coordinates.lng)}`;
   const place = placeId ? `&query_place_id=${encodeURIComponent(placeId)}` : '';
   return `https://www.google.com/maps/search/?${query}${place}`;
 }

@@ -20,10 +20,16 @@ export function toLatLng(lat: string | number, lng: string | number): LatLng | u
   return isValidCoordinate(la, ln) ? { lat: la, lng: ln } : undefined;
 }
 
+/** Degrees as plain decimals (never exponent notation), to 7 places (about 1 cm), trailing zeros trimmed. */
+export function formatDegrees(value: number): string {
+  const fixed = value.toFixed(7).replace(/0+$/, '').replace(/\.$/, '');
+  return fixed === '-0' ? '0' : fixed;
+}
+
 /**
  * The one place that writes KML's coordinate order: longitude first, then latitude, then altitude 0.
  * Every other piece of code passes LatLng objects with named fields.
  */
 export function toKmlCoordinates(point: LatLng): string {
-  return `${point.lng},${point.lat},0`;
+  return `${formatDegrees(point.lng)},${formatDegrees(point.lat)},0`;
 }

@@ -72,6 +72,8 @@ export interface ConversionResult {
   failedCsvFileName?: string;
   /** Set when validation failed and the list was skipped. */
   skippedReason?: string;
+  /** Places whose coordinates came from the resolution service. */
+  resolvedCount?: number;
 }
 
 /** A stable error: `code` for programs, `message` for people (the seed's exact texts). */

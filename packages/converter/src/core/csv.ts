@@ -1,0 +1,124 @@
+import Papa from 'papaparse';
+import * as v from 'valibot';
+import { columnsMessage, ConverterError, MESSAGES, parseErrorMessage } from './errors.js';
+import type { ParsedPlace } from './types.js';
+
+/** The header is looked for within this many non-blank rows (a list description may come first). */
+export const HEADER_SEARCH_ROWS = 5;
+/** Row warnings kept per list; the rest are counted only. */
+export const MAX_ROW_WARNINGS = 100;
+
+const RowSchema = v.object({
+  Title: v.string(),
+  URL: v.string(),
+  Note: v.optional(v.string()),
+  Comment: v.optional(v.string()),
+});
+
+/** A row that failed the schema: kept with empty strings, reported here. */
+export interface RowWarning {
+  /** 1-based row number among the data rows. */
+  row: number;
+  message: string;
+}
+
+export interface ParsedCsv {
+  places: ParsedPlace[];
+  /** Free text found before the header row (a list description), if any. */
+  description?: string;
+  /** The header as found, trimmed. */
+  columns: string[];
+  warnings: RowWarning[];
+  /** Rows that failed the schema, including those past MAX_ROW_WARNINGS. */
+  warningCount: number;
+}
+
+function isBlankRow(row: readonly string[]): boolean {
+  return row.every((cell) => cell.trim() === '');
+}
+
+function findHeader(rows: readonly string[][]): number {
+  const limit = Math.min(rows.length, HEADER_SEARCH_ROWS);
+  for (let i = 0; i < limit; i += 1) {
+    const names = rows[i]!.map((cell) => cell.trim().toLowerCase());
+    if (names.includes('title') && names.includes('url')) return i;
+  }
+  return -1;
+}
+
+function columnIndex(columns: readonly string[], name: string): number {
+  return columns.findIndex((column) => column.toLowerCase() === name.toLowerCase());
+}
+
+function optionalText(text: string | undefined): string | undefined {
+  return text === undefined || text === '' ? undefined : text;
+}
+
+/**
+ * Parses a saved-places CSV per the seed and product.md: BOM and CRLF tolerated, quoted multi-line notes,
+ * the header found after an optional list description, blank and all-comma rows dropped, extra columns
+ * (Tags) ignored. A row that fails the schema is kept with empty strings and reported as a warning.
+ * Throws ConverterError with the seed's messages for parser errors, a missing header or no data rows.
+ */
+export function parseSavedPlacesCsv(text: string): ParsedCsv {
+  const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const parsed = Papa.parse<string[]>(input, { delimiter: ',', skipEmptyLines: 'greedy' });
+  if (parsed.errors.length > 0) {
+    throw new ConverterError('csv-parse', parseErrorMessage(parsed.errors.map((error) => error.message)));
+  }
+  const rows = parsed.data.filter((row) => !isBlankRow(row));
+  if (rows.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
+
+  const headerAt = findHeader(rows);
+  if (headerAt < 0) {
+    throw new ConverterError('csv-columns', columnsMessage(rows[0]!.map((cell) => cell.trim())));
+  }
+  const columns = rows[headerAt]!.map((cell) => cell.trim());
+  const dataRows = rows.slice(headerAt + 1);
+  if (dataRows.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
+
+  const at = {
+    title: columnIndex(columns, 'Title'),
+    url: columnIndex(columns, 'URL'),
+    note: columnIndex(columns, 'Note'),
+    comment: columnIndex(columns, 'Comment'),
+  };
+  const cell = (row: readonly string[], index: number): string | undefined => (index < 0 ? undefined : row[index]);
+
+  const places: ParsedPlace[] = [];
+  const warnings: RowWarning[] = [];
+  let warningCount = 0;
+  dataRows.forEach((row, i) => {
+    const record = {
+      Title: cell(row, at.title),
+      URL: cell(row, at.url),
+      Note: cell(row, at.note),
+      Comment: cell(row, at.comment),
+    };
+    const checked = v.safeParse(RowSchema, record);
+    if (!checked.success) {
+      warningCount += 1;
+      if (warnings.length < MAX_ROW_WARNINGS) {
+        warnings.push({ row: i + 1, message: checked.issues.map((issue) => `${v.getDotPath(issue) ?? 'row'}: ${issue.message}`).join('; ') });
+      }
+    }
+    const place: ParsedPlace = { title: (record.Title ?? '').trim(), url: (record.URL ?? '').trim() };
+    const note = optionalText(record.Note);
+    const comment = optionalText(record.Comment);
+    if (note !== undefined) place.note = note;
+    if (comment !== undefined) place.comment = comment;
+    places.push(place);
+  });
+
+  const description = rows
+    .slice(0, headerAt)
+    .map((row) => row.join(',').trim())
+    .join('\n');
+  return { places, columns, warnings, warningCount, ...(description ? { description } : {}) };
+}
+
+/** Counts non-blank records without interpreting them; used only for lists that fail validation. */
+export function countNonBlankRows(text: string): number {
+  const parsed = Papa.parse<string[]>(text, { delimiter: ',', skipEmptyLines: 'greedy' });
+  return parsed.data.filter((row) => !isBlankRow(row)).length;
+}

@@ -1,0 +1,52 @@
+/** Stable error codes: programs switch on these, people read the message. */
+export type ConverterErrorCode =
+  | 'not-a-zip'
+  | 'no-csv'
+  | 'extract-failed'
+  | 'archive-too-large'
+  | 'too-many-entries'
+  | 'csv-parse'
+  | 'csv-empty'
+  | 'csv-columns'
+  | 'no-lists-chosen'
+  | 'unknown-list'
+  | 'no-archive';
+
+/** The seed's exact messages, and ours where the seed names none. */
+export const MESSAGES = {
+  notAZip: 'Please upload a ZIP file from Google Takeout with your saved places.',
+  noCsv: 'No CSV files found in the zip file.',
+  extractFailed: 'Failed to extract zip file.',
+  csvEmpty: 'CSV file is empty or contains no valid data rows.',
+  noListsChosen: 'Please select at least one file to convert.',
+  validationFailed: 'Validation failed',
+  noArchive: 'Please choose a ZIP file first.',
+} as const;
+
+/** An expected failure with a stable code and a message fit to show to a person. */
+export class ConverterError extends Error {
+  override readonly name = 'ConverterError';
+  constructor(
+    readonly code: ConverterErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The seed's column error, naming the columns that were found. */
+export function columnsMessage(found: readonly string[]): string {
+  return `CSV file must contain "Title" and "URL" columns. Found columns: ${found.join(', ')}`;
+}
+
+/** The seed's parser error, joining the parser's messages with a comma. */
+export function parseErrorMessage(messages: readonly string[]): string {
+  return `CSV parsing error: ${messages.join(', ')}`;
+}
+
+/** Turns anything thrown into the `{ code, message }` shape that crosses the worker boundary. */
+export function toErrorShape(error: unknown, fallback: string): { code: string; message: string } {
+  if (error instanceof ConverterError) return { code: error.code, message: error.message };
+  if (error instanceof Error && error.message) return { code: 'unexpected', message: error.message };
+  return { code: 'unexpected', message: fallback };
+}

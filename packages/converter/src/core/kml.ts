@@ -1,0 +1,82 @@
+import { toKmlCoordinates } from './latlng.js';
+import { LIMITS } from './limits.js';
+import { kmlFileName } from './names.js';
+import type { KmlPart, LatLng, ParsedPlace } from './types.js';
+import { el, escapeXml, fragment, type Markup, xmlDocument } from './xml.js';
+
+/** The seed's document name and description. */
+export const KML_DOCUMENT_NAME = 'My Saved Places';
+export const KML_DOCUMENT_DESCRIPTION = 'Converted from Google Maps saved places';
+/** Name given to a place exported without a title (Takeout's dropped pins). */
+export const UNTITLED_PLACE_NAME = 'Dropped pin';
+const STYLE_ID = 'red-pushpin';
+const RED_PUSHPIN = 'https://maps.google.com/mapfiles/kml/pushpin/red-pushpin.png';
+
+/** A place that has coordinates, ready for a map file. */
+export type MappedPlace = ParsedPlace & { coordinates: LatLng };
+
+/** HTML for the balloon: note, comment and the Google Maps link, each only if present (the seed's rule). */
+export function placeDescription(place: ParsedPlace): string {
+  const parts: string[] = [];
+  const html = (text: string) => escapeXml(text).replace(/\r?\n/g, '<br>');
+  if (place.note) parts.push(`Note: ${html(place.note)}`);
+  if (place.comment) parts.push(`Comment: ${html(place.comment)}`);
+  if (place.url && /^https?:\/\//i.test(place.url)) {
+    parts.push(`<a href="${escapeXml(place.url)}">View on Google Maps</a>`);
+  }
+  return parts.join('<br><br>');
+}
+
+function placemark(place: MappedPlace): Markup {
+  const description = placeDescription(place);
+  return el(
+    'Placemark',
+    null,
+    el('name', null, place.title.trim() || UNTITLED_PLACE_NAME),
+    description ? el('description', null, description) : null,
+    el('styleUrl', null, `#${STYLE_ID}`),
+    el('Point', null, el('coordinates', null, toKmlCoordinates(place.coordinates))),
+  );
+}
+
+/** One KML document for the given places (places without coordinates must be left out by the caller). */
+export function buildKml(places: readonly MappedPlace[], documentName = KML_DOCUMENT_NAME): string {
+  const style = el(
+    'Style',
+    { id: STYLE_ID },
+    el('IconStyle', null, el('scale', null, 1.1), el('Icon', null, el('href', null, RED_PUSHPIN))),
+  );
+  const doc = el(
+    'Document',
+    null,
+    el('name', null, documentName),
+    el('description', null, KML_DOCUMENT_DESCRIPTION),
+    style,
+    fragment(places.map(placemark)),
+  );
+  return xmlDocument(el('kml', { xmlns: 'http://www.opengis.net/kml/2.2' }, doc));
+}
+
+/**
+ * The KML files for one list: one file, or parts of at most `maxPerFile` placemarks when the list is too
+ * big for one My Maps layer, named `<list> (part i of n).kml`.
+ */
+export function buildKmlParts(
+  listName: string,
+  places: readonly MappedPlace[],
+  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
+): KmlPart[] {
+  const parts = Math.max(1, Math.ceil(places.length / maxPerFile));
+  const files: KmlPart[] = [];
+  for (let part = 1; part <= parts; part += 1) {
+    const slice = places.slice((part - 1) * maxPerFile, part * maxPerFile);
+    files.push({
+      fileName: kmlFileName(listName, part, parts),
+      content: buildKml(slice),
+      placemarks: slice.length,
+      part,
+      parts,
+    });
+  }
+  return files;
+}

@@ -1,0 +1,246 @@
+import { extractCoordinates } from './core/coordinates.js';
+import { ConverterError, MESSAGES } from './core/errors.js';
+import { buildFailedCsv } from './core/failed-csv.js';
+import { buildKmlParts, type MappedPlace } from './core/kml.js';
+import { isMapsServiceUrl } from './core/maps-urls.js';
+import { failedCsvFileName, fileNameFromPath, listNameFromPath } from './core/names.js';
+import { extractPlaceRef, placeKey } from './core/place-ids.js';
+import { parseSavedPlacesCsv, type ParsedCsv } from './core/csv.js';
+import type { ConversionResult, ConversionStats, ParsedPlace } from './core/types.js';
+import type { ConversionProgress, ConversionStage } from './worker/types.js';
+
+/** The seed's batch resolution timeout. */
+export const RESOLVE_TIMEOUT_MS = 120_000;
+/** Links sent to the API per request (the API accepts at most 1,000). */
+export const RESOLVE_CHUNK_SIZE = 500;
+/** Requests to the API in flight at once. */
+export const RESOLVE_CONCURRENCY = 2;
+/** Progress reaches the page at most this often (product.md "Pace"), instead of the seed's 10 ms pause per link. */
+export const PROGRESS_INTERVAL_MS = 50;
+/** Places without coordinates logged one by one; the rest are counted in one line. */
+export const MAX_LOGGED_UNCONVERTED = 20;
+
+/** Sends links to be resolved; answers original URL → URL carrying coordinates. Unresolved links are absent. */
+export type ResolveUrls = (urls: string[], options: { signal: AbortSignal }) => Promise<Record<string, string>>;
+
+export interface Logger {
+  warn(message: string, details?: unknown): void;
+}
+
+/** A list ready to convert: its archive identity, and its CSV text or an already parsed form. */
+export interface ListInput {
+  path: string;
+  content: string;
+  /** A parse made earlier (when the archive was inspected), so the CSV is not parsed twice. */
+  parsed?: ParsedCsv | ConverterError;
+}
+
+export interface PipelineOptions {
+  resolveUrls?: ResolveUrls;
+  resolveTimeoutMs?: number;
+  resolveChunkSize?: number;
+  onProgress?: (progress: ConversionProgress) => void;
+  progressIntervalMs?: number;
+  /** Clock for throttling; injected by tests. */
+  now?: () => number;
+  logger?: Logger;
+  maxPlacemarksPerKml?: number;
+}
+
+/** Parses a list, turning a validation failure into data (the seed skips such a list and goes on). */
+export function parseList(content: string): ParsedCsv | ConverterError {
+  try {
+    return parseSavedPlacesCsv(content);
+  } catch (error) {
+    if (error instanceof ConverterError) return error;
+    return new ConverterError('csv-parse', error instanceof Error ? error.message : MESSAGES.validationFailed);
+  }
+}
+
+/** Per-file progress marks (the seed's 25/50/75), `within` moving extracting from 25 towards 50. */
+function fileMark(stage: ConversionStage, within: number): number {
+  switch (stage) {
+    case 'validating':
+      return 25;
+    case 'extracting':
+      return 25 + Math.min(1, within) * 25;
+    case 'converting':
+      return 75;
+    case 'preparing':
+      return 100;
+  }
+}
+
+class ProgressReporter {
+  private last = Number.NEGATIVE_INFINITY;
+  constructor(
+    private readonly options: PipelineOptions,
+    private readonly fileCount: number,
+  ) {}
+
+  report(stage: ConversionStage, fileIndex: number, fileName: string, within = 0, currentItem?: string, force = true) {
+    const { onProgress, now = Date.now, progressIntervalMs = PROGRESS_INTERVAL_MS } = this.options;
+    if (!onProgress) return;
+    const time = now();
+    if (!force && time - this.last < progressIntervalMs) return;
+    this.last = time;
+    const share = 100 / Math.max(1, this.fileCount);
+    const percent = stage === 'preparing' ? 100 : Math.min(100, fileIndex * share + (fileMark(stage, within) / 100) * share);
+    onProgress({ stage, fileIndex: Math.min(fileIndex, this.fileCount - 1), fileCount: this.fileCount, fileName, percent, ...(currentItem ? { currentItem } : {}) });
+  }
+}
+
+function statsFor(places: readonly ParsedPlace[]): ConversionStats {
+  const converted = places.reduce((sum, place) => sum + (place.coordinates ? 1 : 0), 0);
+  return {
+    totalPlaces: places.length,
+    withCoordinates: converted,
+    withNotes: places.reduce((sum, place) => sum + (place.note ? 1 : 0), 0),
+    categories: 1,
+    processed: places.length,
+    converted,
+    skipped: places.length - converted,
+  };
+}
+
+async function withTimeout(resolveUrls: ResolveUrls, urls: string[], timeoutMs: number, logger: Logger) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  try {
+    return await resolveUrls(urls, { signal: controller.signal });
+  } catch (error) {
+    if (timedOut) logger.warn('Batch URL resolution timeout');
+    else logger.warn('Batch URL resolution failed; continuing without resolved URLs', error instanceof Error ? error.message : error);
+    return {};
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Shared across the lists of one run, so a place saved in two lists is looked up once. */
+type ResolvedCache = Map<string, string | null>;
+
+async function resolveMissing(
+  pending: ReadonlyMap<string, string>,
+  cache: ResolvedCache,
+  options: PipelineOptions,
+  logger: Logger,
+  onChunk: (done: number, total: number, url: string) => void,
+): Promise<void> {
+  const { resolveUrls, resolveTimeoutMs = RESOLVE_TIMEOUT_MS, resolveChunkSize = RESOLVE_CHUNK_SIZE } = options;
+  const entries = [...pending].filter(([key]) => !cache.has(key));
+  if (!resolveUrls || entries.length === 0) return;
+  const chunks: Array<Array<[string, string]>> = [];
+  for (let i = 0; i < entries.length; i += resolveChunkSize) chunks.push(entries.slice(i, i + resolveChunkSize));
+  let done = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const chunk = chunks[next++]!;
+      const results = await withTimeout(resolveUrls, chunk.map(([, url]) => url), resolveTimeoutMs, logger);
+      for (const [key, url] of chunk) cache.set(key, typeof results[url] === 'string' ? results[url] : null);
+      done += chunk.length;
+      onChunk(done, entries.length, chunk[chunk.length - 1]![1]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RESOLVE_CONCURRENCY, chunks.length) }, worker));
+}
+
+function lookupKey(url: string): string {
+  return placeKey(extractPlaceRef(url)) ?? `url:${url}`;
+}
+
+/**
+ * Converts lists per the seed's "Place conversion": coordinates from the URL first; links without them
+ * that point at Google Maps are sent, one per distinct place, to `resolveUrls`, and coordinates are read
+ * from the resolved URL. A list that fails validation is skipped with its reason; the others go on.
+ */
+export async function convertLists(lists: readonly ListInput[], options: PipelineOptions = {}): Promise<ConversionResult[]> {
+  const logger = options.logger ?? { warn: () => {} };
+  const progress = new ProgressReporter(options, lists.length);
+  const cache: ResolvedCache = new Map();
+  const results: ConversionResult[] = [];
+  let unconvertedLogged = 0;
+  let unconvertedTotal = 0;
+
+  for (const [index, list] of lists.entries()) {
+    const fileName = fileNameFromPath(list.path);
+    const listName = listNameFromPath(list.path);
+    progress.report('validating', index, fileName);
+    const parsed = list.parsed ?? parseList(list.content);
+    if (parsed instanceof ConverterError) {
+      results.push({ fileName, path: list.path, listName, stats: statsFor([]), places: [], kml: [], skippedReason: parsed.message || MESSAGES.validationFailed });
+      continue;
+    }
+
+    progress.report('extracting', index, fileName);
+    const places: ParsedPlace[] = parsed.places.map((place) => ({ ...place }));
+    const pending = new Map<string, string>();
+    const waiting: Array<{ place: ParsedPlace; key: string }> = [];
+    places.forEach((place, i) => {
+      progress.report('extracting', index, fileName, i / places.length / 2, place.url || place.title, false);
+      const found = extractCoordinates(place.url);
+      if (found) {
+        place.coordinates = found.coordinates;
+      } else if (options.resolveUrls && isMapsServiceUrl(place.url)) {
+        const key = lookupKey(place.url);
+        if (!pending.has(key)) pending.set(key, place.url);
+        waiting.push({ place, key });
+      }
+    });
+    await resolveMissing(pending, cache, options, logger, (done, total, url) => {
+      progress.report('extracting', index, fileName, 0.5 + done / total / 2, url, false);
+    });
+    let resolvedCount = 0;
+    for (const { place, key } of waiting) {
+      const resolved = cache.get(key);
+      const found = resolved ? extractCoordinates(resolved) : undefined;
+      if (found) {
+        place.coordinates = found.coordinates;
+        resolvedCount += 1;
+      }
+    }
+    for (const place of places) {
+      if (place.coordinates) continue;
+      unconvertedTotal += 1;
+      if (unconvertedLogged < MAX_LOGGED_UNCONVERTED) {
+        unconvertedLogged += 1;
+        logger.warn('Could not extract coordinates', {
+          title: place.title,
+          url: place.url,
+          note: place.note,
+          comment: place.comment,
+          attempted: ['URL extraction', 'resolved-URL extraction', 'no redirect occurred'],
+        });
+      }
+    }
+
+    progress.report('converting', index, fileName);
+    const mapped = places.filter((place): place is MappedPlace => place.coordinates !== undefined);
+    const failed = places.filter((place) => !place.coordinates);
+    const result: ConversionResult = {
+      fileName,
+      path: list.path,
+      listName,
+      stats: statsFor(places),
+      places,
+      kml: mapped.length > 0 ? buildKmlParts(listName, mapped, options.maxPlacemarksPerKml) : [],
+      resolvedCount,
+    };
+    if (parsed.description) result.description = parsed.description;
+    if (failed.length > 0) {
+      result.failedCsvContent = buildFailedCsv(failed);
+      result.failedCsvFileName = failedCsvFileName(listName);
+    }
+    results.push(result);
+  }
+  if (unconvertedTotal > unconvertedLogged) {
+    logger.warn(`${unconvertedTotal - unconvertedLogged} more places without coordinates were not logged one by one`);
+  }
+  progress.report('preparing', lists.length, lists.at(-1) ? fileNameFromPath(lists.at(-1)!.path) : '');
+  return results;
+}

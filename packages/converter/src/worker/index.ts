@@ -1,0 +1,3 @@
+export * from './types.js';
+export { createConverterWorkerApi, type WorkerDependencies } from './api.js';
+export { createResolveClient } from './resolve-client.js';
