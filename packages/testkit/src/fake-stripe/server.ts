@@ -1,0 +1,275 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FakeStripeError, type StripeErrorBody } from './errors.js';
+import { decodeForm, field, type FormObject } from './form.js';
+import { IdempotencyStore, type StoredResponse } from './idempotency.js';
+import { PaymentIntentStore, type FakePaymentIntent } from './payment-intents.js';
+
+/** One request the fake received, kept so tests can prove what did (and did not) reach "Stripe". */
+export interface RecordedStripeRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: FormObject;
+  idempotencyKey: string | undefined;
+  status: number;
+  replayed: boolean;
+}
+
+/** Options for {@link startFakeStripe}. */
+export interface FakeStripeOptions {
+  /** The only secret key accepted (Bearer). */
+  secretKey?: string;
+  /** The only publishable key accepted (browser calls with `key` + `client_secret`). */
+  publishableKey?: string;
+}
+
+/** A running fake Stripe API and the handles tests use to inspect and steer it. */
+export interface FakeStripe {
+  /** `http://127.0.0.1:<port>`: give it to the API as `STRIPE_API_BASE`. */
+  url: string;
+  port: number;
+  secretKey: string;
+  publishableKey: string;
+  /** Every request received, in order. */
+  readonly requests: readonly RecordedStripeRequest[];
+  /** The requests that could change state (every POST), in order. */
+  mutations(): RecordedStripeRequest[];
+  paymentIntent(id: string): FakePaymentIntent | undefined;
+  paymentIntents(): FakePaymentIntent[];
+  /** Authorizes an intent as a customer would in the browser (test helper; not recorded as a request). */
+  authorize(id: string, paymentMethod?: string): FakePaymentIntent;
+  /** Creates an intent directly, e.g. one that another product made on the same account. */
+  createIntent(params: Record<string, string>): FakePaymentIntent;
+  /** Moves the fake's clock, e.g. past Stripe's seven-day authorization expiry. */
+  advanceClock(ms: number): void;
+  /** Makes the next `count` requests fail with this Stripe error, without touching any state. */
+  failNext(count: number, status: number, error: StripeErrorBody): void;
+  clearRequests(): void;
+  close(): Promise<void>;
+}
+
+/** Default keys; any others are rejected with Stripe's 401. */
+export const FAKE_STRIPE_SECRET_KEY = 'sk_test_placeportFakeSecret';
+export const FAKE_STRIPE_PUBLISHABLE_KEY = 'pk_test_placeportFakePublishable';
+
+const INTENT_PATH = /^\/v1\/payment_intents(?:\/([A-Za-z0-9_]+)(?:\/(confirm|capture|cancel))?)?$/;
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-max-age': '600',
+};
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function headersOf(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+function send(response: ServerResponse, answer: StoredResponse, replayed: boolean): void {
+  response.writeHead(answer.status, {
+    ...CORS_HEADERS,
+    'content-type': 'application/json',
+    'request-id': `req_fake${Date.now().toString(36)}`,
+    ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+  });
+  response.end(JSON.stringify(answer.body));
+}
+
+function errorAnswer(error: FakeStripeError): StoredResponse {
+  return { status: error.status, body: { error: error.body } };
+}
+
+type Caller = { kind: 'secret' } | { kind: 'publishable'; clientSecret: string } | { kind: 'none' };
+
+/**
+ * Starts a fake of Stripe's PaymentIntents API on 127.0.0.1 (random port). The `stripe` SDK talks to
+ * it through `host`/`port`/`protocol: 'http'`; a browser (Stripe.js or a shim) can confirm through it
+ * with the publishable key and `client_secret`, so it answers CORS `*` and reads form bodies.
+ */
+export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
+  const secretKey = options.secretKey ?? FAKE_STRIPE_SECRET_KEY;
+  const publishableKey = options.publishableKey ?? FAKE_STRIPE_PUBLISHABLE_KEY;
+  const store = new PaymentIntentStore();
+  const idempotency = new IdempotencyStore();
+  const requests: RecordedStripeRequest[] = [];
+  const failures: StoredResponse[] = [];
+
+  function callerOf(request: IncomingMessage, params: FormObject): Caller {
+    const auth = request.headers.authorization;
+    if (auth !== undefined)
+      return auth === `Bearer ${secretKey}` ? { kind: 'secret' } : { kind: 'none' };
+    const key = field(params, 'key');
+    const clientSecret = field(params, 'client_secret');
+    return key === publishableKey && clientSecret
+      ? { kind: 'publishable', clientSecret }
+      : { kind: 'none' };
+  }
+
+  function route(
+    method: string,
+    path: string,
+    params: FormObject,
+    caller: Caller,
+  ): FakePaymentIntent {
+    const match = INTENT_PATH.exec(path);
+    if (!match) {
+      throw new FakeStripeError(404, {
+        type: 'invalid_request_error',
+        message: `Unrecognized request URL (${method}: ${path}).`,
+      });
+    }
+    const [, id, action] = match;
+    if (caller.kind === 'publishable') {
+      const intent = id ? store.get(id) : undefined;
+      const allowed = intent && (action === 'confirm' || (!action && method === 'GET'));
+      if (!intent || !allowed || intent.client_secret !== caller.clientSecret) {
+        throw new FakeStripeError(401, {
+          type: 'invalid_request_error',
+          message: 'This API call cannot be made with a publishable API key.',
+        });
+      }
+    }
+    if (!id && method === 'POST') return store.create(params);
+    if (id && !action && method === 'GET') return store.get(id);
+    if (id && method === 'POST' && action === 'confirm') return store.confirm(id, params);
+    if (id && method === 'POST' && action === 'capture') return store.capture(id, params);
+    if (id && method === 'POST' && action === 'cancel') return store.cancel(id, params);
+    throw new FakeStripeError(404, {
+      type: 'invalid_request_error',
+      message: `Unrecognized request URL (${method}: ${path}).`,
+    });
+  }
+
+  function answer(
+    method: string,
+    path: string,
+    params: FormObject,
+    caller: Caller,
+  ): StoredResponse {
+    try {
+      return { status: 200, body: structuredClone(route(method, path, params, caller)) };
+    } catch (error) {
+      if (error instanceof FakeStripeError) return errorAnswer(error);
+      throw error;
+    }
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const method = request.method ?? 'GET';
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (method === 'OPTIONS') {
+      response.writeHead(204, {
+        ...CORS_HEADERS,
+        'access-control-allow-headers': request.headers['access-control-request-headers'] ?? '*',
+      });
+      response.end();
+      return;
+    }
+    const raw = await readBody(request);
+    const query = Object.fromEntries(url.searchParams);
+    const body = decodeForm(raw);
+    const params: FormObject = { ...query, ...body };
+    const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
+    const record: RecordedStripeRequest = {
+      method,
+      path: url.pathname,
+      query,
+      headers: headersOf(request),
+      body,
+      idempotencyKey,
+      status: 0,
+      replayed: false,
+    };
+    requests.push(record);
+
+    const caller = callerOf(request, params);
+    let result: StoredResponse;
+    const injected = failures.shift();
+    if (injected) {
+      result = injected;
+    } else if (caller.kind === 'none') {
+      result = errorAnswer(
+        new FakeStripeError(401, {
+          type: 'invalid_request_error',
+          message: request.headers.authorization
+            ? 'Invalid API Key provided: sk_test_****'
+            : 'You did not provide an API key.',
+        }),
+      );
+    } else if (method === 'POST' && idempotencyKey) {
+      const scope = caller.kind === 'secret' ? secretKey : publishableKey;
+      const fingerprint = `${method} ${url.pathname} ${raw}`;
+      const found = idempotency.lookup(scope, idempotencyKey, fingerprint);
+      if (found.kind === 'replay') {
+        result = found.response;
+        record.replayed = true;
+      } else if (found.kind === 'mismatch') {
+        result = errorAnswer(
+          new FakeStripeError(400, {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+          }),
+        );
+      } else {
+        result = answer(method, url.pathname, params, caller);
+        idempotency.save(scope, idempotencyKey, fingerprint, result);
+      }
+    } else {
+      result = answer(method, url.pathname, params, caller);
+    }
+    record.status = result.status;
+    send(response, result, record.replayed);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          error: { type: 'api_error', message: `Fake Stripe failed: ${String(error)}` },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    secretKey,
+    publishableKey,
+    requests,
+    mutations: () => requests.filter((request) => request.method === 'POST'),
+    paymentIntent: (id) => store.all().find((intent) => intent.id === id),
+    paymentIntents: () => store.all(),
+    authorize: (id, paymentMethod = 'pm_card_visa') =>
+      store.confirm(id, { payment_method: paymentMethod }),
+    createIntent: (params) => store.create(decodeForm(new URLSearchParams(params).toString())),
+    advanceClock: (ms) => store.advanceClock(ms),
+    failNext: (count, status, error) => {
+      for (let i = 0; i < count; i += 1) failures.push({ status, body: { error } });
+    },
+    clearRequests: () => {
+      requests.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
