@@ -2,7 +2,7 @@ import { toKmlCoordinates } from './latlng.js';
 import { LIMITS } from './limits.js';
 import { kmlFileName } from './names.js';
 import type { KmlPart, LatLng, ParsedPlace } from './types.js';
-import { el, escapeXml, fragment, type Markup, xmlDocument } from './xml.js';
+import { el, escapeXml, fragment, type Markup, stripForbiddenXmlChars, xmlDocument } from './xml.js';
 
 /** The seed's document name and description. */
 export const KML_DOCUMENT_NAME = 'My Saved Places';
@@ -32,7 +32,7 @@ function placemark(place: MappedPlace): Markup {
   return el(
     'Placemark',
     null,
-    el('name', null, place.title.trim() || UNTITLED_PLACE_NAME),
+    el('name', null, stripForbiddenXmlChars(place.title).trim() || UNTITLED_PLACE_NAME),
     description ? el('description', null, description) : null,
     el('styleUrl', null, `#${STYLE_ID}`),
     el('Point', null, el('coordinates', null, toKmlCoordinates(place.coordinates))),

@@ -1,0 +1,164 @@
+import { makeZipBomb } from '@placeport/testkit';
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { readArchive } from '../inspect.js';
+import { chooseCsvEntries, extractCsvEntries } from './archive.js';
+import { ConverterError } from './errors.js';
+import { LIMITS } from './limits.js';
+
+const URL_A = 'https://www.google.com/maps/search/48.85837,2.294481';
+const list = (rows: number) => strToU8(`Title,Note,URL,Comment\n${Array.from({ length: rows }, (_, i) => `P${i},,${URL_A},`).join('\n')}\n`);
+
+function zip(files: Record<string, Uint8Array>): Uint8Array {
+  return zipSync(files, { level: 6 });
+}
+
+function codeOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConverterError) return `${error.code}: ${error.message}`;
+    throw error;
+  }
+  return 'no error';
+}
+
+describe('archive rules (seed section 5, product.md)', () => {
+  it('skips folders and non-CSV files, and excludes every non-place list', () => {
+    const bytes = zip({
+      'Takeout/': new Uint8Array(),
+      'Takeout/Saved/': new Uint8Array(),
+      'Takeout/Saved/Want to go.csv': list(2),
+      'Takeout/Saved/Favourite images.csv': list(1),
+      'Takeout/Saved/Favorite images.csv': list(1),
+      'Takeout/Saved/IMAGES.CSV': list(1),
+      'Takeout/Saved/Favourite pages.csv': list(1),
+      'Takeout/Saved/Favorite Pages.csv': list(1),
+      'Takeout/archive_browser.html': strToU8('<html></html>'),
+      'Takeout/Maps (your places)/Saved Places.json': strToU8('{}'),
+    });
+    expect(readArchive(bytes).map((l) => [l.path, l.name, l.rowCount])).toEqual([['Takeout/Saved/Want to go.csv', 'Want to go', 2]]);
+  });
+
+  it('prefers paths containing "saved places" when there are any', () => {
+    const bytes = zip({ 'Takeout/Saved Places/A.csv': list(1), 'Takeout/Other/B.csv': list(1) });
+    expect(readArchive(bytes).map((l) => l.name)).toEqual(['A']);
+  });
+
+  it('strips .csv in any case and keeps same-named lists apart by path', () => {
+    const bytes = zip({ 'Takeout/Saved/Food.CSV': list(1), 'Older/Saved/Food.csv': list(3) });
+    expect(readArchive(bytes).map((l) => [l.path, l.name, l.rowCount])).toEqual([
+      ['Takeout/Saved/Food.CSV', 'Food', 1],
+      ['Older/Saved/Food.csv', 'Food', 3],
+    ]);
+  });
+
+  it('counts non-blank data rows only', () => {
+    const csv = strToU8(`A description\n\nTitle,Note,URL,Tags,Comment\n,,,,\n"A","multi\nline",${URL_A},,\n\n,,,,\nB,,${URL_A},,\n`);
+    expect(readArchive(zip({ 'Saved/L.csv': csv }))[0]?.rowCount).toBe(2);
+  });
+
+  it('removes a BOM from the text', () => {
+    const bytes = zip({ 'Saved/L.csv': new Uint8Array([0xef, 0xbb, 0xbf, ...list(1)]) });
+    expect(readArchive(bytes)[0]?.content.startsWith('Title')).toBe(true);
+  });
+
+  it('keeps a list that fails validation, with its reason for later', () => {
+    const [only] = readArchive(zip({ 'Saved/Bad.csv': strToU8('Name,Where\nx,y\n') }));
+    expect(only?.parsed).toBeInstanceOf(ConverterError);
+    expect(only?.rowCount).toBe(1);
+  });
+
+  it('says "No CSV files found in the zip file." when there is no list', () => {
+    expect(codeOf(() => readArchive(zip({ 'Takeout/a.txt': strToU8('x') })))).toBe('no-csv: No CSV files found in the zip file.');
+    expect(codeOf(() => readArchive(zip({ 'Takeout/Saved/Favourite images.csv': list(1) })))).toMatch(/^no-csv/);
+  });
+
+  it('gives the extraction error message for something that is not a ZIP', () => {
+    expect(codeOf(() => readArchive(strToU8('this is not a zip file at all')))).toMatch(/^extract-failed: .+/);
+    expect(codeOf(() => readArchive(new Uint8Array()))).toMatch(/^extract-failed: .+/);
+  });
+
+  it('skips an entry that fails to inflate and keeps the others', () => {
+    const good = list(1);
+    const bytes = zip({ 'Saved/A.csv': good, 'Saved/B.csv': list(400) });
+    // Corrupt B's deflate stream (it is stored after A's local header and data).
+    const corrupt = bytes.slice();
+    const nameAt = findBytes(corrupt, strToU8('Saved/B.csv'));
+    for (let i = nameAt + 20; i < nameAt + 60; i += 1) corrupt[i] = 0xff;
+    const warnings: string[] = [];
+    const lists = extractCsvEntries(corrupt, LIMITS, (w) => warnings.push(w));
+    expect(lists.map((l) => l.path)).toEqual(['Saved/A.csv']);
+    expect(warnings[0]).toMatch(/^Skipped Saved\/B\.csv/);
+  });
+
+  it('treats entry names with .. or absolute paths as names only', () => {
+    const bytes = zip({ '../../etc/evil.csv': list(1), '/abs/path/Abs.csv': list(1) });
+    const lists = readArchive(bytes);
+    expect(lists.map((l) => [l.path, l.name])).toEqual([
+      ['../../etc/evil.csv', 'evil'],
+      ['/abs/path/Abs.csv', 'Abs'],
+    ]);
+  });
+});
+
+describe('archive limits (checked from the directory, before inflating)', () => {
+  it('refuses a 300 MB zip bomb in well under a second without inflating it', () => {
+    const bomb = makeZipBomb(300 * 1024 * 1024);
+    const heapBefore = process.memoryUsage().arrayBuffers;
+    const started = performance.now();
+    expect(codeOf(() => readArchive(bomb))).toBe(
+      'archive-too-large: The lists in this ZIP file add up to more than 256 MB once unpacked. Export only "Saved" from Google Takeout and try again.',
+    );
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(process.memoryUsage().arrayBuffers - heapBefore).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it('accepts lists exactly at the unpacked-size limit and refuses one byte more', () => {
+    const bytes = zip({ 'Saved/A.csv': list(50) });
+    const size = chooseCsvEntries(bytes)[0]!.size;
+    expect(chooseCsvEntries(bytes, { ...LIMITS, maxCsvBytes: size })).toHaveLength(1);
+    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxCsvBytes: size - 1 }))).toMatch(/^archive-too-large/);
+  });
+
+  it('accepts exactly the entry limit and refuses one more', () => {
+    const files = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`Saved/L${i}.csv`, list(1)]));
+    const bytes = zip(files);
+    expect(chooseCsvEntries(bytes, { ...LIMITS, maxEntries: 10 })).toHaveLength(10);
+    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxEntries: 9 }))).toMatch(/^too-many-entries: .*more than 9 files/);
+    expect(chooseCsvEntries(bytes, { ...LIMITS, maxLists: 10 })).toHaveLength(10);
+    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxLists: 9 }))).toMatch(/^too-many-entries: .*more than 9 lists/);
+  });
+
+  it('accepts an archive at the file-size limit and refuses one byte more', () => {
+    const bytes = zip({ 'Saved/A.csv': list(1) });
+    expect(chooseCsvEntries(bytes, { ...LIMITS, maxArchiveBytes: bytes.length })).toHaveLength(1);
+    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxArchiveBytes: bytes.length - 1 }))).toMatch(/^archive-too-large: This ZIP file is larger than/);
+  });
+
+  it('never inflates past the size the directory declares', () => {
+    // A lying directory: declares 10 bytes for an entry that inflates to much more.
+    const bytes = zip({ 'Saved/A.csv': list(200) });
+    const lied = bytes.slice();
+    const view = new DataView(lied.buffer);
+    const cd = findBytes(lied, new Uint8Array([0x50, 0x4b, 0x01, 0x02]));
+    view.setUint32(cd + 24, 10, true);
+    const lists = (() => {
+      try {
+        return extractCsvEntries(lied);
+      } catch (error) {
+        return error;
+      }
+    })();
+    if (Array.isArray(lists)) expect(lists.every((l) => l.size <= 10)).toBe(true);
+    else expect(lists).toBeInstanceOf(ConverterError);
+  });
+});
+
+function findBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i <= haystack.length - needle.length; i += 1) {
+    for (let j = 0; j < needle.length; j += 1) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  throw new Error('not found');
+}

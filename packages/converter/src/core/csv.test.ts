@@ -1,0 +1,104 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ConverterError } from './errors.js';
+import { countNonBlankRows, MAX_ROW_WARNINGS, parseSavedPlacesCsv } from './csv.js';
+
+function errorOf(text: string): ConverterError {
+  try {
+    parseSavedPlacesCsv(text);
+  } catch (error) {
+    if (error instanceof ConverterError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConverterError');
+}
+
+const URL_A = 'https://www.google.com/maps/place/A/data=!4m2!3m1!1s0x1:0x2';
+
+describe('parseSavedPlacesCsv', () => {
+  it('reads the classic header with notes and comments', () => {
+    const csv = `Title,Note,URL,Comment\nCafé,Good coffee,${URL_A},Go early\n`;
+    expect(parseSavedPlacesCsv(csv).places).toEqual([{ title: 'Café', note: 'Good coffee', url: URL_A, comment: 'Go early' }]);
+  });
+
+  it('reads the 2022 header without Comment and the 2025 header with Tags', () => {
+    expect(parseSavedPlacesCsv(`Title,Note,URL\nA,,${URL_A}\n`).places).toEqual([{ title: 'A', url: URL_A }]);
+    const tags = `Title,Note,URL,Tags,Comment\n,,,,\nA,n,${URL_A},food,c\n`;
+    expect(parseSavedPlacesCsv(tags).places).toEqual([{ title: 'A', note: 'n', url: URL_A, comment: 'c' }]);
+  });
+
+  it('finds the header after a list description and keeps the description', () => {
+    const csv = `Places for the Tokyo trip, spring\n\nTitle,Note,URL,Comment\nA,,${URL_A},\n`;
+    const parsed = parseSavedPlacesCsv(csv);
+    expect(parsed.description).toBe('Places for the Tokyo trip, spring');
+    expect(parsed.places).toHaveLength(1);
+  });
+
+  it('trims headers and tolerates BOM, CRLF and quoted multi-line notes', () => {
+    const csv = `\uFEFF Title , Note ,URL ,Comment\r\n"Bar ""Le Zinc""","line one\r\nline two, with comma",${URL_A},\r\n`;
+    expect(parseSavedPlacesCsv(csv).places).toEqual([
+      { title: 'Bar "Le Zinc"', note: 'line one\r\nline two, with comma', url: URL_A },
+    ]);
+  });
+
+  it('drops blank and all-comma rows', () => {
+    const csv = `Title,Note,URL,Comment\n\n,,,\n  , , , \nA,,${URL_A},\n\n`;
+    expect(parseSavedPlacesCsv(csv).places).toHaveLength(1);
+  });
+
+  it('keeps a row that fails the schema, with empty strings, and warns', () => {
+    const parsed = parseSavedPlacesCsv(`Title,Note,URL,Comment\nA,,${URL_A},\nShort\n`);
+    expect(parsed.places[1]).toEqual({ title: 'Short', url: '' });
+    expect(parsed.warningCount).toBe(1);
+    expect(parsed.warnings[0]?.row).toBe(2);
+  });
+
+  it(`keeps at most ${MAX_ROW_WARNINGS} warnings but counts them all`, () => {
+    const rows = Array.from({ length: MAX_ROW_WARNINGS + 5 }, (_, i) => `T${i}`).join('\n');
+    const parsed = parseSavedPlacesCsv(`Title,Note,URL,Comment\n${rows}\n`);
+    expect(parsed.warnings).toHaveLength(MAX_ROW_WARNINGS);
+    expect(parsed.warningCount).toBe(MAX_ROW_WARNINGS + 5);
+  });
+
+  it('uses the seed messages for empty files and missing columns', () => {
+    expect(errorOf('').message).toBe('CSV file is empty or contains no valid data rows.');
+    expect(errorOf('Title,Note,URL,Comment\n,,,\n').message).toBe('CSV file is empty or contains no valid data rows.');
+    expect(errorOf('Name,Address\nA,B\n').message).toBe('CSV file must contain "Title" and "URL" columns. Found columns: Name, Address');
+  });
+
+  it('looks for the header only within the first 5 non-blank rows', () => {
+    const lines = ['d1', 'd2', 'd3', 'd4'];
+    expect(parseSavedPlacesCsv(`${lines.join('\n')}\nTitle,URL\nA,${URL_A}\n`).places).toHaveLength(1);
+    const error = errorOf(`${[...lines, 'd5'].join('\n')}\nTitle,URL\nA,${URL_A}\n`);
+    expect(error.code).toBe('csv-columns');
+    expect(error.message).toBe('CSV file must contain "Title" and "URL" columns. Found columns: d1');
+  });
+
+  it('reports parser errors joined by a comma', () => {
+    const error = errorOf(`Title,URL\n"unterminated,${URL_A}\n`);
+    expect(error.code).toBe('csv-parse');
+    expect(error.message).toMatch(/^CSV parsing error: .+/);
+  });
+
+  it('never throws anything but its own errors on arbitrary input (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), fc.string({ maxLength: 200 }), (bytes, text) => {
+        for (const input of [new TextDecoder().decode(bytes), text, `Title,URL\n${text}`]) {
+          try {
+            const parsed = parseSavedPlacesCsv(input);
+            expect(parsed.places.length).toBeGreaterThan(0);
+          } catch (error) {
+            expect(error).toBeInstanceOf(ConverterError);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('countNonBlankRows', () => {
+  it('counts records, not lines, and skips blank ones', () => {
+    expect(countNonBlankRows('a,b\n"x\ny",z\n\n,,\n')).toBe(2);
+  });
+});

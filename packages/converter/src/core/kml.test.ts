@@ -1,0 +1,103 @@
+import { kml as kmlToGeoJson } from '@tmcw/togeojson';
+import { DOMParser } from '@xmldom/xmldom';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildKml, buildKmlParts, KML_DOCUMENT_NAME, placeDescription, UNTITLED_PLACE_NAME, type MappedPlace } from './kml.js';
+import { stripForbiddenXmlChars } from './xml.js';
+
+function parse(xml: string) {
+  const errors: string[] = [];
+  const doc = new DOMParser({
+    onError: (level, message) => {
+      if (level !== 'warning') errors.push(message);
+    },
+  }).parseFromString(xml, 'text/xml');
+  expect(errors).toEqual([]);
+  return { doc, geojson: kmlToGeoJson(doc as unknown as Document) };
+}
+
+const place = (overrides: Partial<MappedPlace> = {}): MappedPlace => ({
+  title: 'Louvre',
+  url: 'https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
+  coordinates: { lat: 48.8606, lng: 2.3376 },
+  ...overrides,
+});
+
+function htmlToText(html: string): string {
+  return html
+    .replace(/<br>/g, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+describe('buildKml', () => {
+  it('writes the seed document: name, description, red pushpin style', () => {
+    const { doc } = parse(buildKml([place()]));
+    expect(doc.getElementsByTagName('name')[0]?.textContent).toBe(KML_DOCUMENT_NAME);
+    expect(doc.getElementsByTagName('description')[0]?.textContent).toMatch(/converted from google maps saved places/i);
+    expect(doc.getElementsByTagName('href')[0]?.textContent).toMatch(/red-pushpin\.png$/);
+  });
+
+  it('writes longitude first, and a real reader gets the place back', () => {
+    const { geojson } = parse(buildKml([place()]));
+    expect(geojson.features).toHaveLength(1);
+    const [feature] = geojson.features;
+    expect(feature?.geometry).toEqual({ type: 'Point', coordinates: [2.3376, 48.8606, 0] });
+    expect(feature?.properties?.name).toBe('Louvre');
+  });
+
+  it('includes note, comment and link only when present', () => {
+    expect(placeDescription(place({ note: 'n', comment: 'c' }))).toBe(
+      'Note: n<br><br>Comment: c<br><br><a href="https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2">View on Google Maps</a>',
+    );
+    expect(placeDescription(place({ url: '' }))).toBe('');
+    expect(parse(buildKml([place({ url: '' })])).doc.getElementsByTagName('description')).toHaveLength(1);
+  });
+
+  it('never links to a non-web URL', () => {
+    expect(placeDescription(place({ url: 'javascript:alert(1)' }))).toBe('');
+  });
+
+  it(`names an untitled place "${UNTITLED_PLACE_NAME}"`, () => {
+    expect(parse(buildKml([place({ title: '  ' })])).geojson.features[0]?.properties?.name).toBe(UNTITLED_PLACE_NAME);
+  });
+
+  it('stays well-formed and gives back any title and note (property)', () => {
+    const text = fc.string({ unit: 'binary', minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(text, text, (title, note) => {
+        const { geojson } = parse(buildKml([place({ title, note })]));
+        const properties = geojson.features[0]?.properties ?? {};
+        const cleanTitle = stripForbiddenXmlChars(title).trim();
+        // XML parsers normalise line ends to \n.
+        const norm = (s: string) => s.replace(/\r\n?/g, '\n');
+        expect(norm(String(properties.name))).toBe(norm(cleanTitle || UNTITLED_PLACE_NAME));
+        const description = htmlToText(String(properties.description ?? ''));
+        expect(norm(description)).toContain(norm(`Note: ${stripForbiddenXmlChars(note)}`.replace(/\r?\n/g, '\n')));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('buildKmlParts', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => place({ title: `P${i}`, coordinates: { lat: 10, lng: i / 100 } }));
+
+  it('keeps exactly 2,000 places in one file', () => {
+    const parts = buildKmlParts('Want to go', many(2000));
+    expect(parts.map((p) => [p.fileName, p.placemarks])).toEqual([['Want to go.kml', 2000]]);
+  });
+
+  it('splits 2,001 places into two parts named "part i of n"', () => {
+    const parts = buildKmlParts('Want to go', many(2001));
+    expect(parts.map((p) => [p.fileName, p.placemarks, p.part, p.parts])).toEqual([
+      ['Want to go (part 1 of 2).kml', 2000, 1, 2],
+      ['Want to go (part 2 of 2).kml', 1, 2, 2],
+    ]);
+    expect(parse(parts[1]!.content).geojson.features[0]?.properties?.name).toBe('P2000');
+  });
+});
