@@ -1,0 +1,101 @@
+import { Dialog } from 'radix-ui';
+import { lazy, Suspense } from 'react';
+import { useApp, useSend } from '../../app/context';
+import { Spinner } from '../../components/Spinner';
+import { formatPlaces } from '../../lib/format';
+import { formatUsd, isUnderMinimum, PRICE_PER_PLACE_CENTS } from '../../lib/money';
+import { selectionTotals } from '../../state/selectors';
+import type { AppState } from '../../state/types';
+import { DemoPanel } from './DemoPanel';
+import { FreePanel } from './FreePanel';
+
+/** Stripe.js and its React bindings load only when a card form is really needed. */
+const StripePanel = lazy(() => import('./StripePanel'));
+
+type PaymentState = Extract<AppState, { status: 'awaitingIntent' | 'paying' | 'authorizing' }>;
+
+/** The payment view of the dialog: the amounts, the authorize-only explanation and the form. */
+export function PaymentView({ state }: { state: PaymentState }) {
+  const send = useSend();
+  const config = useApp((store) => store.config.value);
+  const { places, maxChargeCents } = selectionTotals(state);
+  const free = isUnderMinimum(maxChargeCents);
+  const busy = state.status === 'authorizing';
+
+  function form() {
+    if (state.status === 'awaitingIntent') {
+      return (
+        <div className="payment-loading">
+          <Spinner label="Preparing secure payment…" visibleLabel />
+        </div>
+      );
+    }
+    const { authorization } = state;
+    if (authorization.kind === 'free') return <FreePanel />;
+    if (config.payments === 'demo' || config.publishableKey === null) {
+      return <DemoPanel busy={busy} />;
+    }
+    return (
+      <Suspense
+        fallback={
+          <div className="payment-loading">
+            <Spinner label="Loading the payment form…" visibleLabel />
+          </div>
+        }
+      >
+        <StripePanel
+          publishableKey={config.publishableKey}
+          clientSecret={authorization.clientSecret}
+          busy={busy}
+        />
+      </Suspense>
+    );
+  }
+
+  return (
+    <>
+      <div className="dialog-header-row">
+        <Dialog.Title className="dialog-title">Payment</Dialog.Title>
+        <button
+          type="button"
+          className="button small"
+          disabled={busy}
+          onClick={() => send({ type: 'selectionResumed' })}
+        >
+          Back to Selection
+        </button>
+      </div>
+      <Dialog.Description className="dialog-description">
+        {free
+          ? 'Your selection is small enough to convert for free.'
+          : 'Authorize the maximum charge; you pay only for places that convert.'}
+      </Dialog.Description>
+      <dl className="price-table">
+        <div>
+          <dt>Places to convert</dt>
+          <dd>{formatPlaces(places)}</dd>
+        </div>
+        <div>
+          <dt>Price per place</dt>
+          <dd>{formatUsd(PRICE_PER_PLACE_CENTS)}</dd>
+        </div>
+        <div className="price-total">
+          <dt>Maximum charge</dt>
+          <dd>{free ? `${formatUsd(0)} (free)` : formatUsd(maxChargeCents)}</dd>
+        </div>
+      </dl>
+      {!free && (
+        <p className="payment-explain">
+          {`This amount is only authorized (held) on your card, not charged. After the conversion you are charged only for places that were converted successfully, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each; the rest of the hold is released.`}
+        </p>
+      )}
+      {!free && config.payments === 'stripe' && (
+        <p className="payment-hint">
+          Optional: enter your e-mail and phone number in the payment form for faster checkout next
+          time.
+        </p>
+      )}
+      {form()}
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import { Progress } from 'radix-ui';
+import { useApp } from '../../app/context';
+import { CheckIcon } from '../../components/Icons';
+import { processingStatus } from '../../state/selectors';
+import type { ProcessingStage } from '../../state/types';
+
+/** The seed's four steps, in order. */
+export const PROCESSING_STEPS: readonly { stage: ProcessingStage; label: string }[] = [
+  { stage: 'validating', label: 'Validating CSV file structure' },
+  { stage: 'extracting', label: 'Extracting coordinates from URLs' },
+  { stage: 'converting', label: 'Converting to KML format' },
+  { stage: 'preparing', label: 'Preparing download' },
+];
+
+/** Shown while the processing status is neither idle nor complete. */
+export function ProcessingCard() {
+  const state = useApp((store) => store.state);
+  const status = processingStatus(state);
+  if (status === 'idle' || status === 'complete' || !('progress' in state)) return null;
+  const { progress } = state;
+  const current = PROCESSING_STEPS.findIndex((step) => step.stage === status);
+  const percent = Math.round(progress.percent);
+
+  return (
+    <section className="card processing" aria-labelledby="processing-title" aria-busy="true">
+      <h2 id="processing-title">Converting your places</h2>
+      {progress.fileCount > 0 && (
+        <p className="processing-file">
+          {`List ${Math.min(progress.fileIndex + 1, progress.fileCount)} of ${progress.fileCount}: ${progress.fileName}`}
+        </p>
+      )}
+      <ol className="processing-steps">
+        {PROCESSING_STEPS.map((step, index) => {
+          const phase = index < current ? 'done' : index === current ? 'current' : 'pending';
+          return (
+            <li
+              key={step.stage}
+              className={`processing-step is-${phase}`}
+              aria-current={phase === 'current' ? 'step' : undefined}
+            >
+              <span className="step-marker" aria-hidden="true">
+                {phase === 'done' ? <CheckIcon /> : index + 1}
+              </span>
+              <div className="step-body">
+                <span className="step-label">{step.label}</span>
+                {step.stage === 'extracting' && status === 'extracting' && progress.currentItem && (
+                  <span className="current-item" title={progress.currentItem}>
+                    {progress.currentItem}
+                  </span>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      <div className="progress-row">
+        <Progress.Root className="progress" value={percent} aria-label="Conversion progress">
+          <Progress.Indicator
+            className="progress-indicator"
+            style={{ transform: `translateX(-${100 - percent}%)` }}
+          />
+        </Progress.Root>
+        <span className="progress-value">{`${percent}%`}</span>
+      </div>
+      <p className="visually-hidden" role="status">
+        {PROCESSING_STEPS[current]?.label}
+      </p>
+    </section>
+  );
+}

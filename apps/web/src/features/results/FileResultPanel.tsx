@@ -1,0 +1,82 @@
+import { Tooltip } from 'radix-ui';
+import { DownloadIcon } from '../../components/Icons';
+import type { FileResult } from '../../state/types';
+
+/** Google My Maps imports at most this many places into one layer (product.md). */
+export const MY_MAPS_LAYER_LIMIT = 2000;
+
+/** One chosen list in the results: its skipped panel, or its downloads and counts. */
+export function FileResultPanel({ result }: { result: FileResult }) {
+  if (result.skippedReason !== null) {
+    return (
+      <article className="file-result is-skipped">
+        <p className="file-result-name">{result.fileName}</p>
+        <p className="skipped-title">File skipped - validation failed</p>
+        <p className="skipped-reason">
+          <strong>Reason:</strong> {result.skippedReason}
+        </p>
+      </article>
+    );
+  }
+
+  const { counts, kml, failed } = result;
+  const parts = kml.length;
+  return (
+    <article className="file-result">
+      <div className="file-result-head">
+        <p className="file-result-name">{`${result.listName}.kml`}</p>
+        <p className="file-result-converted">{`${counts.converted} of ${counts.total} places converted`}</p>
+      </div>
+      {parts > 1 && (
+        <p className="split-note">
+          {`Split into ${parts} files, because Google My Maps imports at most ${MY_MAPS_LAYER_LIMIT.toLocaleString('en-US')} places per layer. Import each part as its own layer.`}
+        </p>
+      )}
+      <div className="downloads">
+        {kml.map((file) => (
+          <a
+            key={file.fileName}
+            className="button primary"
+            href={file.url}
+            download={file.fileName}
+          >
+            <DownloadIcon />
+            {parts > 1 ? `Download KML (part ${file.part} of ${file.parts})` : 'Download KML'}
+            <span className="visually-hidden">{` — ${result.listName}`}</span>
+          </a>
+        ))}
+        {failed && (
+          <Tooltip.Root>
+            <Tooltip.Trigger asChild>
+              <a className="button" href={failed.url} download={failed.fileName}>
+                <DownloadIcon />
+                {`Download Failed (${failed.count})`}
+                <span className="visually-hidden">{` — ${result.listName}`}</span>
+              </a>
+            </Tooltip.Trigger>
+            <Tooltip.Portal>
+              <Tooltip.Content className="tooltip" sideOffset={6}>
+                A CSV of the places that got no coordinates, to check or retry later.
+                <Tooltip.Arrow className="tooltip-arrow" />
+              </Tooltip.Content>
+            </Tooltip.Portal>
+          </Tooltip.Root>
+        )}
+      </div>
+      <dl className="counts">
+        <div>
+          <dt>Total</dt>
+          <dd>{counts.total}</dd>
+        </div>
+        <div>
+          <dt>Converted</dt>
+          <dd>{counts.converted}</dd>
+        </div>
+        <div>
+          <dt>Skipped</dt>
+          <dd>{counts.skipped}</dd>
+        </div>
+      </dl>
+    </article>
+  );
+}

@@ -1,0 +1,59 @@
+import { Spinner } from '../../components/Spinner';
+import { formatPlaces } from '../../lib/format';
+import { chargeCents, formatUsd, isUnderMinimum, MINIMUM_CHARGE_CENTS } from '../../lib/money';
+import { MESSAGES } from '../../state/messages';
+import type { Authorization, Capture, Counts } from '../../state/types';
+
+interface PaymentOutcomeProps {
+  authorization: Authorization;
+  capture: Capture;
+  totals: Counts;
+}
+
+/** 'Payment Cancelled' when nothing (or too little to charge) converted, else 'Payment Summary'. */
+export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcomeProps) {
+  const converted = totals.converted;
+  const finalCents = chargeCents(converted);
+
+  if (authorization.kind === 'free') {
+    return (
+      <div className="payment-outcome">
+        <h3>Payment Summary</h3>
+        <p>{`Successfully converted: ${formatPlaces(converted)}`}</p>
+        <p>{`Final charge: ${formatUsd(0)}. This selection was free, so nothing was charged.`}</p>
+      </div>
+    );
+  }
+
+  const cancelled =
+    capture.kind === 'settled'
+      ? capture.cancelled
+      : isUnderMinimum(finalCents) && capture.kind === 'pending';
+  if (cancelled) {
+    return (
+      <div className="payment-outcome is-cancelled">
+        <h3>Payment Cancelled</h3>
+        <p>
+          {converted === 0
+            ? 'No places were converted, so your payment authorization has been cancelled. You have not been charged.'
+            : `Only ${formatPlaces(converted)} converted (${formatUsd(finalCents)}), under the ${formatUsd(MINIMUM_CHARGE_CENTS)} minimum card charge, so your payment authorization has been cancelled. You have not been charged.`}
+        </p>
+      </div>
+    );
+  }
+
+  const charged = capture.kind === 'settled' ? capture.amountCapturedCents : finalCents;
+  return (
+    <div className="payment-outcome">
+      <h3>Payment Summary</h3>
+      <p>{`Successfully converted: ${formatPlaces(converted)}`}</p>
+      <p>{`Final charge: ${formatUsd(charged)}`}</p>
+      {capture.kind === 'pending' && <Spinner label="Finalizing your payment…" visibleLabel />}
+      {capture.kind === 'failed' && (
+        <p className="inline-error" role="alert">
+          {MESSAGES.captureFailed}
+        </p>
+      )}
+    </div>
+  );
+}

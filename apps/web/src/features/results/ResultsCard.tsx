@@ -1,0 +1,32 @@
+import { useApp } from '../../app/context';
+import { FileResultPanel } from './FileResultPanel';
+import { NextSteps } from './NextSteps';
+import { PaymentOutcome } from './PaymentOutcome';
+
+/** The results card, shown once the status is complete. */
+export function ResultsCard() {
+  const state = useApp((store) => store.state);
+  if (state.status !== 'complete') return null;
+  const fileCount = state.results.reduce((sum, result) => sum + result.kml.length, 0);
+
+  return (
+    <section className="card results" aria-labelledby="results-title">
+      <h2 id="results-title">{`Conversion Complete - ${fileCount} File(s) Ready`}</h2>
+      <PaymentOutcome
+        authorization={state.authorization}
+        capture={state.capture}
+        totals={state.totals}
+      />
+      <p className="note-blue">
+        Download your files now, before you close this tab: they are not stored anywhere, so they
+        are gone once you leave.
+      </p>
+      <div className="file-results">
+        {state.results.map((result) => (
+          <FileResultPanel key={result.path} result={result} />
+        ))}
+      </div>
+      <NextSteps />
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { Dialog } from 'radix-ui';
+import { useApp, useSend } from '../../app/context';
+import { dialogView } from '../../state/selectors';
+import { PaymentView } from '../payment/PaymentView';
+import { SelectionView } from './SelectionView';
+
+/** The one dialog of the seed: the selection view, then the payment view. */
+export function ListDialog() {
+  const state = useApp((store) => store.state);
+  const send = useSend();
+  const view = dialogView(state);
+
+  function content() {
+    switch (state.status) {
+      case 'selecting':
+        return <SelectionView archive={state} error={state.error} />;
+      case 'awaitingIntent':
+      case 'paying':
+      case 'authorizing':
+        return <PaymentView state={state} />;
+      default:
+        return null;
+    }
+  }
+
+  return (
+    <Dialog.Root
+      open={view !== 'closed'}
+      onOpenChange={(open) => {
+        if (!open) send({ type: 'dialogDismissed' });
+      }}
+    >
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog-content" data-view={view}>
+          {content()}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,80 @@
+import { type DragEvent, useRef, useState } from 'react';
+import { UploadIcon } from '../../components/Icons';
+
+/** What the picker offers; the machine still checks the name, since drops bypass this. */
+const ACCEPT = '.zip,application/zip,application/x-zip-compressed';
+
+interface DropZoneProps {
+  onFile: (file: File) => void;
+  /** The last refused file, named so the visitor sees which one and why. */
+  refusedFileName: string | null;
+}
+
+/**
+ * The empty upload zone: drop a file, or click anywhere (or the Choose File button, which is
+ * the keyboard's way in) to open the picker.
+ */
+export function DropZone({ onFile, refusedFileName }: DropZoneProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+
+  function openPicker() {
+    input.current?.click();
+  }
+
+  function onDrop(event: DragEvent<HTMLDivElement>) {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) onFile(file);
+  }
+
+  return (
+    <>
+      <div
+        className={`dropzone${dragging ? ' is-dragging' : ''}`}
+        data-testid="dropzone"
+        onClick={openPicker}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        <UploadIcon className="dropzone-icon" />
+        <p className="dropzone-title">Drop your ZIP file here</p>
+        <p className="dropzone-hint">or click to browse files</p>
+        <button
+          type="button"
+          className="button primary"
+          onClick={(event) => {
+            event.stopPropagation();
+            openPicker();
+          }}
+        >
+          Choose File
+        </button>
+        <p className="dropzone-accept">Accepts .zip files only (your Google Takeout archive)</p>
+        {refusedFileName !== null && (
+          <p className="dropzone-refused">
+            “{refusedFileName}” was not accepted: it is not a .zip file.
+          </p>
+        )}
+      </div>
+      <input
+        ref={input}
+        type="file"
+        accept={ACCEPT}
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-label="Choose a ZIP file"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file) onFile(file);
+        }}
+      />
+    </>
+  );
+}

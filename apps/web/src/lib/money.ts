@@ -1,0 +1,30 @@
+/**
+ * The seed's business constants for money, in integer cents so no float ever decides a charge.
+ * The server checks every amount again; these only drive what the page shows and asks for.
+ */
+
+/** $0.10 per place (seed section 9). */
+export const PRICE_PER_PLACE_CENTS = 10;
+
+/** Stripe's minimum card charge in USD; a smaller maximum charge converts free (product.md "Money"). */
+export const MINIMUM_CHARGE_CENTS = 50;
+
+/** The most a selection can cost: every place of the chosen lists at the per-place price. */
+export function chargeCents(places: number): number {
+  return places * PRICE_PER_PLACE_CENTS;
+}
+
+/** True when the charge is under Stripe's minimum, so no card is asked for (or captured). */
+export function isUnderMinimum(cents: number): boolean {
+  return cents < MINIMUM_CHARGE_CENTS;
+}
+
+/** Dollars as the API expects them in request bodies (`amount`, `actualAmount`). */
+export function centsToDollars(cents: number): number {
+  return Math.round(cents) / 100;
+}
+
+/** Display form: `$12.30`, always two decimals (seed section 9). */
+export function formatUsd(cents: number): string {
+  return `$${(Math.round(cents) / 100).toFixed(2)}`;
+}

@@ -1,0 +1,309 @@
+/**
+ * Everything the machine must not do itself: worker calls, API calls, payment confirmation,
+ * Blob URLs and the seed's pauses. Each effect reports what happened as events; it checks the
+ * state after sending its own event, so an effect whose event was ignored does nothing more.
+ */
+import type { Api } from '../api/client';
+import { chargeCents } from '../lib/money';
+import type { Converter } from '../worker/converter';
+import type { ConversionSummary } from '../worker/types';
+import { selectedPlaces } from './machine';
+import { MESSAGES } from './messages';
+import { StagePacer } from './pacer';
+import type { AppStoreApi } from './store';
+import type { AppEvent, Authorization, Counts, FileResult } from './types';
+
+/** What a payment provider's confirmation came to: authorized, or declined with its message. */
+export type AuthorizationOutcome = { ok: true } | { ok: false; message: string };
+
+/** Makes and revokes Blob URLs; the page uses `URL`, tests may count calls. */
+export interface ObjectUrls {
+  create(blob: Blob): string;
+  revoke(url: string): void;
+}
+
+export interface EffectsDeps {
+  store: AppStoreApi;
+  converter: Converter;
+  api: Api;
+  /** Base URL the worker sends link resolution to: the page's origin. */
+  apiBase: string;
+  urls?: ObjectUrls;
+}
+
+export interface Effects {
+  /** Loads `GET /api/config`; the defaults stay when the API cannot be reached. */
+  loadConfig(): Promise<boolean>;
+  /** A file was picked or dropped. */
+  chooseFile(file: File): Promise<void>;
+  /** "Proceed to Payment": free selections go straight to the payment view, others get an intent. */
+  proceedToPayment(): Promise<void>;
+  /** "Authorize Payment & Convert": runs the provider's confirmation, then the conversion. */
+  authorize(confirm: () => Promise<AuthorizationOutcome>): Promise<void>;
+  /** Demo payments: the same button authorizes through `POST /api/demo/authorize`. */
+  authorizeDemo(): Promise<void>;
+  /** A free selection's convert button. */
+  convertFree(): Promise<void>;
+  /** Remove: resets everything and forgets the downloads. */
+  remove(): Promise<void>;
+  /** The page goes away. */
+  dispose(): void;
+}
+
+const browserUrls: ObjectUrls = {
+  create: (blob) => URL.createObjectURL(blob),
+  revoke: (url) => URL.revokeObjectURL(url),
+};
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+}
+
+export function createEffects({
+  store,
+  converter,
+  api,
+  apiBase,
+  urls = browserUrls,
+}: EffectsDeps): Effects {
+  let nextId = 1;
+  let liveUrls: string[] = [];
+
+  /** Sends an event and tells whether the machine took it. */
+  function accepted(event: AppEvent): boolean {
+    const before = store.getState().state;
+    store.getState().send(event);
+    return store.getState().state !== before;
+  }
+
+  function revokeAll(): void {
+    for (const url of liveUrls) urls.revoke(url);
+    liveUrls = [];
+  }
+
+  function track(blob: Blob): string {
+    const url = urls.create(blob);
+    liveUrls.push(url);
+    return url;
+  }
+
+  function toResults(summary: ConversionSummary): { results: FileResult[]; totals: Counts } {
+    const results = summary.lists.map<FileResult>((list) => ({
+      path: list.path,
+      fileName: list.fileName,
+      listName: list.listName,
+      counts: {
+        total: list.stats.totalPlaces,
+        converted: list.stats.converted,
+        skipped: list.stats.skipped,
+      },
+      skippedReason: list.skippedReason ?? null,
+      kml: list.kml.map((file) => ({
+        fileName: file.fileName,
+        url: track(new Blob([file.bytes], { type: file.mimeType })),
+        placemarks: file.placemarks,
+        part: file.part,
+        parts: file.parts,
+      })),
+      failed: list.failedCsv
+        ? {
+            fileName: list.failedCsv.fileName,
+            url: track(new Blob([list.failedCsv.bytes], { type: list.failedCsv.mimeType })),
+            count: list.failedCsv.count,
+          }
+        : null,
+    }));
+    return { results, totals: { ...summary.totals } };
+  }
+
+  async function capture(authorization: Authorization, totals: Counts, places: number) {
+    if (authorization.kind !== 'card') return;
+    try {
+      const outcome = await api.capturePayment({
+        paymentIntentId: authorization.paymentIntentId,
+        convertedCount: totals.converted,
+        totalCount: places,
+        actualAmountCents: chargeCents(totals.converted),
+      });
+      store.getState().send({ type: 'captureSettled', ...outcome });
+    } catch (error) {
+      console.error('Payment capture failed', error);
+      store.getState().send({ type: 'captureFailed', message: MESSAGES.captureFailed });
+      store.getState().toast({
+        title: 'Payment Capture Failed',
+        description: MESSAGES.captureFailed,
+        variant: 'destructive',
+      });
+    }
+  }
+
+  /** A failed run converted nothing: the hold is released so nothing stays reserved. */
+  async function releaseHold(authorization: Authorization, places: number) {
+    if (authorization.kind !== 'card') return;
+    try {
+      await api.capturePayment({
+        paymentIntentId: authorization.paymentIntentId,
+        convertedCount: 0,
+        totalCount: places,
+        actualAmountCents: 0,
+      });
+    } catch (error) {
+      console.warn('Could not cancel the payment authorization', error);
+    }
+  }
+
+  async function runConversion(): Promise<void> {
+    const state = store.getState().state;
+    if (state.status !== 'validating') return;
+    const { authorization } = state;
+    const places = selectedPlaces(state);
+    const pacer = new StagePacer((progress) =>
+      store.getState().send({ type: 'progressReported', progress }),
+    );
+    const resolve =
+      authorization.kind === 'card'
+        ? { apiBase, paymentIntentId: authorization.paymentIntentId }
+        : { apiBase };
+    let failure: string | null = null;
+    let summary: ConversionSummary | null = null;
+    try {
+      const result = await converter.convert({ paths: [...state.selected], resolve }, (progress) =>
+        pacer.report(progress),
+      );
+      if (result.ok) summary = result.value;
+      else failure = result.error.message;
+    } catch (error) {
+      failure = messageOf(error);
+    }
+    if (summary === null) {
+      pacer.cancel();
+      const message = failure || MESSAGES.conversionFailed;
+      store.getState().send({ type: 'conversionFailed', message });
+      store
+        .getState()
+        .toast({ title: 'Conversion Failed', description: message, variant: 'destructive' });
+      await releaseHold(authorization, places);
+      return;
+    }
+    const { results, totals } = toResults(summary);
+    await pacer.finish();
+    if (!accepted({ type: 'conversionFinished', results, totals })) return;
+    await capture(authorization, totals, places);
+  }
+
+  async function loadConfig(): Promise<boolean> {
+    try {
+      store.getState().configLoaded(await api.getConfig());
+      return true;
+    } catch (error) {
+      console.warn('Could not load the configuration', error);
+      return false;
+    }
+  }
+
+  async function authorize(confirm: () => Promise<AuthorizationOutcome>): Promise<void> {
+    if (!accepted({ type: 'authorizationSubmitted' })) return;
+    const { toast, send } = store.getState();
+    try {
+      const outcome = await confirm();
+      if (!outcome.ok) {
+        send({ type: 'authorizationFailed' });
+        toast({ title: 'Payment Failed', description: outcome.message, variant: 'destructive' });
+        return;
+      }
+    } catch (error) {
+      send({ type: 'authorizationFailed' });
+      toast({
+        title: 'Payment Error',
+        description: messageOf(error) || MESSAGES.unexpected,
+        variant: 'destructive',
+      });
+      return;
+    }
+    if (!accepted({ type: 'paymentAuthorized' })) return;
+    toast({ title: 'Payment Authorized', description: MESSAGES.authorized });
+    await runConversion();
+  }
+
+  return {
+    loadConfig,
+    authorize,
+
+    async chooseFile(file) {
+      const fileId = nextId++;
+      if (!accepted({ type: 'fileChosen', fileId, file: { name: file.name, size: file.size } })) {
+        return;
+      }
+      if (store.getState().state.status !== 'inspecting') return;
+      try {
+        const result = await converter.inspect(file);
+        store
+          .getState()
+          .send(
+            result.ok
+              ? { type: 'archiveInspected', fileId, lists: result.value.lists }
+              : { type: 'archiveRejected', fileId, message: result.error.message },
+          );
+      } catch (error) {
+        store.getState().send({ type: 'archiveRejected', fileId, message: messageOf(error) });
+      }
+    },
+
+    async proceedToPayment() {
+      const requestId = nextId++;
+      if (!accepted({ type: 'paymentRequested', requestId })) return;
+      const state = store.getState().state;
+      if (state.status !== 'awaitingIntent') return;
+      try {
+        if (!store.getState().config.loaded && !(await loadConfig())) {
+          throw new Error('The configuration could not be loaded.');
+        }
+        const intent = await api.createPaymentIntent(chargeCents(selectedPlaces(state)));
+        store.getState().send({ type: 'intentCreated', requestId, ...intent });
+      } catch (error) {
+        console.error('Payment intent creation failed', error);
+        if (accepted({ type: 'intentFailed', requestId })) {
+          store.getState().toast({
+            title: 'Payment Error',
+            description: MESSAGES.intentFailed,
+            variant: 'destructive',
+          });
+        }
+      }
+    },
+
+    async authorizeDemo() {
+      const state = store.getState().state;
+      if (state.status !== 'paying' || state.authorization.kind !== 'card') return;
+      const { paymentIntentId } = state.authorization;
+      await authorize(async () => {
+        const { status } = await api.demoAuthorize(paymentIntentId);
+        return status === 'requires_capture'
+          ? { ok: true }
+          : { ok: false, message: `The demo payment was not authorized (status: ${status}).` };
+      });
+    },
+
+    async convertFree() {
+      const state = store.getState().state;
+      if (state.status !== 'paying' || state.authorization.kind !== 'free') return;
+      if (!accepted({ type: 'paymentAuthorized' })) return;
+      await runConversion();
+    },
+
+    async remove() {
+      if (!accepted({ type: 'removed' })) return;
+      revokeAll();
+      try {
+        await converter.reset();
+      } catch (error) {
+        console.warn('The worker could not forget the archive', error);
+      }
+    },
+
+    dispose() {
+      revokeAll();
+      converter.terminate();
+    },
+  };
+}

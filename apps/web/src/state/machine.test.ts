@@ -1,0 +1,340 @@
+import { describe, expect, it } from 'vitest';
+import { ARCHIVE, CARD, FILE, LISTS, PROGRESS, RESULT, STATES } from '../test/fixtures';
+import { INITIAL_STATE, isZipFileName, selectedPlaces, transition } from './machine';
+import { MESSAGES } from './messages';
+import type { AppEvent, AppState, EventType, Status } from './types';
+
+const TOTALS = { total: 40, converted: 37, skipped: 3 };
+
+/** One applicable example of every event (ids match the fixtures' states). */
+const EVENTS: Record<EventType, AppEvent> = {
+  fileChosen: { type: 'fileChosen', fileId: 11, file: { name: 'other.zip', size: 10 } },
+  archiveInspected: { type: 'archiveInspected', fileId: 7, lists: LISTS },
+  archiveRejected: { type: 'archiveRejected', fileId: 7, message: MESSAGES.extractFailed },
+  listToggled: { type: 'listToggled', path: LISTS[1]!.path },
+  allListsSelected: { type: 'allListsSelected' },
+  allListsDeselected: { type: 'allListsDeselected' },
+  selectionOpened: { type: 'selectionOpened' },
+  dialogDismissed: { type: 'dialogDismissed' },
+  paymentRequested: { type: 'paymentRequested', requestId: 12 },
+  intentCreated: {
+    type: 'intentCreated',
+    requestId: 9,
+    clientSecret: 'pi_9_secret_x',
+    paymentIntentId: 'pi_9',
+  },
+  intentFailed: { type: 'intentFailed', requestId: 9 },
+  selectionResumed: { type: 'selectionResumed' },
+  authorizationSubmitted: { type: 'authorizationSubmitted' },
+  authorizationFailed: { type: 'authorizationFailed' },
+  paymentAuthorized: { type: 'paymentAuthorized' },
+  progressReported: {
+    type: 'progressReported',
+    progress: {
+      stage: 'converting',
+      fileIndex: 0,
+      fileCount: 1,
+      fileName: 'Want to go.csv',
+      percent: 75,
+    },
+  },
+  conversionFinished: { type: 'conversionFinished', results: [RESULT], totals: TOTALS },
+  conversionFailed: { type: 'conversionFailed', message: 'Worker crashed' },
+  captureSettled: { type: 'captureSettled', cancelled: false, amountCapturedCents: 370 },
+  captureFailed: { type: 'captureFailed', message: MESSAGES.captureFailed },
+  removed: { type: 'removed' },
+};
+
+const PROCESSING = {
+  progressReported: 'converting',
+  conversionFinished: 'complete',
+  conversionFailed: 'loaded',
+} as const;
+
+/** Where each applicable event leads; every pair not listed must be ignored. */
+const EXPECTED: Record<Status, Partial<Record<EventType, Status>>> = {
+  empty: { fileChosen: 'inspecting', removed: 'empty' },
+  inspecting: { archiveInspected: 'selecting', archiveRejected: 'empty', removed: 'empty' },
+  loaded: { selectionOpened: 'selecting', removed: 'empty' },
+  selecting: {
+    listToggled: 'selecting',
+    allListsSelected: 'selecting',
+    allListsDeselected: 'selecting',
+    dialogDismissed: 'loaded',
+    paymentRequested: 'awaitingIntent',
+    removed: 'empty',
+  },
+  awaitingIntent: {
+    intentCreated: 'paying',
+    intentFailed: 'selecting',
+    selectionResumed: 'selecting',
+    dialogDismissed: 'loaded',
+    removed: 'empty',
+  },
+  paying: {
+    authorizationSubmitted: 'authorizing',
+    selectionResumed: 'selecting',
+    dialogDismissed: 'loaded',
+    removed: 'empty',
+  },
+  authorizing: { authorizationFailed: 'paying', paymentAuthorized: 'validating' },
+  validating: PROCESSING,
+  extracting: PROCESSING,
+  converting: PROCESSING,
+  preparing: PROCESSING,
+  complete: { captureSettled: 'complete', captureFailed: 'complete', removed: 'empty' },
+};
+
+const STATUSES = Object.keys(STATES) as Status[];
+const EVENT_TYPES = Object.keys(EVENTS) as EventType[];
+const PAIRS = STATUSES.flatMap((status) =>
+  EVENT_TYPES.map((event) => ({ status, event, expected: EXPECTED[status][event] ?? null })),
+);
+
+describe('transition, every status × every event', () => {
+  it('covers every status and event of the types', () => {
+    expect(PAIRS).toHaveLength(12 * 21);
+  });
+
+  it.each(PAIRS)('$status + $event → $expected', ({ status, event, expected }) => {
+    const state = STATES[status];
+    const next = transition(state, EVENTS[event]);
+    if (expected === null) {
+      expect(next).toBe(state);
+    } else {
+      expect(next).not.toBe(state);
+      expect(next.status).toBe(expected);
+    }
+  });
+});
+
+function inState<S extends Status>(state: AppState, status: S): AppState & { status: S } {
+  expect(state.status).toBe(status);
+  return state as AppState & { status: S };
+}
+
+describe('upload', () => {
+  it('refuses a file that is not a .zip, naming it, with the seed message', () => {
+    const next = transition(INITIAL_STATE, {
+      type: 'fileChosen',
+      fileId: 1,
+      file: { name: 'Saved.csv', size: 3 },
+    });
+    expect(next).toEqual({ status: 'empty', error: MESSAGES.notZip, refusedFileName: 'Saved.csv' });
+  });
+
+  it('accepts .zip in any case', () => {
+    expect(isZipFileName('takeout.ZIP')).toBe(true);
+    expect(isZipFileName('takeout.zip.csv')).toBe(false);
+    expect(isZipFileName('zip')).toBe(false);
+  });
+
+  it('clears the previous error when a valid file is chosen', () => {
+    const next = transition(STATES.empty, { type: 'fileChosen', fileId: 2, file: FILE });
+    expect(next).toEqual({ status: 'inspecting', fileId: 2, file: FILE });
+  });
+
+  it('opens the selection with every list chosen once the archive is read', () => {
+    const next = inState(transition(STATES.inspecting, EVENTS.archiveInspected), 'selecting');
+    expect(next.selected).toEqual(LISTS.map((list) => list.path));
+    expect(next.file).toBe(FILE);
+  });
+
+  it('clears the file with the seed message when the archive has no lists', () => {
+    const next = transition(STATES.inspecting, { type: 'archiveInspected', fileId: 7, lists: [] });
+    expect(next).toEqual({ status: 'empty', error: MESSAGES.noCsv, refusedFileName: null });
+  });
+
+  it("uses the worker's message, or the seed's default, when extraction fails", () => {
+    const reject = (message: string) =>
+      transition(STATES.inspecting, { type: 'archiveRejected', fileId: 7, message });
+    expect(reject('Bad zip entry')).toMatchObject({ status: 'empty', error: 'Bad zip entry' });
+    expect(reject('')).toMatchObject({ status: 'empty', error: MESSAGES.extractFailed });
+  });
+
+  it('ignores the answer about a file that is no longer the current one', () => {
+    const stale = { ...EVENTS.archiveInspected, fileId: 6 } as AppEvent;
+    expect(transition(STATES.inspecting, stale)).toBe(STATES.inspecting);
+    const staleReject = { ...EVENTS.archiveRejected, fileId: 6 } as AppEvent;
+    expect(transition(STATES.inspecting, staleReject)).toBe(STATES.inspecting);
+  });
+
+  it('Remove on a clean empty page changes nothing', () => {
+    expect(transition(INITIAL_STATE, EVENTS.removed)).toBe(INITIAL_STATE);
+  });
+
+  it.each(['inspecting', 'loaded', 'selecting', 'awaitingIntent', 'paying', 'complete'] as const)(
+    'Remove from %s resets everything',
+    (status) => {
+      expect(transition(STATES[status], EVENTS.removed)).toEqual(INITIAL_STATE);
+    },
+  );
+});
+
+describe('selection', () => {
+  const selecting = STATES.selecting as Extract<AppState, { status: 'selecting' }>;
+
+  it('toggles a list on and off, keeping the archive order', () => {
+    const on = inState(
+      transition(selecting, { type: 'listToggled', path: LISTS[2]!.path }),
+      'selecting',
+    );
+    expect(on.selected).toEqual([LISTS[0]!.path, LISTS[2]!.path]);
+    const off = inState(transition(on, { type: 'listToggled', path: LISTS[0]!.path }), 'selecting');
+    expect(off.selected).toEqual([LISTS[2]!.path]);
+  });
+
+  it('Select All and Deselect All, and a repeat of either changes nothing', () => {
+    const all = transition(selecting, EVENTS.allListsSelected);
+    expect(inState(all, 'selecting').selected).toHaveLength(3);
+    expect(transition(all, EVENTS.allListsSelected)).toBe(all);
+    const none = transition(all, EVENTS.allListsDeselected);
+    expect(inState(none, 'selecting').selected).toEqual([]);
+    expect(transition(none, EVENTS.allListsDeselected)).toBe(none);
+  });
+
+  it('counts the places of the chosen lists', () => {
+    expect(selectedPlaces(ARCHIVE)).toBe(40);
+    expect(selectedPlaces({ ...ARCHIVE, selected: LISTS.map((l) => l.path) })).toBe(68);
+  });
+
+  it('refuses to proceed with nothing chosen, with the seed message', () => {
+    const none = transition(selecting, EVENTS.allListsDeselected);
+    const next = inState(transition(none, EVENTS.paymentRequested), 'selecting');
+    expect(next.error).toBe(MESSAGES.noSelection);
+  });
+
+  it('goes to the payment view without an intent when the charge is under $0.50', () => {
+    const small = { ...selecting, selected: [LISTS[2]!.path] };
+    const next = inState(transition(small, EVENTS.paymentRequested), 'paying');
+    expect(next.authorization).toEqual({ kind: 'free' });
+  });
+
+  it('asks for an intent at exactly $0.50 (5 places)', () => {
+    const five = [{ ...LISTS[2]!, rowCount: 5 }];
+    const state: AppState = { ...selecting, lists: five, selected: [five[0]!.path] };
+    const next = inState(transition(state, EVENTS.paymentRequested), 'awaitingIntent');
+    expect(next.requestId).toBe(12);
+  });
+
+  it('keeps the file and lists when the dialog is dismissed, and reopens it', () => {
+    const closed = inState(transition(selecting, EVENTS.dialogDismissed), 'loaded');
+    expect(closed.selected).toBe(selecting.selected);
+    expect(transition(closed, EVENTS.selectionOpened).status).toBe('selecting');
+  });
+});
+
+describe('payment', () => {
+  it('takes the intent of the current request only', () => {
+    const stale = { ...EVENTS.intentCreated, requestId: 8 } as AppEvent;
+    expect(transition(STATES.awaitingIntent, stale)).toBe(STATES.awaitingIntent);
+    const next = inState(transition(STATES.awaitingIntent, EVENTS.intentCreated), 'paying');
+    expect(next.authorization).toEqual({
+      kind: 'card',
+      clientSecret: 'pi_9_secret_x',
+      paymentIntentId: 'pi_9',
+    });
+  });
+
+  it('returns to the selection with the seed message when the intent fails', () => {
+    const next = inState(transition(STATES.awaitingIntent, EVENTS.intentFailed), 'selecting');
+    expect(next.error).toBe(MESSAGES.intentFailed);
+    const stale = { type: 'intentFailed', requestId: 1 } as AppEvent;
+    expect(transition(STATES.awaitingIntent, stale)).toBe(STATES.awaitingIntent);
+  });
+
+  it('re-enables the submit button after a declined card', () => {
+    const next = transition(STATES.authorizing, EVENTS.authorizationFailed);
+    expect(next).toEqual(STATES.paying);
+  });
+
+  it('starts the conversion at 0% with the first chosen list once authorized', () => {
+    const next = inState(transition(STATES.authorizing, EVENTS.paymentAuthorized), 'validating');
+    expect(next.authorization).toBe(CARD);
+    expect(next.progress).toEqual({
+      percent: 0,
+      fileIndex: 0,
+      fileCount: 1,
+      fileName: 'Want to go.csv',
+      currentItem: null,
+    });
+  });
+
+  it('a free selection converts without a card; a card one needs the authorization first', () => {
+    const free: AppState = { status: 'paying', ...ARCHIVE, authorization: { kind: 'free' } };
+    expect(transition(free, EVENTS.paymentAuthorized).status).toBe('validating');
+    expect(transition(free, EVENTS.authorizationSubmitted)).toBe(free);
+    expect(transition(STATES.paying, EVENTS.paymentAuthorized)).toBe(STATES.paying);
+  });
+});
+
+describe('processing', () => {
+  it('follows the stage and progress the worker reports', () => {
+    const next = inState(
+      transition(STATES.validating, {
+        type: 'progressReported',
+        progress: {
+          stage: 'extracting',
+          fileIndex: 1,
+          fileCount: 2,
+          fileName: 'b.csv',
+          percent: 62.5,
+          currentItem: 'https://maps.google.com/?cid=1',
+        },
+      }),
+      'extracting',
+    );
+    expect(next.progress).toEqual({
+      percent: 62.5,
+      fileIndex: 1,
+      fileCount: 2,
+      fileName: 'b.csv',
+      currentItem: 'https://maps.google.com/?cid=1',
+    });
+  });
+
+  it('keeps the progress within 0..100', () => {
+    const report = (percent: number) =>
+      transition(STATES.converting, {
+        type: 'progressReported',
+        progress: { ...PROGRESS, stage: 'converting', percent },
+      });
+    expect((report(140) as { progress: { percent: number } }).progress.percent).toBe(100);
+    expect((report(-3) as { progress: { percent: number } }).progress.percent).toBe(0);
+    expect((report(Number.NaN) as { progress: { percent: number } }).progress.percent).toBe(0);
+  });
+
+  it('returns to idle (file kept, dialog closed) with the message when conversion fails', () => {
+    const next = inState(transition(STATES.extracting, EVENTS.conversionFailed), 'loaded');
+    expect(next.error).toBe('Worker crashed');
+    const blank = transition(STATES.extracting, { type: 'conversionFailed', message: '' });
+    expect(inState(blank, 'loaded').error).toBe(MESSAGES.conversionFailed);
+  });
+
+  it('waits for the capture after a paid run, and needs none after a free one', () => {
+    const paid = inState(transition(STATES.preparing, EVENTS.conversionFinished), 'complete');
+    expect(paid.capture).toEqual({ kind: 'pending' });
+    expect(paid.totals).toBe(TOTALS);
+    const freeRun: AppState = { ...STATES.preparing, authorization: { kind: 'free' } } as AppState;
+    const free = inState(transition(freeRun, EVENTS.conversionFinished), 'complete');
+    expect(free.capture).toEqual({ kind: 'notNeeded' });
+  });
+});
+
+describe('capture', () => {
+  it('settles once; a second answer is ignored', () => {
+    const settled = inState(transition(STATES.complete, EVENTS.captureSettled), 'complete');
+    expect(settled.capture).toEqual({
+      kind: 'settled',
+      cancelled: false,
+      amountCapturedCents: 370,
+    });
+    expect(transition(settled, EVENTS.captureFailed)).toBe(settled);
+    expect(transition(settled, EVENTS.captureSettled)).toBe(settled);
+  });
+
+  it('records a failed capture with the seed warning', () => {
+    const failed = inState(transition(STATES.complete, EVENTS.captureFailed), 'complete');
+    expect(failed.capture).toEqual({ kind: 'failed', message: MESSAGES.captureFailed });
+  });
+});

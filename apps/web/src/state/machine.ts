@@ -1,0 +1,312 @@
+/**
+ * The page's state machine: a pure `transition(state, event)`. It switches on the status first,
+ * then on the event; an event that does not apply in a status returns the very same state object,
+ * so the store skips a render and tests can prove the event was ignored.
+ */
+import { chargeCents, isUnderMinimum } from '../lib/money';
+import { MESSAGES } from './messages';
+import type { AppEvent, AppState, Archive, Progress } from './types';
+
+/** The state of a fresh page: no file, no error. */
+export const INITIAL_STATE: AppState = { status: 'empty', error: null, refusedFileName: null };
+
+/** The seed accepts `.zip` files only; the extension decides, whatever its case. */
+export function isZipFileName(name: string): boolean {
+  return /\.zip$/i.test(name);
+}
+
+/** Places in the chosen lists: what the maximum charge is computed from. */
+export function selectedPlaces(archive: Archive): number {
+  const chosen = new Set(archive.selected);
+  return archive.lists.reduce((sum, list) => sum + (chosen.has(list.path) ? list.rowCount : 0), 0);
+}
+
+/** The last segment of a path inside the archive: the list's file name. */
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function archiveOf(state: Archive): Archive {
+  return { file: state.file, lists: state.lists, selected: state.selected };
+}
+
+function startProgress(archive: Archive): Progress {
+  const first = archive.lists.find((list) => archive.selected.includes(list.path));
+  return {
+    percent: 0,
+    fileIndex: 0,
+    fileCount: archive.selected.length,
+    fileName: first ? baseName(first.path) : '',
+    currentItem: null,
+  };
+}
+
+function clampPercent(percent: number): number {
+  if (!Number.isFinite(percent)) return 0;
+  return Math.min(100, Math.max(0, percent));
+}
+
+function select(
+  state: Extract<AppState, { status: 'selecting' }>,
+  paths: readonly string[],
+): AppState {
+  const chosen = new Set(paths);
+  const selected = state.lists.map((list) => list.path).filter((path) => chosen.has(path));
+  const unchanged =
+    selected.length === state.selected.length && selected.every((p, i) => p === state.selected[i]);
+  return unchanged ? state : { ...state, selected, error: null };
+}
+
+function fromEmpty(state: Extract<AppState, { status: 'empty' }>, event: AppEvent): AppState {
+  switch (event.type) {
+    case 'fileChosen':
+      if (!isZipFileName(event.file.name)) {
+        return { status: 'empty', error: MESSAGES.notZip, refusedFileName: event.file.name };
+      }
+      return { status: 'inspecting', fileId: event.fileId, file: event.file };
+    case 'removed':
+      return state.error === null && state.refusedFileName === null ? state : INITIAL_STATE;
+    default:
+      return state;
+  }
+}
+
+function fromInspecting(
+  state: Extract<AppState, { status: 'inspecting' }>,
+  event: AppEvent,
+): AppState {
+  switch (event.type) {
+    case 'archiveInspected':
+      if (event.fileId !== state.fileId) return state;
+      if (event.lists.length === 0) {
+        return { status: 'empty', error: MESSAGES.noCsv, refusedFileName: null };
+      }
+      return {
+        status: 'selecting',
+        file: state.file,
+        lists: event.lists,
+        selected: event.lists.map((list) => list.path),
+        error: null,
+      };
+    case 'archiveRejected':
+      if (event.fileId !== state.fileId) return state;
+      return {
+        status: 'empty',
+        error: event.message || MESSAGES.extractFailed,
+        refusedFileName: null,
+      };
+    case 'removed':
+      return INITIAL_STATE;
+    default:
+      return state;
+  }
+}
+
+function fromLoaded(state: Extract<AppState, { status: 'loaded' }>, event: AppEvent): AppState {
+  switch (event.type) {
+    case 'selectionOpened':
+      return { status: 'selecting', ...archiveOf(state), error: null };
+    case 'removed':
+      return INITIAL_STATE;
+    default:
+      return state;
+  }
+}
+
+function fromSelecting(
+  state: Extract<AppState, { status: 'selecting' }>,
+  event: AppEvent,
+): AppState {
+  switch (event.type) {
+    case 'listToggled':
+      return state.selected.includes(event.path)
+        ? select(
+            state,
+            state.selected.filter((path) => path !== event.path),
+          )
+        : select(state, [...state.selected, event.path]);
+    case 'allListsSelected':
+      return select(
+        state,
+        state.lists.map((list) => list.path),
+      );
+    case 'allListsDeselected':
+      return select(state, []);
+    case 'dialogDismissed':
+      return { status: 'loaded', ...archiveOf(state), error: state.error };
+    case 'paymentRequested':
+      if (state.selected.length === 0) return { ...state, error: MESSAGES.noSelection };
+      if (isUnderMinimum(chargeCents(selectedPlaces(state)))) {
+        return { status: 'paying', ...archiveOf(state), authorization: { kind: 'free' } };
+      }
+      return { status: 'awaitingIntent', ...archiveOf(state), requestId: event.requestId };
+    case 'removed':
+      return INITIAL_STATE;
+    default:
+      return state;
+  }
+}
+
+function fromAwaitingIntent(
+  state: Extract<AppState, { status: 'awaitingIntent' }>,
+  event: AppEvent,
+): AppState {
+  switch (event.type) {
+    case 'intentCreated':
+      if (event.requestId !== state.requestId) return state;
+      return {
+        status: 'paying',
+        ...archiveOf(state),
+        authorization: {
+          kind: 'card',
+          clientSecret: event.clientSecret,
+          paymentIntentId: event.paymentIntentId,
+        },
+      };
+    case 'intentFailed':
+      if (event.requestId !== state.requestId) return state;
+      return { status: 'selecting', ...archiveOf(state), error: MESSAGES.intentFailed };
+    case 'selectionResumed':
+      return { status: 'selecting', ...archiveOf(state), error: null };
+    case 'dialogDismissed':
+      return { status: 'loaded', ...archiveOf(state), error: null };
+    case 'removed':
+      return INITIAL_STATE;
+    default:
+      return state;
+  }
+}
+
+function fromPaying(state: Extract<AppState, { status: 'paying' }>, event: AppEvent): AppState {
+  switch (event.type) {
+    case 'authorizationSubmitted':
+      if (state.authorization.kind !== 'card') return state;
+      return { ...state, status: 'authorizing' };
+    case 'paymentAuthorized':
+      if (state.authorization.kind !== 'free') return state;
+      return {
+        status: 'validating',
+        ...archiveOf(state),
+        authorization: state.authorization,
+        progress: startProgress(state),
+      };
+    case 'selectionResumed':
+      return { status: 'selecting', ...archiveOf(state), error: null };
+    case 'dialogDismissed':
+      return { status: 'loaded', ...archiveOf(state), error: null };
+    case 'removed':
+      return INITIAL_STATE;
+    default:
+      return state;
+  }
+}
+
+function fromAuthorizing(
+  state: Extract<AppState, { status: 'authorizing' }>,
+  event: AppEvent,
+): AppState {
+  switch (event.type) {
+    case 'authorizationFailed':
+      return { ...state, status: 'paying' };
+    case 'paymentAuthorized':
+      return {
+        status: 'validating',
+        ...archiveOf(state),
+        authorization: state.authorization,
+        progress: startProgress(state),
+      };
+    default:
+      return state;
+  }
+}
+
+function fromProcessing(
+  state: Extract<AppState, { status: 'validating' | 'extracting' | 'converting' | 'preparing' }>,
+  event: AppEvent,
+): AppState {
+  switch (event.type) {
+    case 'progressReported': {
+      const { stage, percent, fileIndex, fileCount, fileName, currentItem } = event.progress;
+      return {
+        ...state,
+        status: stage,
+        progress: {
+          percent: clampPercent(percent),
+          fileIndex,
+          fileCount,
+          fileName,
+          currentItem: currentItem ?? null,
+        },
+      };
+    }
+    case 'conversionFinished':
+      return {
+        status: 'complete',
+        ...archiveOf(state),
+        authorization: state.authorization,
+        results: event.results,
+        totals: event.totals,
+        capture: state.authorization.kind === 'free' ? { kind: 'notNeeded' } : { kind: 'pending' },
+      };
+    case 'conversionFailed':
+      return {
+        status: 'loaded',
+        ...archiveOf(state),
+        error: event.message || MESSAGES.conversionFailed,
+      };
+    default:
+      return state;
+  }
+}
+
+function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: AppEvent): AppState {
+  switch (event.type) {
+    case 'captureSettled':
+      if (state.capture.kind !== 'pending') return state;
+      return {
+        ...state,
+        capture: {
+          kind: 'settled',
+          cancelled: event.cancelled,
+          amountCapturedCents: event.amountCapturedCents,
+        },
+      };
+    case 'captureFailed':
+      if (state.capture.kind !== 'pending') return state;
+      return { ...state, capture: { kind: 'failed', message: event.message } };
+    case 'removed':
+      return INITIAL_STATE;
+    default:
+      return state;
+  }
+}
+
+/**
+ * Computes the next state. Pure: no clocks, no I/O, no randomness; ids that must be unique
+ * (file, intent request) arrive inside the events.
+ */
+export function transition(state: AppState, event: AppEvent): AppState {
+  switch (state.status) {
+    case 'empty':
+      return fromEmpty(state, event);
+    case 'inspecting':
+      return fromInspecting(state, event);
+    case 'loaded':
+      return fromLoaded(state, event);
+    case 'selecting':
+      return fromSelecting(state, event);
+    case 'awaitingIntent':
+      return fromAwaitingIntent(state, event);
+    case 'paying':
+      return fromPaying(state, event);
+    case 'authorizing':
+      return fromAuthorizing(state, event);
+    case 'validating':
+    case 'extracting':
+    case 'converting':
+    case 'preparing':
+      return fromProcessing(state, event);
+    case 'complete':
+      return fromComplete(state, event);
+  }
+}

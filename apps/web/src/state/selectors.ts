@@ -1,0 +1,68 @@
+/**
+ * Derived views of the state, so components never re-derive the seed's rules themselves.
+ */
+import { chargeCents } from '../lib/money';
+import { selectedPlaces } from './machine';
+import type { AppState, Archive, ProcessingStage } from './types';
+
+/** The seed's processing status: idle before conversion, then the stages, then complete. */
+export type ProcessingStatus = 'idle' | ProcessingStage | 'complete';
+
+export function processingStatus(state: AppState): ProcessingStatus {
+  switch (state.status) {
+    case 'validating':
+    case 'extracting':
+    case 'converting':
+    case 'preparing':
+    case 'complete':
+      return state.status;
+    default:
+      return 'idle';
+  }
+}
+
+/** Which view the selection/payment dialog shows, or `closed`. */
+export type DialogView = 'closed' | 'selection' | 'payment';
+
+export function dialogView(state: AppState): DialogView {
+  switch (state.status) {
+    case 'selecting':
+      return 'selection';
+    case 'awaitingIntent':
+    case 'paying':
+    case 'authorizing':
+      return 'payment';
+    default:
+      return 'closed';
+  }
+}
+
+/** The archive, once its lists are known. */
+export function archiveOf(state: AppState): Archive | null {
+  return state.status === 'empty' || state.status === 'inspecting' ? null : state;
+}
+
+/** The message of the error panel under the drop zone, if any. */
+export function errorMessage(state: AppState): string | null {
+  switch (state.status) {
+    case 'empty':
+    case 'loaded':
+    case 'selecting':
+      return state.error;
+    default:
+      return null;
+  }
+}
+
+/** Places of the chosen lists and their maximum charge in cents. */
+export function selectionTotals(archive: Archive): { places: number; maxChargeCents: number } {
+  const places = selectedPlaces(archive);
+  return { places, maxChargeCents: chargeCents(places) };
+}
+
+/** Remove resets everything, except while a payment or a conversion is in flight. */
+export function canRemove(state: AppState): boolean {
+  return processingStatus(state) === 'idle'
+    ? state.status !== 'authorizing'
+    : state.status === 'complete';
+}

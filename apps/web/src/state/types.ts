@@ -1,0 +1,125 @@
+/**
+ * The web app's state and events (architecture.md, "The web app's state machine").
+ * States are a discriminated union on `status`; events are nouns of what happened, never setters.
+ */
+import type { ConversionProgress, ListSummary } from '../worker/types';
+
+/** What the page shows of the chosen archive before it is read. */
+export interface FileInfo {
+  name: string;
+  size: number;
+}
+
+/** An archive whose lists are known, with the paths (list identities) the visitor has chosen. */
+export interface Archive {
+  file: FileInfo;
+  lists: readonly ListSummary[];
+  /** Chosen list paths, always in the archive's list order. */
+  selected: readonly string[];
+}
+
+/** Leave to convert: free (under the minimum charge) or a card authorization held by an intent. */
+export type Authorization =
+  { kind: 'free' } | { kind: 'card'; clientSecret: string; paymentIntentId: string };
+
+/** The processing statuses of the seed between idle and complete. */
+export type ProcessingStage = 'validating' | 'extracting' | 'converting' | 'preparing';
+
+/** What the processing card shows. */
+export interface Progress {
+  /** 0..100 over the whole run. */
+  percent: number;
+  fileIndex: number;
+  fileCount: number;
+  fileName: string;
+  /** The place being looked at, shown under "Extracting coordinates from URLs". */
+  currentItem: string | null;
+}
+
+/** One KML file ready to download (a list, or one part of a split list). */
+export interface KmlDownload {
+  fileName: string;
+  /** A Blob URL, revoked on Remove or when the page goes away. */
+  url: string;
+  placemarks: number;
+  part: number;
+  parts: number;
+}
+
+/** The CSV of places without coordinates, for retry. */
+export interface FailedDownload {
+  fileName: string;
+  url: string;
+  count: number;
+}
+
+/** Place counts of one list or of the whole run. */
+export interface Counts {
+  total: number;
+  converted: number;
+  skipped: number;
+}
+
+/** One chosen list after conversion, as the results card shows it. */
+export interface FileResult {
+  path: string;
+  /** The list's file name as in the archive, e.g. `Want to go.csv`. */
+  fileName: string;
+  listName: string;
+  counts: Counts;
+  /** Set when the list failed validation; then there are no downloads. */
+  skippedReason: string | null;
+  kml: readonly KmlDownload[];
+  failed: FailedDownload | null;
+}
+
+/** Where the payment stands after conversion. */
+export type Capture =
+  | { kind: 'notNeeded' }
+  | { kind: 'pending' }
+  | { kind: 'settled'; cancelled: boolean; amountCapturedCents: number }
+  | { kind: 'failed'; message: string };
+
+export type AppState =
+  | { status: 'empty'; error: string | null; refusedFileName: string | null }
+  | { status: 'inspecting'; fileId: number; file: FileInfo }
+  | ({ status: 'loaded'; error: string | null } & Archive)
+  | ({ status: 'selecting'; error: string | null } & Archive)
+  | ({ status: 'awaitingIntent'; requestId: number } & Archive)
+  | ({ status: 'paying'; authorization: Authorization } & Archive)
+  | ({ status: 'authorizing'; authorization: Authorization } & Archive)
+  | ({ status: ProcessingStage; authorization: Authorization; progress: Progress } & Archive)
+  | ({
+      status: 'complete';
+      authorization: Authorization;
+      results: readonly FileResult[];
+      totals: Counts;
+      capture: Capture;
+    } & Archive);
+
+export type Status = AppState['status'];
+
+export type AppEvent =
+  | { type: 'fileChosen'; fileId: number; file: FileInfo }
+  | { type: 'archiveInspected'; fileId: number; lists: readonly ListSummary[] }
+  | { type: 'archiveRejected'; fileId: number; message: string }
+  | { type: 'listToggled'; path: string }
+  | { type: 'allListsSelected' }
+  | { type: 'allListsDeselected' }
+  | { type: 'selectionOpened' }
+  | { type: 'dialogDismissed' }
+  | { type: 'paymentRequested'; requestId: number }
+  | { type: 'intentCreated'; requestId: number; clientSecret: string; paymentIntentId: string }
+  | { type: 'intentFailed'; requestId: number }
+  | { type: 'selectionResumed' }
+  | { type: 'authorizationSubmitted' }
+  | { type: 'authorizationFailed' }
+  | { type: 'paymentAuthorized' }
+  | { type: 'progressReported'; progress: ConversionProgress }
+  | { type: 'conversionFinished'; results: readonly FileResult[]; totals: Counts }
+  | { type: 'conversionFailed'; message: string }
+  | { type: 'captureSettled'; cancelled: boolean; amountCapturedCents: number }
+  | { type: 'captureFailed'; message: string }
+  | { type: 'removed' };
+
+export type EventType = AppEvent['type'];

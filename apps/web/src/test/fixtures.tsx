@@ -1,0 +1,130 @@
+/**
+ * Shared test data: a small archive's lists, ready-made states for every status, a fake worker
+ * and a way to mount components with their own store.
+ */
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { type AppConfig, DEFAULT_CONFIG } from '../api/config';
+import type { Api } from '../api/client';
+import { AppProvider } from '../app/context';
+import { createEffects, type Effects } from '../state/effects';
+import { createAppStore, type AppStoreApi } from '../state/store';
+import type { AppState, Archive, FileResult, Status } from '../state/types';
+import type { Converter } from '../worker/converter';
+import type { ListSummary } from '../worker/types';
+
+export const LISTS: readonly ListSummary[] = [
+  { path: 'Takeout/Saved/Want to go.csv', name: 'Want to go', rowCount: 40, size: 5_120 },
+  {
+    path: 'Takeout/Saved/Favourite places.CSV',
+    name: 'Favourite places',
+    rowCount: 25,
+    size: 3_000,
+  },
+  { path: 'Takeout/Saved/Starred places.csv', name: 'Starred places', rowCount: 3, size: 512 },
+];
+
+export const FILE = { name: 'takeout-20250101.zip', size: 1_572_864 };
+
+/** One of three lists chosen, so Select All and Deselect All both change something. */
+export const ARCHIVE: Archive = { file: FILE, lists: LISTS, selected: [LISTS[0]!.path] };
+
+export const CARD = {
+  kind: 'card',
+  clientSecret: 'pi_123_secret_abc',
+  paymentIntentId: 'pi_123',
+} as const;
+
+export const PROGRESS = {
+  percent: 40,
+  fileIndex: 0,
+  fileCount: 1,
+  fileName: 'Want to go.csv',
+  currentItem: 'https://www.google.com/maps/place/Somewhere',
+};
+
+export const RESULT: FileResult = {
+  path: LISTS[0]!.path,
+  fileName: 'Want to go.csv',
+  listName: 'Want to go',
+  counts: { total: 40, converted: 37, skipped: 3 },
+  skippedReason: null,
+  kml: [{ fileName: 'Want to go.kml', url: 'blob:kml-1', placemarks: 37, part: 1, parts: 1 }],
+  failed: { fileName: 'Want to go - failed places.csv', url: 'blob:csv-1', count: 3 },
+};
+
+/** A representative state for every status. */
+export const STATES: Record<Status, AppState> = {
+  empty: { status: 'empty', error: 'Something went wrong.', refusedFileName: null },
+  inspecting: { status: 'inspecting', fileId: 7, file: FILE },
+  loaded: { status: 'loaded', ...ARCHIVE, error: null },
+  selecting: { status: 'selecting', ...ARCHIVE, error: null },
+  awaitingIntent: { status: 'awaitingIntent', ...ARCHIVE, requestId: 9 },
+  paying: { status: 'paying', ...ARCHIVE, authorization: CARD },
+  authorizing: { status: 'authorizing', ...ARCHIVE, authorization: CARD },
+  validating: { status: 'validating', ...ARCHIVE, authorization: CARD, progress: PROGRESS },
+  extracting: { status: 'extracting', ...ARCHIVE, authorization: CARD, progress: PROGRESS },
+  converting: { status: 'converting', ...ARCHIVE, authorization: CARD, progress: PROGRESS },
+  preparing: { status: 'preparing', ...ARCHIVE, authorization: CARD, progress: PROGRESS },
+  complete: {
+    status: 'complete',
+    ...ARCHIVE,
+    authorization: CARD,
+    results: [RESULT],
+    totals: { total: 40, converted: 37, skipped: 3 },
+    capture: { kind: 'pending' },
+  },
+};
+
+/** A worker stand-in that records calls and answers what the test set. */
+export function fakeConverter(overrides: Partial<Converter> = {}): Converter & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    inspect: async (file) => {
+      calls.push(`inspect:${file.name}`);
+      return { ok: true, value: { lists: [...LISTS] } };
+    },
+    convert: async (options) => {
+      calls.push(`convert:${options.paths.join('|')}`);
+      return { ok: true, value: { lists: [], totals: { total: 0, converted: 0, skipped: 0 } } };
+    },
+    reset: async () => {
+      calls.push('reset');
+    },
+    terminate: () => {
+      calls.push('terminate');
+    },
+    ...overrides,
+  };
+}
+
+/** An API that must not be called: component tests mount views, the effects have their own tests. */
+export const UNUSED_API: Api = {
+  getConfig: () => Promise.reject(new Error('getConfig was not expected')),
+  createPaymentIntent: () => Promise.reject(new Error('createPaymentIntent was not expected')),
+  capturePayment: () => Promise.reject(new Error('capturePayment was not expected')),
+  demoAuthorize: () => Promise.reject(new Error('demoAuthorize was not expected')),
+};
+
+export interface Mounted {
+  store: AppStoreApi;
+  effects: Effects;
+}
+
+/** Renders `ui` with a fresh store in `state`, the given config and a fake worker. */
+export function mount(
+  ui: ReactElement,
+  {
+    state,
+    config,
+    converter = fakeConverter(),
+    api = UNUSED_API,
+  }: { state?: AppState; config?: Partial<AppConfig>; converter?: Converter; api?: Api } = {},
+): Mounted & ReturnType<typeof render> {
+  const store = createAppStore(state);
+  if (config) store.getState().configLoaded({ ...DEFAULT_CONFIG, ...config });
+  const effects = createEffects({ store, converter, api, apiBase: 'http://127.0.0.1:1' });
+  const view = render(<AppProvider services={{ store, effects }}>{ui}</AppProvider>);
+  return { store, effects, ...view };
+}

@@ -1,0 +1,32 @@
+/**
+ * The converter's worker contract, seen from the page. Everything the page knows about the
+ * worker's shapes comes through this file, so a change in the converter shows up in one place.
+ */
+import type {
+  ConversionProgress,
+  ConversionStage,
+  ConversionSummary,
+  ConverterWorkerApi,
+  ConvertOptions,
+  KmlOutputFile,
+  ListOutcome,
+} from '@placeport/converter/worker';
+
+export type {
+  ConversionProgress,
+  ConversionStage,
+  ConversionSummary,
+  ConverterWorkerApi,
+  ConvertOptions,
+  KmlOutputFile,
+  ListOutcome,
+};
+
+/** The worker's answer to `inspect`, success or failure. */
+export type InspectResult = Awaited<ReturnType<ConverterWorkerApi['inspect']>>;
+
+/** The worker's answer to `convert`, success or failure. */
+export type ConvertResult = Awaited<ReturnType<ConverterWorkerApi['convert']>>;
+
+/** One list found in the archive, as the worker summarises it (path, name, rowCount, size). */
+export type ListSummary = Extract<InspectResult, { ok: true }>['value']['lists'][number];
