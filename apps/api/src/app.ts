@@ -1,0 +1,103 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Settings } from './config.js';
+import { installErrorHandler } from './http/errors.js';
+import { DEFAULT_RATE_LIMITS, installSecurity, type RateLimitTuning } from './http/security.js';
+import { installStaticAndFallback } from './http/static.js';
+import { installValibotValidation } from './http/validation.js';
+import { createDemoProvider, type DemoPaymentProvider } from './payments/demo-provider.js';
+import type { PaymentProvider } from './payments/provider.js';
+import { PaymentService } from './payments/service.js';
+import { createStripeProvider } from './payments/stripe-provider.js';
+import { LinkAllowance } from './resolver/allowance.js';
+import type { ResolverTuning } from './resolver/limits.js';
+import { createResolver } from './resolver/resolver.js';
+import { registerConfigRoute } from './routes/config.js';
+import { registerDemoRoute } from './routes/demo.js';
+import { registerHealthRoute } from './routes/health.js';
+import { registerPaymentRoutes } from './routes/payments.js';
+import { registerResolveRoute } from './routes/resolve.js';
+import './services.js';
+
+/** Largest request body outside the resolve route (which sets its own). */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** Log fields that could hold secrets or personal data; they are replaced before any log line is written. */
+export const REDACTED_LOG_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-goog-api-key"]',
+  'res.headers["set-cookie"]',
+  '*.secretKey',
+  '*.publishableKey',
+  '*.googleMapsApiKey',
+  '*.apiKey',
+];
+
+/** Everything {@link buildApp} needs: the parsed settings, and knobs tests and benchmarks turn. */
+export interface AppConfig {
+  settings: Settings;
+  /** Fastify's logger: `false` (default) for silence, or pino options. Secrets are always redacted. */
+  logger?: boolean | Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+  /** Lower deadlines or a smaller cache, e.g. to keep tests fast. */
+  resolver?: Partial<ResolverTuning>;
+  rateLimits?: Partial<RateLimitTuning>;
+  /** The fetch the resolver reaches upstreams with (tests wrap it to record every request). */
+  fetch?: typeof globalThis.fetch;
+}
+
+function loggerOptions(logger: AppConfig['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return false;
+  const options = logger === true ? {} : logger;
+  return { ...options, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } };
+}
+
+function paymentProviders(settings: Settings): {
+  provider: PaymentProvider;
+  demo: DemoPaymentProvider | undefined;
+} {
+  if (settings.stripe) return { provider: createStripeProvider(settings.stripe), demo: undefined };
+  const demo = createDemoProvider();
+  return { provider: demo, demo };
+}
+
+/**
+ * Builds the whole API (and the web app, when built) without listening: `server.ts` listens, tests
+ * call `app.inject` or listen on a random port. Payments are Stripe when keys are set, demo
+ * otherwise; resolution reaches Google, or the origins the settings name.
+ */
+export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+  const { settings } = config;
+  const app = Fastify({
+    logger: loggerOptions(config.logger),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: settings.trustProxy,
+  });
+  const { provider, demo } = paymentProviders(settings);
+  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...config.rateLimits };
+  app.decorate('settings', settings);
+  app.decorate('payments', new PaymentService(provider));
+  app.decorate('demoPayments', demo);
+  app.decorate('linkAllowance', new LinkAllowance());
+  app.decorate('rateLimits', rateLimits);
+  app.decorate(
+    'resolver',
+    createResolver({
+      fetch: config.fetch ?? globalThis.fetch,
+      mapsOrigin: settings.mapsUpstreamOrigin,
+      placesOrigin: settings.placesApiOrigin,
+      googleMapsApiKey: settings.googleMapsApiKey,
+      tuning: config.resolver,
+    }),
+  );
+
+  installErrorHandler(app);
+  installValibotValidation(app);
+  await installSecurity(app, settings, rateLimits);
+  registerHealthRoute(app);
+  registerConfigRoute(app);
+  registerPaymentRoutes(app);
+  registerDemoRoute(app);
+  registerResolveRoute(app);
+  await installStaticAndFallback(app, settings.webDist);
+  return app;
+}

@@ -1,0 +1,83 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import type { Settings } from '../config.js';
+import { ApiError } from './errors.js';
+
+/** Requests per client IP per minute, overall and for the routes that cost money or upstream work. */
+export interface RateLimitTuning {
+  globalPerMinute: number;
+  paymentPerMinute: number;
+  resolvePerMinute: number;
+}
+
+/**
+ * Production limits. A conversion makes one create, one capture and one resolve call per 500 links;
+ * these leave room for several people behind one address, and stop scripted abuse.
+ */
+export const DEFAULT_RATE_LIMITS: RateLimitTuning = {
+  globalPerMinute: 300,
+  paymentPerMinute: 20,
+  resolvePerMinute: 60,
+};
+
+/** Stripe.js is loaded from js.stripe.com and frames from js/hooks.stripe.com; it calls api.stripe.com. */
+const STRIPE_SCRIPT = 'https://js.stripe.com';
+const STRIPE_FRAMES = ['https://js.stripe.com', 'https://hooks.stripe.com'];
+const STRIPE_API = 'https://api.stripe.com';
+
+/**
+ * The Content-Security-Policy of the served web app: same-origin code and the module worker
+ * (`worker-src 'self' blob:`), Stripe.js scripts, frames and API calls, nothing else. When the
+ * Stripe API base is overridden (tests), the browser may talk to it too.
+ */
+export function contentSecurityPolicy(settings: Settings): Record<string, string[]> {
+  const stripeApi = settings.stripe?.apiBase ? [settings.stripe.apiBase.origin] : [];
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", STRIPE_SCRIPT],
+    'frame-src': STRIPE_FRAMES,
+    'connect-src': ["'self'", STRIPE_API, ...stripeApi],
+    'worker-src': ["'self'", 'blob:'],
+    'img-src': ["'self'", 'data:', 'blob:', 'https://*.stripe.com'],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'font-src': ["'self'", 'data:'],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+  };
+}
+
+/**
+ * Security headers (helmet with the CSP above), CORS for the configured origins only (none: same
+ * origin only), and per-client rate limits answered in the API's error shape.
+ */
+export async function installSecurity(
+  app: FastifyInstance,
+  settings: Settings,
+  limits: RateLimitTuning,
+): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(settings) },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, {
+    origin: settings.corsOrigins.length > 0 ? settings.corsOrigins : false,
+    methods: ['GET', 'POST'],
+    credentials: true,
+    maxAge: 600,
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: limits.globalPerMinute,
+    timeWindow: 60_000,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(
+        429,
+        'rate_limited',
+        `Too many requests. Please wait ${context.after} and try again.`,
+      ),
+  });
+}

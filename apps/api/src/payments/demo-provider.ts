@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { MINIMUM_CHARGE_CENTS } from './money.js';
+import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
+
+/** Demo intents kept in memory; the oldest are forgotten past this, so a long-running demo stays bounded. */
+export const DEMO_MAX_INTENTS = 10_000;
+
+const CANCELLABLE = new Set(['requires_payment_method', 'requires_capture']);
+
+/** The demo provider, with the extra step that stands in for the card form. */
+export interface DemoPaymentProvider extends PaymentProvider {
+  readonly kind: 'demo';
+  /** Authorizes an intent as a card confirmation would: `requires_payment_method` → `requires_capture`. */
+  authorize(id: string): IntentView;
+}
+
+function token(): string {
+  return randomBytes(12).toString('base64url').replace(/[-_]/g, 'x');
+}
+
+/**
+ * Payments without Stripe keys: the same states and rules as Stripe's manual capture, in memory, so
+ * the whole product runs on a fresh machine and the server's checks are exercised the same way.
+ * Nothing is charged. Idempotency keys replay the first successful result, as Stripe's do.
+ */
+export function createDemoProvider(): DemoPaymentProvider {
+  const intents = new Map<string, IntentView>();
+  const replies = new Map<string, { fingerprint: string; result: IntentView }>();
+
+  function find(id: string): IntentView {
+    const intent = intents.get(id);
+    if (!intent) throw new PaymentFailure('not_found', `No such payment_intent: '${id}'`);
+    return intent;
+  }
+
+  function once(key: string, fingerprint: string, act: () => IntentView): IntentView {
+    const previous = replies.get(key);
+    if (previous) {
+      if (previous.fingerprint !== fingerprint) {
+        throw new PaymentFailure('conflict', `Idempotency key ${key} reused with other parameters`);
+      }
+      return { ...previous.result };
+    }
+    const result = { ...act() };
+    if (replies.size >= 2 * DEMO_MAX_INTENTS) {
+      const oldest = replies.keys().next().value;
+      if (oldest !== undefined) replies.delete(oldest);
+    }
+    replies.set(key, { fingerprint, result });
+    return result;
+  }
+
+  return {
+    kind: 'demo',
+    async create({ amountCents, places }) {
+      if (amountCents < MINIMUM_CHARGE_CENTS) {
+        throw new PaymentFailure('amount_too_small', 'Amount must be at least $0.50 usd');
+      }
+      if (intents.size >= DEMO_MAX_INTENTS) {
+        const oldest = intents.keys().next().value;
+        if (oldest !== undefined) intents.delete(oldest);
+      }
+      const id = `pi_demo${token()}`;
+      intents.set(id, {
+        id,
+        status: 'requires_payment_method',
+        amount: amountCents,
+        amountCapturable: 0,
+        amountReceived: 0,
+        currency: 'usd',
+        places,
+        product: PRODUCT_TAG,
+      });
+      return { id, clientSecret: `${id}_secret_${token()}` };
+    },
+    async retrieve(id) {
+      return { ...find(id) };
+    },
+    authorize(id) {
+      const intent = find(id);
+      if (intent.status !== 'requires_payment_method') {
+        throw new PaymentFailure(
+          'unexpected_state',
+          `Cannot authorize an intent in ${intent.status}`,
+        );
+      }
+      intent.status = 'requires_capture';
+      intent.amountCapturable = intent.amount;
+      return { ...intent };
+    },
+    async capture(id, amountCents, idempotencyKey) {
+      return once(idempotencyKey, `capture ${id} ${amountCents}`, () => {
+        const intent = find(id);
+        if (intent.status !== 'requires_capture') {
+          throw new PaymentFailure(
+            'unexpected_state',
+            `Cannot capture an intent in ${intent.status}`,
+          );
+        }
+        if (amountCents > intent.amountCapturable) {
+          throw new PaymentFailure(
+            'invalid_request',
+            'amount_to_capture exceeds amount_capturable',
+          );
+        }
+        if (amountCents < MINIMUM_CHARGE_CENTS) {
+          throw new PaymentFailure('amount_too_small', 'Amount must be at least $0.50 usd');
+        }
+        intent.status = 'succeeded';
+        intent.amountReceived = amountCents;
+        intent.amountCapturable = 0;
+        return intent;
+      });
+    },
+    async cancel(id, idempotencyKey) {
+      return once(idempotencyKey, `cancel ${id}`, () => {
+        const intent = find(id);
+        if (!CANCELLABLE.has(intent.status)) {
+          throw new PaymentFailure(
+            'unexpected_state',
+            `Cannot cancel an intent in ${intent.status}`,
+          );
+        }
+        intent.status = 'canceled';
+        intent.amountCapturable = 0;
+        return intent;
+      });
+    },
+  };
+}

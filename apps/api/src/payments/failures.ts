@@ -1,0 +1,53 @@
+import { ApiError } from '../http/errors.js';
+import { PaymentFailure, type PaymentFailureKind } from './provider.js';
+
+const ANSWERS: Record<PaymentFailureKind, [status: number, code: string, message: string]> = {
+  not_found: [404, 'payment_not_found', 'No payment with this id was found.'],
+  unexpected_state: [
+    409,
+    'payment_unexpected_state',
+    'The payment is not in a state that allows this step. Nothing was charged by this request.',
+  ],
+  amount_too_small: [
+    400,
+    'below_minimum_charge',
+    'The payment provider refuses amounts under $0.50.',
+  ],
+  conflict: [
+    409,
+    'payment_conflict',
+    'This payment is already being settled with other amounts. Nothing more was charged.',
+  ],
+  card_declined: [402, 'card_declined', 'The card was declined.'],
+  invalid_request: [400, 'payment_rejected', 'The payment provider refused the request.'],
+  unavailable: [
+    502,
+    'payment_provider_unavailable',
+    'The payment provider could not be reached. Please try again in a moment.',
+  ],
+  misconfigured: [
+    503,
+    'payments_unavailable',
+    'Payments are not available right now. Please contact support.',
+  ],
+};
+
+/**
+ * Runs a payment step and turns provider failures into the API's clear messages. The provider's own
+ * text (which can name keys, accounts or amounts) goes to the log, never to the browser.
+ */
+export async function withPaymentErrors<T>(
+  step: () => Promise<T>,
+  log: (detail: string) => void,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof PaymentFailure) {
+      log(`${error.kind}: ${error.message}`);
+      const [status, code, message] = ANSWERS[error.kind];
+      throw new ApiError(status, code, message);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,68 @@
+import { ApiError } from '../http/errors.js';
+
+/** $0.10 a place (seed section 9). */
+export const PRICE_PER_PLACE_CENTS = 10;
+/** Stripe's minimum charge in USD; smaller selections convert free (product.md "Money"). */
+export const MINIMUM_CHARGE_CENTS = 50;
+/**
+ * The most places one payment may cover: the page stays responsive on archives of 100,000 places
+ * (product.md), so that is the largest honest selection; $10,000 is far under Stripe's own ceiling.
+ */
+export const MAX_PLACES = 100_000;
+/** How far a dollar amount may sit from whole cents and still count as exact (binary floats). */
+const CENT_TOLERANCE = 1e-6;
+
+/**
+ * Converts a dollar amount from the browser to integer cents, refusing amounts that are not whole
+ * cents. `0.3` is `30`; `0.305` is refused. The float check avoids trusting `Math.round` alone.
+ */
+export function dollarsToCents(amount: number, field: string): number {
+  if (!Number.isFinite(amount)) {
+    throw new ApiError(400, 'invalid_amount', `${field} must be a number of dollars.`);
+  }
+  const cents = Math.round(amount * 100);
+  if (Math.abs(amount * 100 - cents) >= CENT_TOLERANCE) {
+    throw new ApiError(400, 'invalid_amount', `${field} must be a whole number of cents.`);
+  }
+  return cents;
+}
+
+/** Formats cents as dollars for messages, e.g. `$0.50`. */
+export function formatDollars(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+/**
+ * Checks the maximum charge sent at intent creation and derives the place count from it: the
+ * amount must be positive, a whole number of places at $0.10, at least Stripe's $0.50 minimum (a
+ * smaller selection needs no payment) and at most {@link MAX_PLACES} places.
+ */
+export function placesForAmount(amount: number): { cents: number; places: number } {
+  const cents = dollarsToCents(amount, 'amount');
+  if (cents <= 0) {
+    throw new ApiError(400, 'invalid_amount', 'amount must be more than $0.00.');
+  }
+  if (cents % PRICE_PER_PLACE_CENTS !== 0) {
+    throw new ApiError(
+      400,
+      'invalid_amount',
+      `amount must be a whole number of places at ${formatDollars(PRICE_PER_PLACE_CENTS)} each.`,
+    );
+  }
+  if (cents < MINIMUM_CHARGE_CENTS) {
+    throw new ApiError(
+      400,
+      'below_minimum_charge',
+      `Payments start at ${formatDollars(MINIMUM_CHARGE_CENTS)}: selections under ${MINIMUM_CHARGE_CENTS / PRICE_PER_PLACE_CENTS} places convert free, without a payment.`,
+    );
+  }
+  const places = cents / PRICE_PER_PLACE_CENTS;
+  if (places > MAX_PLACES) {
+    throw new ApiError(
+      400,
+      'too_many_places',
+      `A payment can cover at most ${MAX_PLACES.toLocaleString('en-US')} places (${formatDollars(MAX_PLACES * PRICE_PER_PLACE_CENTS)}).`,
+    );
+  }
+  return { cents, places };
+}

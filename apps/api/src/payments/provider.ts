@@ -1,0 +1,79 @@
+/** Stripe's PaymentIntent statuses; the demo provider moves through the same ones. */
+export type IntentStatus =
+  | 'requires_payment_method'
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'processing'
+  | 'requires_capture'
+  | 'canceled'
+  | 'succeeded';
+
+/** What the server reads back about an intent. Amounts are integer cents. */
+export interface IntentView {
+  id: string;
+  status: IntentStatus;
+  amount: number;
+  amountCapturable: number;
+  amountReceived: number;
+  currency: string;
+  /** `metadata.places`, parsed; undefined when absent or not a whole number. */
+  places: number | undefined;
+  /** `metadata.product`: which product created the intent. */
+  product: string | undefined;
+}
+
+/** A freshly created intent: what the browser needs to authorize it. */
+export interface CreatedIntent {
+  id: string;
+  clientSecret: string;
+}
+
+/** Kinds of provider failure, each mapped to one clear message for the browser. */
+export type PaymentFailureKind =
+  | 'not_found'
+  | 'unexpected_state'
+  | 'amount_too_small'
+  | 'conflict'
+  | 'card_declined'
+  | 'invalid_request'
+  | 'unavailable'
+  | 'misconfigured';
+
+/** A provider failure with its kind; the provider's own message is kept for logs only. */
+export class PaymentFailure extends Error {
+  constructor(
+    readonly kind: PaymentFailureKind,
+    detail: string,
+  ) {
+    super(detail);
+    this.name = 'PaymentFailure';
+  }
+}
+
+/** The metadata value that marks intents as PlacePort's (`metadata.product`). */
+export const PRODUCT_TAG = 'placeport';
+
+/**
+ * Where money moves, behind four calls so Stripe and the in-memory demo are interchangeable
+ * (house-style "Outside services behind small interfaces"). Implementations throw
+ * {@link PaymentFailure}; `capture` and `cancel` take an idempotency key bound to the intent so a
+ * retried call never acts twice.
+ */
+export interface PaymentProvider {
+  readonly kind: 'stripe' | 'demo';
+  /** Creates a manual-capture intent for `amountCents`, recording the place count and product. */
+  create(input: { amountCents: number; places: number }): Promise<CreatedIntent>;
+  /** Reads an intent; throws a `not_found` failure for unknown ids. */
+  retrieve(id: string): Promise<IntentView>;
+  /** Captures `amountCents` of a `requires_capture` intent. */
+  capture(id: string, amountCents: number, idempotencyKey: string): Promise<IntentView>;
+  /** Cancels the authorization so nothing is charged. */
+  cancel(id: string, idempotencyKey: string): Promise<IntentView>;
+}
+
+/** Parses `metadata.places` strictly (digits only, positive). */
+export function placesFromMetadata(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d{1,9}$/.test(value)) return undefined;
+  const places = Number(value);
+  return places > 0 ? places : undefined;
+}

@@ -1,0 +1,131 @@
+import Stripe from 'stripe';
+import type { StripeSettings } from '../config.js';
+import {
+  PaymentFailure,
+  placesFromMetadata,
+  PRODUCT_TAG,
+  type IntentStatus,
+  type IntentView,
+  type PaymentFailureKind,
+  type PaymentProvider,
+} from './provider.js';
+
+/** How long one Stripe call may take before it counts as unavailable. */
+export const STRIPE_TIMEOUT_MS = 15_000;
+/** Network retries the SDK makes (with its own idempotency keys on POSTs). */
+export const STRIPE_NETWORK_RETRIES = 2;
+
+function viewOf(intent: Stripe.PaymentIntent): IntentView {
+  return {
+    id: intent.id,
+    status: intent.status as IntentStatus,
+    amount: intent.amount,
+    amountCapturable: intent.amount_capturable,
+    amountReceived: intent.amount_received,
+    currency: intent.currency,
+    places: placesFromMetadata(intent.metadata.places),
+    product: intent.metadata.product,
+  };
+}
+
+function kindOf(error: InstanceType<typeof Stripe.errors.StripeError>): PaymentFailureKind {
+  switch (error.code) {
+    case 'resource_missing':
+      return 'not_found';
+    case 'payment_intent_unexpected_state':
+      return 'unexpected_state';
+    case 'amount_too_small':
+      return 'amount_too_small';
+    case 'card_declined':
+      return 'card_declined';
+  }
+  switch (error.type) {
+    case 'StripeIdempotencyError':
+      return 'conflict';
+    case 'StripeAuthenticationError':
+    case 'StripePermissionError':
+      return 'misconfigured';
+    case 'StripeCardError':
+      return 'card_declined';
+    case 'StripeInvalidRequestError':
+      return 'invalid_request';
+    default:
+      return 'unavailable';
+  }
+}
+
+async function mapped<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) {
+      throw new PaymentFailure(
+        kindOf(error),
+        `${error.type}/${error.code ?? '-'}: ${error.message}`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Payments through Stripe with manual capture: the maximum is authorized when conversion starts and
+ * only the converted places are captured afterwards. Card methods never redirect away
+ * (`allow_redirects: 'never'`), so `confirmPayment({ redirect: 'if_required' })` stays on the page.
+ */
+export function createStripeProvider(settings: StripeSettings): PaymentProvider {
+  const base = settings.apiBase;
+  const stripe = new Stripe(settings.secretKey, {
+    maxNetworkRetries: STRIPE_NETWORK_RETRIES,
+    timeout: STRIPE_TIMEOUT_MS,
+    telemetry: false,
+    appInfo: { name: 'PlacePort' },
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === 'https:' ? 443 : 80),
+          protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const),
+        }
+      : {}),
+  });
+
+  return {
+    kind: 'stripe',
+    create: ({ amountCents, places }) =>
+      mapped(async () => {
+        const intent = await stripe.paymentIntents.create({
+          amount: amountCents,
+          currency: 'usd',
+          capture_method: 'manual',
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          description: `PlacePort: up to ${places} places`,
+          metadata: { places: String(places), product: PRODUCT_TAG },
+        });
+        if (!intent.client_secret) {
+          throw new PaymentFailure('unavailable', 'Stripe returned no client secret');
+        }
+        return { id: intent.id, clientSecret: intent.client_secret };
+      }),
+    retrieve: (id) => mapped(async () => viewOf(await stripe.paymentIntents.retrieve(id))),
+    capture: (id, amountCents, idempotencyKey) =>
+      mapped(async () =>
+        viewOf(
+          await stripe.paymentIntents.capture(
+            id,
+            { amount_to_capture: amountCents },
+            { idempotencyKey },
+          ),
+        ),
+      ),
+    cancel: (id, idempotencyKey) =>
+      mapped(async () =>
+        viewOf(
+          await stripe.paymentIntents.cancel(
+            id,
+            { cancellation_reason: 'abandoned' },
+            { idempotencyKey },
+          ),
+        ),
+      ),
+  };
+}

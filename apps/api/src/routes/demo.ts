@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import * as v from 'valibot';
+import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
+import { withPaymentErrors } from '../payments/failures.js';
+import { PAYMENT_BODY_LIMIT_BYTES, providerLog } from './payments.js';
+
+const AuthorizeBody = v.strictObject({ paymentIntentId: PaymentIntentId });
+const AUTHORIZED = exactObject({ status: { type: 'string', const: 'requires_capture' } });
+
+/**
+ * `POST /api/demo/authorize { paymentIntentId }` → `{ status: 'requires_capture' }`: what the card
+ * form does in demo-payments mode. Registered only in that mode, so with Stripe keys it is a 404.
+ */
+export function registerDemoRoute(app: FastifyInstance): void {
+  const demo = app.demoPayments;
+  if (!demo) return;
+  app.post<{ Body: v.InferOutput<typeof AuthorizeBody> }>(
+    '/api/demo/authorize',
+    {
+      bodyLimit: PAYMENT_BODY_LIMIT_BYTES,
+      config: { rateLimit: { max: app.rateLimits.paymentPerMinute, timeWindow: 60_000 } },
+      schema: { body: AuthorizeBody, response: responses(AUTHORIZED) },
+    },
+    async (request) => {
+      await withPaymentErrors(
+        async () => demo.authorize(request.body.paymentIntentId),
+        providerLog(request),
+      );
+      return { status: 'requires_capture' as const };
+    },
+  );
+}

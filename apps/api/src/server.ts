@@ -1,0 +1,60 @@
+import { buildApp } from './app.js';
+import { loadSettings, SettingsError, type Settings } from './config.js';
+
+/** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+function readSettings(): Settings {
+  try {
+    return loadSettings();
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      process.stderr.write(`PlacePort API cannot start.\n${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Starts the API from the environment: listens, logs where, and closes gracefully on a signal. */
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const app = await buildApp({ settings, logger: { level: settings.logLevel } });
+  const address = await app.listen({ host: settings.host, port: settings.port });
+  app.log.info(
+    {
+      payments: settings.stripe ? 'stripe' : 'demo',
+      placesApi: settings.googleMapsApiKey ? 'on' : 'off',
+      webApp: settings.webDist ?? 'not built',
+    },
+    `PlacePort API listening on ${address}`,
+  );
+
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `PlacePort API failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});
