@@ -2,7 +2,9 @@
 // Thin launcher: the CLI itself is compiled to dist/ by `pnpm build`.
 import('../dist/cli/bin.js').catch((error) => {
   if (error && error.code === 'ERR_MODULE_NOT_FOUND') {
-    console.error('placeport: the converter is not built yet. Run the README setup (or `pnpm build`) first.');
+    console.error(
+      'placeport: the converter is not built yet. Run the README setup (or `pnpm build`) first.',
+    );
     process.exit(2);
   }
   throw error;

@@ -14,11 +14,24 @@ export interface InspectedList extends UploadedList {
  * Opens a Takeout archive: chooses and inflates the place lists, parses each once, and counts its
  * non-blank data rows (rowCount). Throws ConverterError with the seed's messages.
  */
-export function readArchive(bytes: Uint8Array, options: { limits?: Limits; logger?: Logger } = {}): InspectedList[] {
+export function readArchive(
+  bytes: Uint8Array,
+  options: { limits?: Limits; logger?: Logger } = {},
+): InspectedList[] {
   const warn = (message: string) => options.logger?.warn(message);
   return extractCsvEntries(bytes, options.limits ?? LIMITS, warn).map((entry) => {
     const parsed = parseList(entry.content);
-    const rowCount = parsed instanceof ConverterError ? Math.max(0, countNonBlankRows(entry.content) - 1) : parsed.places.length;
-    return { path: entry.path, name: entry.name, content: entry.content, size: entry.size, rowCount, parsed };
+    const rowCount =
+      parsed instanceof ConverterError
+        ? Math.max(0, countNonBlankRows(entry.content) - 1)
+        : parsed.places.length;
+    return {
+      path: entry.path,
+      name: entry.name,
+      content: entry.content,
+      size: entry.size,
+      rowCount,
+      parsed,
+    };
   });
 }

@@ -17,11 +17,16 @@ export const RESOLVE_CHUNK_SIZE = 500;
 export const RESOLVE_CONCURRENCY = 2;
 /** Progress reaches the page at most this often (product.md "Pace"), instead of the seed's 10 ms pause per link. */
 export const PROGRESS_INTERVAL_MS = 50;
+/** The clock is read once per this many places, so throttling costs nothing on big lists. */
+const PROGRESS_CHECK_EVERY = 64;
 /** Places without coordinates logged one by one; the rest are counted in one line. */
 export const MAX_LOGGED_UNCONVERTED = 20;
 
 /** Sends links to be resolved; answers original URL → URL carrying coordinates. Unresolved links are absent. */
-export type ResolveUrls = (urls: string[], options: { signal: AbortSignal }) => Promise<Record<string, string>>;
+export type ResolveUrls = (
+  urls: string[],
+  options: { signal: AbortSignal },
+) => Promise<Record<string, string>>;
 
 export interface Logger {
   warn(message: string, details?: unknown): void;
@@ -53,7 +58,10 @@ export function parseList(content: string): ParsedCsv | ConverterError {
     return parseSavedPlacesCsv(content);
   } catch (error) {
     if (error instanceof ConverterError) return error;
-    return new ConverterError('csv-parse', error instanceof Error ? error.message : MESSAGES.validationFailed);
+    return new ConverterError(
+      'csv-parse',
+      error instanceof Error ? error.message : MESSAGES.validationFailed,
+    );
   }
 }
 
@@ -78,15 +86,32 @@ class ProgressReporter {
     private readonly fileCount: number,
   ) {}
 
-  report(stage: ConversionStage, fileIndex: number, fileName: string, within = 0, currentItem?: string, force = true) {
+  report(
+    stage: ConversionStage,
+    fileIndex: number,
+    fileName: string,
+    within = 0,
+    currentItem?: string,
+    force = true,
+  ) {
     const { onProgress, now = Date.now, progressIntervalMs = PROGRESS_INTERVAL_MS } = this.options;
     if (!onProgress) return;
     const time = now();
     if (!force && time - this.last < progressIntervalMs) return;
     this.last = time;
     const share = 100 / Math.max(1, this.fileCount);
-    const percent = stage === 'preparing' ? 100 : Math.min(100, fileIndex * share + (fileMark(stage, within) / 100) * share);
-    onProgress({ stage, fileIndex: Math.min(fileIndex, this.fileCount - 1), fileCount: this.fileCount, fileName, percent, ...(currentItem ? { currentItem } : {}) });
+    const percent =
+      stage === 'preparing'
+        ? 100
+        : Math.min(100, fileIndex * share + (fileMark(stage, within) / 100) * share);
+    onProgress({
+      stage,
+      fileIndex: Math.min(fileIndex, this.fileCount - 1),
+      fileCount: this.fileCount,
+      fileName,
+      percent,
+      ...(currentItem ? { currentItem } : {}),
+    });
   }
 }
 
@@ -103,7 +128,12 @@ function statsFor(places: readonly ParsedPlace[]): ConversionStats {
   };
 }
 
-async function withTimeout(resolveUrls: ResolveUrls, urls: string[], timeoutMs: number, logger: Logger) {
+async function withTimeout(
+  resolveUrls: ResolveUrls,
+  urls: string[],
+  timeoutMs: number,
+  logger: Logger,
+) {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -114,7 +144,11 @@ async function withTimeout(resolveUrls: ResolveUrls, urls: string[], timeoutMs: 
     return await resolveUrls(urls, { signal: controller.signal });
   } catch (error) {
     if (timedOut) logger.warn('Batch URL resolution timeout');
-    else logger.warn('Batch URL resolution failed; continuing without resolved URLs', error instanceof Error ? error.message : error);
+    else
+      logger.warn(
+        'Batch URL resolution failed; continuing without resolved URLs',
+        error instanceof Error ? error.message : error,
+      );
     return {};
   } finally {
     clearTimeout(timer);
@@ -131,18 +165,29 @@ async function resolveMissing(
   logger: Logger,
   onChunk: (done: number, total: number, url: string) => void,
 ): Promise<void> {
-  const { resolveUrls, resolveTimeoutMs = RESOLVE_TIMEOUT_MS, resolveChunkSize = RESOLVE_CHUNK_SIZE } = options;
+  const {
+    resolveUrls,
+    resolveTimeoutMs = RESOLVE_TIMEOUT_MS,
+    resolveChunkSize = RESOLVE_CHUNK_SIZE,
+  } = options;
   const entries = [...pending].filter(([key]) => !cache.has(key));
   if (!resolveUrls || entries.length === 0) return;
   const chunks: Array<Array<[string, string]>> = [];
-  for (let i = 0; i < entries.length; i += resolveChunkSize) chunks.push(entries.slice(i, i + resolveChunkSize));
+  for (let i = 0; i < entries.length; i += resolveChunkSize)
+    chunks.push(entries.slice(i, i + resolveChunkSize));
   let done = 0;
   let next = 0;
   const worker = async () => {
     while (next < chunks.length) {
       const chunk = chunks[next++]!;
-      const results = await withTimeout(resolveUrls, chunk.map(([, url]) => url), resolveTimeoutMs, logger);
-      for (const [key, url] of chunk) cache.set(key, typeof results[url] === 'string' ? results[url] : null);
+      const results = await withTimeout(
+        resolveUrls,
+        chunk.map(([, url]) => url),
+        resolveTimeoutMs,
+        logger,
+      );
+      for (const [key, url] of chunk)
+        cache.set(key, typeof results[url] === 'string' ? results[url] : null);
       done += chunk.length;
       onChunk(done, entries.length, chunk[chunk.length - 1]![1]);
     }
@@ -159,7 +204,10 @@ function lookupKey(url: string): string {
  * that point at Google Maps are sent, one per distinct place, to `resolveUrls`, and coordinates are read
  * from the resolved URL. A list that fails validation is skipped with its reason; the others go on.
  */
-export async function convertLists(lists: readonly ListInput[], options: PipelineOptions = {}): Promise<ConversionResult[]> {
+export async function convertLists(
+  lists: readonly ListInput[],
+  options: PipelineOptions = {},
+): Promise<ConversionResult[]> {
   const logger = options.logger ?? { warn: () => {} };
   const progress = new ProgressReporter(options, lists.length);
   const cache: ResolvedCache = new Map();
@@ -173,7 +221,15 @@ export async function convertLists(lists: readonly ListInput[], options: Pipelin
     progress.report('validating', index, fileName);
     const parsed = list.parsed ?? parseList(list.content);
     if (parsed instanceof ConverterError) {
-      results.push({ fileName, path: list.path, listName, stats: statsFor([]), places: [], kml: [], skippedReason: parsed.message || MESSAGES.validationFailed });
+      results.push({
+        fileName,
+        path: list.path,
+        listName,
+        stats: statsFor([]),
+        places: [],
+        kml: [],
+        skippedReason: parsed.message || MESSAGES.validationFailed,
+      });
       continue;
     }
 
@@ -182,7 +238,16 @@ export async function convertLists(lists: readonly ListInput[], options: Pipelin
     const pending = new Map<string, string>();
     const waiting: Array<{ place: ParsedPlace; key: string }> = [];
     places.forEach((place, i) => {
-      progress.report('extracting', index, fileName, i / places.length / 2, place.url || place.title, false);
+      if (i % PROGRESS_CHECK_EVERY === 0) {
+        progress.report(
+          'extracting',
+          index,
+          fileName,
+          i / places.length / 2,
+          place.url || place.title,
+          false,
+        );
+      }
       const found = extractCoordinates(place.url);
       if (found) {
         place.coordinates = found.coordinates;
@@ -239,8 +304,14 @@ export async function convertLists(lists: readonly ListInput[], options: Pipelin
     results.push(result);
   }
   if (unconvertedTotal > unconvertedLogged) {
-    logger.warn(`${unconvertedTotal - unconvertedLogged} more places without coordinates were not logged one by one`);
+    logger.warn(
+      `${unconvertedTotal - unconvertedLogged} more places without coordinates were not logged one by one`,
+    );
   }
-  progress.report('preparing', lists.length, lists.at(-1) ? fileNameFromPath(lists.at(-1)!.path) : '');
+  progress.report(
+    'preparing',
+    lists.length,
+    lists.at(-1) ? fileNameFromPath(lists.at(-1)!.path) : '',
+  );
   return results;
 }

@@ -14,24 +14,38 @@ describe('the worker API through a real worker thread and Comlink', () => {
   afterAll(() => worker.terminate());
 
   it('inspects, converts with progress through Comlink.proxy, and transfers the files', async () => {
-    const takeout = generateTakeout({ seed: 3, coordinatesInUrls: true, lists: [{ name: 'Trip', places: 50 }] });
+    const takeout = generateTakeout({
+      seed: 3,
+      coordinatesInUrls: true,
+      lists: [{ name: 'Trip', places: 50 }],
+    });
     const inspected = await api.inspect(takeout.zip, 'takeout.zip');
     if (!inspected.ok) throw new Error(inspected.error.message);
     expect(inspected.value.lists.map((l) => [l.name, l.rowCount])).toEqual([['Trip', 50]]);
 
     const progress: ConversionProgress[] = [];
-    const result = await api.convert({ paths: [inspected.value.lists[0]!.path] }, Comlink.proxy((p: ConversionProgress) => progress.push(p)));
+    const result = await api.convert(
+      { paths: [inspected.value.lists[0]!.path] },
+      Comlink.proxy((p: ConversionProgress) => progress.push(p)),
+    );
     if (!result.ok) throw new Error(result.error.message);
     const [outcome] = result.value.lists;
     expect(outcome?.stats.converted).toBe(50);
     expect(outcome?.kml[0]?.bytes).toBeInstanceOf(ArrayBuffer);
-    expect(new TextDecoder().decode(outcome!.kml[0]!.bytes)).toContain('<name>My Saved Places</name>');
+    expect(new TextDecoder().decode(outcome!.kml[0]!.bytes)).toContain(
+      '<name>My Saved Places</name>',
+    );
     // Progress travels on the proxy's own port, so its last call may land after the result.
-    await vi.waitFor(() => expect(progress.at(-1)).toMatchObject({ stage: 'preparing', percent: 100 }));
+    await vi.waitFor(() =>
+      expect(progress.at(-1)).toMatchObject({ stage: 'preparing', percent: 100 }),
+    );
     expect(progress.map((p) => p.stage)).toContain('converting');
   });
 
   it('brings errors back as data across the boundary', async () => {
-    expect(await api.inspect(new Uint8Array([1, 2, 3]), 'broken.zip')).toMatchObject({ ok: false, error: { code: 'extract-failed' } });
+    expect(await api.inspect(new Uint8Array([1, 2, 3]), 'broken.zip')).toMatchObject({
+      ok: false,
+      error: { code: 'extract-failed' },
+    });
   });
 });

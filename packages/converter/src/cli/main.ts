@@ -76,19 +76,32 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   try {
     if (!/\.zip$/i.test(archive)) throw new ConverterError('not-a-zip', MESSAGES.notAZip);
     const bytes = await readFile(archive).catch((error: NodeJS.ErrnoException) => {
-      throw new ConverterError('extract-failed', error.code === 'ENOENT' ? `File not found: ${archive}` : MESSAGES.extractFailed);
+      throw new ConverterError(
+        'extract-failed',
+        error.code === 'ENOENT' ? `File not found: ${archive}` : MESSAGES.extractFailed,
+      );
     });
     const warnings: string[] = [];
     const logger = { warn: (message: string) => warnings.push(message) };
-    const lists = readArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { logger });
-    const wanted = values.list ?? [];
-    const chosen = wanted.length === 0 ? lists : wanted.map((name) => {
-      const list = lists.find((candidate) => candidate.path === name || candidate.name === name);
-      if (!list) {
-        throw new ConverterError('unknown-list', `No list named "${name}" in this archive. Lists: ${lists.map((l) => l.name).join(', ')}`);
-      }
-      return list;
+    const lists = readArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      logger,
     });
+    const wanted = values.list ?? [];
+    const chosen =
+      wanted.length === 0
+        ? lists
+        : wanted.map((name) => {
+            const list = lists.find(
+              (candidate) => candidate.path === name || candidate.name === name,
+            );
+            if (!list) {
+              throw new ConverterError(
+                'unknown-list',
+                `No list named "${name}" in this archive. Lists: ${lists.map((l) => l.name).join(', ')}`,
+              );
+            }
+            return list;
+          });
     const results = await convertLists(chosen, {
       ...(values.api ? { resolveUrls: createResolveClient({ apiBase: values.api }) } : {}),
       logger,
@@ -104,7 +117,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
         files.push(await writeUnique(taken, outDir, part.fileName, part.content));
       }
       if (result.failedCsvContent && result.failedCsvFileName) {
-        files.push(await writeUnique(taken, outDir, result.failedCsvFileName, result.failedCsvContent));
+        files.push(
+          await writeUnique(taken, outDir, result.failedCsvFileName, result.failedCsvContent),
+        );
       }
       written.set(result.path, files);
     }
@@ -113,14 +128,24 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (values.json) io.stdout(JSON.stringify({ error: { code: error instanceof ConverterError ? error.code : 'unexpected', message } }));
+    if (values.json)
+      io.stdout(
+        JSON.stringify({
+          error: { code: error instanceof ConverterError ? error.code : 'unexpected', message },
+        }),
+      );
     io.stderr(`placeport: ${message}`);
     return 1;
   }
 }
 
 /** Writes a file without overwriting one written earlier in this run (lists' names repeat across folders). */
-async function writeUnique(taken: Set<string>, dir: string, fileName: string, content: string): Promise<string> {
+async function writeUnique(
+  taken: Set<string>,
+  dir: string,
+  fileName: string,
+  content: string,
+): Promise<string> {
   const ext = path.extname(fileName);
   const stem = fileName.slice(0, fileName.length - ext.length);
   let candidate = fileName;

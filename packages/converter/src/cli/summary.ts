@@ -17,7 +17,10 @@ export interface CliSummary {
   totals: { total: number; converted: number; skipped: number };
 }
 
-export function summarize(results: readonly ConversionResult[], written: ReadonlyMap<string, string[]>): CliSummary {
+export function summarize(
+  results: readonly ConversionResult[],
+  written: ReadonlyMap<string, string[]>,
+): CliSummary {
   const lists = results.map((result) => ({
     name: result.listName,
     path: result.path,
@@ -29,7 +32,11 @@ export function summarize(results: readonly ConversionResult[], written: Readonl
     files: written.get(result.path) ?? [],
   }));
   const totals = lists.reduce(
-    (sum, list) => ({ total: sum.total + list.total, converted: sum.converted + list.converted, skipped: sum.skipped + list.skipped }),
+    (sum, list) => ({
+      total: sum.total + list.total,
+      converted: sum.converted + list.converted,
+      skipped: sum.skipped + list.skipped,
+    }),
     { total: 0, converted: 0, skipped: 0 },
   );
   return { lists, totals };
@@ -43,5 +50,7 @@ export function formatSummary(summary: CliSummary, outDir: string): string {
     return `✓ ${list.name}: ${list.converted} of ${list.total} places converted${list.skipped ? `, ${list.skipped} without coordinates` : ''}${files}`;
   });
   const { total, converted } = summary.totals;
-  return [...lines, '', `${converted} of ${total} places converted. Files are in ${outDir}`].join('\n');
+  return [...lines, '', `${converted} of ${total} places converted. Files are in ${outDir}`].join(
+    '\n',
+  );
 }

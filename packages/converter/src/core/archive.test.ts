@@ -7,7 +7,10 @@ import { ConverterError } from './errors.js';
 import { LIMITS } from './limits.js';
 
 const URL_A = 'https://www.google.com/maps/search/48.85837,2.294481';
-const list = (rows: number) => strToU8(`Title,Note,URL,Comment\n${Array.from({ length: rows }, (_, i) => `P${i},,${URL_A},`).join('\n')}\n`);
+const list = (rows: number) =>
+  strToU8(
+    `Title,Note,URL,Comment\n${Array.from({ length: rows }, (_, i) => `P${i},,${URL_A},`).join('\n')}\n`,
+  );
 
 function zip(files: Record<string, Uint8Array>): Uint8Array {
   return zipSync(files, { level: 6 });
@@ -37,7 +40,9 @@ describe('archive rules (seed section 5, product.md)', () => {
       'Takeout/archive_browser.html': strToU8('<html></html>'),
       'Takeout/Maps (your places)/Saved Places.json': strToU8('{}'),
     });
-    expect(readArchive(bytes).map((l) => [l.path, l.name, l.rowCount])).toEqual([['Takeout/Saved/Want to go.csv', 'Want to go', 2]]);
+    expect(readArchive(bytes).map((l) => [l.path, l.name, l.rowCount])).toEqual([
+      ['Takeout/Saved/Want to go.csv', 'Want to go', 2],
+    ]);
   });
 
   it('prefers paths containing "saved places" when there are any', () => {
@@ -54,7 +59,9 @@ describe('archive rules (seed section 5, product.md)', () => {
   });
 
   it('counts non-blank data rows only', () => {
-    const csv = strToU8(`A description\n\nTitle,Note,URL,Tags,Comment\n,,,,\n"A","multi\nline",${URL_A},,\n\n,,,,\nB,,${URL_A},,\n`);
+    const csv = strToU8(
+      `A description\n\nTitle,Note,URL,Tags,Comment\n,,,,\n"A","multi\nline",${URL_A},,\n\n,,,,\nB,,${URL_A},,\n`,
+    );
     expect(readArchive(zip({ 'Saved/L.csv': csv }))[0]?.rowCount).toBe(2);
   });
 
@@ -70,12 +77,18 @@ describe('archive rules (seed section 5, product.md)', () => {
   });
 
   it('says "No CSV files found in the zip file." when there is no list', () => {
-    expect(codeOf(() => readArchive(zip({ 'Takeout/a.txt': strToU8('x') })))).toBe('no-csv: No CSV files found in the zip file.');
-    expect(codeOf(() => readArchive(zip({ 'Takeout/Saved/Favourite images.csv': list(1) })))).toMatch(/^no-csv/);
+    expect(codeOf(() => readArchive(zip({ 'Takeout/a.txt': strToU8('x') })))).toBe(
+      'no-csv: No CSV files found in the zip file.',
+    );
+    expect(
+      codeOf(() => readArchive(zip({ 'Takeout/Saved/Favourite images.csv': list(1) }))),
+    ).toMatch(/^no-csv/);
   });
 
   it('gives the extraction error message for something that is not a ZIP', () => {
-    expect(codeOf(() => readArchive(strToU8('this is not a zip file at all')))).toMatch(/^extract-failed: .+/);
+    expect(codeOf(() => readArchive(strToU8('this is not a zip file at all')))).toMatch(
+      /^extract-failed: .+/,
+    );
     expect(codeOf(() => readArchive(new Uint8Array()))).toMatch(/^extract-failed: .+/);
   });
 
@@ -118,22 +131,32 @@ describe('archive limits (checked from the directory, before inflating)', () => 
     const bytes = zip({ 'Saved/A.csv': list(50) });
     const size = chooseCsvEntries(bytes)[0]!.size;
     expect(chooseCsvEntries(bytes, { ...LIMITS, maxCsvBytes: size })).toHaveLength(1);
-    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxCsvBytes: size - 1 }))).toMatch(/^archive-too-large/);
+    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxCsvBytes: size - 1 }))).toMatch(
+      /^archive-too-large/,
+    );
   });
 
   it('accepts exactly the entry limit and refuses one more', () => {
-    const files = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`Saved/L${i}.csv`, list(1)]));
+    const files = Object.fromEntries(
+      Array.from({ length: 10 }, (_, i) => [`Saved/L${i}.csv`, list(1)]),
+    );
     const bytes = zip(files);
     expect(chooseCsvEntries(bytes, { ...LIMITS, maxEntries: 10 })).toHaveLength(10);
-    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxEntries: 9 }))).toMatch(/^too-many-entries: .*more than 9 files/);
+    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxEntries: 9 }))).toMatch(
+      /^too-many-entries: .*more than 9 files/,
+    );
     expect(chooseCsvEntries(bytes, { ...LIMITS, maxLists: 10 })).toHaveLength(10);
-    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxLists: 9 }))).toMatch(/^too-many-entries: .*more than 9 lists/);
+    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxLists: 9 }))).toMatch(
+      /^too-many-entries: .*more than 9 lists/,
+    );
   });
 
   it('accepts an archive at the file-size limit and refuses one byte more', () => {
     const bytes = zip({ 'Saved/A.csv': list(1) });
     expect(chooseCsvEntries(bytes, { ...LIMITS, maxArchiveBytes: bytes.length })).toHaveLength(1);
-    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxArchiveBytes: bytes.length - 1 }))).toMatch(/^archive-too-large: This ZIP file is larger than/);
+    expect(
+      codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxArchiveBytes: bytes.length - 1 })),
+    ).toMatch(/^archive-too-large: This ZIP file is larger than/);
   });
 
   it('never inflates past the size the directory declares', () => {

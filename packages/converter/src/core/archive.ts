@@ -47,7 +47,12 @@ export function isPlaceListPath(path: string): boolean {
 
 /** True when the bytes start like a ZIP archive (a local file header or an empty archive's directory end). */
 export function looksLikeZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 0x03 || bytes[2] === 0x05);
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0x50 &&
+    bytes[1] === 0x4b &&
+    (bytes[2] === 0x03 || bytes[2] === 0x05)
+  );
 }
 
 /**
@@ -139,7 +144,12 @@ export function extractCsvEntries(
   for (const entry of chosen) {
     const data = inflated[entry.path];
     if (!data) continue;
-    lists.push({ ...entry, size: data.length, name: listNameFromPath(entry.path), content: utf8.decode(data) });
+    lists.push({
+      ...entry,
+      size: data.length,
+      name: listNameFromPath(entry.path),
+      content: utf8.decode(data),
+    });
   }
   if (lists.length === 0) throw new ConverterError('extract-failed', MESSAGES.extractFailed);
   return lists;

@@ -5,14 +5,50 @@ import { formatDegrees, isValidCoordinate, toKmlCoordinates } from './latlng.js'
 
 describe('extractCoordinates', () => {
   it.each([
-    ['dropped pin', 'https://www.google.com/maps/search/48.858370,2.294481', 48.85837, 2.294481, 'explicit'],
-    ['dropped pin with +', 'https://www.google.com/maps/search/-33.8567844,+151.2152967', -33.8567844, 151.2152967, 'explicit'],
-    ['encoded space', 'https://www.google.com/maps/search/35.6586%2C%20139.7454', 35.6586, 139.7454, 'explicit'],
+    [
+      'dropped pin',
+      'https://www.google.com/maps/search/48.858370,2.294481',
+      48.85837,
+      2.294481,
+      'explicit',
+    ],
+    [
+      'dropped pin with +',
+      'https://www.google.com/maps/search/-33.8567844,+151.2152967',
+      -33.8567844,
+      151.2152967,
+      'explicit',
+    ],
+    [
+      'encoded space',
+      'https://www.google.com/maps/search/35.6586%2C%20139.7454',
+      35.6586,
+      139.7454,
+      'explicit',
+    ],
     ['q=', 'https://maps.google.com/?q=40.6892,-74.0445', 40.6892, -74.0445, 'explicit'],
-    ['query=', 'https://www.google.com/maps/search/?api=1&query=51.5007,-0.1246&query_place_id=ChIJ1234567890', 51.5007, -0.1246, 'explicit'],
+    [
+      'query=',
+      'https://www.google.com/maps/search/?api=1&query=51.5007,-0.1246&query_place_id=ChIJ1234567890',
+      51.5007,
+      -0.1246,
+      'explicit',
+    ],
     ['ll=', 'https://maps.google.com/maps?ll=41.8902,12.4922&z=15', 41.8902, 12.4922, 'explicit'],
-    ['center=', 'https://www.google.com/maps/@?api=1&map_action=map&center=-22.9519,-43.2105', -22.9519, -43.2105, 'explicit'],
-    ['centre only', 'https://www.google.com/maps/place/Eiffel/@48.8583701,2.2922926,17z', 48.8583701, 2.2922926, 'centre'],
+    [
+      'center=',
+      'https://www.google.com/maps/@?api=1&map_action=map&center=-22.9519,-43.2105',
+      -22.9519,
+      -43.2105,
+      'explicit',
+    ],
+    [
+      'centre only',
+      'https://www.google.com/maps/place/Eiffel/@48.8583701,2.2922926,17z',
+      48.8583701,
+      2.2922926,
+      'centre',
+    ],
     ['plain pair text', '12.5, -70.25', 12.5, -70.25, 'explicit'],
   ] as const)('reads %s', (_name, url, lat, lng, source) => {
     expect(extractCoordinates(url)).toEqual({ coordinates: { lat, lng }, source });
@@ -21,15 +57,23 @@ describe('extractCoordinates', () => {
   it('trusts the pin over the map centre (product.md precedence)', () => {
     const url =
       'https://www.google.com/maps/place/Tour+Eiffel/@48.8583701,2.2922926,17z/data=!3m1!4b1!4m6!3m5!1s0x47e66e2964e34e2d:0x8ddca9ee380ef7e0!8m2!3d48.8583701!4d2.2944813';
-    expect(extractCoordinates(url)).toEqual({ coordinates: { lat: 48.8583701, lng: 2.2944813 }, source: 'pin' });
+    expect(extractCoordinates(url)).toEqual({
+      coordinates: { lat: 48.8583701, lng: 2.2944813 },
+      source: 'pin',
+    });
   });
 
   it('trusts an explicit pair over the centre', () => {
-    expect(extractCoordinates('https://www.google.com/maps/search/10.5,20.5/@11,21,12z')?.coordinates).toEqual({ lat: 10.5, lng: 20.5 });
+    expect(
+      extractCoordinates('https://www.google.com/maps/search/10.5,20.5/@11,21,12z')?.coordinates,
+    ).toEqual({ lat: 10.5, lng: 20.5 });
   });
 
   it.each([
-    ['ftid only', 'https://www.google.com/maps/place/Caf%C3%A9/data=!4m2!3m1!1s0x14e732fd76f0d90d:0xe5415928d6702b47'],
+    [
+      'ftid only',
+      'https://www.google.com/maps/place/Caf%C3%A9/data=!4m2!3m1!1s0x14e732fd76f0d90d:0xe5415928d6702b47',
+    ],
     ['latitude out of range', 'https://www.google.com/maps/search/91.0,10.0'],
     ['longitude out of range', 'https://www.google.com/maps/search/10.0,181.0'],
     ['zero is "no location"', 'https://www.google.com/maps/search/0,0'],
@@ -42,12 +86,22 @@ describe('extractCoordinates', () => {
   });
 
   it('accepts the range edges', () => {
-    expect(extractCoordinates('https://www.google.com/maps/search/90,180')?.coordinates).toEqual({ lat: 90, lng: 180 });
-    expect(extractCoordinates('https://www.google.com/maps/search/-90,-180')?.coordinates).toEqual({ lat: -90, lng: -180 });
+    expect(extractCoordinates('https://www.google.com/maps/search/90,180')?.coordinates).toEqual({
+      lat: 90,
+      lng: 180,
+    });
+    expect(extractCoordinates('https://www.google.com/maps/search/-90,-180')?.coordinates).toEqual({
+      lat: -90,
+      lng: -180,
+    });
   });
 
-  const latitude = fc.double({ min: -90, max: 90, noNaN: true }).map((n) => Number(n.toFixed(7)) + 0);
-  const longitude = fc.double({ min: -180, max: 180, noNaN: true }).map((n) => Number(n.toFixed(7)) + 0);
+  const latitude = fc
+    .double({ min: -90, max: 90, noNaN: true })
+    .map((n) => Number(n.toFixed(7)) + 0);
+  const longitude = fc
+    .double({ min: -180, max: 180, noNaN: true })
+    .map((n) => Number(n.toFixed(7)) + 0);
 
   it('round-trips any valid coordinate through every URL form (property)', () => {
     fc.assert(
@@ -55,11 +109,20 @@ describe('extractCoordinates', () => {
         fc.pre(isValidCoordinate(lat, lng));
         const expected = { lat, lng };
         const [la, ln] = [formatDegrees(lat), formatDegrees(lng)];
-        expect(extractCoordinates(`https://www.google.com/maps/search/${la},+${ln}`)?.coordinates).toEqual(expected);
-        expect(extractCoordinates(`https://www.google.com/maps/place/x/data=!3d${la}!4d${ln}`)?.coordinates).toEqual(expected);
-        expect(extractCoordinates(`https://www.google.com/maps/@${la},${ln},17z`)?.coordinates).toEqual(expected);
+        expect(
+          extractCoordinates(`https://www.google.com/maps/search/${la},+${ln}`)?.coordinates,
+        ).toEqual(expected);
+        expect(
+          extractCoordinates(`https://www.google.com/maps/place/x/data=!3d${la}!4d${ln}`)
+            ?.coordinates,
+        ).toEqual(expected);
+        expect(
+          extractCoordinates(`https://www.google.com/maps/@${la},${ln},17z`)?.coordinates,
+        ).toEqual(expected);
         expect(toKmlCoordinates(expected).split(',').map(Number)).toEqual([lng, lat, 0]);
-        expect(extractCoordinates(resolvedUrlFor(expected, 'ChIJDdnwdv0y5xQRRytw1ihZQeU'))?.coordinates).toEqual(expected);
+        expect(
+          extractCoordinates(resolvedUrlFor(expected, 'ChIJDdnwdv0y5xQRRytw1ihZQeU'))?.coordinates,
+        ).toEqual(expected);
       }),
     );
   });

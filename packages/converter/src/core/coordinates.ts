@@ -34,6 +34,7 @@ function pairFrom(text: string | null | undefined): LatLng | undefined {
 }
 
 function lastPin(url: string): LatLng | undefined {
+  if (!url.includes('!3d')) return undefined;
   let found: LatLng | undefined;
   for (const match of url.matchAll(PIN)) {
     found = toLatLng(match[1]!, match[2]!) ?? found;
@@ -41,7 +42,12 @@ function lastPin(url: string): LatLng | undefined {
   return found;
 }
 
+const SEARCH_PATH = /\/maps\/search\/([^/?#]+)/;
+
 function explicitPair(url: string): LatLng | undefined {
+  const fromPath = pairFrom(SEARCH_PATH.exec(url)?.[1]);
+  if (fromPath) return fromPath;
+  if (!url.includes('?') && /^[a-z][a-z0-9+.-]*:/i.test(url)) return undefined;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -49,9 +55,6 @@ function explicitPair(url: string): LatLng | undefined {
     // Not a URL at all: the seed's first pattern is a plain pair anywhere in the text.
     return pairFrom(url);
   }
-  const search = /\/maps\/search\/([^/?#]+)/.exec(parsed.pathname);
-  const fromPath = pairFrom(search?.[1]);
-  if (fromPath) return fromPath;
   for (const name of PAIR_PARAMS) {
     const fromParam = pairFrom(parsed.searchParams.get(name));
     if (fromParam) return fromParam;

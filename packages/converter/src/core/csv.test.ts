@@ -18,13 +18,19 @@ const URL_A = 'https://www.google.com/maps/place/A/data=!4m2!3m1!1s0x1:0x2';
 describe('parseSavedPlacesCsv', () => {
   it('reads the classic header with notes and comments', () => {
     const csv = `Title,Note,URL,Comment\nCafé,Good coffee,${URL_A},Go early\n`;
-    expect(parseSavedPlacesCsv(csv).places).toEqual([{ title: 'Café', note: 'Good coffee', url: URL_A, comment: 'Go early' }]);
+    expect(parseSavedPlacesCsv(csv).places).toEqual([
+      { title: 'Café', note: 'Good coffee', url: URL_A, comment: 'Go early' },
+    ]);
   });
 
   it('reads the 2022 header without Comment and the 2025 header with Tags', () => {
-    expect(parseSavedPlacesCsv(`Title,Note,URL\nA,,${URL_A}\n`).places).toEqual([{ title: 'A', url: URL_A }]);
+    expect(parseSavedPlacesCsv(`Title,Note,URL\nA,,${URL_A}\n`).places).toEqual([
+      { title: 'A', url: URL_A },
+    ]);
     const tags = `Title,Note,URL,Tags,Comment\n,,,,\nA,n,${URL_A},food,c\n`;
-    expect(parseSavedPlacesCsv(tags).places).toEqual([{ title: 'A', note: 'n', url: URL_A, comment: 'c' }]);
+    expect(parseSavedPlacesCsv(tags).places).toEqual([
+      { title: 'A', note: 'n', url: URL_A, comment: 'c' },
+    ]);
   });
 
   it('finds the header after a list description and keeps the description', () => {
@@ -62,16 +68,24 @@ describe('parseSavedPlacesCsv', () => {
 
   it('uses the seed messages for empty files and missing columns', () => {
     expect(errorOf('').message).toBe('CSV file is empty or contains no valid data rows.');
-    expect(errorOf('Title,Note,URL,Comment\n,,,\n').message).toBe('CSV file is empty or contains no valid data rows.');
-    expect(errorOf('Name,Address\nA,B\n').message).toBe('CSV file must contain "Title" and "URL" columns. Found columns: Name, Address');
+    expect(errorOf('Title,Note,URL,Comment\n,,,\n').message).toBe(
+      'CSV file is empty or contains no valid data rows.',
+    );
+    expect(errorOf('Name,Address\nA,B\n').message).toBe(
+      'CSV file must contain "Title" and "URL" columns. Found columns: Name, Address',
+    );
   });
 
   it('looks for the header only within the first 5 non-blank rows', () => {
     const lines = ['d1', 'd2', 'd3', 'd4'];
-    expect(parseSavedPlacesCsv(`${lines.join('\n')}\nTitle,URL\nA,${URL_A}\n`).places).toHaveLength(1);
+    expect(parseSavedPlacesCsv(`${lines.join('\n')}\nTitle,URL\nA,${URL_A}\n`).places).toHaveLength(
+      1,
+    );
     const error = errorOf(`${[...lines, 'd5'].join('\n')}\nTitle,URL\nA,${URL_A}\n`);
     expect(error.code).toBe('csv-columns');
-    expect(error.message).toBe('CSV file must contain "Title" and "URL" columns. Found columns: d1');
+    expect(error.message).toBe(
+      'CSV file must contain "Title" and "URL" columns. Found columns: d1',
+    );
   });
 
   it('reports parser errors joined by a comma', () => {
@@ -82,16 +96,20 @@ describe('parseSavedPlacesCsv', () => {
 
   it('never throws anything but its own errors on arbitrary input (property)', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 400 }), fc.string({ maxLength: 200 }), (bytes, text) => {
-        for (const input of [new TextDecoder().decode(bytes), text, `Title,URL\n${text}`]) {
-          try {
-            const parsed = parseSavedPlacesCsv(input);
-            expect(parsed.places.length).toBeGreaterThan(0);
-          } catch (error) {
-            expect(error).toBeInstanceOf(ConverterError);
+      fc.property(
+        fc.uint8Array({ maxLength: 400 }),
+        fc.string({ maxLength: 200 }),
+        (bytes, text) => {
+          for (const input of [new TextDecoder().decode(bytes), text, `Title,URL\n${text}`]) {
+            try {
+              const parsed = parseSavedPlacesCsv(input);
+              expect(parsed.places.length).toBeGreaterThan(0);
+            } catch (error) {
+              expect(error).toBeInstanceOf(ConverterError);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -64,7 +64,10 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
   const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const parsed = Papa.parse<string[]>(input, { delimiter: ',', skipEmptyLines: 'greedy' });
   if (parsed.errors.length > 0) {
-    throw new ConverterError('csv-parse', parseErrorMessage(parsed.errors.map((error) => error.message)));
+    throw new ConverterError(
+      'csv-parse',
+      parseErrorMessage(parsed.errors.map((error) => error.message)),
+    );
   }
   const rows = parsed.data.filter((row) => !isBlankRow(row));
   if (rows.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
@@ -83,7 +86,8 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
     note: columnIndex(columns, 'Note'),
     comment: columnIndex(columns, 'Comment'),
   };
-  const cell = (row: readonly string[], index: number): string | undefined => (index < 0 ? undefined : row[index]);
+  const cell = (row: readonly string[], index: number): string | undefined =>
+    index < 0 ? undefined : row[index];
 
   const places: ParsedPlace[] = [];
   const warnings: RowWarning[] = [];
@@ -99,10 +103,18 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
     if (!checked.success) {
       warningCount += 1;
       if (warnings.length < MAX_ROW_WARNINGS) {
-        warnings.push({ row: i + 1, message: checked.issues.map((issue) => `${v.getDotPath(issue) ?? 'row'}: ${issue.message}`).join('; ') });
+        warnings.push({
+          row: i + 1,
+          message: checked.issues
+            .map((issue) => `${v.getDotPath(issue) ?? 'row'}: ${issue.message}`)
+            .join('; '),
+        });
       }
     }
-    const place: ParsedPlace = { title: (record.Title ?? '').trim(), url: (record.URL ?? '').trim() };
+    const place: ParsedPlace = {
+      title: (record.Title ?? '').trim(),
+      url: (record.URL ?? '').trim(),
+    };
     const note = optionalText(record.Note);
     const comment = optionalText(record.Comment);
     if (note !== undefined) place.note = note;

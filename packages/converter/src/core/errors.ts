@@ -47,6 +47,7 @@ export function parseErrorMessage(messages: readonly string[]): string {
 /** Turns anything thrown into the `{ code, message }` shape that crosses the worker boundary. */
 export function toErrorShape(error: unknown, fallback: string): { code: string; message: string } {
   if (error instanceof ConverterError) return { code: error.code, message: error.message };
-  if (error instanceof Error && error.message) return { code: 'unexpected', message: error.message };
+  if (error instanceof Error && error.message)
+    return { code: 'unexpected', message: error.message };
   return { code: 'unexpected', message: fallback };
 }

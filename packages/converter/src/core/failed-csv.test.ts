@@ -5,7 +5,9 @@ import { parseSavedPlacesCsv } from './csv.js';
 
 describe('buildFailedCsv', () => {
   it('writes Title, Note, URL, Comment in that order, quoting as needed', () => {
-    const csv = buildFailedCsv([{ title: 'A, "B"', note: 'two\nlines', url: 'https://x', comment: 'c' }]);
+    const csv = buildFailedCsv([
+      { title: 'A, "B"', note: 'two\nlines', url: 'https://x', comment: 'c' },
+    ]);
     const rows = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
     expect(rows).toEqual([
       ['Title', 'Note', 'URL', 'Comment'],
@@ -14,12 +16,18 @@ describe('buildFailedCsv', () => {
   });
 
   it.each(['=SUM(A1)', '+1', '-1', '@cmd', '\tx', '\rx'])('neutralises the formula %j', (cell) => {
-    const rows = Papa.parse<string[]>(buildFailedCsv([{ title: cell, url: 'u' }]).slice(1), { skipEmptyLines: true }).data;
+    const rows = Papa.parse<string[]>(buildFailedCsv([{ title: cell, url: 'u' }]).slice(1), {
+      skipEmptyLines: true,
+    }).data;
     expect(rows[1]?.[0]).toBe(`'${cell}`);
   });
 
   it('can be uploaded again: the converter reads it back', () => {
-    const csv = buildFailedCsv([{ title: 'Café', note: 'n', url: 'https://www.google.com/maps/place/x', comment: 'c' }]);
-    expect(parseSavedPlacesCsv(csv).places).toEqual([{ title: 'Café', note: 'n', url: 'https://www.google.com/maps/place/x', comment: 'c' }]);
+    const csv = buildFailedCsv([
+      { title: 'Café', note: 'n', url: 'https://www.google.com/maps/place/x', comment: 'c' },
+    ]);
+    expect(parseSavedPlacesCsv(csv).places).toEqual([
+      { title: 'Café', note: 'n', url: 'https://www.google.com/maps/place/x', comment: 'c' },
+    ]);
   });
 });

@@ -10,6 +10,11 @@ export const FAILED_CSV_COLUMNS = ['Title', 'Note', 'URL', 'Comment'] as const;
  * Starts with a UTF-8 BOM so spreadsheets read non-Latin titles correctly.
  */
 export function buildFailedCsv(places: readonly ParsedPlace[]): string {
-  const rows = places.map((place) => [place.title, place.note ?? '', place.url, place.comment ?? '']);
+  const rows = places.map((place) => [
+    place.title,
+    place.note ?? '',
+    place.url,
+    place.comment ?? '',
+  ]);
   return `\uFEFF${Papa.unparse({ fields: [...FAILED_CSV_COLUMNS], data: rows }, { escapeFormulae: true, newline: '\r\n' })}\r\n`;
 }

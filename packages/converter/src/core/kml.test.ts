@@ -1,19 +1,20 @@
-import { kml as kmlToGeoJson } from '@tmcw/togeojson';
-import { DOMParser } from '@xmldom/xmldom';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildKml, buildKmlParts, KML_DOCUMENT_NAME, placeDescription, UNTITLED_PLACE_NAME, type MappedPlace } from './kml.js';
+import {
+  buildKml,
+  buildKmlParts,
+  KML_DOCUMENT_NAME,
+  placeDescription,
+  UNTITLED_PLACE_NAME,
+  type MappedPlace,
+} from './kml.js';
 import { stripForbiddenXmlChars } from './xml.js';
+import { parseKml } from '../../test/read-kml.js';
 
 function parse(xml: string) {
-  const errors: string[] = [];
-  const doc = new DOMParser({
-    onError: (level, message) => {
-      if (level !== 'warning') errors.push(message);
-    },
-  }).parseFromString(xml, 'text/xml');
-  expect(errors).toEqual([]);
-  return { doc, geojson: kmlToGeoJson(doc as unknown as Document) };
+  const parsed = parseKml(xml);
+  expect(parsed.doc.getElementsByTagName('kml')).toHaveLength(1);
+  return parsed;
 }
 
 const place = (overrides: Partial<MappedPlace> = {}): MappedPlace => ({
@@ -38,7 +39,9 @@ describe('buildKml', () => {
   it('writes the seed document: name, description, red pushpin style', () => {
     const { doc } = parse(buildKml([place()]));
     expect(doc.getElementsByTagName('name')[0]?.textContent).toBe(KML_DOCUMENT_NAME);
-    expect(doc.getElementsByTagName('description')[0]?.textContent).toMatch(/converted from google maps saved places/i);
+    expect(doc.getElementsByTagName('description')[0]?.textContent).toMatch(
+      /converted from google maps saved places/i,
+    );
     expect(doc.getElementsByTagName('href')[0]?.textContent).toMatch(/red-pushpin\.png$/);
   });
 
@@ -55,7 +58,17 @@ describe('buildKml', () => {
       'Note: n<br><br>Comment: c<br><br><a href="https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2">View on Google Maps</a>',
     );
     expect(placeDescription(place({ url: '' }))).toBe('');
-    expect(parse(buildKml([place({ url: '' })])).doc.getElementsByTagName('description')).toHaveLength(1);
+    expect(
+      parse(buildKml([place({ url: '' })])).doc.getElementsByTagName('description'),
+    ).toHaveLength(1);
+  });
+
+  it('carries the balloon HTML in CDATA, even when the text holds "]]>"', () => {
+    const { doc } = parse(buildKml([place({ note: 'a ]]> b' })]));
+    const placemarkDescription = doc
+      .getElementsByTagName('Placemark')[0]
+      ?.getElementsByTagName('description')[0];
+    expect(placemarkDescription?.textContent).toContain('Note: a ]]&gt; b');
   });
 
   it('never links to a non-web URL', () => {
@@ -63,7 +76,9 @@ describe('buildKml', () => {
   });
 
   it(`names an untitled place "${UNTITLED_PLACE_NAME}"`, () => {
-    expect(parse(buildKml([place({ title: '  ' })])).geojson.features[0]?.properties?.name).toBe(UNTITLED_PLACE_NAME);
+    expect(parse(buildKml([place({ title: '  ' })])).geojson.features[0]?.properties?.name).toBe(
+      UNTITLED_PLACE_NAME,
+    );
   });
 
   it('stays well-formed and gives back any title and note (property)', () => {
@@ -76,8 +91,12 @@ describe('buildKml', () => {
         // XML parsers normalise line ends to \n.
         const norm = (s: string) => s.replace(/\r\n?/g, '\n');
         expect(norm(String(properties.name))).toBe(norm(cleanTitle || UNTITLED_PLACE_NAME));
-        const description = htmlToText(String(properties.description ?? ''));
-        expect(norm(description)).toContain(norm(`Note: ${stripForbiddenXmlChars(note)}`.replace(/\r?\n/g, '\n')));
+        // togeojson reports a CDATA description as { '@type': 'html', value }.
+        const raw = properties.description as string | { value: string } | undefined;
+        const description = htmlToText(typeof raw === 'object' ? raw.value : (raw ?? ''));
+        expect(norm(description)).toContain(
+          norm(`Note: ${stripForbiddenXmlChars(note)}`.replace(/\r?\n/g, '\n')),
+        );
       }),
       { numRuns: 300 },
     );
@@ -85,7 +104,10 @@ describe('buildKml', () => {
 });
 
 describe('buildKmlParts', () => {
-  const many = (n: number) => Array.from({ length: n }, (_, i) => place({ title: `P${i}`, coordinates: { lat: 10, lng: i / 100 } }));
+  const many = (n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      place({ title: `P${i}`, coordinates: { lat: 10, lng: i / 100 } }),
+    );
 
   it('keeps exactly 2,000 places in one file', () => {
     const parts = buildKmlParts('Want to go', many(2000));

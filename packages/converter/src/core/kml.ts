@@ -2,7 +2,7 @@ import { toKmlCoordinates } from './latlng.js';
 import { LIMITS } from './limits.js';
 import { kmlFileName } from './names.js';
 import type { KmlPart, LatLng, ParsedPlace } from './types.js';
-import { el, escapeXml, fragment, type Markup, stripForbiddenXmlChars, xmlDocument } from './xml.js';
+import { cdata, escapeXml, type Markup, stripForbiddenXmlChars, xml, xmlDocument } from './xml.js';
 
 /** The seed's document name and description. */
 export const KML_DOCUMENT_NAME = 'My Saved Places';
@@ -18,7 +18,10 @@ export type MappedPlace = ParsedPlace & { coordinates: LatLng };
 /** HTML for the balloon: note, comment and the Google Maps link, each only if present (the seed's rule). */
 export function placeDescription(place: ParsedPlace): string {
   const parts: string[] = [];
-  const html = (text: string) => escapeXml(text).replace(/\r?\n/g, '<br>');
+  const html = (text: string) => {
+    const escaped = escapeXml(text);
+    return escaped.includes('\n') ? escaped.replace(/\r?\n/g, '<br>') : escaped;
+  };
   if (place.note) parts.push(`Note: ${html(place.note)}`);
   if (place.comment) parts.push(`Comment: ${html(place.comment)}`);
   if (place.url && /^https?:\/\//i.test(place.url)) {
@@ -29,32 +32,15 @@ export function placeDescription(place: ParsedPlace): string {
 
 function placemark(place: MappedPlace): Markup {
   const description = placeDescription(place);
-  return el(
-    'Placemark',
-    null,
-    el('name', null, stripForbiddenXmlChars(place.title).trim() || UNTITLED_PLACE_NAME),
-    description ? el('description', null, description) : null,
-    el('styleUrl', null, `#${STYLE_ID}`),
-    el('Point', null, el('coordinates', null, toKmlCoordinates(place.coordinates))),
-  );
+  const name = stripForbiddenXmlChars(place.title).trim() || UNTITLED_PLACE_NAME;
+  return xml`<Placemark><name>${name}</name>${description && xml`<description>${cdata(description)}</description>`}<styleUrl>#${STYLE_ID}</styleUrl><Point><coordinates>${toKmlCoordinates(place.coordinates)}</coordinates></Point></Placemark>`;
 }
 
 /** One KML document for the given places (places without coordinates must be left out by the caller). */
 export function buildKml(places: readonly MappedPlace[], documentName = KML_DOCUMENT_NAME): string {
-  const style = el(
-    'Style',
-    { id: STYLE_ID },
-    el('IconStyle', null, el('scale', null, 1.1), el('Icon', null, el('href', null, RED_PUSHPIN))),
-  );
-  const doc = el(
-    'Document',
-    null,
-    el('name', null, documentName),
-    el('description', null, KML_DOCUMENT_DESCRIPTION),
-    style,
-    fragment(places.map(placemark)),
-  );
-  return xmlDocument(el('kml', { xmlns: 'http://www.opengis.net/kml/2.2' }, doc));
+  const style = xml`<Style id="${STYLE_ID}"><IconStyle><scale>1.1</scale><Icon><href>${RED_PUSHPIN}</href></Icon></IconStyle></Style>`;
+  const doc = xml`<Document><name>${documentName}</name><description>${KML_DOCUMENT_DESCRIPTION}</description>${style}${places.map(placemark)}</Document>`;
+  return xmlDocument(xml`<kml xmlns="http://www.opengis.net/kml/2.2">${doc}</kml>`);
 }
 
 /**

@@ -22,6 +22,10 @@ export function toLatLng(lat: string | number, lng: string | number): LatLng | u
 
 /** Degrees as plain decimals (never exponent notation), to 7 places (about 1 cm), trailing zeros trimmed. */
 export function formatDegrees(value: number): string {
+  const plain = String(value);
+  const dot = plain.indexOf('.');
+  if (!plain.includes('e') && (dot < 0 || plain.length - dot <= 8))
+    return plain === '-0' ? '0' : plain;
   const fixed = value.toFixed(7).replace(/0+$/, '').replace(/\.$/, '');
   return fixed === '-0' ? '0' : fixed;
 }

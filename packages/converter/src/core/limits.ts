@@ -2,7 +2,15 @@
  * Explicit bounds on what one archive may ask of the converter. Checked from the ZIP's central
  * directory before anything is inflated, so a zip bomb is refused without allocating it.
  */
-export const LIMITS = {
+export interface Limits {
+  maxArchiveBytes: number;
+  maxEntries: number;
+  maxLists: number;
+  maxCsvBytes: number;
+  maxPlacemarksPerKml: number;
+}
+
+export const LIMITS: Readonly<Limits> = {
   /** The archive file itself. A "Saved"-only Takeout export is a few megabytes. */
   maxArchiveBytes: 512 * 1024 * 1024,
   /** Entries listed in the ZIP directory (files and folders). */
@@ -13,9 +21,7 @@ export const LIMITS = {
   maxCsvBytes: 256 * 1024 * 1024,
   /** Placemarks in one KML file: a Google My Maps layer takes at most 2,000. */
   maxPlacemarksPerKml: 2_000,
-} as const;
-
-export type Limits = typeof LIMITS;
+};
 
 const MB = 1024 * 1024;
 

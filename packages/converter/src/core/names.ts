@@ -31,7 +31,10 @@ export function safeFileStem(name: string): string {
 /** KML file name for a list, with the part suffix when the list is split for My Maps' per-layer limit. */
 export function kmlFileName(listName: string, part = 1, parts = 1): string {
   const stem = safeFileStem(listName);
-  if (!stem) return parts > 1 ? DEFAULT_KML_FILE_NAME.replace('.kml', ` (part ${part} of ${parts}).kml`) : DEFAULT_KML_FILE_NAME;
+  if (!stem)
+    return parts > 1
+      ? DEFAULT_KML_FILE_NAME.replace('.kml', ` (part ${part} of ${parts}).kml`)
+      : DEFAULT_KML_FILE_NAME;
   return parts > 1 ? `${stem} (part ${part} of ${parts}).kml` : `${stem}.kml`;
 }
 

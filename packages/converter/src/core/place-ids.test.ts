@@ -16,12 +16,28 @@ describe('place ids', () => {
   });
 
   it.each([
-    ['Takeout place URL', `https://www.google.com/maps/place/Caf%C3%A9/data=!4m2!3m1!1s${FTID}`, { ftid: FTID, cid: CID, placeId: PLACE_ID }],
-    ['upper-case ftid', `https://www.google.com/maps/place/x/data=!4m2!3m1!1s${FTID.toUpperCase().replace(/X/g, 'x')}`, { ftid: FTID, cid: CID, placeId: PLACE_ID }],
-    ['ftid= parameter', `https://maps.google.com/?q=1+Main+St&ftid=${FTID}`, { ftid: FTID, cid: CID, placeId: PLACE_ID }],
+    [
+      'Takeout place URL',
+      `https://www.google.com/maps/place/Caf%C3%A9/data=!4m2!3m1!1s${FTID}`,
+      { ftid: FTID, cid: CID, placeId: PLACE_ID },
+    ],
+    [
+      'upper-case ftid',
+      `https://www.google.com/maps/place/x/data=!4m2!3m1!1s${FTID.toUpperCase().replace(/X/g, 'x')}`,
+      { ftid: FTID, cid: CID, placeId: PLACE_ID },
+    ],
+    [
+      'ftid= parameter',
+      `https://maps.google.com/?q=1+Main+St&ftid=${FTID}`,
+      { ftid: FTID, cid: CID, placeId: PLACE_ID },
+    ],
     ['?cid=', `http://maps.google.com/?cid=${CID}`, { cid: CID }],
     ['ludocid=', `https://www.google.com/search?q=Cafe&ludocid=${CID}`, { cid: CID }],
-    ['query_place_id=', `https://www.google.com/maps/search/?api=1&query=Cafe&query_place_id=${PLACE_ID}`, { placeId: PLACE_ID }],
+    [
+      'query_place_id=',
+      `https://www.google.com/maps/search/?api=1&query=Cafe&query_place_id=${PLACE_ID}`,
+      { placeId: PLACE_ID },
+    ],
   ])('reads %s', (_name, url, expected) => {
     expect(extractPlaceRef(url)).toEqual(expected);
   });

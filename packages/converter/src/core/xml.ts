@@ -1,48 +1,87 @@
+/* eslint-disable no-control-regex -- the XML 1.0 character rules are about control characters */
 /**
- * A tiny escaping XML builder (after placemark/tokml's `x()`): every text and attribute value passes
- * through `escapeXml`, so raw values are never concatenated into markup.
+ * A tiny escaping XML builder (after placemark/tokml's `x()`/`toXml`): the `xml` tagged template escapes
+ * every interpolated value unless it is markup the builder made itself, so raw values are never
+ * concatenated into a document.
  */
 
 // Characters XML 1.0 forbids: C0 controls other than tab, LF, CR; U+FFFE/U+FFFF; lone surrogates.
-// eslint-disable-next-line no-control-regex
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const SPECIAL = /[&<>"']/g;
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// Anything that needs work: a special character, a forbidden one, or any surrogate (checked precisely after).
+const NEEDS_WORK = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const MAY_BE_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /** Removes characters that may not appear in an XML 1.0 document. */
 export function stripForbiddenXmlChars(text: string): string {
-  return text.replace(FORBIDDEN, '');
+  return MAY_BE_FORBIDDEN.test(text) ? text.replace(FORBIDDEN, '') : text;
 }
 
 /** Escapes text for use as XML character data or an attribute value, after removing forbidden characters. */
 export function escapeXml(text: string): string {
-  return stripForbiddenXmlChars(text).replace(SPECIAL, (char) => ENTITIES[char]!);
+  if (!NEEDS_WORK.test(text)) return text;
+  const clean = stripForbiddenXmlChars(text);
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < clean.length; i += 1) {
+    let entity: string;
+    switch (clean.charCodeAt(i)) {
+      case 38:
+        entity = '&amp;';
+        break;
+      case 60:
+        entity = '&lt;';
+        break;
+      case 62:
+        entity = '&gt;';
+        break;
+      case 34:
+        entity = '&quot;';
+        break;
+      case 39:
+        entity = '&apos;';
+        break;
+      default:
+        continue;
+    }
+    out += clean.slice(last, i) + entity;
+    last = i + 1;
+  }
+  return last === 0 ? clean : out + clean.slice(last);
+}
+
+/**
+ * Text as a CDATA section (how KML carries balloon HTML): forbidden characters removed, and any `]]>`
+ * split across two sections so the text comes back unchanged.
+ */
+export function cdata(text: string): Markup {
+  return new Markup(
+    `<![CDATA[${stripForbiddenXmlChars(text).replaceAll(']]>', ']]]]><![CDATA[>')}]]>`,
+  );
 }
 
 /** Markup that is already escaped. Only the builder creates it. */
-export interface Markup {
-  readonly xml: string;
+export class Markup {
+  constructor(readonly xml: string) {}
 }
 
-type Child = Markup | string | number | null | undefined | false;
+type Value = Markup | string | number | null | undefined | false | readonly Markup[];
 
-/** An element with escaped attributes and children; strings and numbers are escaped as text. */
-export function el(name: string, attributes: Record<string, string> | null, ...children: Child[]): Markup {
-  let open = `<${name}`;
-  if (attributes) {
-    for (const [key, value] of Object.entries(attributes)) open += ` ${key}="${escapeXml(value)}"`;
-  }
-  let inner = '';
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    inner += typeof child === 'object' ? child.xml : escapeXml(String(child));
-  }
-  return { xml: inner ? `${open}>${inner}</${name}>` : `${open}/>` };
+function render(value: Value): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (value instanceof Markup) return value.xml;
+  if (Array.isArray(value)) return value.map((item: Markup) => item.xml).join('');
+  return escapeXml(String(value));
 }
 
-/** Joins built markup without escaping it again. */
-export function fragment(children: readonly Markup[]): Markup {
-  return { xml: children.map((child) => child.xml).join('') };
+/**
+ * Builds markup from a template: literal parts are trusted markup, every `${value}` is escaped text
+ * (or, when it is Markup or an array of Markup, inserted as is). `null`, `undefined` and `false` render nothing.
+ */
+export function xml(strings: TemplateStringsArray, ...values: Value[]): Markup {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i += 1) out += render(values[i]!) + strings[i + 1]!;
+  return new Markup(out);
 }
 
 /** A whole XML document with its declaration. */

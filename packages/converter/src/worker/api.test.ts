@@ -1,7 +1,6 @@
 import { generateTakeout } from '@placeport/testkit';
-import { kml as kmlToGeoJson } from '@tmcw/togeojson';
-import { DOMParser } from '@xmldom/xmldom';
 import { describe, expect, it, vi } from 'vitest';
+import { kmlPoints } from '../../test/read-kml.js';
 import { resolvedUrlFor } from '../core/coordinates.js';
 import { createConverterWorkerApi } from './api.js';
 import type { ConversionProgress } from './types.js';
@@ -14,10 +13,15 @@ describe('converter worker API', () => {
 
   it('inspects an archive and returns summaries only', async () => {
     const api = createConverterWorkerApi({ logger: quiet });
-    const result = await api.inspect(new Blob([takeout.zip]), 'takeout-20261122.zip');
+    const result = await api.inspect(
+      new Blob([takeout.zip.slice().buffer]),
+      'takeout-20261122.zip',
+    );
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.lists.map((l) => l.name)).toEqual(placeLists.map((l) => l.name));
-    expect(result.value.lists.map((l) => l.rowCount)).toEqual(placeLists.map((l) => l.places.length));
+    expect(result.value.lists.map((l) => l.rowCount)).toEqual(
+      placeLists.map((l) => l.places.length),
+    );
     expect(result.value.lists[0]).not.toHaveProperty('content');
   });
 
@@ -25,13 +29,19 @@ describe('converter worker API', () => {
     const api = createConverterWorkerApi({ logger: quiet });
     expect(await api.inspect(takeout.zip, 'places.csv')).toEqual({
       ok: false,
-      error: { code: 'not-a-zip', message: 'Please upload a ZIP file from Google Takeout with your saved places.' },
+      error: {
+        code: 'not-a-zip',
+        message: 'Please upload a ZIP file from Google Takeout with your saved places.',
+      },
     });
   });
 
   it('answers errors as data, never by throwing', async () => {
     const api = createConverterWorkerApi({ logger: quiet });
-    expect(await api.convert({ paths: ['x'] })).toEqual({ ok: false, error: { code: 'no-archive', message: 'Please choose a ZIP file first.' } });
+    expect(await api.convert({ paths: ['x'] })).toEqual({
+      ok: false,
+      error: { code: 'no-archive', message: 'Please choose a ZIP file first.' },
+    });
     await api.inspect(takeout.zip, 'a.zip');
     expect(await api.convert({ paths: [] })).toEqual({
       ok: false,
@@ -49,7 +59,10 @@ describe('converter worker API', () => {
         const place = placeLists.flatMap((l) => l.places).find((p) => p.url === url);
         if (place?.resolvable) results[url] = resolvedUrlFor(place.resolvable);
       }
-      return new Response(JSON.stringify({ results }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      return new Response(JSON.stringify({ results }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
     });
     const api = createConverterWorkerApi({ logger: quiet, fetch: fetchMock as typeof fetch });
     await api.inspect(takeout.zip, 'a.zip');
@@ -62,22 +75,33 @@ describe('converter worker API', () => {
     if (!result.ok) throw new Error(result.error.message);
     const [init] = fetchMock.mock.calls.map((c) => c[1]);
     expect(fetchMock.mock.calls[0]?.[0]).toBe('http://127.0.0.1:9/api/resolve-urls-batch');
-    expect(init).toMatchObject({ method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' } });
+    expect(init).toMatchObject({
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(JSON.parse(String(init?.body)).paymentIntentId).toBe('pi_123');
 
     const outcome = result.value.lists[0]!;
     const expected = list.places.filter((p) => p.expected ?? p.resolvable);
     expect(outcome.stats.converted).toBe(expected.length);
-    expect(outcome.resolvedCount).toBe(list.places.filter((p) => !p.expected && p.resolvable).length);
+    expect(outcome.resolvedCount).toBe(
+      list.places.filter((p) => !p.expected && p.resolvable).length,
+    );
     const kmlText = new TextDecoder().decode(outcome.kml[0]!.bytes);
-    const geo = kmlToGeoJson(new DOMParser().parseFromString(kmlText, 'text/xml') as unknown as Document);
-    const points = geo.features.map((f) => (f.geometry as { coordinates: number[] }).coordinates.slice(0, 2));
-    expect(points).toEqual(expected.map((p) => {
-      const c = (p.expected ?? p.resolvable)!;
-      return [c.lng, c.lat];
-    }));
+    const points = kmlPoints(kmlText).map((p) => p.lngLat);
+    expect(points).toEqual(
+      expected.map((p) => {
+        const c = (p.expected ?? p.resolvable)!;
+        return [c.lng, c.lat];
+      }),
+    );
     expect(outcome.kml[0]?.mimeType).toBe('application/vnd.google-earth.kml+xml');
-    expect(result.value.totals).toEqual({ total: list.places.length, converted: expected.length, skipped: list.places.length - expected.length });
+    expect(result.value.totals).toEqual({
+      total: list.places.length,
+      converted: expected.length,
+      skipped: list.places.length - expected.length,
+    });
     expect(progress.at(-1)?.percent).toBe(100);
   });
 

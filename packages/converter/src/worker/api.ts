@@ -36,7 +36,9 @@ function fail<T>(error: unknown, fallback: string): Result<T> {
  * page only summaries, and returns files as transferable buffers. Every method resolves: failures come
  * back as `{ ok: false, error: { code, message } }` because Comlink drops custom error fields.
  */
-export function createConverterWorkerApi(dependencies: WorkerDependencies = {}): ConverterWorkerApi {
+export function createConverterWorkerApi(
+  dependencies: WorkerDependencies = {},
+): ConverterWorkerApi {
   const logger = dependencies.logger ?? console;
   let lists: InspectedList[] = [];
 
@@ -49,7 +51,9 @@ export function createConverterWorkerApi(dependencies: WorkerDependencies = {}):
         lists = readArchive(bytes, { limits: dependencies.limits ?? LIMITS, logger });
         return {
           ok: true,
-          value: { lists: lists.map(({ path, name, rowCount, size }) => ({ path, name, rowCount, size })) },
+          value: {
+            lists: lists.map(({ path, name, rowCount, size }) => ({ path, name, rowCount, size })),
+          },
         };
       } catch (error) {
         return fail(error, MESSAGES.extractFailed);
@@ -59,16 +63,21 @@ export function createConverterWorkerApi(dependencies: WorkerDependencies = {}):
     async convert(options, onProgress) {
       try {
         if (lists.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
-        if (options.paths.length === 0) throw new ConverterError('no-lists-chosen', MESSAGES.noListsChosen);
+        if (options.paths.length === 0)
+          throw new ConverterError('no-lists-chosen', MESSAGES.noListsChosen);
         const byPath = new Map(lists.map((list) => [list.path, list]));
         const chosen = options.paths.map((path) => {
           const list = byPath.get(path);
-          if (!list) throw new ConverterError('unknown-list', `The list "${path}" is not in this archive.`);
+          if (!list)
+            throw new ConverterError('unknown-list', `The list "${path}" is not in this archive.`);
           return list;
         });
         const results = await convertLists(chosen, {
           ...(options.resolve
-            ? { resolveUrls: createResolveClient(options.resolve, dependencies.fetch), resolveTimeoutMs: options.resolve.timeoutMs }
+            ? {
+                resolveUrls: createResolveClient(options.resolve, dependencies.fetch),
+                resolveTimeoutMs: options.resolve.timeoutMs,
+              }
             : {}),
           ...(onProgress ? { onProgress } : {}),
           ...(dependencies.now ? { now: dependencies.now } : {}),

@@ -70,7 +70,10 @@ export interface ConversionSummary {
 /** The object the worker exposes through Comlink. Every method resolves; failures come back as `{ ok: false }`. */
 export interface ConverterWorkerApi {
   /** Reads the archive's directory and keeps the place lists inside the worker. */
-  inspect(input: Blob | ArrayBuffer | Uint8Array, fileName: string): Promise<Result<{ lists: ListSummary[] }>>;
+  inspect(
+    input: Blob | ArrayBuffer | Uint8Array,
+    fileName: string,
+  ): Promise<Result<{ lists: ListSummary[] }>>;
   /** Converts the chosen lists of the last inspected archive. */
   convert(
     options: ConvertOptions,
