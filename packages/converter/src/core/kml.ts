@@ -17,17 +17,21 @@ export type MappedPlace = ParsedPlace & { coordinates: LatLng };
 
 /** HTML for the balloon: note, comment and the Google Maps link, each only if present (the seed's rule). */
 export function placeDescription(place: ParsedPlace): string {
-  const parts: string[] = [];
-  const html = (text: string) => {
-    const escaped = escapeXml(text);
-    return escaped.includes('\n') ? escaped.replace(/\r?\n/g, '<br>') : escaped;
-  };
-  if (place.note) parts.push(`Note: ${html(place.note)}`);
-  if (place.comment) parts.push(`Comment: ${html(place.comment)}`);
-  if (place.url && /^https?:\/\//i.test(place.url)) {
-    parts.push(`<a href="${escapeXml(place.url)}">View on Google Maps</a>`);
+  let html = '';
+  if (place.note) html += `Note: ${htmlText(place.note)}`;
+  if (place.comment) html += `${html ? '<br><br>' : ''}Comment: ${htmlText(place.comment)}`;
+  if (place.url && WEB_LINK.test(place.url)) {
+    html += `${html ? '<br><br>' : ''}<a href="${escapeXml(place.url)}">View on Google Maps</a>`;
   }
-  return parts.join('<br><br>');
+  return html;
+}
+
+const WEB_LINK = /^https?:\/\//i;
+
+/** Text as HTML: escaped, with line breaks kept. */
+function htmlText(text: string): string {
+  const escaped = escapeXml(text);
+  return escaped.includes('\n') ? escaped.replace(/\r?\n/g, '<br>') : escaped;
 }
 
 function placemark(place: MappedPlace): Markup {

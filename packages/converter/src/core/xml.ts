@@ -68,10 +68,15 @@ export class Markup {
 type Value = Markup | string | number | null | undefined | false | readonly Markup[];
 
 function render(value: Value): string {
-  if (value === null || value === undefined || value === false) return '';
+  if (typeof value === 'string') return escapeXml(value);
   if (value instanceof Markup) return value.xml;
-  if (Array.isArray(value)) return value.map((item: Markup) => item.xml).join('');
-  return escapeXml(String(value));
+  if (typeof value === 'number') return escapeXml(String(value));
+  if (Array.isArray(value)) {
+    let out = '';
+    for (const item of value as readonly Markup[]) out += item.xml;
+    return out;
+  }
+  return '';
 }
 
 /**
