@@ -187,6 +187,25 @@ describe('placeport CLI', () => {
     );
   });
 
+  it('keeps same-named lists from different folders apart in the output folder', async () => {
+    const twins = generateTakeout({
+      seed: 5,
+      coordinatesInUrls: true,
+      includeNonPlaceLists: false,
+      lists: [
+        { name: 'Food', places: 3 },
+        { name: 'Food', places: 2, folder: 'Takeout/Older' },
+      ],
+    });
+    const twinsZip = path.join(dir, 'twins.zip');
+    await writeFile(twinsZip, twins.zip);
+    const out = path.join(dir, 'twins');
+    const result = await run(['convert', twinsZip, '--out', out, '--json']);
+    expect(result.code).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(['Food (2).kml', 'Food.kml']);
+    expect(readKml(await readFile(path.join(out, 'Food (2).kml'), 'utf8'))).toHaveLength(2);
+  });
+
   it('prints a readable summary and refuses an unknown list name', async () => {
     const text = await run(['convert', archive, '--out', path.join(dir, 'text')]);
     expect(text.code).toBe(0);
