@@ -90,6 +90,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     }),
   );
 
+  app.removeContentTypeParser('text/plain');
   installErrorHandler(app);
   installValibotValidation(app);
   await installSecurity(app, settings, rateLimits);

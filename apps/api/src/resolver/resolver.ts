@@ -75,7 +75,11 @@ export function createResolver(options: ResolverOptions): Resolver {
         if (point) return { found: { coordinates: point, placeId: plan.placeId }, key: plan.key };
       }
       const page = await lookupPage(context, plan.page, plan.placeId);
-      return 'found' in page ? { found: page.found, key: plan.key } : page;
+      if (!('found' in page)) return page;
+      return {
+        found: { ...page.found, placeId: plan.placeId ?? page.found.placeId },
+        key: plan.key,
+      };
     }
     return lookupPage(context, plan.page, undefined);
   }

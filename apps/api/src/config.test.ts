@@ -1,0 +1,98 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings, SettingsError } from './config.js';
+
+const SECRET = 'sk_test_abcdefSECRET123';
+const PUBLISHABLE = 'pk_test_abcdefPUBLIC123';
+
+function problemsOf(env: Record<string, string>): string {
+  try {
+    loadSettings(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SettingsError);
+    return (error as SettingsError).message;
+  }
+  throw new Error('expected a SettingsError');
+}
+
+describe('loadSettings', () => {
+  it('defaults to demo payments on 127.0.0.1:8080 with the product defaults', () => {
+    const settings = loadSettings({});
+    expect(settings).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      stripe: undefined,
+      googleMapsApiKey: undefined,
+      mapsUpstreamOrigin: undefined,
+      placesApiOrigin: 'https://places.googleapis.com',
+      contactEmail: 'feedback@example.com',
+      productName: 'PlacePort',
+      corsOrigins: [],
+      trustProxy: false,
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    expect(
+      loadSettings({ STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: ' ' }).stripe,
+    ).toBeUndefined();
+  });
+
+  it('reads Stripe keys and a test API base', () => {
+    const settings = loadSettings({
+      STRIPE_SECRET_KEY: SECRET,
+      STRIPE_PUBLISHABLE_KEY: PUBLISHABLE,
+      STRIPE_API_BASE: 'http://127.0.0.1:4010',
+    });
+    expect(settings.stripe?.secretKey).toBe(SECRET);
+    expect(settings.stripe?.apiBase?.port).toBe('4010');
+  });
+
+  it('refuses one Stripe key without the other, and mixed test/live keys, without echoing them', () => {
+    const alone = problemsOf({ STRIPE_SECRET_KEY: SECRET });
+    expect(alone).toContain('must be set together');
+    expect(alone).not.toContain(SECRET);
+    const mixed = problemsOf({
+      STRIPE_SECRET_KEY: SECRET,
+      STRIPE_PUBLISHABLE_KEY: 'pk_live_abc123',
+    });
+    expect(mixed).toContain('both be test keys or both live keys');
+  });
+
+  it('lists every invalid value at once, naming the variable and never the secret', () => {
+    const message = problemsOf({
+      PORT: '99999',
+      STRIPE_SECRET_KEY: 'not-a-key-SECRETVALUE',
+      STRIPE_PUBLISHABLE_KEY: PUBLISHABLE,
+      MAPS_UPSTREAM_ORIGIN: 'http://127.0.0.1:1/path',
+      CONTACT_EMAIL: 'nobody',
+    });
+    expect(message).toContain('PORT: must be a whole number from 0 to 65535');
+    expect(message).toContain('STRIPE_SECRET_KEY: must be a Stripe secret key');
+    expect(message).toContain('MAPS_UPSTREAM_ORIGIN: must be an http(s) origin');
+    expect(message).toContain('CONTACT_EMAIL: must be an e-mail address');
+    expect(message).not.toContain('SECRETVALUE');
+  });
+
+  it('accepts port 0 and 65535, refuses letters', () => {
+    expect(loadSettings({ PORT: '0' }).port).toBe(0);
+    expect(loadSettings({ PORT: '65535' }).port).toBe(65535);
+    expect(problemsOf({ PORT: '80a' })).toContain('PORT');
+  });
+
+  it('parses CORS origins and refuses paths in them', () => {
+    expect(
+      loadSettings({ CORS_ORIGIN: 'https://a.example, http://localhost:5173' }).corsOrigins,
+    ).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(problemsOf({ CORS_ORIGIN: 'https://a.example/app' })).toContain('CORS_ORIGIN');
+  });
+
+  it('serves WEB_DIST only when it holds index.html', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'placeport-web-'));
+    expect(problemsOf({ WEB_DIST: folder })).toContain('has no index.html');
+    writeFileSync(join(folder, 'index.html'), '<!doctype html>');
+    expect(loadSettings({ WEB_DIST: folder }).webDist).toBe(folder);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { createDemoProvider, DEMO_MAX_INTENTS } from './demo-provider.js';
+import { PaymentFailure } from './provider.js';
+
+function failureKind(action: () => unknown): Promise<string | undefined> {
+  return Promise.resolve()
+    .then(action)
+    .then(
+      () => undefined,
+      (error: unknown) => (error instanceof PaymentFailure ? error.kind : 'other'),
+    );
+}
+
+describe('demo payments', () => {
+  it('follows requires_payment_method → requires_capture → succeeded, recording places', async () => {
+    const demo = createDemoProvider();
+    const created = await demo.create({ amountCents: 120, places: 12 });
+    expect(created.clientSecret).toMatch(new RegExp(`^${created.id}_secret_`));
+    expect(await demo.retrieve(created.id)).toMatchObject({
+      status: 'requires_payment_method',
+      places: 12,
+      product: 'placeport',
+    });
+    expect(demo.authorize(created.id)).toMatchObject({
+      status: 'requires_capture',
+      amountCapturable: 120,
+    });
+    const captured = await demo.capture(created.id, 80, 'k1');
+    expect(captured).toMatchObject({
+      status: 'succeeded',
+      amountReceived: 80,
+      amountCapturable: 0,
+    });
+  });
+
+  it('replays a capture for the same key and refuses the key with another amount', async () => {
+    const demo = createDemoProvider();
+    const { id } = await demo.create({ amountCents: 120, places: 12 });
+    demo.authorize(id);
+    await demo.capture(id, 80, 'key');
+    expect(await demo.capture(id, 80, 'key')).toMatchObject({ amountReceived: 80 });
+    expect(await failureKind(() => demo.capture(id, 90, 'key'))).toBe('conflict');
+    expect(await failureKind(() => demo.capture(id, 80, 'other-key'))).toBe('unexpected_state');
+  });
+
+  it('applies Stripe rules: capturable ceiling, minimum, cancel states, unknown ids', async () => {
+    const demo = createDemoProvider();
+    const { id } = await demo.create({ amountCents: 120, places: 12 });
+    expect(await failureKind(() => demo.capture(id, 80, 'a'))).toBe('unexpected_state');
+    demo.authorize(id);
+    expect(await failureKind(() => demo.authorize(id))).toBe('unexpected_state');
+    expect(await failureKind(() => demo.capture(id, 130, 'b'))).toBe('invalid_request');
+    expect(await failureKind(() => demo.capture(id, 40, 'c'))).toBe('amount_too_small');
+    expect(await demo.cancel(id, 'd')).toMatchObject({ status: 'canceled' });
+    expect(await failureKind(() => demo.cancel(id, 'e'))).toBe('unexpected_state');
+    expect(await failureKind(() => demo.retrieve('pi_unknown'))).toBe('not_found');
+    expect(await failureKind(() => demo.create({ amountCents: 40, places: 4 }))).toBe(
+      'amount_too_small',
+    );
+  });
+
+  it(`keeps at most ${DEMO_MAX_INTENTS} intents, forgetting the oldest`, async () => {
+    const demo = createDemoProvider();
+    const first = await demo.create({ amountCents: 50, places: 5 });
+    for (let i = 1; i < DEMO_MAX_INTENTS; i += 1) await demo.create({ amountCents: 50, places: 5 });
+    expect(await demo.retrieve(first.id)).toMatchObject({ id: first.id });
+    await demo.create({ amountCents: 50, places: 5 });
+    expect(await failureKind(() => demo.retrieve(first.id))).toBe('not_found');
+  });
+});

@@ -1,0 +1,216 @@
+import { extractCoordinates, placeIdFromFtid, cidFromFtid } from '@placeport/converter';
+import { coordinatesForFtid, PAGE_FORMS, REQUESTER_LOCATION } from '@placeport/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ftidFor, startStack, takeoutLink, type Stack } from './support.js';
+
+let stack: Stack;
+afterEach(() => stack?.close());
+
+async function resolve(urls: string[], paymentIntentId?: string) {
+  return stack.post('/api/resolve-urls-batch', {
+    urls,
+    ...(paymentIntentId ? { paymentIntentId } : {}),
+  });
+}
+
+/** A demo intent for `places` places, authorized. */
+async function paidIntent(places: number): Promise<string> {
+  const created = await stack.post('/api/create-payment-intent', { amount: places / 10 });
+  const id = created.body.paymentIntentId as string;
+  await stack.post('/api/demo/authorize', { paymentIntentId: id });
+  return id;
+}
+
+function coordinatesOf(resolved: unknown) {
+  return extractCoordinates(String(resolved))?.coordinates;
+}
+
+describe('resolution through a real server and the fake Google', () => {
+  it.each(PAGE_FORMS)(
+    'reads the pin from a place page in the %s form, at the exact coordinates',
+    async (form) => {
+      stack = await startStack({ google: { pageForm: form } });
+      const ftid = ftidFor(1);
+      const link = takeoutLink(ftid);
+      const { status, body } = await resolve([link]);
+      expect(status).toBe(200);
+      const results = body.results as Record<string, string>;
+      expect(coordinatesOf(results[link])).toEqual(coordinatesForFtid(ftid));
+      expect(results[link]).toContain(`query_place_id=${placeIdFromFtid(ftid)}`);
+    },
+  );
+
+  it('looks old cid, ludocid and http links up by place id on an https page it builds', async () => {
+    stack = await startStack();
+    const ftid = ftidFor(7);
+    const cid = cidFromFtid(ftid)!;
+    const links = [
+      `http://maps.google.com/?cid=${cid}`,
+      `https://www.google.com/search?q=Somewhere&ludocid=${cid}`,
+    ];
+    const { body } = await resolve(links);
+    const results = body.results as Record<string, string>;
+    for (const link of links)
+      expect(coordinatesOf(results[link])).toEqual(coordinatesForFtid(ftid));
+    expect(stack.google.requests).toHaveLength(1);
+    expect(stack.google.requests[0]).toMatchObject({
+      host: 'www.google.com',
+      path: `/maps?cid=${cid}`,
+    });
+  });
+
+  it('asks like a desktop browser with consent cookies, so the EU consent wall never answers', async () => {
+    stack = await startStack();
+    await resolve([takeoutLink(ftidFor(2))]);
+    const headers = stack.google.requests[0]?.headers ?? {};
+    expect(headers['user-agent']).toMatch(/Windows NT 10\.0.*Chrome\//);
+    expect(headers.cookie).toMatch(/CONSENT=YES/);
+    expect(headers.cookie).toMatch(/SOCS=/);
+  });
+
+  it('never uses the generic "Google Maps" page (the requester location)', async () => {
+    stack = await startStack();
+    const ftid = ftidFor(3);
+    stack.google.setPlace(cidFromFtid(ftid)!, { generic: true });
+    const { status, body } = await resolve([takeoutLink(ftid)]);
+    expect(status).toBe(200);
+    expect(body.results).toEqual({});
+    expect(JSON.stringify(body)).not.toContain(String(REQUESTER_LOCATION.lat));
+  });
+
+  it('skips failing places and keeps the others', async () => {
+    stack = await startStack();
+    const [bad, good] = [ftidFor(4), ftidFor(5)];
+    stack.google.setPlace(cidFromFtid(bad)!, { status: 500 });
+    const { body } = await resolve([takeoutLink(bad), takeoutLink(good)]);
+    expect(Object.keys(body.results as object)).toEqual([takeoutLink(good)]);
+  });
+
+  it('follows a short-link chain hop by hop to the place', async () => {
+    stack = await startStack();
+    const ftid = ftidFor(6);
+    stack.google.addRedirect('https://maps.app.goo.gl/Short1', 'https://goo.gl/maps/Short2');
+    stack.google.addRedirect(
+      'https://goo.gl/maps/Short2',
+      `https://www.google.com/maps?cid=${cidFromFtid(ftid)}`,
+    );
+    const { body } = await resolve(['https://maps.app.goo.gl/Short1']);
+    const results = body.results as Record<string, string>;
+    expect(coordinatesOf(results['https://maps.app.goo.gl/Short1'])).toEqual(
+      coordinatesForFtid(ftid),
+    );
+    expect(stack.google.requests.map((request) => request.host)).toEqual([
+      'maps.app.goo.gl',
+      'goo.gl',
+      'www.google.com',
+    ]);
+  });
+
+  it('reads the pin from a redirect URL without fetching that page', async () => {
+    stack = await startStack({ google: { pageForm: 'final-url' } });
+    const ftid = ftidFor(8);
+    const { body } = await resolve([takeoutLink(ftid)]);
+    expect(coordinatesOf((body.results as Record<string, string>)[takeoutLink(ftid)])).toEqual(
+      coordinatesForFtid(ftid),
+    );
+    expect(stack.google.requests).toHaveLength(1);
+  });
+
+  it('uses the Places API (New) with the key and field mask when GOOGLE_MAPS_API_KEY is set', async () => {
+    stack = await startStack({ placesApiKey: true });
+    const ftid = ftidFor(9);
+    const { body } = await resolve([takeoutLink(ftid)]);
+    expect(coordinatesOf((body.results as Record<string, string>)[takeoutLink(ftid)])).toEqual(
+      coordinatesForFtid(ftid),
+    );
+    expect(stack.google.requests).toHaveLength(1);
+    expect(stack.google.requests[0]).toMatchObject({ path: `/v1/places/${placeIdFromFtid(ftid)}` });
+    expect(stack.google.requests[0]?.headers).toMatchObject({
+      'x-goog-api-key': stack.google.apiKey,
+      'x-goog-fieldmask': 'location',
+    });
+  });
+
+  it('falls back to the place page when the Places API refuses', async () => {
+    stack = await startStack({ placesApiKey: 'wrong-key-123456' });
+    const ftid = ftidFor(10);
+    const { body } = await resolve([takeoutLink(ftid)]);
+    expect(coordinatesOf((body.results as Record<string, string>)[takeoutLink(ftid)])).toEqual(
+      coordinatesForFtid(ftid),
+    );
+    expect(
+      stack.google.requests.map((request) => request.host === 'www.google.com' || request.path),
+    ).toEqual([`/v1/places/${placeIdFromFtid(ftid)}`, true]);
+  });
+
+  it('looks each distinct place up once per batch, whatever link form names it', async () => {
+    stack = await startStack();
+    const ftid = ftidFor(12);
+    const links = [
+      takeoutLink(ftid, 'Name A'),
+      takeoutLink(ftid, 'Name B'),
+      `http://maps.google.com/?cid=${cidFromFtid(ftid)}`,
+    ];
+    const { body } = await resolve(links);
+    expect(Object.keys(body.results as object)).toHaveLength(3);
+    expect(stack.google.requests).toHaveLength(1);
+  });
+
+  it('answers a repeated batch from the cache with no upstream request', async () => {
+    stack = await startStack();
+    const id = await paidIntent(40);
+    const links = Array.from({ length: 20 }, (_, i) => takeoutLink(ftidFor(100 + i)));
+    const first = await resolve(links, id);
+    expect(Object.keys(first.body.results as object)).toHaveLength(20);
+    expect(stack.google.requests).toHaveLength(20);
+    stack.google.clearRequests();
+    const second = await resolve(links, id);
+    expect(second.body.results).toEqual(first.body.results);
+    expect(stack.google.requests).toHaveLength(0);
+  });
+
+  it('answers links that already carry coordinates without any request', async () => {
+    stack = await startStack();
+    const link = 'https://www.google.com/maps/place/X/data=!4m5!3m4!8m2!3d48.137154!4d11.576124';
+    const { body } = await resolve([link]);
+    expect(coordinatesOf((body.results as Record<string, string>)[link])).toEqual({
+      lat: 48.137154,
+      lng: 11.576124,
+    });
+    expect(stack.upstream.calls).toHaveLength(0);
+  });
+});
+
+describe('bounded work', () => {
+  it('returns the places resolved by the batch deadline and leaves the slow ones out', async () => {
+    stack = await startStack({ config: { resolver: { batchDeadlineMs: 300 } } });
+    const [slow, fast] = [ftidFor(20), ftidFor(21)];
+    stack.google.setPlace(cidFromFtid(slow)!, { delayMs: 3_000 });
+    const started = Date.now();
+    const { status, body } = await resolve([takeoutLink(slow), takeoutLink(fast)]);
+    const elapsed = Date.now() - started;
+    expect(status).toBe(200);
+    expect(Object.keys(body.results as object)).toEqual([takeoutLink(fast)]);
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(1_500);
+  });
+
+  it('gives up on one slow request after the per-request timeout', async () => {
+    stack = await startStack({ config: { resolver: { requestTimeoutMs: 200 } } });
+    const [slow, fast] = [ftidFor(22), ftidFor(23)];
+    stack.google.setPlace(cidFromFtid(slow)!, { delayMs: 2_000 });
+    const started = Date.now();
+    const { body } = await resolve([takeoutLink(slow), takeoutLink(fast)]);
+    expect(Object.keys(body.results as object)).toEqual([takeoutLink(fast)]);
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('keeps at most `concurrency` upstream requests in flight', async () => {
+    stack = await startStack({ google: { delayMs: 30 }, config: { resolver: { concurrency: 3 } } });
+    const id = await paidIntent(12);
+    const links = Array.from({ length: 12 }, (_, i) => takeoutLink(ftidFor(200 + i)));
+    const { body } = await resolve(links, id);
+    expect(Object.keys(body.results as object)).toHaveLength(12);
+    expect(stack.upstream.stats.peak).toBe(3);
+  });
+});

@@ -1,0 +1,334 @@
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { BODY_LIMIT_BYTES } from '../src/app.js';
+import { PAYMENT_BODY_LIMIT_BYTES } from '../src/routes/payments.js';
+import { demoApp, settingsFor } from './support.js';
+
+let app: FastifyInstance;
+afterEach(() => app?.close());
+
+function post(path: string, payload: unknown, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url: path, payload: payload as object, headers });
+}
+
+describe('health and config', () => {
+  it('GET /api/health answers { ok: true }', async () => {
+    app = await demoApp();
+    const response = await app.inject('/api/health');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ ok: true });
+  });
+
+  it('GET /api/config describes demo payments without a publishable key', async () => {
+    app = await demoApp();
+    expect((await app.inject('/api/config')).json()).toEqual({
+      productName: 'PlacePort',
+      contactEmail: 'feedback@example.com',
+      payments: 'demo',
+      pricePerPlaceCents: 10,
+      minimumChargeCents: 50,
+    });
+  });
+
+  it('GET /api/config gives the publishable key (never the secret) with Stripe keys', async () => {
+    app = await buildApp({
+      settings: settingsFor({
+        STRIPE_SECRET_KEY: 'sk_test_secretValue1',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_publicValue1',
+        CONTACT_EMAIL: 'help@placeport.example',
+        PRODUCT_NAME: 'PlacePort Test',
+      }),
+    });
+    const response = await app.inject('/api/config');
+    expect(response.json()).toEqual({
+      productName: 'PlacePort Test',
+      contactEmail: 'help@placeport.example',
+      payments: 'stripe',
+      publishableKey: 'pk_test_publicValue1',
+      pricePerPlaceCents: 10,
+      minimumChargeCents: 50,
+    });
+    expect(response.body).not.toContain('sk_test');
+  });
+});
+
+describe('request checking', () => {
+  it('refuses unknown fields, missing fields and wrong types in the one error shape', async () => {
+    app = await demoApp();
+    const cases: [unknown, string][] = [
+      [{ amount: 1.2, price: 1 }, 'Unknown field "price".'],
+      [{}, 'Missing field "amount".'],
+      [{ amount: '1.20' }, 'amount must be a number of dollars.'],
+      [[1.2], 'Missing field "amount".'],
+      [1.2, 'Invalid type: Expected Object but received 1.2'],
+    ];
+    for (const [payload, message] of cases) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/create-payment-intent',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: { code: 'invalid_request', message } });
+    }
+  });
+
+  it('refuses invalid JSON, other media types and empty bodies', async () => {
+    app = await demoApp();
+    const broken = await app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"amount":',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error.code).toBe('invalid_json');
+    const text = await app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'amount=1',
+    });
+    expect(text.statusCode).toBe(415);
+    expect(text.json().error.code).toBe('unsupported_media_type');
+  });
+
+  it(`accepts payment bodies up to ${PAYMENT_BODY_LIMIT_BYTES} bytes and refuses larger ones`, async () => {
+    app = await demoApp();
+    const body = (size: number) => {
+      const base = '{"amount":1.2}';
+      return `${base.slice(0, -1)}${' '.repeat(size - base.length)}}`;
+    };
+    const atLimit = await app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      headers: { 'content-type': 'application/json' },
+      payload: body(PAYMENT_BODY_LIMIT_BYTES),
+    });
+    expect(atLimit.statusCode).toBe(200);
+    const over = await app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      headers: { 'content-type': 'application/json' },
+      payload: body(PAYMENT_BODY_LIMIT_BYTES + 1),
+    });
+    expect(over.statusCode).toBe(413);
+    expect(over.json().error.code).toBe('payload_too_large');
+  });
+
+  it('hides the internals of unexpected failures behind one generic 500', async () => {
+    app = await demoApp();
+    app.get('/api/boom', async () => {
+      throw new Error('database password is hunter2');
+    });
+    const response = await app.inject('/api/boom');
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({
+      error: {
+        code: 'internal_error',
+        message: 'Something went wrong on our side. Please try again.',
+      },
+    });
+    expect(response.body).not.toContain('hunter2');
+  });
+
+  it(`uses a global body limit of ${BODY_LIMIT_BYTES} bytes`, () => {
+    expect(BODY_LIMIT_BYTES).toBe(16 * 1024);
+  });
+});
+
+describe('create-payment-intent and capture-payment in demo mode', () => {
+  it('creates, authorizes and captures the converted places only', async () => {
+    app = await demoApp();
+    const created = await post('/api/create-payment-intent', { amount: 1.2 });
+    expect(created.statusCode).toBe(200);
+    const { paymentIntentId, clientSecret } = created.json();
+    expect(clientSecret).toMatch(new RegExp(`^${paymentIntentId}_secret_`));
+    const authorized = await post('/api/demo/authorize', { paymentIntentId });
+    expect(authorized.json()).toEqual({ status: 'requires_capture' });
+    const captured = await post('/api/capture-payment', {
+      paymentIntentId,
+      actualAmount: 0.8,
+      convertedCount: 8,
+      totalCount: 12,
+    });
+    expect(captured.json()).toEqual({ cancelled: false, amountCaptured: 0.8 });
+    expect(await app.demoPayments?.retrieve(paymentIntentId)).toMatchObject({
+      status: 'succeeded',
+      amountReceived: 80,
+    });
+  });
+
+  it('cancels when nothing, or less than the minimum, was converted', async () => {
+    app = await demoApp();
+    for (const converted of [0, 4]) {
+      const { paymentIntentId } = (
+        await post('/api/create-payment-intent', { amount: 1.2 })
+      ).json();
+      await post('/api/demo/authorize', { paymentIntentId });
+      const response = await post('/api/capture-payment', {
+        paymentIntentId,
+        actualAmount: converted / 10,
+        convertedCount: converted,
+        totalCount: 12,
+      });
+      expect(response.json()).toEqual({ cancelled: true, amountCaptured: 0 });
+      expect((await app.demoPayments?.retrieve(paymentIntentId))?.status).toBe('canceled');
+    }
+  });
+
+  it('captures exactly the $0.50 minimum (5 places)', async () => {
+    app = await demoApp();
+    const { paymentIntentId } = (await post('/api/create-payment-intent', { amount: 1.2 })).json();
+    await post('/api/demo/authorize', { paymentIntentId });
+    const response = await post('/api/capture-payment', {
+      paymentIntentId,
+      actualAmount: 0.5,
+      convertedCount: 5,
+      totalCount: 12,
+    });
+    expect(response.json()).toEqual({ cancelled: false, amountCaptured: 0.5 });
+  });
+
+  it('refuses amounts that are not whole places, non-positive, under $0.50 or over the maximum', async () => {
+    app = await demoApp();
+    for (const [amount, code] of [
+      [0.85, 'invalid_amount'],
+      [0, 'invalid_amount'],
+      [-1.2, 'invalid_amount'],
+      [0.4, 'below_minimum_charge'],
+      [10_000.1, 'too_many_places'],
+    ] as const) {
+      const response = await post('/api/create-payment-intent', { amount });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe(code);
+    }
+    expect((await post('/api/create-payment-intent', { amount: 10_000 })).statusCode).toBe(200);
+  });
+
+  it('answers unknown intents with a 404 and a clear message', async () => {
+    app = await demoApp();
+    const response = await post('/api/demo/authorize', { paymentIntentId: 'pi_nothere' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      error: { code: 'payment_not_found', message: 'No payment with this id was found.' },
+    });
+  });
+
+  it('registers POST /api/demo/authorize only in demo mode', async () => {
+    app = await buildApp({
+      settings: settingsFor({
+        STRIPE_SECRET_KEY: 'sk_test_a1',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_a1',
+      }),
+    });
+    const response = await post('/api/demo/authorize', { paymentIntentId: 'pi_123' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('not_found');
+  });
+});
+
+describe('serving the web app', () => {
+  it('serves index.html at / and hashed assets with a long cache', async () => {
+    app = await demoApp();
+    const page = await app.inject('/');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('PlacePort test page');
+    const asset = await app.inject('/assets/app-fixture.js');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('falls back to index.html for other page paths, and JSON 404 under /api', async () => {
+    app = await demoApp();
+    const page = await app.inject('/some/deep/link');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('PlacePort test page');
+    const api = await app.inject('/api/nothing-here');
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({
+      error: { code: 'not_found', message: 'There is no GET /api/nothing-here.' },
+    });
+    const postPage = await app.inject({ method: 'POST', url: '/somewhere' });
+    expect(postPage.statusCode).toBe(404);
+    expect(postPage.json().error.code).toBe('not_found');
+  });
+
+  it('answers JSON 404 for every unknown path when no web app is built', async () => {
+    app = await buildApp({ settings: { ...settingsFor(), webDist: undefined } });
+    const response = await app.inject('/');
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('not_found');
+  });
+});
+
+describe('security headers, CORS and rate limits', () => {
+  it('sends a CSP allowing Stripe.js, api.stripe.com and a same-origin module worker', async () => {
+    app = await demoApp();
+    const csp = String((await app.inject('/')).headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self' https://js.stripe.com");
+    expect(csp).toContain('frame-src https://js.stripe.com https://hooks.stripe.com');
+    expect(csp).toContain("connect-src 'self' https://api.stripe.com");
+    expect(csp).toContain("worker-src 'self' blob:");
+    expect(csp).toContain("frame-ancestors 'none'");
+    const headers = (await app.inject('/api/health')).headers;
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('allows CORS only for the configured origin', async () => {
+    app = await buildApp({ settings: settingsFor({ CORS_ORIGIN: 'https://placeport.example' }) });
+    const allowed = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/create-payment-intent',
+      headers: {
+        origin: 'https://placeport.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://placeport.example');
+    expect(allowed.headers['access-control-allow-credentials']).toBe('true');
+    const other = await app.inject({
+      url: '/api/health',
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('sends no CORS headers at all without a configured origin', async () => {
+    app = await demoApp();
+    const response = await app.inject({
+      url: '/api/health',
+      headers: { origin: 'https://a.example' },
+    });
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('limits payment calls per client: the limit passes, one more is refused with 429', async () => {
+    app = await demoApp({ rateLimits: { paymentPerMinute: 3 } });
+    for (let i = 0; i < 3; i += 1) {
+      expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(200);
+    }
+    const refused = await post('/api/create-payment-intent', { amount: 1 });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('rate_limited');
+    expect(refused.headers['retry-after']).toBeDefined();
+    const otherClient = await app.inject({
+      method: 'POST',
+      url: '/api/create-payment-intent',
+      payload: { amount: 1 },
+      remoteAddress: '10.0.0.2',
+    });
+    expect(otherClient.statusCode).toBe(200);
+  });
+
+  it('limits all routes per client with the global limit', async () => {
+    app = await demoApp({ rateLimits: { globalPerMinute: 2 } });
+    expect((await app.inject('/api/health')).statusCode).toBe(200);
+    expect((await app.inject('/api/health')).statusCode).toBe(200);
+    expect((await app.inject('/api/health')).statusCode).toBe(429);
+  });
+});

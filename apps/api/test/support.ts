@@ -1,0 +1,144 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  startFakeGoogle,
+  startFakeStripe,
+  type FakeGoogle,
+  type FakeGoogleOptions,
+  type FakeStripe,
+} from '@placeport/testkit';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppConfig } from '../src/app.js';
+import { loadSettings } from '../src/config.js';
+
+/** A tiny built web app, so static serving is the same whether or not apps/web was built. */
+export const WEB_FIXTURE = fileURLToPath(new URL('./fixtures/web', import.meta.url));
+
+/** Settings from an environment, with the web fixture served unless told otherwise. */
+export function settingsFor(env: Record<string, string> = {}) {
+  return loadSettings({ WEB_DIST: WEB_FIXTURE, ...env });
+}
+
+/** Demo-payments app for `inject` tests. */
+export function demoApp(config: Partial<AppConfig> = {}): Promise<FastifyInstance> {
+  return buildApp({ settings: settingsFor(), ...config });
+}
+
+/** Every request the resolver sent, as seen by the fetch it was given. */
+export interface UpstreamCall {
+  url: string;
+  upstreamHost: string | undefined;
+}
+
+/** A fetch that records every call and the highest number in flight, then calls the real fetch. */
+export function recordingFetch() {
+  const calls: UpstreamCall[] = [];
+  let inFlight = 0;
+  const stats = { peak: 0 };
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    calls.push({ url: String(input), upstreamHost: headers.get('x-upstream-host') ?? undefined });
+    inFlight += 1;
+    stats.peak = Math.max(stats.peak, inFlight);
+    try {
+      return await fetch(input, init);
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  return { fetch: fetchImpl, calls, stats };
+}
+
+/** The whole API listening on loopback with fake Google (and fake Stripe when asked). */
+export interface Stack {
+  app: FastifyInstance;
+  url: string;
+  google: FakeGoogle;
+  stripe: FakeStripe | undefined;
+  upstream: ReturnType<typeof recordingFetch>;
+  post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  stripe?: boolean;
+  /** Set GOOGLE_MAPS_API_KEY: `true` for the fake's key, or a given (wrong) key. */
+  placesApiKey?: boolean | string;
+  google?: FakeGoogleOptions;
+  config?: Partial<AppConfig>;
+}
+
+/** Starts fakes and a real listening API wired to them through the documented settings. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const google = await startFakeGoogle(options.google);
+  const stripe = options.stripe ? await startFakeStripe() : undefined;
+  const upstream = recordingFetch();
+  const env: Record<string, string> = {
+    MAPS_UPSTREAM_ORIGIN: google.url,
+    PLACES_API_ORIGIN: google.url,
+  };
+  if (options.placesApiKey) {
+    env.GOOGLE_MAPS_API_KEY = options.placesApiKey === true ? google.apiKey : options.placesApiKey;
+  }
+  if (stripe) {
+    env.STRIPE_SECRET_KEY = stripe.secretKey;
+    env.STRIPE_PUBLISHABLE_KEY = stripe.publishableKey;
+    env.STRIPE_API_BASE = stripe.url;
+  }
+  const app = await buildApp({
+    settings: settingsFor(env),
+    fetch: upstream.fetch,
+    ...options.config,
+  });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    url: address,
+    google,
+    stripe,
+    upstream,
+    async post(path, body) {
+      const response = await fetch(`${address}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
+    async close() {
+      await app.close();
+      await google.close();
+      await stripe?.close();
+    },
+  };
+}
+
+/** A loopback server that must never be contacted; `hits` counts requests that reached it. */
+export async function startCanary(): Promise<{
+  port: number;
+  hits: () => number;
+  close(): Promise<void>;
+}> {
+  let hits = 0;
+  const server: Server = createServer((_request, response) => {
+    hits += 1;
+    response.end('canary');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    hits: () => hits,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A Takeout-style place link for a feature id. */
+export function takeoutLink(ftid: string, name = 'Some Place'): string {
+  return `https://www.google.com/maps/place/${encodeURIComponent(name)}/data=!4m2!3m1!1s${ftid}`;
+}
+
+/** A distinct, valid feature id per index (the CID is index + 1). */
+export function ftidFor(index: number): string {
+  return `0x${(0x1000 + index).toString(16)}:0x${(index + 1).toString(16)}`;
+}
