@@ -2,6 +2,7 @@
  * Hands the store and the effects to components, so tests can mount any part of the page with
  * their own store and a fake worker.
  */
+import { Tooltip } from 'radix-ui';
 import { createContext, type ReactNode, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { Effects } from '../state/effects';
@@ -12,8 +13,12 @@ export interface AppServices {
   effects: Effects;
 }
 
+/** The seed's tooltip open delay (section 9). */
+export const TOOLTIP_DELAY_MS = 700;
+
 const AppContext = createContext<AppServices | null>(null);
 
+/** Provides the services, and the tooltip timing every tooltip of the page shares. */
 export function AppProvider({
   services,
   children,
@@ -21,7 +26,11 @@ export function AppProvider({
   services: AppServices;
   children: ReactNode;
 }) {
-  return <AppContext.Provider value={services}>{children}</AppContext.Provider>;
+  return (
+    <AppContext.Provider value={services}>
+      <Tooltip.Provider delayDuration={TOOLTIP_DELAY_MS}>{children}</Tooltip.Provider>
+    </AppContext.Provider>
+  );
 }
 
 function useServices(): AppServices {

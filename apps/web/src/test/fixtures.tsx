@@ -6,9 +6,9 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { type AppConfig, DEFAULT_CONFIG } from '../api/config';
 import type { Api } from '../api/client';
-import { AppProvider } from '../app/context';
-import { createEffects, type Effects } from '../state/effects';
-import { createAppStore, type AppStoreApi } from '../state/store';
+import { type AppServices, AppProvider } from '../app/context';
+import { createEffects } from '../state/effects';
+import { createAppStore } from '../state/store';
 import type { AppState, Archive, FileResult, Status } from '../state/types';
 import type { Converter } from '../worker/converter';
 import type { ListSummary } from '../worker/types';
@@ -107,24 +107,29 @@ export const UNUSED_API: Api = {
   demoAuthorize: () => Promise.reject(new Error('demoAuthorize was not expected')),
 };
 
-export interface Mounted {
-  store: AppStoreApi;
-  effects: Effects;
+export interface MountOptions {
+  state?: AppState;
+  config?: Partial<AppConfig>;
+  converter?: Converter;
+  api?: Api;
 }
 
-/** Renders `ui` with a fresh store in `state`, the given config and a fake worker. */
-export function mount(
-  ui: ReactElement,
-  {
-    state,
-    config,
-    converter = fakeConverter(),
-    api = UNUSED_API,
-  }: { state?: AppState; config?: Partial<AppConfig>; converter?: Converter; api?: Api } = {},
-): Mounted & ReturnType<typeof render> {
+/** A fresh store in `state` with the given config, and effects over a fake worker. */
+export function testServices({
+  state,
+  config,
+  converter = fakeConverter(),
+  api = UNUSED_API,
+}: MountOptions = {}): AppServices {
   const store = createAppStore(state);
   if (config) store.getState().configLoaded({ ...DEFAULT_CONFIG, ...config });
   const effects = createEffects({ store, converter, api, apiBase: 'http://127.0.0.1:1' });
-  const view = render(<AppProvider services={{ store, effects }}>{ui}</AppProvider>);
-  return { store, effects, ...view };
+  return { store, effects };
+}
+
+/** Renders `ui` inside the app's providers, with {@link testServices}. */
+export function mount(ui: ReactElement, options: MountOptions = {}) {
+  const services = testServices(options);
+  const view = render(<AppProvider services={services}>{ui}</AppProvider>);
+  return { ...services, ...view };
 }

@@ -1,0 +1,105 @@
+// @vitest-environment node
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeApi, startFakeApi } from '../test/fake-api';
+import { createApi } from './client';
+import { parseConfig } from './config';
+import { requestJson } from './http';
+
+let api: FakeApi;
+
+beforeAll(async () => {
+  api = await startFakeApi();
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+describe('requestJson (seed sections 7 and 8)', () => {
+  it('sends no content type and no body without a body', async () => {
+    await requestJson(`${api.url}/api/health`, 'GET');
+    const request = api.requests.at(-1)!;
+    expect(request.headers['content-type']).toBeUndefined();
+    expect(request.rawBody).toBe('');
+  });
+
+  it('sends JSON with its content type when there is a body', async () => {
+    await requestJson(`${api.url}/api/resolve-urls-batch`, 'POST', { urls: ['https://x'] });
+    const request = api.requests.at(-1)!;
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.body).toEqual({ urls: ['https://x'] });
+  });
+
+  it('turns a non-OK answer into "status: response text"', async () => {
+    await expect(requestJson(`${api.url}/api/nope`, 'GET')).rejects.toThrow(
+      '404: {"error":{"code":"not_found","message":"Not Found"}}',
+    );
+  });
+
+  it('uses the status text when the body is empty', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      res.writeHead(503, 'Service Unavailable');
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await expect(requestJson(`http://127.0.0.1:${port}/`, 'GET')).rejects.toThrow(
+      '503: Service Unavailable',
+    );
+    server.close();
+  });
+});
+
+describe('createApi', () => {
+  it('creates an intent for the maximum charge in dollars', async () => {
+    const intent = await createApi(api.url).createPaymentIntent(370);
+    expect(api.requests.at(-1)!.body).toEqual({ amount: 3.7 });
+    expect(intent.paymentIntentId).toMatch(/^pi_fake_/);
+    expect(intent.clientSecret).toContain('_secret_');
+  });
+
+  it('captures with the contract fields and reads the outcome in cents', async () => {
+    const client = createApi(api.url);
+    const { paymentIntentId } = await client.createPaymentIntent(500);
+    const outcome = await client.capturePayment({
+      paymentIntentId,
+      convertedCount: 37,
+      totalCount: 50,
+      actualAmountCents: 370,
+    });
+    expect(api.requests.at(-1)!.body).toEqual({
+      paymentIntentId,
+      actualAmount: 3.7,
+      convertedCount: 37,
+      totalCount: 50,
+    });
+    expect(outcome).toEqual({ cancelled: false, amountCapturedCents: 370 });
+  });
+
+  it('reads the config the server gives', async () => {
+    api.options.payments = 'stripe';
+    api.options.contactEmail = 'hello@placeport.test';
+    const config = await createApi(api.url).getConfig();
+    expect(config).toEqual({
+      productName: 'PlacePort',
+      contactEmail: 'hello@placeport.test',
+      payments: 'stripe',
+      publishableKey: 'pk_test_fake',
+    });
+    api.options.payments = 'demo';
+  });
+});
+
+describe('parseConfig', () => {
+  it('falls back to demo payments and the defaults on a thin or broken body', () => {
+    expect(parseConfig(null)).toEqual({
+      productName: 'PlacePort',
+      contactEmail: 'feedback@example.com',
+      payments: 'demo',
+      publishableKey: null,
+    });
+    expect(parseConfig({ payments: 'stripe' }).payments).toBe('demo');
+    expect(parseConfig({ productName: '  ', contactEmail: 3 }).productName).toBe('PlacePort');
+  });
+});

@@ -1,0 +1,99 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '../components/Toaster';
+import { PRIVACY_TEXT } from '../features/guide/PrivacyNote';
+import { SUBTITLE } from '../features/header/Header';
+import { testServices } from '../test/fixtures';
+import { App, isConverterPath } from './App';
+
+function mountApp(pathname: string) {
+  const services = testServices();
+  render(<App services={services} pathname={pathname} />);
+  return services;
+}
+
+describe('routes', () => {
+  it.each(['/', '/index.html'])('%s is the converter', (path) => {
+    expect(isConverterPath(path)).toBe(true);
+  });
+
+  it.each(['/about', '/api', '/index', '/converter/'])('%s is not', (path) => {
+    expect(isConverterPath(path)).toBe(false);
+  });
+
+  it('renders the 404 screen at any other path', () => {
+    mountApp('/nowhere');
+    expect(screen.getByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
+    expect(screen.getByText('Did you forget to add the page to the router?')).toBeTruthy();
+    expect(screen.queryByText('Drop your ZIP file here')).toBeNull();
+  });
+});
+
+describe('converter page', () => {
+  it('shows the sections in the seed order with the config names', () => {
+    mountApp('/');
+    const headings = screen.getAllByRole('heading').map((h) => h.textContent);
+    expect(headings).toEqual([
+      'PlacePort',
+      'How to Use This Converter',
+      'Upload Your Takeout Archive',
+    ]);
+    expect(screen.getByText(SUBTITLE)).toBeTruthy();
+    expect(screen.getByText(PRIVACY_TEXT)).toBeTruthy();
+    expect(screen.getAllByRole('listitem')).toHaveLength(3);
+    expect(screen.getByRole('link', { name: 'feedback@example.com' }).getAttribute('href')).toBe(
+      'mailto:feedback@example.com',
+    );
+  });
+
+  it('follows the config the server sends once it arrives', () => {
+    const { store } = mountApp('/');
+    act(() => {
+      store.getState().configLoaded({
+        productName: 'MapMover',
+        contactEmail: 'help@mapmover.test',
+        payments: 'demo',
+        publishableKey: null,
+      });
+    });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('MapMover');
+    expect(screen.getByRole('link', { name: 'help@mapmover.test' })).toBeTruthy();
+  });
+
+  it('shows a toast with its title and text, and closes it with its button', async () => {
+    const { store } = mountApp('/');
+    act(() => {
+      store
+        .getState()
+        .toast({ title: 'Payment Error', description: 'An unexpected error occurred' });
+    });
+    const title = await screen.findByText('Payment Error');
+    expect(screen.getByText('An unexpected error occurred')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(store.getState().toasts[0]?.open).toBe(false);
+    expect(title.isConnected).toBe(false);
+  });
+
+  it('closes a toast by itself after 5000 ms, and F8 is its hotkey', () => {
+    expect([TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX, TOAST_HOTKEY]).toEqual([5000, 50, ['F8']]);
+    vi.useFakeTimers();
+    try {
+      const { store } = mountApp('/');
+      act(() => {
+        store.getState().toast({ title: 'Payment Authorized' });
+      });
+      expect(screen.getByRole('region', { name: 'Notifications (F8)' })).toBeTruthy();
+      act(() => {
+        vi.advanceTimersByTime(TOAST_DURATION_MS - 1);
+      });
+      expect(store.getState().toasts[0]?.open).toBe(true);
+      act(() => {
+        vi.advanceTimersByTime(1);
+      });
+      expect(store.getState().toasts[0]?.open).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Api } from '../../api/client';
+import type { AppState } from '../../state/types';
+import { ARCHIVE, fakeConverter, LISTS, mount, STATES, UNUSED_API } from '../../test/fixtures';
+import { ListDialog } from '../selection/ListDialog';
+
+const DEMO = { payments: 'demo' as const };
+
+describe('payment view', () => {
+  it('shows the places, the price per place, the maximum charge and the authorize-only rule', () => {
+    mount(<ListDialog />, { state: STATES.paying, config: DEMO });
+    const dialog = screen.getByRole('dialog', { name: 'Payment' });
+    expect(within(dialog).getByRole('button', { name: 'Back to Selection' })).toBeTruthy();
+    expect(within(dialog).getByText('Places to convert').nextSibling?.textContent).toBe(
+      '40 places',
+    );
+    expect(within(dialog).getByText('Price per place').nextSibling?.textContent).toBe('$0.10');
+    expect(within(dialog).getByText('Maximum charge').nextSibling?.textContent).toBe('$4.00');
+    expect(
+      within(dialog).getByText(/only authorized \(held\) on your card, not charged/),
+    ).toBeTruthy();
+  });
+
+  it('shows a spinner while the client secret is missing', () => {
+    mount(<ListDialog />, { state: STATES.awaitingIntent, config: DEMO });
+    expect(screen.getByRole('status').textContent).toContain('Preparing secure payment…');
+    expect(screen.queryByRole('button', { name: 'Authorize Payment & Convert' })).toBeNull();
+  });
+
+  it('in demo mode shows the labelled panel instead of a card form, and authorizes through the API', async () => {
+    const authorized: string[] = [];
+    const api: Api = {
+      ...UNUSED_API,
+      demoAuthorize: async (id) => {
+        authorized.push(id);
+        return { status: 'requires_capture' };
+      },
+      capturePayment: async () => ({ cancelled: false, amountCapturedCents: 0 }),
+    };
+    const { store } = mount(<ListDialog />, { state: STATES.paying, config: DEMO, api });
+    expect(screen.getByText('Demo mode — no card is charged')).toBeTruthy();
+    expect(screen.queryByText(/faster checkout/)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Authorize Payment & Convert' }));
+    expect(authorized).toEqual(['pi_123']);
+    await waitFor(() => expect(store.getState().state.status).not.toBe('authorizing'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("shows the busy text 'Authorizing Payment...' and locks Back while authorizing", () => {
+    mount(<ListDialog />, { state: STATES.authorizing, config: DEMO });
+    const button = screen.getByRole('button', { name: 'Authorizing Payment...' });
+    expect(button).toHaveProperty('disabled', true);
+    expect(screen.getByRole('button', { name: 'Back to Selection' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+  });
+
+  it('Back to Selection returns to the list', async () => {
+    const { store } = mount(<ListDialog />, { state: STATES.paying, config: DEMO });
+    await userEvent.click(screen.getByRole('button', { name: 'Back to Selection' }));
+    expect(store.getState().state.status).toBe('selecting');
+    expect(screen.getByRole('dialog', { name: 'Select Lists to Convert' })).toBeTruthy();
+  });
+
+  it('says a selection under $0.50 is free and converts it without a card', async () => {
+    const converter = fakeConverter();
+    const state: AppState = {
+      status: 'paying',
+      ...ARCHIVE,
+      selected: [LISTS[2]!.path],
+      authorization: { kind: 'free' },
+    };
+    const { store } = mount(<ListDialog />, { state, config: DEMO, converter });
+    expect(screen.getByText('This conversion is free')).toBeTruthy();
+    expect(screen.getByText('Maximum charge').nextSibling?.textContent).toBe('$0.00 (free)');
+    expect(screen.queryByText('Demo mode — no card is charged')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Convert for Free' }));
+    await waitFor(() => expect(converter.calls).toEqual([`convert:${LISTS[2]!.path}`]));
+    expect(store.getState().state.status).not.toBe('paying');
+  });
+
+  it('in Stripe mode mentions the optional e-mail and phone for faster checkout', () => {
+    mount(<ListDialog />, {
+      state: STATES.awaitingIntent,
+      config: { payments: 'stripe', publishableKey: 'pk_test_x' },
+    });
+    expect(
+      screen.getByText(/e-mail and phone number in the payment form for faster checkout/),
+    ).toBeTruthy();
+  });
+});

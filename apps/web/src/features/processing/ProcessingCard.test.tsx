@@ -1,0 +1,55 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { AppState } from '../../state/types';
+import { mount, PROGRESS, STATES } from '../../test/fixtures';
+import { ProcessingCard } from './ProcessingCard';
+
+const STEPS = [
+  'Validating CSV file structure',
+  'Extracting coordinates from URLs',
+  'Converting to KML format',
+  'Preparing download',
+];
+
+describe('ProcessingCard', () => {
+  it.each(['empty', 'loaded', 'paying', 'complete'] as const)('is hidden when %s', (status) => {
+    const { container } = mount(<ProcessingCard />, { state: STATES[status] });
+    expect(container.textContent).toBe('');
+  });
+
+  it.each([
+    ['validating', 0],
+    ['extracting', 1],
+    ['converting', 2],
+    ['preparing', 3],
+  ] as const)('shows the four steps with %s current', (status, index) => {
+    mount(<ProcessingCard />, { state: STATES[status] });
+    const items = screen.getAllByRole('listitem');
+    expect(items.map((item) => item.querySelector('.step-label')?.textContent)).toEqual(STEPS);
+    expect(items.findIndex((item) => item.getAttribute('aria-current') === 'step')).toBe(index);
+  });
+
+  it('shows the current item under step 2 while extracting, and the progress bar', () => {
+    mount(<ProcessingCard />, { state: STATES.extracting });
+    const item = screen.getByText(PROGRESS.currentItem);
+    expect(item.closest('li')?.textContent).toContain('Extracting coordinates from URLs');
+    const bar = screen.getByRole('progressbar', { name: 'Conversion progress' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('40');
+    expect(screen.getByText('40%')).toBeTruthy();
+    expect(screen.getByText('List 1 of 1: Want to go.csv')).toBeTruthy();
+  });
+
+  it('does not show a stale item once past extracting', () => {
+    mount(<ProcessingCard />, { state: STATES.converting });
+    expect(screen.queryByText(PROGRESS.currentItem)).toBeNull();
+  });
+
+  it('rounds the percentage it shows', () => {
+    const state = {
+      ...STATES.converting,
+      progress: { ...PROGRESS, percent: 66.666 },
+    } as AppState;
+    mount(<ProcessingCard />, { state });
+    expect(screen.getByText('67%')).toBeTruthy();
+  });
+});

@@ -1,0 +1,173 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { TOOLTIP_DELAY_MS } from '../../app/context';
+import { MESSAGES } from '../../state/messages';
+import type { AppState, Capture, FileResult } from '../../state/types';
+import { mount, RESULT, STATES } from '../../test/fixtures';
+import { ResultsCard } from './ResultsCard';
+
+type Complete = Extract<AppState, { status: 'complete' }>;
+
+function complete(overrides: Partial<Complete>): AppState {
+  return { ...(STATES.complete as Complete), ...overrides };
+}
+
+const SKIPPED: FileResult = {
+  path: 'Takeout/Saved/Broken.csv',
+  fileName: 'Broken.csv',
+  listName: 'Broken',
+  counts: { total: 0, converted: 0, skipped: 0 },
+  skippedReason: 'CSV file must contain "Title" and "URL" columns. Found columns: Name, Link',
+  kml: [],
+  failed: null,
+};
+
+const SPLIT: FileResult = {
+  ...RESULT,
+  path: 'Takeout/Saved/Big.csv',
+  fileName: 'Big.csv',
+  listName: 'Big',
+  counts: { total: 4500, converted: 4500, skipped: 0 },
+  kml: [1, 2, 3].map((part) => ({
+    fileName: `Big (part ${part} of 3).kml`,
+    url: `blob:big-${part}`,
+    placemarks: part === 3 ? 500 : 2000,
+    part,
+    parts: 3,
+  })),
+  failed: null,
+};
+
+describe('ResultsCard', () => {
+  it('is hidden until the conversion is complete', () => {
+    const { container } = mount(<ResultsCard />, { state: STATES.preparing });
+    expect(container.textContent).toBe('');
+  });
+
+  it('titles the card with the number of files ready and shows the blue note and Next Steps', () => {
+    mount(<ResultsCard />, { state: complete({ results: [RESULT, SPLIT, SKIPPED] }) });
+    expect(
+      screen.getByRole('heading', { name: 'Conversion Complete - 4 File(s) Ready' }),
+    ).toBeTruthy();
+    expect(screen.getByText(/Download your files now, before you close this tab/)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Next Steps' })).toBeTruthy();
+    expect(screen.getByText('Create a New Map')).toBeTruthy();
+    expect(screen.getByText('Import')).toBeTruthy();
+  });
+
+  it('shows a list with its KML name, counts and both downloads', () => {
+    mount(<ResultsCard />, { state: STATES.complete });
+    expect(screen.getByText('Want to go.kml')).toBeTruthy();
+    expect(screen.getByText('37 of 40 places converted')).toBeTruthy();
+    const kml = screen.getByRole('link', { name: /^Download KML/ });
+    expect(kml.getAttribute('href')).toBe('blob:kml-1');
+    expect(kml.getAttribute('download')).toBe('Want to go.kml');
+    const failed = screen.getByRole('link', { name: /^Download Failed \(3\)/ });
+    expect(failed.getAttribute('download')).toBe('Want to go - failed places.csv');
+    const counts = screen.getByText('Total').closest('dl')!;
+    expect(counts.textContent).toBe('Total40Converted37Skipped3');
+  });
+
+  it('explains the failed-places CSV in a tooltip that opens after 700 ms of hovering', () => {
+    expect(TOOLTIP_DELAY_MS).toBe(700);
+    vi.useFakeTimers();
+    try {
+      mount(<ResultsCard />, { state: STATES.complete });
+      const failed = screen.getByRole('link', { name: /^Download Failed/ });
+      fireEvent.pointerMove(failed, { pointerType: 'mouse' });
+      act(() => {
+        vi.advanceTimersByTime(TOOLTIP_DELAY_MS - 1);
+      });
+      expect(screen.queryByRole('tooltip')).toBeNull();
+      act(() => {
+        vi.advanceTimersByTime(1);
+      });
+      expect(screen.getByRole('tooltip').textContent).toContain('places that got no coordinates');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('has no Download Failed button when every place converted', () => {
+    mount(<ResultsCard />, { state: complete({ results: [{ ...RESULT, failed: null }] }) });
+    expect(screen.queryByText(/Download Failed/)).toBeNull();
+  });
+
+  it("shows a skipped list's panel with its reason", () => {
+    mount(<ResultsCard />, { state: complete({ results: [SKIPPED] }) });
+    const panel = screen.getByText('File skipped - validation failed').closest('article')!;
+    expect(within(panel).getByText('Broken.csv')).toBeTruthy();
+    expect(panel.textContent).toContain(`Reason: ${SKIPPED.skippedReason}`);
+    expect(within(panel).queryByRole('link')).toBeNull();
+  });
+
+  it("offers one button per part of a split list and says why (My Maps' 2,000 per layer)", () => {
+    mount(<ResultsCard />, { state: complete({ results: [SPLIT] }) });
+    const labels = screen
+      .getAllByRole('link', { name: /Download KML/ })
+      .map((link) => link.firstChild?.nextSibling?.textContent);
+    expect(labels).toEqual([
+      'Download KML (part 1 of 3)',
+      'Download KML (part 2 of 3)',
+      'Download KML (part 3 of 3)',
+    ]);
+    expect(screen.getByText(/at most 2,000 places per layer/)).toBeTruthy();
+  });
+
+  describe('payment outcome', () => {
+    const totals = (converted: number) => ({ total: 40, converted, skipped: 40 - converted });
+    const settled = (cancelled: boolean, cents: number): Capture => ({
+      kind: 'settled',
+      cancelled,
+      amountCapturedCents: cents,
+    });
+
+    it('Payment Summary with the converted places and the captured charge', () => {
+      mount(<ResultsCard />, { state: complete({ capture: settled(false, 370) }) });
+      expect(screen.getByRole('heading', { name: 'Payment Summary' })).toBeTruthy();
+      expect(screen.getByText('Successfully converted: 37 places')).toBeTruthy();
+      expect(screen.getByText('Final charge: $3.70')).toBeTruthy();
+    });
+
+    it('says the payment is being finalized while the capture is pending', () => {
+      mount(<ResultsCard />, { state: STATES.complete });
+      expect(screen.getByText('Finalizing your payment…')).toBeTruthy();
+    });
+
+    it('Payment Cancelled when no place converted', () => {
+      mount(<ResultsCard />, {
+        state: complete({ totals: totals(0), capture: settled(true, 0) }),
+      });
+      expect(screen.getByRole('heading', { name: 'Payment Cancelled' })).toBeTruthy();
+      expect(screen.getByText(/No places were converted/).textContent).toContain(
+        'authorization has been cancelled. You have not been charged.',
+      );
+      expect(screen.queryByText('Payment Summary')).toBeNull();
+    });
+
+    it('Payment Cancelled with the reason when the charge would be under $0.50', () => {
+      mount(<ResultsCard />, {
+        state: complete({ totals: totals(3), capture: { kind: 'pending' } }),
+      });
+      expect(screen.getByRole('heading', { name: 'Payment Cancelled' })).toBeTruthy();
+      expect(
+        screen.getByText(/Only 3 places converted \(\$0.30\), under the \$0.50 minimum/),
+      ).toBeTruthy();
+    });
+
+    it('warns with the seed message when the capture failed', () => {
+      mount(<ResultsCard />, {
+        state: complete({ capture: { kind: 'failed', message: MESSAGES.captureFailed } }),
+      });
+      expect(screen.getByRole('alert').textContent).toBe(MESSAGES.captureFailed);
+    });
+
+    it('a free run says nothing was charged', () => {
+      mount(<ResultsCard />, {
+        state: complete({ authorization: { kind: 'free' }, capture: { kind: 'notNeeded' } }),
+      });
+      expect(screen.getByRole('heading', { name: 'Payment Summary' })).toBeTruthy();
+      expect(screen.getByText(/Final charge: \$0.00. This selection was free/)).toBeTruthy();
+    });
+  });
+});

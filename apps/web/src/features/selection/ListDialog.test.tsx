@@ -1,0 +1,68 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { AppState } from '../../state/types';
+import { LISTS, mount, STATES } from '../../test/fixtures';
+import { ListDialog } from './ListDialog';
+
+describe('selection dialog', () => {
+  it('names the lists without .csv and shows their counts and sizes', () => {
+    const lists = [
+      { ...LISTS[0]!, name: 'Want to go' },
+      { ...LISTS[1]!, name: 'Favourite places.CSV' },
+    ];
+    const state = { ...STATES.selecting, lists, selected: [lists[0]!.path] } as AppState;
+    mount(<ListDialog />, { state });
+    const dialog = screen.getByRole('dialog', { name: 'Select Lists to Convert' });
+    expect(within(dialog).getByText('Want to go')).toBeTruthy();
+    expect(within(dialog).getByText('Favourite places')).toBeTruthy();
+    expect(within(dialog).getByText('40 places · 5 KB')).toBeTruthy();
+    expect(within(dialog).getByText('25 places · 2.9 KB')).toBeTruthy();
+  });
+
+  it('counts the chosen lists and their places, with Select All and Deselect All', async () => {
+    mount(<ListDialog />, { state: STATES.selecting });
+    expect(screen.getByText('1 of 3 lists selected')).toBeTruthy();
+    expect(screen.getByText('40 places in total')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Select All' }));
+    expect(screen.getByText('3 of 3 lists selected')).toBeTruthy();
+    expect(screen.getByText('68 places in total')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Deselect All' }));
+    expect(screen.getByText('0 of 3 lists selected')).toBeTruthy();
+    expect(screen.getByText('0 places in total')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Proceed to Payment' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+  });
+
+  it('toggles a list with its checkbox, by click or keyboard', async () => {
+    mount(<ListDialog />, { state: STATES.selecting });
+    const starred = screen.getByRole('checkbox', { name: /Starred places/ });
+    expect(starred.getAttribute('aria-checked')).toBe('false');
+    await userEvent.click(starred);
+    expect(starred.getAttribute('aria-checked')).toBe('true');
+    starred.focus();
+    await userEvent.keyboard(' ');
+    expect(starred.getAttribute('aria-checked')).toBe('false');
+  });
+
+  it('Cancel closes the dialog and keeps the file', async () => {
+    const { store } = mount(<ListDialog />, { state: STATES.selecting });
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(store.getState().state.status).toBe('loaded');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows an error inside the dialog', () => {
+    mount(<ListDialog />, {
+      state: {
+        ...STATES.selecting,
+        error: 'Failed to initialize payment. Please try again.',
+      } as AppState,
+    });
+    expect(within(screen.getByRole('dialog')).getByRole('alert').textContent).toBe(
+      'Failed to initialize payment. Please try again.',
+    );
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { errorHeading, formatFileSize, formatPlaces, listDisplayName } from './format';
+
+describe('formatFileSize (base 1024, one decimal, Bytes/KB/MB/GB)', () => {
+  it.each([
+    [0, '0 Bytes'],
+    [1, '1 Bytes'],
+    [1023, '1023 Bytes'],
+    [1024, '1 KB'],
+    [1536, '1.5 KB'],
+    [1_500_000, '1.4 MB'],
+    [1024 ** 2, '1 MB'],
+    [1024 ** 3 * 2.25, '2.3 GB'],
+    [1024 ** 4 * 3, '3072 GB'],
+  ])('%d bytes → %s', (bytes, text) => {
+    expect(formatFileSize(bytes)).toBe(text);
+  });
+
+  it('moves to the next unit when rounding reaches 1024', () => {
+    expect(formatFileSize(1024 * 1024 - 1)).toBe('1 MB');
+    expect(formatFileSize(1024 * 1023.94)).toBe('1023.9 KB');
+  });
+
+  it('treats nonsense as zero', () => {
+    expect(formatFileSize(-5)).toBe('0 Bytes');
+    expect(formatFileSize(Number.NaN)).toBe('0 Bytes');
+  });
+});
+
+describe('listDisplayName', () => {
+  it.each([
+    ['Want to go.csv', 'Want to go'],
+    ['Favourite places.CSV', 'Favourite places'],
+    ['東京 🍜.Csv', '東京 🍜'],
+    ['Trip.csv.csv', 'Trip.csv'],
+    ['No extension', 'No extension'],
+    ['csv', 'csv'],
+  ])('%s → %s', (name, display) => {
+    expect(listDisplayName(name)).toBe(display);
+  });
+});
+
+describe('formatPlaces', () => {
+  it('says place or places', () => {
+    expect(formatPlaces(0)).toBe('0 places');
+    expect(formatPlaces(1)).toBe('1 place');
+    expect(formatPlaces(12_345)).toBe('12,345 places');
+  });
+});
+
+describe('errorHeading', () => {
+  it.each([
+    ['Failed to initialize payment. Please try again.', 'Payment Issue'],
+    ['Payment required before conversion.', 'Payment Issue'],
+    ['The PAYMENT file is odd', 'Payment Issue'],
+    ['Please upload a ZIP file from Google Takeout with your saved places.', 'Invalid File'],
+    ['No CSV files found in the zip file.', 'Invalid File'],
+    ['CSV parsing error: Quotes', 'Invalid File'],
+    ['Failed to extract Zip', 'Invalid File'],
+    ['Profile missing', 'Invalid File'],
+    ['An error occurred during conversion.', 'Error'],
+    ['500: Internal Server Error', 'Error'],
+  ])('%s → %s', (message, heading) => {
+    expect(errorHeading(message)).toBe(heading);
+  });
+});

@@ -1,0 +1,410 @@
+// @vitest-environment node
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApi } from '../api/client';
+import { DEFAULT_CONFIG } from '../api/config';
+import { type FakeApi, startFakeApi } from '../test/fake-api';
+import { fakeConverter, LISTS } from '../test/fixtures';
+import type { Converter } from '../worker/converter';
+import type { ConversionSummary, ListOutcome } from '../worker/types';
+import { createEffects, type ObjectUrls } from './effects';
+import { MESSAGES } from './messages';
+import { createAppStore } from './store';
+import type { AppState, Status } from './types';
+
+const ZIP = new File([new Uint8Array([80, 75, 5, 6])], 'takeout.zip', { type: 'application/zip' });
+const bytes = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
+
+function outcome(path: string, converted: number, total: number): ListOutcome {
+  const fileName = path.slice(path.lastIndexOf('/') + 1);
+  const listName = fileName.replace(/\.csv$/i, '');
+  return {
+    path,
+    fileName,
+    listName,
+    stats: {
+      totalPlaces: total,
+      withCoordinates: converted,
+      withNotes: 0,
+      categories: 1,
+      processed: total,
+      converted,
+      skipped: total - converted,
+    },
+    kml:
+      converted > 0
+        ? [
+            {
+              fileName: `${listName}.kml`,
+              mimeType: 'application/vnd.google-earth.kml+xml',
+              bytes: bytes('<kml/>'),
+              placemarks: converted,
+              part: 1,
+              parts: 1,
+            },
+          ]
+        : [],
+    ...(total > converted
+      ? {
+          failedCsv: {
+            fileName: `${listName} - failed places.csv`,
+            mimeType: 'text/csv;charset=utf-8',
+            bytes: bytes('Title,Note,URL,Comment\n'),
+            count: total - converted,
+          },
+        }
+      : {}),
+    resolvedCount: 0,
+  };
+}
+
+function summary(...lists: ListOutcome[]): ConversionSummary {
+  const totals = lists.reduce(
+    (sum, list) => ({
+      total: sum.total + list.stats.totalPlaces,
+      converted: sum.converted + list.stats.converted,
+      skipped: sum.skipped + list.stats.skipped,
+    }),
+    { total: 0, converted: 0, skipped: 0 },
+  );
+  return { lists, totals };
+}
+
+let api: FakeApi;
+
+beforeAll(async () => {
+  api = await startFakeApi();
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+beforeEach(() => {
+  api.options = {};
+  api.requests.length = 0;
+});
+
+function setup(converter: Converter = fakeConverter()) {
+  const store = createAppStore();
+  const created: string[] = [];
+  const revoked: string[] = [];
+  const urls: ObjectUrls = {
+    create: () => {
+      const url = `blob:test/${created.length + 1}`;
+      created.push(url);
+      return url;
+    },
+    revoke: (url) => revoked.push(url),
+  };
+  const statuses: Status[] = [];
+  store.subscribe((next, previous) => {
+    if (next.state.status !== previous.state.status) statuses.push(next.state.status);
+  });
+  const effects = createEffects({
+    store,
+    converter,
+    api: createApi(api.url),
+    apiBase: api.url,
+    urls,
+  });
+  const state = () => store.getState().state;
+  return { store, effects, state, created, revoked, statuses };
+}
+
+function calls(path: string) {
+  return api.requests.filter((request) => request.path === path);
+}
+
+/** A file chosen and read, with only the first list (40 places, $4.00) chosen. */
+async function selectFirstList(context: ReturnType<typeof setup>) {
+  await context.effects.chooseFile(ZIP);
+  context.store.getState().send({ type: 'allListsDeselected' });
+  context.store.getState().send({ type: 'listToggled', path: LISTS[0]!.path });
+}
+
+describe('choosing a file', () => {
+  it('never hands a file that is not a .zip to the worker', async () => {
+    const converter = fakeConverter();
+    const { effects, state } = setup(converter);
+    await effects.chooseFile(new File(['x'], 'places.csv'));
+    expect(converter.calls).toEqual([]);
+    expect(state()).toEqual({
+      status: 'empty',
+      error: MESSAGES.notZip,
+      refusedFileName: 'places.csv',
+    });
+  });
+
+  it('hands the file to the worker and opens the selection with its lists', async () => {
+    const converter = fakeConverter();
+    const { effects, state } = setup(converter);
+    await effects.chooseFile(ZIP);
+    expect(converter.calls).toEqual(['inspect:takeout.zip']);
+    expect(state()).toMatchObject({ status: 'selecting', file: { name: 'takeout.zip', size: 4 } });
+  });
+
+  it("shows the worker's message when the archive is refused, or the seed's default", async () => {
+    const refusing = setup(
+      fakeConverter({
+        inspect: async () => ({ ok: false, error: { code: 'no-csv', message: MESSAGES.noCsv } }),
+      }),
+    );
+    await refusing.effects.chooseFile(ZIP);
+    expect(refusing.state()).toMatchObject({ status: 'empty', error: MESSAGES.noCsv });
+
+    const crashing = setup(fakeConverter({ inspect: () => Promise.reject(new Error()) }));
+    await crashing.effects.chooseFile(ZIP);
+    expect(crashing.state()).toMatchObject({ status: 'empty', error: MESSAGES.extractFailed });
+  });
+});
+
+describe('proceeding to payment', () => {
+  it('loads the config if needed, then creates an intent for the maximum charge', async () => {
+    const context = setup();
+    await selectFirstList(context);
+    await context.effects.proceedToPayment();
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/config',
+      'POST /api/create-payment-intent',
+    ]);
+    expect(calls('/api/create-payment-intent')[0]!.body).toEqual({ amount: 4 });
+    expect(context.state()).toMatchObject({
+      status: 'paying',
+      authorization: { kind: 'card', paymentIntentId: 'pi_fake_1' },
+    });
+  });
+
+  it('returns to the selection with the seed message and a Payment Error toast on failure', async () => {
+    api.options.failIntent = true;
+    const context = setup();
+    await selectFirstList(context);
+    await context.effects.proceedToPayment();
+    expect(context.state()).toMatchObject({ status: 'selecting', error: MESSAGES.intentFailed });
+    expect(context.store.getState().toasts).toMatchObject([
+      { title: 'Payment Error', description: MESSAGES.intentFailed, variant: 'destructive' },
+    ]);
+  });
+
+  it('asks the API nothing for a free selection (under $0.50)', async () => {
+    const context = setup();
+    await context.effects.chooseFile(ZIP);
+    context.store.getState().send({ type: 'allListsDeselected' });
+    context.store.getState().send({ type: 'listToggled', path: LISTS[2]!.path });
+    await context.effects.proceedToPayment();
+    expect(api.requests).toEqual([]);
+    expect(context.state()).toMatchObject({ status: 'paying', authorization: { kind: 'free' } });
+  });
+});
+
+describe('authorizing and converting', () => {
+  async function paying(converter: Converter) {
+    const context = setup(converter);
+    context.store.getState().configLoaded(DEFAULT_CONFIG);
+    await selectFirstList(context);
+    await context.effects.proceedToPayment();
+    const state = context.state();
+    if (state.status !== 'paying' || state.authorization.kind !== 'card')
+      throw new Error(state.status);
+    return { ...context, intentId: state.authorization.paymentIntentId };
+  }
+
+  it('runs the whole paid flow: authorize, convert with resolution, capture the real amount', async () => {
+    let options: unknown;
+    const converter = fakeConverter({
+      convert: async (opts, onProgress) => {
+        options = opts;
+        onProgress({
+          stage: 'extracting',
+          fileIndex: 0,
+          fileCount: 1,
+          fileName: 'Want to go.csv',
+          percent: 25,
+        });
+        onProgress({
+          stage: 'converting',
+          fileIndex: 0,
+          fileCount: 1,
+          fileName: 'Want to go.csv',
+          percent: 75,
+        });
+        return { ok: true, value: summary(outcome(LISTS[0]!.path, 37, 40)) };
+      },
+    });
+    const context = await paying(converter);
+    const started = Date.now();
+    await context.effects.authorizeDemo();
+
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 300 + 500 - 20);
+    expect(options).toEqual({
+      paths: [LISTS[0]!.path],
+      resolve: { apiBase: api.url, paymentIntentId: context.intentId },
+    });
+    expect(context.statuses).toEqual([
+      'inspecting',
+      'selecting',
+      'awaitingIntent',
+      'paying',
+      'authorizing',
+      'validating',
+      'extracting',
+      'converting',
+      'preparing',
+      'complete',
+    ]);
+    expect(calls('/api/demo/authorize')[0]!.body).toEqual({ paymentIntentId: context.intentId });
+    expect(calls('/api/capture-payment')[0]!.body).toEqual({
+      paymentIntentId: context.intentId,
+      actualAmount: 3.7,
+      convertedCount: 37,
+      totalCount: 40,
+    });
+    const done = context.state() as Extract<AppState, { status: 'complete' }>;
+    expect(done.capture).toEqual({ kind: 'settled', cancelled: false, amountCapturedCents: 370 });
+    expect(done.results[0]).toMatchObject({
+      listName: 'Want to go',
+      counts: { total: 40, converted: 37, skipped: 3 },
+      kml: [{ fileName: 'Want to go.kml', url: 'blob:test/1', part: 1, parts: 1 }],
+      failed: { fileName: 'Want to go - failed places.csv', url: 'blob:test/2', count: 3 },
+    });
+    expect(context.store.getState().toasts[0]).toMatchObject({
+      title: 'Payment Authorized',
+      description: MESSAGES.authorized,
+    });
+  });
+
+  it('cancels the payment when nothing converted', async () => {
+    const converter = fakeConverter({
+      convert: async () => ({ ok: true, value: summary(outcome(LISTS[0]!.path, 0, 40)) }),
+    });
+    const context = await paying(converter);
+    await context.effects.authorizeDemo();
+    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({
+      actualAmount: 0,
+      convertedCount: 0,
+    });
+    expect(context.state()).toMatchObject({
+      status: 'complete',
+      capture: { kind: 'settled', cancelled: true, amountCapturedCents: 0 },
+    });
+  });
+
+  it('keeps the downloads and warns when the capture fails', async () => {
+    api.options.failCapture = true;
+    const converter = fakeConverter({
+      convert: async () => ({ ok: true, value: summary(outcome(LISTS[0]!.path, 40, 40)) }),
+    });
+    const context = await paying(converter);
+    await context.effects.authorizeDemo();
+    expect(context.state()).toMatchObject({
+      status: 'complete',
+      capture: { kind: 'failed', message: MESSAGES.captureFailed },
+    });
+    expect(context.store.getState().toasts[0]).toMatchObject({
+      description: MESSAGES.captureFailed,
+    });
+  });
+
+  it('returns to idle with the message and releases the hold when the conversion fails', async () => {
+    const converter = fakeConverter({
+      convert: async () => ({ ok: false, error: { code: 'boom', message: 'Out of memory' } }),
+    });
+    const context = await paying(converter);
+    await context.effects.authorizeDemo();
+    expect(context.state()).toMatchObject({ status: 'loaded', error: 'Out of memory' });
+    expect(context.store.getState().toasts[0]).toMatchObject({
+      title: 'Conversion Failed',
+      description: 'Out of memory',
+    });
+    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({
+      paymentIntentId: context.intentId,
+      convertedCount: 0,
+      actualAmount: 0,
+    });
+  });
+
+  it('re-enables the button with a Payment Failed toast when the card is declined', async () => {
+    const converter = fakeConverter();
+    const context = await paying(converter);
+    await context.effects.authorize(async () => ({
+      ok: false,
+      message: 'Your card was declined.',
+    }));
+    expect(context.state().status).toBe('paying');
+    expect(context.store.getState().toasts).toMatchObject([
+      { title: 'Payment Failed', description: 'Your card was declined.', variant: 'destructive' },
+    ]);
+    expect(converter.calls.filter((call) => call.startsWith('convert'))).toEqual([]);
+  });
+
+  it("shows a Payment Error toast with the error's message, or the seed's default", async () => {
+    const context = await paying(fakeConverter());
+    await context.effects.authorize(() => Promise.reject(new Error('Network down')));
+    expect(context.store.getState().toasts[0]).toMatchObject({
+      title: 'Payment Error',
+      description: 'Network down',
+    });
+    await context.effects.authorize(() => Promise.reject(new Error('')));
+    expect(context.store.getState().toasts[0]).toMatchObject({ description: MESSAGES.unexpected });
+    expect(context.state().status).toBe('paying');
+  });
+
+  it('converts a free selection without payment calls and without capture', async () => {
+    let options: unknown;
+    const converter = fakeConverter({
+      convert: async (opts) => {
+        options = opts;
+        return { ok: true, value: summary(outcome(LISTS[2]!.path, 3, 3)) };
+      },
+    });
+    const context = setup(converter);
+    await context.effects.chooseFile(ZIP);
+    context.store.getState().send({ type: 'allListsDeselected' });
+    context.store.getState().send({ type: 'listToggled', path: LISTS[2]!.path });
+    await context.effects.proceedToPayment();
+    await context.effects.convertFree();
+    expect(options).toEqual({ paths: [LISTS[2]!.path], resolve: { apiBase: api.url } });
+    expect(api.requests).toEqual([]);
+    expect(context.state()).toMatchObject({ status: 'complete', capture: { kind: 'notNeeded' } });
+  });
+});
+
+describe('Remove', () => {
+  it('revokes every download URL and makes the worker forget the archive', async () => {
+    const converter = fakeConverter({
+      convert: async () => ({
+        ok: true,
+        value: summary(outcome(LISTS[0]!.path, 30, 40), outcome(LISTS[1]!.path, 25, 25)),
+      }),
+    });
+    const context = setup(converter);
+    context.store.getState().configLoaded(DEFAULT_CONFIG);
+    await context.effects.chooseFile(ZIP);
+    await context.effects.proceedToPayment();
+    await context.effects.authorizeDemo();
+    expect(context.created).toHaveLength(3);
+    await context.effects.remove();
+    expect(context.revoked).toEqual(context.created);
+    expect(converter.calls.at(-1)).toBe('reset');
+    expect(context.state()).toEqual({ status: 'empty', error: null, refusedFileName: null });
+  });
+
+  it('does nothing while a payment is being authorized', async () => {
+    const converter = fakeConverter();
+    const context = setup(converter);
+    context.store.getState().configLoaded(DEFAULT_CONFIG);
+    await context.effects.chooseFile(ZIP);
+    await context.effects.proceedToPayment();
+    let release: () => void = () => undefined;
+    const pending = context.effects.authorize(
+      () =>
+        new Promise((resolve) => {
+          release = () => resolve({ ok: false, message: 'declined' });
+        }),
+    );
+    await context.effects.remove();
+    expect(context.state().status).toBe('authorizing');
+    expect(converter.calls).not.toContain('reset');
+    release();
+    await pending;
+  });
+});
