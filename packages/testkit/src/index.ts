@@ -1,0 +1,3 @@
+export * from './takeout/index.js';
+export * from './fake-stripe/index.js';
+export * from './fake-google/index.js';

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import {
+  coordinatesForCid,
+  coordinatesForFtid,
+  generateTakeout,
+  type GeneratedPlace,
+  type LatLng,
+} from '../index.js';
+
+const NUMBER = '(-?\\d{1,3}\\.\\d{6,7})';
+const DROPPED_PIN = new RegExp(
+  `^https://www\\.google\\.com/maps/search/${NUMBER},(\\+?)${NUMBER}$`,
+);
+const PIN = new RegExp(`!3d${NUMBER}!4d${NUMBER}`);
+const CENTRE = new RegExp(`/@${NUMBER},${NUMBER},17z/`);
+const FTID = /^0x[0-9a-f]{16}:0x([0-9a-f]{16})$/;
+
+function pair(match: RegExpExecArray | null, lat = 1, lng = 2): LatLng {
+  if (!match) throw new Error('no coordinates in URL');
+  return { lat: Number(match[lat]), lng: Number(match[lng]) };
+}
+
+function inRange({ lat, lng }: LatLng): boolean {
+  return lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180 && !(lat === 0 && lng === 0);
+}
+
+/** Checks one place's URL against what the generator says a converter must find. */
+function checkPlace(place: GeneratedPlace): void {
+  if (place.expected) expect(inRange(place.expected)).toBe(true);
+  if (place.ftid) {
+    const low = FTID.exec(place.ftid)?.[1];
+    expect(place.cid).toBe(BigInt(`0x${low}`).toString());
+    expect(place.url).toContain(place.ftid);
+    expect(place.resolvable).toEqual(coordinatesForFtid(place.ftid));
+  }
+  if (place.cid) expect(place.resolvable).toEqual(coordinatesForCid(place.cid));
+  switch (place.kind) {
+    case 'search':
+      expect(['Dropped pin', '']).toContain(place.title);
+      expect(pair(DROPPED_PIN.exec(place.url), 1, 3)).toEqual(place.expected);
+      expect(place.resolvable).toBeUndefined();
+      break;
+    case 'pin':
+      expect(place.url).not.toContain('/@');
+      expect(pair(PIN.exec(place.url))).toEqual(place.expected);
+      expect(place.expected).toEqual(place.resolvable);
+      break;
+    case 'centre': {
+      const centre = pair(CENTRE.exec(place.url));
+      expect(pair(PIN.exec(place.url))).toEqual(place.expected);
+      expect(place.centre).toEqual(centre);
+      expect(centre).not.toEqual(place.expected);
+      const metres =
+        Math.hypot(centre.lat - place.expected!.lat, centre.lng - place.expected!.lng) * 111_000;
+      expect(metres).toBeGreaterThan(10);
+      expect(metres).toBeLessThan(200);
+      break;
+    }
+    case 'ftid': {
+      const segment = /\/maps\/place\/([^/]+)\/data=!4m2!3m1!1s/.exec(place.url)?.[1] ?? '';
+      expect(decodeURIComponent(segment.replaceAll('+', ' '))).toBe(place.title);
+      expect(place.expected).toBeUndefined();
+      break;
+    }
+    case 'ludocid':
+      expect(place.url).toMatch(
+        new RegExp(`^https://www\\.google\\.com/search\\?q=.+&ludocid=${place.cid}$`),
+      );
+      expect(place.expected).toBeUndefined();
+      break;
+    case 'cid':
+      expect(place.url).toBe(`http://maps.google.com/?cid=${place.cid}`);
+      expect(place.expected).toBeUndefined();
+      break;
+    case 'q-address':
+      expect(place.url).toMatch(/^https:\/\/maps\.google\.com\/\?q=[^&]+&ftid=0x/);
+      expect(place.expected).toBeUndefined();
+      break;
+    case 'zero':
+      expect(place.url).toBe('https://www.google.com/maps/search/0,0');
+      expect(place.expected).toBeUndefined();
+      break;
+    case 'no-link':
+      expect(place.url).toBe('');
+      expect(place.expected).toBeUndefined();
+      break;
+    case 'web':
+      throw new Error('web rows belong to non-place lists');
+  }
+}
+
+describe('every place URL says what the place claims', () => {
+  it.each([1, 2, 3])('default archive, seed %i', (seed) => {
+    const places = generateTakeout({ seed, includeNonPlaceLists: false }).lists.flatMap(
+      (l) => l.places,
+    );
+    places.forEach(checkPlace);
+  });
+
+  it('a large mixed list, with both dropped-pin spellings', () => {
+    const kinds = { search: 5, pin: 1, centre: 1, ftid: 1, cid: 1, ludocid: 1, 'q-address': 1 };
+    const list = generateTakeout({ seed: 77, lists: [{ name: 'Mixed', places: 2000, kinds }] })
+      .lists[0];
+    list?.places.forEach(checkPlace);
+    const pins = list?.places.filter((p) => p.kind === 'search') ?? [];
+    expect(pins.some((p) => p.url.includes(',+'))).toBe(true);
+    expect(pins.some((p) => !p.url.includes(',+'))).toBe(true);
+    expect(pins.some((p) => p.title === '')).toBe(true);
+  });
+
+  it('includes address lookups whose numbers look like a pair but are not coordinates', () => {
+    const list = generateTakeout({
+      seed: 5,
+      lists: [{ name: 'Addresses', places: 200, kinds: { 'q-address': 1 } }],
+    }).lists[0];
+    expect(list?.places.some((p) => /\?q=[^&]*\d,\+\d/.test(p.url))).toBe(true);
+    expect(list?.places.every((p) => p.expected === undefined)).toBe(true);
+  });
+});
+
+describe('coordinatesInUrls (benchmarks)', () => {
+  it('gives every place coordinates in its URL', () => {
+    const list = generateTakeout({
+      seed: 3,
+      coordinatesInUrls: true,
+      lists: [{ name: 'Bench', places: 5000 }],
+    }).lists[0];
+    expect(list?.places.length).toBe(5000);
+    expect(list?.places.every((p) => p.expected !== undefined)).toBe(true);
+    list?.places.forEach(checkPlace);
+  });
+
+  it('generates 100,000 places well within 2 s of CPU time', () => {
+    generateTakeout({
+      seed: 1,
+      coordinatesInUrls: true,
+      lists: [{ name: 'Warm-up', places: 5000 }],
+    });
+    const started = process.cpuUsage();
+    const takeout = generateTakeout({
+      seed: 2,
+      coordinatesInUrls: true,
+      lists: [{ name: 'Bench', places: 100_000 }],
+    });
+    const used = process.cpuUsage(started);
+    expect(takeout.lists[0]?.places.length).toBe(100_000);
+    expect((used.user + used.system) / 1000).toBeLessThan(2000);
+  });
+});
