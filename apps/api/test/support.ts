@@ -50,6 +50,9 @@ export function recordingFetch() {
   return { fetch: fetchImpl, calls, stats };
 }
 
+/** Rate limits out of the way for tests about something else (the limits have their own tests). */
+export const UNLIMITED = { globalPerMinute: 1e6, paymentPerMinute: 1e6, resolvePerMinute: 1e6 };
+
 /** The whole API listening on loopback with fake Google (and fake Stripe when asked). */
 export interface Stack {
   app: FastifyInstance;
@@ -89,6 +92,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const app = await buildApp({
     settings: settingsFor(env),
     fetch: upstream.fetch,
+    rateLimits: UNLIMITED,
     ...options.config,
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

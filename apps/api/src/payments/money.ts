@@ -21,6 +21,9 @@ export function dollarsToCents(amount: number, field: string): number {
     throw new ApiError(400, 'invalid_amount', `${field} must be a number of dollars.`);
   }
   const cents = Math.round(amount * 100);
+  if (!Number.isSafeInteger(cents)) {
+    throw new ApiError(400, 'invalid_amount', `${field} is too large.`);
+  }
   if (Math.abs(amount * 100 - cents) >= CENT_TOLERANCE) {
     throw new ApiError(400, 'invalid_amount', `${field} must be a whole number of cents.`);
   }

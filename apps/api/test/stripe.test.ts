@@ -1,0 +1,146 @@
+import { cidFromFtid } from '@placeport/converter';
+import { coordinatesForCid } from '@placeport/testkit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ftidFor, startStack, takeoutLink, type Stack } from './support.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ stripe: true });
+});
+afterAll(() => stack.close());
+beforeEach(() => stack.stripe!.clearRequests());
+
+const fake = () => stack.stripe!;
+
+async function authorizedIntent(amount: number): Promise<string> {
+  const created = await stack.post('/api/create-payment-intent', { amount });
+  expect(created.status).toBe(200);
+  const id = created.body.paymentIntentId as string;
+  fake().authorize(id);
+  return id;
+}
+
+describe('payments through the stripe SDK and the fake Stripe API', () => {
+  it('creates a manual-capture intent for the maximum, recording places and product', async () => {
+    const created = await stack.post('/api/create-payment-intent', { amount: 1.2 });
+    const intent = fake().paymentIntent(created.body.paymentIntentId as string);
+    expect(created.body.clientSecret).toBe(intent?.client_secret);
+    expect(intent).toMatchObject({
+      amount: 120,
+      currency: 'usd',
+      capture_method: 'manual',
+      automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+      metadata: { places: '12', product: 'placeport' },
+      status: 'requires_payment_method',
+    });
+    expect(fake().requests[0]?.headers.authorization).toBe(`Bearer ${fake().secretKey}`);
+  });
+
+  it('captures amount_to_capture for the converted places, with an idempotency key bound to the intent', async () => {
+    const id = await authorizedIntent(1.2);
+    fake().clearRequests();
+    const captured = await stack.post('/api/capture-payment', {
+      paymentIntentId: id,
+      actualAmount: 0.8,
+      convertedCount: 8,
+      totalCount: 12,
+    });
+    expect(captured).toEqual({ status: 200, body: { cancelled: false, amountCaptured: 0.8 } });
+    expect(fake().paymentIntent(id)).toMatchObject({ status: 'succeeded', amount_received: 80 });
+    const [read, capture] = fake().requests;
+    expect(read).toMatchObject({ method: 'GET', path: `/v1/payment_intents/${id}` });
+    expect(capture).toMatchObject({
+      method: 'POST',
+      path: `/v1/payment_intents/${id}/capture`,
+      body: { amount_to_capture: '80' },
+      idempotencyKey: `placeport-capture-${id}`,
+    });
+  });
+
+  it('cancels the authorization when nothing was converted', async () => {
+    const id = await authorizedIntent(0.6);
+    const response = await stack.post('/api/capture-payment', {
+      paymentIntentId: id,
+      actualAmount: 0,
+      convertedCount: 0,
+      totalCount: 6,
+    });
+    expect(response.body).toEqual({ cancelled: true, amountCaptured: 0 });
+    expect(fake().paymentIntent(id)).toMatchObject({
+      status: 'canceled',
+      cancellation_reason: 'abandoned',
+    });
+    expect(fake().mutations().at(-1)?.idempotencyKey).toBe(`placeport-cancel-${id}`);
+  });
+
+  it('returns the first result for a repeated capture, with no second capture at Stripe', async () => {
+    const id = await authorizedIntent(1.2);
+    const claim = { paymentIntentId: id, actualAmount: 0.8, convertedCount: 8, totalCount: 12 };
+    const [first, second] = await Promise.all([
+      stack.post('/api/capture-payment', claim),
+      stack.post('/api/capture-payment', claim),
+    ]);
+    expect(first).toEqual(second);
+    expect(first.body).toEqual({ cancelled: false, amountCaptured: 0.8 });
+    const third = await stack.post('/api/capture-payment', claim);
+    expect(third.body).toEqual(first.body);
+    expect(
+      fake()
+        .mutations()
+        .filter((request) => request.path.endsWith('/capture')),
+    ).toHaveLength(1);
+  });
+
+  it('maps Stripe outages to a clear 502 without Stripe internals', async () => {
+    fake().failNext(3, 500, {
+      type: 'api_error',
+      message: 'Internal Stripe failure #42 on shard x',
+    });
+    const response = await stack.post('/api/create-payment-intent', { amount: 1.2 });
+    expect(response.status).toBe(502);
+    expect(response.body).toEqual({
+      error: {
+        code: 'payment_provider_unavailable',
+        message: 'The payment provider could not be reached. Please try again in a moment.',
+      },
+    });
+  });
+
+  it('maps an unknown intent to a clear 404', async () => {
+    const missing = await stack.post('/api/capture-payment', {
+      paymentIntentId: 'pi_doesNotExist',
+      actualAmount: 0.5,
+      convertedCount: 5,
+      totalCount: 12,
+    });
+    expect(missing).toEqual({
+      status: 404,
+      body: { error: { code: 'payment_not_found', message: 'No payment with this id was found.' } },
+    });
+  });
+
+  it('lets a paid batch resolve up to its place count, to the exact generated coordinates', async () => {
+    const id = await authorizedIntent(0.5);
+    const links = Array.from({ length: 5 }, (_, i) => takeoutLink(ftidFor(300 + i)));
+    const { status, body } = await stack.post('/api/resolve-urls-batch', {
+      urls: links,
+      paymentIntentId: id,
+    });
+    expect(status).toBe(200);
+    const results = body.results as Record<string, string>;
+    links.forEach((link, i) => {
+      const point = coordinatesForCid(cidFromFtid(ftidFor(300 + i))!);
+      expect(results[link]).toContain(`query=${point.lat},${point.lng}`);
+    });
+  });
+
+  it('refuses resolution for an intent that is not authorized', async () => {
+    const created = await stack.post('/api/create-payment-intent', { amount: 0.5 });
+    const response = await stack.post('/api/resolve-urls-batch', {
+      urls: Array.from({ length: 5 }, (_, i) => takeoutLink(ftidFor(400 + i))),
+      paymentIntentId: created.body.paymentIntentId,
+    });
+    expect(response.status).toBe(402);
+    expect((response.body.error as { code: string }).code).toBe('payment_not_authorized');
+  });
+});
