@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { resolvedUrlFor } from '@placeport/converter';
 import { PlaceCache, type CachedPlace } from './cache.js';
 import { DEFAULT_RESOLVER_TUNING, type ResolverTuning } from './limits.js';
@@ -87,6 +88,8 @@ export function createResolver(options: ResolverOptions): Resolver {
   async function resolve(links: readonly string[], outer?: AbortSignal) {
     const deadline = AbortSignal.timeout(tuning.batchDeadlineMs);
     const signal = outer ? AbortSignal.any([outer, deadline]) : deadline;
+    // Every queued lookup and request listens to the batch signal: that is expected, not a leak.
+    setMaxListeners(0, signal);
     const results: Record<string, string> = {};
     const report: BatchReport = {
       links: links.length,
