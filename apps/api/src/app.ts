@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Settings } from './config.js';
 import { installErrorHandler } from './http/errors.js';
-import { DEFAULT_RATE_LIMITS, installSecurity, type RateLimitTuning } from './http/security.js';
+import { installSecurity, scaledRateLimits, type RateLimitTuning } from './http/security.js';
 import { installStaticAndFallback } from './http/static.js';
 import { installValibotValidation } from './http/validation.js';
 import { createDemoProvider, type DemoPaymentProvider } from './payments/demo-provider.js';
@@ -73,7 +73,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     trustProxy: settings.trustProxy,
   });
   const { provider, demo } = paymentProviders(settings);
-  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...config.rateLimits };
+  const rateLimits = { ...scaledRateLimits(settings.rateLimitFactor), ...config.rateLimits };
   app.decorate('settings', settings);
   app.decorate('payments', new PaymentService(provider));
   app.decorate('demoPayments', demo);

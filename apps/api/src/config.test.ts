@@ -82,6 +82,13 @@ describe('loadSettings', () => {
     expect(problemsOf({ PORT: '80a' })).toContain('PORT');
   });
 
+  it('reads RATE_LIMIT_FACTOR as a positive number', () => {
+    expect(loadSettings({}).rateLimitFactor).toBe(1);
+    expect(loadSettings({ RATE_LIMIT_FACTOR: '12.5' }).rateLimitFactor).toBe(12.5);
+    expect(problemsOf({ RATE_LIMIT_FACTOR: '0' })).toContain('RATE_LIMIT_FACTOR');
+    expect(problemsOf({ RATE_LIMIT_FACTOR: '-1' })).toContain('RATE_LIMIT_FACTOR');
+  });
+
   it('parses CORS origins and refuses paths in them', () => {
     expect(
       loadSettings({ CORS_ORIGIN: 'https://a.example, http://localhost:5173' }).corsOrigins,

@@ -30,6 +30,8 @@ export interface Settings {
   corsOrigins: string[];
   /** Trust `X-Forwarded-For` from a proxy in front (`TRUST_PROXY=true`), so rate limits see the real client. */
   trustProxy: boolean;
+  /** Multiplies every per-client rate limit (`RATE_LIMIT_FACTOR`), e.g. for browser test suites on one address. */
+  rateLimitFactor: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -128,6 +130,15 @@ const EnvSchema = v.object({
       v.array(origin, 'must be comma-separated http(s) origins'),
     ),
   ),
+  RATE_LIMIT_FACTOR: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}(?:\.\d{1,3})?$/, 'must be a positive number such as 1 or 10'),
+      v.transform(Number),
+      v.minValue(0.001, 'must be a positive number such as 1 or 10'),
+    ),
+    '1',
+  ),
   TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
   LOG_LEVEL: v.optional(
     v.picklist(
@@ -137,6 +148,9 @@ const EnvSchema = v.object({
     'info',
   ),
 });
+
+const UNPAIRED_KEYS =
+  'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together (neither means demo payments)';
 
 function problemsOf(issues: readonly v.BaseIssue<unknown>[]): string[] {
   return issues.map((issue) => {
@@ -197,7 +211,11 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     ),
   );
   const parsed = v.safeParse(EnvSchema, present);
-  if (!parsed.success) throw new SettingsError(problemsOf(parsed.issues));
+  if (!parsed.success) {
+    const pairing =
+      'STRIPE_SECRET_KEY' in present === 'STRIPE_PUBLISHABLE_KEY' in present ? [] : [UNPAIRED_KEYS];
+    throw new SettingsError([...problemsOf(parsed.issues), ...pairing]);
+  }
   const values = parsed.output;
   const problems: string[] = [];
   const settings: Settings = {
@@ -212,6 +230,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     webDist: webDist(values.WEB_DIST, problems),
     corsOrigins: values.CORS_ORIGIN ?? [],
     trustProxy: values.TRUST_PROXY === 'true',
+    rateLimitFactor: values.RATE_LIMIT_FACTOR,
     logLevel: values.LOG_LEVEL,
   };
   if (problems.length > 0) throw new SettingsError(problems);

@@ -325,6 +325,19 @@ describe('security headers, CORS and rate limits', () => {
     expect(otherClient.statusCode).toBe(200);
   });
 
+  it('scales every limit with RATE_LIMIT_FACTOR', async () => {
+    app = await buildApp({ settings: settingsFor({ RATE_LIMIT_FACTOR: '0.05' }) });
+    expect(app.rateLimits).toEqual({
+      globalPerMinute: 30,
+      paymentPerMinute: 3,
+      resolvePerMinute: 6,
+    });
+    for (let i = 0; i < 3; i += 1) {
+      expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(200);
+    }
+    expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(429);
+  });
+
   it('limits all routes per client with the global limit', async () => {
     app = await demoApp({ rateLimits: { globalPerMinute: 2 } });
     expect((await app.inject('/api/health')).statusCode).toBe(200);

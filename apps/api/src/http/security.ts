@@ -17,10 +17,20 @@ export interface RateLimitTuning {
  * these leave room for several people behind one address, and stop scripted abuse.
  */
 export const DEFAULT_RATE_LIMITS: RateLimitTuning = {
-  globalPerMinute: 300,
-  paymentPerMinute: 20,
-  resolvePerMinute: 60,
+  globalPerMinute: 600,
+  paymentPerMinute: 60,
+  resolvePerMinute: 120,
 };
+
+/** The production limits scaled by `RATE_LIMIT_FACTOR` (never below one request a minute). */
+export function scaledRateLimits(factor: number): RateLimitTuning {
+  const scale = (limit: number) => Math.max(1, Math.round(limit * factor));
+  return {
+    globalPerMinute: scale(DEFAULT_RATE_LIMITS.globalPerMinute),
+    paymentPerMinute: scale(DEFAULT_RATE_LIMITS.paymentPerMinute),
+    resolvePerMinute: scale(DEFAULT_RATE_LIMITS.resolvePerMinute),
+  };
+}
 
 /** Stripe.js is loaded from js.stripe.com and frames from js/hooks.stripe.com; it calls api.stripe.com. */
 const STRIPE_SCRIPT = 'https://js.stripe.com';

@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+
+/** Starts src/server.ts in its own process with only the given environment. */
+function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const address = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const match = /PlacePort API listening on (http:\/\/[\d.:]+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', () => reject(new Error(output)));
+  });
+  address.catch(() => undefined);
+  return { child, address, output: () => output };
+}
+
+describe('server.ts', () => {
+  it('serves demo payments with no keys, and shuts down gracefully on SIGTERM', async () => {
+    const server = startServer({ PORT: '0', HOST: '127.0.0.1' });
+    const base = await server.address;
+    expect(await (await fetch(`${base}/api/health`)).json()).toEqual({ ok: true });
+    const config = (await (await fetch(`${base}/api/config`)).json()) as { payments: string };
+    expect(config.payments).toBe('demo');
+    server.child.kill('SIGTERM');
+    const [code] = await once(server.child, 'exit');
+    expect(code).toBe(0);
+    expect(server.output()).toContain('"payments":"demo"');
+    expect(server.output()).toContain('shutting down');
+  }, 20_000);
+
+  it('stops at start-up with a clear message for invalid settings, never echoing a secret', async () => {
+    const server = startServer({ PORT: 'eighty', STRIPE_SECRET_KEY: 'sk_test_TopSecret123' });
+    const [code] = await once(server.child, 'exit');
+    expect(code).toBe(1);
+    expect(server.output()).toContain('PlacePort API cannot start.');
+    expect(server.output()).toContain('PORT: must be a whole number from 0 to 65535');
+    expect(server.output()).toContain(
+      'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together',
+    );
+    expect(server.output()).not.toContain('TopSecret');
+  }, 20_000);
+});
