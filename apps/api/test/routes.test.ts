@@ -12,6 +12,16 @@ function post(path: string, payload: unknown, headers: Record<string, string> = 
   return app.inject({ method: 'POST', url: path, payload: payload as object, headers });
 }
 
+/** Posts a raw body to create-payment-intent, as any client could. */
+function rawCreate(payload: string, contentType = 'application/json') {
+  return app.inject({
+    method: 'POST',
+    url: '/api/create-payment-intent',
+    headers: { 'content-type': contentType },
+    payload,
+  });
+}
+
 describe('health and config', () => {
   it('GET /api/health answers { ok: true }', async () => {
     app = await demoApp();
@@ -64,12 +74,7 @@ describe('request checking', () => {
       [1.2, 'Invalid type: Expected Object but received 1.2'],
     ];
     for (const [payload, message] of cases) {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/create-payment-intent',
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify(payload),
-      });
+      const response = await rawCreate(JSON.stringify(payload));
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: { code: 'invalid_request', message } });
     }
@@ -77,20 +82,13 @@ describe('request checking', () => {
 
   it('refuses invalid JSON, other media types and empty bodies', async () => {
     app = await demoApp();
-    const broken = await app.inject({
-      method: 'POST',
-      url: '/api/create-payment-intent',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"amount":',
-    });
+    const broken = await rawCreate('{"amount":');
     expect(broken.statusCode).toBe(400);
     expect(broken.json().error.code).toBe('invalid_json');
-    const text = await app.inject({
-      method: 'POST',
-      url: '/api/create-payment-intent',
-      headers: { 'content-type': 'text/plain' },
-      payload: 'amount=1',
-    });
+    const empty = await rawCreate('');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error).toEqual({ code: 'invalid_request', message: 'The request body is empty.' });
+    const text = await rawCreate('amount=1', 'text/plain');
     expect(text.statusCode).toBe(415);
     expect(text.json().error.code).toBe('unsupported_media_type');
   });
@@ -101,19 +99,9 @@ describe('request checking', () => {
       const base = '{"amount":1.2}';
       return `${base.slice(0, -1)}${' '.repeat(size - base.length)}}`;
     };
-    const atLimit = await app.inject({
-      method: 'POST',
-      url: '/api/create-payment-intent',
-      headers: { 'content-type': 'application/json' },
-      payload: body(PAYMENT_BODY_LIMIT_BYTES),
-    });
+    const atLimit = await rawCreate(body(PAYMENT_BODY_LIMIT_BYTES));
     expect(atLimit.statusCode).toBe(200);
-    const over = await app.inject({
-      method: 'POST',
-      url: '/api/create-payment-intent',
-      headers: { 'content-type': 'application/json' },
-      payload: body(PAYMENT_BODY_LIMIT_BYTES + 1),
-    });
+    const over = await rawCreate(body(PAYMENT_BODY_LIMIT_BYTES + 1));
     expect(over.statusCode).toBe(413);
     expect(over.json().error.code).toBe('payload_too_large');
   });

@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { coordinatesForCid, type LatLng } from '../takeout/index.js';
+import { headersOf, listenOnLoopback } from '../fake-stripe/loopback.js';
 import { finalPlaceUrl, genericPage, placePage, type PageForm } from './pages.js';
 import { cidFromFtid, cidFromPlaceId } from './place-id.js';
 
@@ -73,14 +73,6 @@ export interface FakeGoogle {
 
 const GOOGLE_HOST = /^(?:(?:www|maps)\.)?google\.(?:com|[a-z]{2}|co\.[a-z]{2}|com\.[a-z]{2})$/;
 const PLACES_PATH = /^\/v1\/places\/([^/?]+)$/;
-
-function headersOf(request: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
-}
 
 function hasConsentCookie(request: IncomingMessage): boolean {
   const cookie = request.headers.cookie ?? '';
@@ -268,18 +260,11 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     html(response, 404, `<html><body>The fake Google does not serve ${host}</body></html>`);
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(handle, () => '');
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: server.url,
+    port: server.port,
     apiKey,
     requests,
     setPlace: (cid, behaviour) => places.set(cid, behaviour),
@@ -291,10 +276,6 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     clearRequests: () => {
       requests.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: server.close,
   };
 }

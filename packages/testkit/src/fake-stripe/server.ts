@@ -1,8 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FakeStripeError, type StripeErrorBody } from './errors.js';
 import { decodeForm, field, type FormObject } from './form.js';
 import { IdempotencyStore, type StoredResponse } from './idempotency.js';
+import { headersOf, listenOnLoopback } from './loopback.js';
 import { PaymentIntentStore, type FakePaymentIntent } from './payment-intents.js';
 
 /** One request the fake received, kept so tests can prove what did (and did not) reach "Stripe". */
@@ -68,14 +68,6 @@ function readBody(request: IncomingMessage): Promise<string> {
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
   });
-}
-
-function headersOf(request: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
 }
 
 function send(response: ServerResponse, answer: StoredResponse, replayed: boolean): void {
@@ -234,22 +226,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     send(response, result, record.replayed);
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          error: { type: 'api_error', message: `Fake Stripe failed: ${String(error)}` },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(handle, (error) =>
+    JSON.stringify({
+      error: { type: 'api_error', message: `Fake Stripe failed: ${String(error)}` },
+    }),
+  );
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: server.url,
+    port: server.port,
     secretKey,
     publishableKey,
     requests,
@@ -266,10 +251,6 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     clearRequests: () => {
       requests.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: server.close,
   };
 }
