@@ -87,7 +87,10 @@ describe('request checking', () => {
     expect(broken.json().error.code).toBe('invalid_json');
     const empty = await rawCreate('');
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().error).toEqual({ code: 'invalid_request', message: 'The request body is empty.' });
+    expect(empty.json().error).toEqual({
+      code: 'invalid_request',
+      message: 'The request body is empty.',
+    });
     const text = await rawCreate('amount=1', 'text/plain');
     expect(text.statusCode).toBe(415);
     expect(text.json().error.code).toBe('unsupported_media_type');
