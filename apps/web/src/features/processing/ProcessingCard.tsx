@@ -1,8 +1,10 @@
 import { Progress } from 'radix-ui';
+import { useRef } from 'react';
 import { useApp } from '../../app/context';
 import { CheckIcon } from '../../components/Icons';
+import { useReveal } from '../../lib/useReveal';
 import { processingStatus } from '../../state/selectors';
-import type { ProcessingStage } from '../../state/types';
+import type { ProcessingStage, Progress as ProgressState } from '../../state/types';
 
 /** The seed's four steps, in order. */
 export const PROCESSING_STEPS: readonly { stage: ProcessingStage; label: string }[] = [
@@ -17,13 +19,20 @@ export function ProcessingCard() {
   const state = useApp((store) => store.state);
   const status = processingStatus(state);
   if (status === 'idle' || status === 'complete' || !('progress' in state)) return null;
-  const { progress } = state;
-  const current = PROCESSING_STEPS.findIndex((step) => step.stage === status);
+  return <ProcessingView stage={status} progress={state.progress} />;
+}
+
+function ProcessingView({ stage, progress }: { stage: ProcessingStage; progress: ProgressState }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useReveal(heading);
+  const current = PROCESSING_STEPS.findIndex((step) => step.stage === stage);
   const percent = Math.round(progress.percent);
 
   return (
     <section className="card processing" aria-labelledby="processing-title" aria-busy="true">
-      <h2 id="processing-title">Converting your places</h2>
+      <h2 id="processing-title" ref={heading} tabIndex={-1}>
+        Converting your places
+      </h2>
       {progress.fileCount > 0 && (
         <p className="processing-file">
           {`List ${Math.min(progress.fileIndex + 1, progress.fileCount)} of ${progress.fileCount}: ${progress.fileName}`}
@@ -43,7 +52,7 @@ export function ProcessingCard() {
               </span>
               <div className="step-body">
                 <span className="step-label">{step.label}</span>
-                {step.stage === 'extracting' && status === 'extracting' && progress.currentItem && (
+                {step.stage === 'extracting' && stage === 'extracting' && progress.currentItem && (
                   <span className="current-item" title={progress.currentItem}>
                     {progress.currentItem}
                   </span>

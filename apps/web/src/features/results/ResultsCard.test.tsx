@@ -55,6 +55,11 @@ describe('ResultsCard', () => {
     expect(screen.getByText('Import')).toBeTruthy();
   });
 
+  it('takes the focus to its heading when it appears, so the page announces the results', () => {
+    mount(<ResultsCard />, { state: STATES.complete });
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2 }));
+  });
+
   it('shows a list with its KML name, counts and both downloads', () => {
     mount(<ResultsCard />, { state: STATES.complete });
     expect(screen.getByText('Want to go.kml')).toBeTruthy();

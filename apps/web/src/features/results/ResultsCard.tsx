@@ -1,4 +1,7 @@
+import { useRef } from 'react';
 import { useApp } from '../../app/context';
+import { useReveal } from '../../lib/useReveal';
+import type { AppState } from '../../state/types';
 import { FileResultPanel } from './FileResultPanel';
 import { NextSteps } from './NextSteps';
 import { PaymentOutcome } from './PaymentOutcome';
@@ -6,12 +9,21 @@ import { PaymentOutcome } from './PaymentOutcome';
 /** The results card, shown once the status is complete. */
 export function ResultsCard() {
   const state = useApp((store) => store.state);
-  if (state.status !== 'complete') return null;
+  return state.status === 'complete' ? <ResultsView state={state} /> : null;
+}
+
+function ResultsView({ state }: { state: Extract<AppState, { status: 'complete' }> }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useReveal(heading);
   const fileCount = state.results.reduce((sum, result) => sum + result.kml.length, 0);
 
   return (
     <section className="card results" aria-labelledby="results-title">
-      <h2 id="results-title">{`Conversion Complete - ${fileCount} File(s) Ready`}</h2>
+      <h2
+        id="results-title"
+        ref={heading}
+        tabIndex={-1}
+      >{`Conversion Complete - ${fileCount} File(s) Ready`}</h2>
       <PaymentOutcome
         authorization={state.authorization}
         capture={state.capture}

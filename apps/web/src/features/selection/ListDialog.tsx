@@ -32,7 +32,11 @@ export function ListDialog() {
     >
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog-content" data-view={view}>
+        <Dialog.Content
+          className="dialog-content"
+          data-view={view}
+          onCloseAutoFocus={(event) => event.preventDefault()}
+        >
           {content()}
         </Dialog.Content>
       </Dialog.Portal>

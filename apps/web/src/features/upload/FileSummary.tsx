@@ -9,7 +9,10 @@ interface FileSummaryProps {
   listCount: number | null;
   canRemove: boolean;
   onRemove: () => void;
-  /** Offered when the selection dialog was closed, to open it again. */
+  /**
+   * Offered when the selection dialog was closed, to open it again. The button takes the focus
+   * when it appears, since the dialog that had it is gone.
+   */
   onSelectLists?: () => void;
 }
 
@@ -39,7 +42,7 @@ export function FileSummary({
       </div>
       <div className="file-actions">
         {onSelectLists && (
-          <button type="button" className="button primary" onClick={onSelectLists}>
+          <button type="button" className="button primary" onClick={onSelectLists} autoFocus>
             Select Lists
           </button>
         )}
