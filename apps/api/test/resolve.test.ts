@@ -143,6 +143,20 @@ describe('resolution through a real server and the fake Google', () => {
     ).toEqual([`/v1/places/${placeIdFromFtid(ftid)}`, true]);
   });
 
+  it('falls back to the place page when the Places API cannot be reached', async () => {
+    const unreachable: typeof fetch = (input, init) =>
+      String(input).includes('/v1/places/')
+        ? Promise.reject(new TypeError('fetch failed'))
+        : fetch(input, init);
+    stack = await startStack({ placesApiKey: true, config: { fetch: unreachable } });
+    const ftid = ftidFor(13);
+    const { body } = await resolve([takeoutLink(ftid)]);
+    expect(coordinatesOf((body.results as Record<string, string>)[takeoutLink(ftid)])).toEqual(
+      coordinatesForFtid(ftid),
+    );
+    expect(stack.google.requests.map((request) => request.host)).toEqual(['www.google.com']);
+  });
+
   it('looks each distinct place up once per batch, whatever link form names it', async () => {
     stack = await startStack();
     const ftid = ftidFor(12);

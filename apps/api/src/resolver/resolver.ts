@@ -72,7 +72,13 @@ export function createResolver(options: ResolverOptions): Resolver {
     const { plan } = job;
     if (plan.kind === 'place') {
       if (options.googleMapsApiKey && plan.placeId) {
-        const point = await lookupPlacesApi(context, options.googleMapsApiKey, plan.placeId);
+        // A Places API outage falls through to the page; only the batch's own end stops the lookup.
+        const point = await lookupPlacesApi(context, options.googleMapsApiKey, plan.placeId).catch(
+          (error: unknown) => {
+            if (context.signal.aborted) throw error;
+            return undefined;
+          },
+        );
         if (point) return { found: { coordinates: point, placeId: plan.placeId }, key: plan.key };
       }
       const page = await lookupPage(context, plan.page, plan.placeId);
