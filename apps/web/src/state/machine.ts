@@ -41,6 +41,16 @@ function startProgress(archive: Archive): Progress {
   };
 }
 
+/** Leave to convert was given: the conversion starts at validating, 0%. */
+function startConversion(state: Extract<AppState, { status: 'paying' | 'authorizing' }>): AppState {
+  return {
+    status: 'validating',
+    ...archiveOf(state),
+    authorization: state.authorization,
+    progress: startProgress(state),
+  };
+}
+
 function clampPercent(percent: number): number {
   if (!Number.isFinite(percent)) return 0;
   return Math.min(100, Math.max(0, percent));
@@ -147,6 +157,23 @@ function fromSelecting(
   }
 }
 
+/** Back to Selection, closing the dialog and Remove, alike while the intent is awaited or shown. */
+function leavePaymentView(
+  state: Extract<AppState, { status: 'awaitingIntent' | 'paying' }>,
+  event: AppEvent,
+): AppState {
+  switch (event.type) {
+    case 'selectionResumed':
+      return { status: 'selecting', ...archiveOf(state), error: null };
+    case 'dialogDismissed':
+      return { status: 'loaded', ...archiveOf(state), error: null };
+    case 'removed':
+      return INITIAL_STATE;
+    default:
+      return state;
+  }
+}
+
 function fromAwaitingIntent(
   state: Extract<AppState, { status: 'awaitingIntent' }>,
   event: AppEvent,
@@ -166,14 +193,8 @@ function fromAwaitingIntent(
     case 'intentFailed':
       if (event.requestId !== state.requestId) return state;
       return { status: 'selecting', ...archiveOf(state), error: MESSAGES.intentFailed };
-    case 'selectionResumed':
-      return { status: 'selecting', ...archiveOf(state), error: null };
-    case 'dialogDismissed':
-      return { status: 'loaded', ...archiveOf(state), error: null };
-    case 'removed':
-      return INITIAL_STATE;
     default:
-      return state;
+      return leavePaymentView(state, event);
   }
 }
 
@@ -184,20 +205,9 @@ function fromPaying(state: Extract<AppState, { status: 'paying' }>, event: AppEv
       return { ...state, status: 'authorizing' };
     case 'paymentAuthorized':
       if (state.authorization.kind !== 'free') return state;
-      return {
-        status: 'validating',
-        ...archiveOf(state),
-        authorization: state.authorization,
-        progress: startProgress(state),
-      };
-    case 'selectionResumed':
-      return { status: 'selecting', ...archiveOf(state), error: null };
-    case 'dialogDismissed':
-      return { status: 'loaded', ...archiveOf(state), error: null };
-    case 'removed':
-      return INITIAL_STATE;
+      return startConversion(state);
     default:
-      return state;
+      return leavePaymentView(state, event);
   }
 }
 
@@ -209,12 +219,7 @@ function fromAuthorizing(
     case 'authorizationFailed':
       return { ...state, status: 'paying' };
     case 'paymentAuthorized':
-      return {
-        status: 'validating',
-        ...archiveOf(state),
-        authorization: state.authorization,
-        progress: startProgress(state),
-      };
+      return startConversion(state);
     default:
       return state;
   }

@@ -2,15 +2,7 @@
  * The converter's worker contract, seen from the page. Everything the page knows about the
  * worker's shapes comes through this file, so a change in the converter shows up in one place.
  */
-import type {
-  ConversionProgress,
-  ConversionStage,
-  ConversionSummary,
-  ConverterWorkerApi,
-  ConvertOptions,
-  KmlOutputFile,
-  ListOutcome,
-} from '@placeport/converter/worker';
+import type { ConverterWorkerApi } from '@placeport/converter/worker';
 
 export type {
   ConversionProgress,
@@ -20,7 +12,7 @@ export type {
   ConvertOptions,
   KmlOutputFile,
   ListOutcome,
-};
+} from '@placeport/converter/worker';
 
 /** The worker's answer to `inspect`, success or failure. */
 export type InspectResult = Awaited<ReturnType<ConverterWorkerApi['inspect']>>;
