@@ -130,20 +130,14 @@ describe('coordinatesInUrls (benchmarks)', () => {
     list?.places.forEach(checkPlace);
   });
 
-  it('generates 100,000 places well within 2 s of CPU time', () => {
-    generateTakeout({
-      seed: 1,
-      coordinatesInUrls: true,
-      lists: [{ name: 'Warm-up', places: 5000 }],
-    });
-    const started = process.cpuUsage();
+  // Its speed is measured by the converter's benchmark (`pnpm bench`), not asserted here.
+  it('generates 100,000 places with coordinates in every URL', { timeout: 60_000 }, () => {
     const takeout = generateTakeout({
       seed: 2,
       coordinatesInUrls: true,
       lists: [{ name: 'Bench', places: 100_000 }],
     });
-    const used = process.cpuUsage(started);
     expect(takeout.lists[0]?.places.length).toBe(100_000);
-    expect((used.user + used.system) / 1000).toBeLessThan(2000);
+    expect(takeout.lists[0]?.places.every((place) => place.expected !== undefined)).toBe(true);
   });
 });
