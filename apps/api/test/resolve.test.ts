@@ -199,24 +199,25 @@ describe('bounded work', () => {
   it('returns the places resolved by the batch deadline and leaves the slow ones out', async () => {
     stack = await startStack({ config: { resolver: { batchDeadlineMs: 300 } } });
     const [slow, fast] = [ftidFor(20), ftidFor(21)];
-    stack.google.setPlace(cidFromFtid(slow)!, { delayMs: 3_000 });
+    stack.google.setPlace(cidFromFtid(slow)!, { delayMs: 8_000 });
     const started = Date.now();
     const { status, body } = await resolve([takeoutLink(slow), takeoutLink(fast)]);
     const elapsed = Date.now() - started;
     expect(status).toBe(200);
     expect(Object.keys(body.results as object)).toEqual([takeoutLink(fast)]);
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(1_500);
+    // Well before the slow answer (8 s), with room for a loaded CI machine.
+    expect(elapsed).toBeLessThan(5_000);
   });
 
   it('gives up on one slow request after the per-request timeout', async () => {
     stack = await startStack({ config: { resolver: { requestTimeoutMs: 200 } } });
     const [slow, fast] = [ftidFor(22), ftidFor(23)];
-    stack.google.setPlace(cidFromFtid(slow)!, { delayMs: 2_000 });
+    stack.google.setPlace(cidFromFtid(slow)!, { delayMs: 8_000 });
     const started = Date.now();
     const { body } = await resolve([takeoutLink(slow), takeoutLink(fast)]);
     expect(Object.keys(body.results as object)).toEqual([takeoutLink(fast)]);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('keeps at most `concurrency` upstream requests in flight', async () => {
