@@ -48,6 +48,13 @@ async function writeFixtures(): Promise<Record<string, string>> {
       includeNonPlaceLists: false,
       lists: [{ name: 'Weekend in Lisbon', places: 3, kinds: { pin: 1 } }],
     }).zip,
+    large: generateTakeout({
+      seed: 7,
+      quirks: false,
+      includeNonPlaceLists: false,
+      coordinatesInUrls: true,
+      lists: [{ name: 'Every café in Paris', places: 4500 }],
+    }).zip,
     unresolvable: generateTakeout({
       seed: 6,
       quirks: false,
@@ -125,6 +132,13 @@ async function main(): Promise<void> {
       await page.getByRole('button', { name: 'Convert for Free' }).click();
       await page.getByRole('heading', { name: /Conversion Complete/ }).waitFor();
       await shoot(page, '08-results-free', width);
+
+      await page.getByRole('button', { name: 'Remove' }).click();
+      await upload(page, files.large!);
+      await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+      await page.getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+      await page.getByText(/Split into 3 files/).waitFor();
+      await shoot(page, '14-results-split', width);
 
       await page.getByRole('button', { name: 'Remove' }).click();
       api.options.resolve = () => null;

@@ -25,7 +25,7 @@ export function FileResultPanel({ result }: { result: FileResult }) {
     <article className="file-result">
       <div className="file-result-head">
         <p className="file-result-name">{`${result.listName}.kml`}</p>
-        <p className="file-result-converted">{`${counts.converted} of ${counts.total} places converted`}</p>
+        <p className="file-result-converted">{`${counts.converted.toLocaleString('en-US')} of ${counts.total.toLocaleString('en-US')} places converted`}</p>
       </div>
       {parts > 1 && (
         <p className="split-note">
@@ -66,15 +66,15 @@ export function FileResultPanel({ result }: { result: FileResult }) {
       <dl className="counts">
         <div>
           <dt>Total</dt>
-          <dd>{counts.total}</dd>
+          <dd>{counts.total.toLocaleString('en-US')}</dd>
         </div>
         <div>
           <dt>Converted</dt>
-          <dd>{counts.converted}</dd>
+          <dd>{counts.converted.toLocaleString('en-US')}</dd>
         </div>
         <div>
           <dt>Skipped</dt>
-          <dd>{counts.skipped}</dd>
+          <dd>{counts.skipped.toLocaleString('en-US')}</dd>
         </div>
       </dl>
     </article>

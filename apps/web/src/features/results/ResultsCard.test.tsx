@@ -117,6 +117,7 @@ describe('ResultsCard', () => {
       'Download KML (part 3 of 3)',
     ]);
     expect(screen.getByText(/at most 2,000 places per layer/)).toBeTruthy();
+    expect(screen.getByText('4,500 of 4,500 places converted')).toBeTruthy();
   });
 
   describe('payment outcome', () => {
