@@ -1,6 +1,8 @@
 /**
  * The page's handle on the conversion worker, behind a small interface so tests can substitute
  * a fake. The real one starts the worker lazily, on the first file, and ends it on `terminate`.
+ * A worker that dies (an uncaught error, out of memory) fails the call in flight instead of
+ * leaving the page waiting forever; the next call starts a fresh worker.
  */
 import * as Comlink from 'comlink';
 import type {
@@ -25,33 +27,87 @@ export interface Converter {
   terminate(): void;
 }
 
-/** The real worker, wrapped by Comlink. */
-export function createWorkerConverter(): Converter {
-  let worker: Worker | null = null;
-  let remote: Comlink.Remote<ConverterWorkerApi> | null = null;
+/** What the page needs of a worker: a Comlink endpoint that can report its death and be ended. */
+export type WorkerLike = Comlink.Endpoint & {
+  addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
+  terminate(): void;
+};
 
-  function api(): Comlink.Remote<ConverterWorkerApi> {
-    if (!remote) {
-      worker = new Worker(new URL('./converter.worker.ts', import.meta.url), {
-        type: 'module',
-        name: 'placeport-converter',
+/** Said when the worker died without a message of its own. */
+export const WORKER_CRASHED =
+  'The converter stopped unexpectedly. Please remove the file and try again.';
+
+function startModuleWorker(): WorkerLike {
+  return new Worker(new URL('./converter.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'placeport-converter',
+  });
+}
+
+interface Running {
+  worker: WorkerLike;
+  remote: Comlink.Remote<ConverterWorkerApi>;
+  /** Rejects when the worker dies. */
+  died: Promise<never>;
+  dead: boolean;
+}
+
+/** The real worker, wrapped by Comlink; `start` is replaceable for tests. */
+export function createWorkerConverter(start: () => WorkerLike = startModuleWorker): Converter {
+  let running: Running | null = null;
+
+  function terminate(): void {
+    if (!running) return;
+    running.remote[Comlink.releaseProxy]();
+    running.worker.terminate();
+    running = null;
+  }
+
+  function current(): Running {
+    if (!running) {
+      const worker = start();
+      let markDead: (error: Error) => void = () => undefined;
+      const died = new Promise<never>((_, reject) => {
+        markDead = reject;
       });
-      remote = Comlink.wrap<ConverterWorkerApi>(worker);
+      died.catch(() => undefined);
+      const run: Running = {
+        worker,
+        remote: Comlink.wrap<ConverterWorkerApi>(worker),
+        died,
+        dead: false,
+      };
+      worker.addEventListener('error', (event) => {
+        event.preventDefault?.();
+        run.dead = true;
+        markDead(
+          new Error(event.message ? `${WORKER_CRASHED} (${event.message})` : WORKER_CRASHED),
+        );
+      });
+      running = run;
     }
-    return remote;
+    return running;
+  }
+
+  async function call<T>(
+    use: (remote: Comlink.Remote<ConverterWorkerApi>) => Promise<T>,
+  ): Promise<T> {
+    const run = current();
+    try {
+      return await Promise.race([use(run.remote), run.died]);
+    } catch (error) {
+      if (run.dead && running === run) terminate();
+      throw error;
+    }
   }
 
   return {
-    inspect: (file) => api().inspect(file, file.name),
-    convert: (options, onProgress) => api().convert(options, Comlink.proxy(onProgress)),
+    inspect: (file) => call<InspectResult>((remote) => remote.inspect(file, file.name)),
+    convert: (options, onProgress) =>
+      call<ConvertResult>((remote) => remote.convert(options, Comlink.proxy(onProgress))),
     reset: async () => {
-      if (remote) await remote.reset();
+      if (running) await call((remote) => remote.reset());
     },
-    terminate: () => {
-      remote?.[Comlink.releaseProxy]();
-      worker?.terminate();
-      worker = null;
-      remote = null;
-    },
+    terminate,
   };
 }
