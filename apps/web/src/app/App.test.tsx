@@ -47,6 +47,14 @@ describe('converter page', () => {
     );
   });
 
+  it('keeps a file dropped outside the drop zone from replacing the page', () => {
+    mountApp('/');
+    const drop = new Event('drop', { cancelable: true }) as DragEvent;
+    Object.defineProperty(drop, 'dataTransfer', { value: { types: ['Files'] } });
+    window.dispatchEvent(drop);
+    expect(drop.defaultPrevented).toBe(true);
+  });
+
   it('follows the config the server sends once it arrives', () => {
     const { store } = mountApp('/');
     act(() => {

@@ -7,9 +7,11 @@ import { ProcessingCard } from '../features/processing/ProcessingCard';
 import { ResultsCard } from '../features/results/ResultsCard';
 import { ListDialog } from '../features/selection/ListDialog';
 import { UploadCard } from '../features/upload/UploadCard';
+import { useNoDropNavigation } from '../lib/useNoDropNavigation';
 
 /** The converter page, its sections in the seed's order (section 2). */
 export function ConverterPage() {
+  useNoDropNavigation();
   return (
     <div className="page">
       <Header />
