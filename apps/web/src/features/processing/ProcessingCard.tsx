@@ -29,7 +29,7 @@ function ProcessingView({ stage, progress }: { stage: ProcessingStage; progress:
   const percent = Math.round(progress.percent);
 
   return (
-    <section className="card processing" aria-labelledby="processing-title" aria-busy="true">
+    <section className="card processing" aria-labelledby="processing-title">
       <h2 id="processing-title" ref={heading} tabIndex={-1}>
         Converting your places
       </h2>
