@@ -1,0 +1,82 @@
+/**
+ * Archives for the browser tests, made by the testkit's generator, and what a correct conversion
+ * of them must give: per list, the placemarks (name and coordinates, longitude first as KML has
+ * them) and the places that get none. Coordinates are the generator's truth: what the URL carries
+ * (`expected`), else where the fake Google puts the place (`resolvable`).
+ */
+import type { GeneratedList, GeneratedPlace, GeneratedTakeout } from '@placeport/testkit';
+
+/** A file for `setInputFiles` / `FileChooser.setFiles`, without touching the disk. */
+export interface UploadFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/** A placemark as a reader sees it: name, then `[longitude, latitude]`. */
+export interface ExpectedPlacemark {
+  name: string;
+  lngLat: [number, number];
+}
+
+/** Generated archive bytes as an upload named like Takeout's own. */
+export function zipUpload(
+  takeout: GeneratedTakeout,
+  name = 'takeout-20260101T000000Z-001.zip',
+): UploadFile {
+  return uploadOf(name, takeout.zip, 'application/zip');
+}
+
+/** Any bytes under any name (the upload errors need files that are not good archives). */
+export function uploadOf(name: string, bytes: Uint8Array | string, mimeType: string): UploadFile {
+  return { name, mimeType, buffer: Buffer.from(bytes) };
+}
+
+/** The lists the product must offer: place lists, in archive order. */
+export function placeLists(takeout: GeneratedTakeout): GeneratedList[] {
+  return takeout.lists.filter((list) => list.isPlaceList);
+}
+
+/** Where a correct conversion puts this place, or null when it must be skipped. */
+export function truthOf(place: GeneratedPlace): { lat: number; lng: number } | null {
+  return place.expected ?? place.resolvable ?? null;
+}
+
+/** The name the KML must give: the title, trimmed, or "Dropped pin" (product.md "Outputs"). */
+export function placemarkName(place: GeneratedPlace): string {
+  return place.title.trim() || 'Dropped pin';
+}
+
+/** The placemarks a list must convert to, in file order. */
+export function expectedPlacemarks(list: GeneratedList): ExpectedPlacemark[] {
+  return list.places.flatMap((place) => {
+    const at = truthOf(place);
+    return at ? [{ name: placemarkName(place), lngLat: [at.lng, at.lat] as [number, number] }] : [];
+  });
+}
+
+/** The places that must end up in the list's failed-places CSV. */
+export function failedPlaces(list: GeneratedList): GeneratedPlace[] {
+  return list.places.filter((place) => truthOf(place) === null);
+}
+
+/** Places and converted places over some lists. */
+export function countsOf(lists: readonly GeneratedList[]): { total: number; converted: number } {
+  let total = 0;
+  let converted = 0;
+  for (const list of lists) {
+    total += list.places.length;
+    converted += expectedPlacemarks(list).length;
+  }
+  return { total, converted };
+}
+
+/** A list's name as a file name every system accepts: Windows' reserved characters become `_`. */
+export function safeStem(listName: string): string {
+  return listName.replace(/[<>:"/\\|?*]/g, '_');
+}
+
+/** `$12.70` for 127 places at $0.10. */
+export function dollarsFor(places: number): string {
+  return `$${((places * 10) / 100).toFixed(2)}`;
+}
