@@ -72,9 +72,9 @@ function render(value: Value): string {
   if (value instanceof Markup) return value.xml;
   if (typeof value === 'number') return escapeXml(String(value));
   if (Array.isArray(value)) {
-    let out = '';
-    for (const item of value as readonly Markup[]) out += item.xml;
-    return out;
+    const parts = new Array<string>(value.length);
+    for (let i = 0; i < value.length; i += 1) parts[i] = (value[i] as Markup).xml;
+    return parts.join('');
   }
   return '';
 }
