@@ -1,94 +1,113 @@
 /**
  * `pnpm bench`: converts generated Takeout archives of 10,000 and 100,000 places (coordinates in the
- * URLs) and prints wall time, places per second, peak memory, and the "floor" (unzip + CSV parse
- * alone) with the ratio converter/floor. Each measurement runs in its own process so peak RSS is its own.
+ * URLs, so no resolution) and prints, per size: wall and CPU time, places per second, peak memory, and
+ * the "floor" (unzip + CSV parse alone) with the ratio converter/floor. The archive is generated once and
+ * each measurement runs in a fresh process reading it from disk, so peak RSS is the conversion's own.
  */
 import { generateTakeout } from '@placeport/testkit';
-import { execFileSync } from 'node:child_process';
 import { unzipSync } from 'fflate';
-import Papa from 'papaparse';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Papa from 'papaparse';
 import { readArchive } from '../src/inspect.js';
 import { convertLists } from '../src/pipeline.js';
 
 const SIZES = [10_000, 100_000];
-const RUNS = 3;
+const RUNS = 5;
 
-function archiveOf(places: number): Uint8Array {
-  const lists = [
-    { name: 'Want to go', places: Math.round(places * 0.6) },
-    { name: 'Favourite places', places: Math.round(places * 0.3) },
-    {
-      name: 'Starred places',
-      places: places - Math.round(places * 0.6) - Math.round(places * 0.3),
-    },
-  ];
-  return generateTakeout({ seed: 2026, coordinatesInUrls: true, lists }).zip;
+interface Measurement {
+  wallMs: number;
+  cpuMs: number;
+  converted: number;
+  maxRssMb: number;
 }
 
-async function measure(
-  mode: 'converter' | 'floor',
-  places: number,
-): Promise<{ ms: number; converted: number }> {
-  const zip = archiveOf(places);
+function archiveOf(places: number): Uint8Array {
+  const want = Math.round(places * 0.6);
+  const favourite = Math.round(places * 0.3);
+  return generateTakeout({
+    seed: 2026,
+    coordinatesInUrls: true,
+    lists: [
+      { name: 'Want to go', places: want },
+      { name: 'Favourite places', places: favourite },
+      { name: 'Starred places', places: places - want - favourite },
+    ],
+  }).zip;
+}
+
+async function measure(mode: 'converter' | 'floor', file: string): Promise<Measurement> {
+  const zip = new Uint8Array(readFileSync(file));
+  const cpu = process.cpuUsage();
   const started = performance.now();
   let converted = 0;
   if (mode === 'floor') {
     const files = unzipSync(zip, { filter: (f) => f.name.toLowerCase().endsWith('.csv') });
     const decoder = new TextDecoder();
-    for (const bytes of Object.values(files))
+    for (const bytes of Object.values(files)) {
       converted += Papa.parse(decoder.decode(bytes), { skipEmptyLines: 'greedy' }).data.length;
+    }
   } else {
-    const lists = readArchive(zip);
-    const results = await convertLists(lists);
-    converted = results.reduce((sum, r) => sum + r.stats.converted, 0);
+    const results = await convertLists(readArchive(zip));
+    converted = results.reduce((sum, result) => sum + result.stats.converted, 0);
   }
-  return { ms: performance.now() - started, converted };
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return {
+    wallMs,
+    cpuMs: (used.user + used.system) / 1000,
+    converted,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+  };
 }
 
-async function child(mode: 'converter' | 'floor', places: number): Promise<void> {
-  const { ms, converted } = await measure(mode, places);
-  process.stdout.write(
-    JSON.stringify({ ms, converted, maxRssMb: process.resourceUsage().maxRSS / 1024 }),
-  );
-}
-
-function spawnMeasure(
-  mode: string,
-  places: number,
-): { ms: number; converted: number; maxRssMb: number } {
-  const out = execFileSync(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), mode, String(places)],
-    { encoding: 'utf8' },
-  );
-  return JSON.parse(out) as { ms: number; converted: number; maxRssMb: number };
+function spawnMeasure(mode: string, file: string): Measurement {
+  const script = fileURLToPath(import.meta.url);
+  const out = execFileSync(process.execPath, ['--import', 'tsx', script, mode, file], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as Measurement;
 }
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
-  const [mode, places] = process.argv.slice(2);
-  if (mode === 'converter' || mode === 'floor') return child(mode, Number(places));
-  console.log(
-    `converter benchmark — ${RUNS} runs each, median; peak = max RSS of the measuring process (generation included)`,
-  );
-  for (const size of SIZES) {
-    const conv = Array.from({ length: RUNS }, () => spawnMeasure('converter', size));
-    const floor = Array.from({ length: RUNS }, () => spawnMeasure('floor', size));
-    const convMs = median(conv.map((r) => r.ms));
-    const floorMs = median(floor.map((r) => r.ms));
-    if (conv[0]!.converted !== size)
-      throw new Error(`expected ${size} converted, got ${conv[0]!.converted}`);
+  const [mode, file] = process.argv.slice(2);
+  if ((mode === 'converter' || mode === 'floor') && file) {
+    process.stdout.write(JSON.stringify(await measure(mode, file)));
+    return;
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'placeport-bench-'));
+  try {
     console.log(
-      [
-        `${size.toLocaleString('en-US')} places:`,
-        `converter ${convMs.toFixed(0)} ms (${Math.round((size / convMs) * 1000).toLocaleString('en-US')} places/s, peak ${Math.max(...conv.map((r) => r.maxRssMb)).toFixed(0)} MB)`,
-        `floor ${floorMs.toFixed(0)} ms (peak ${Math.max(...floor.map((r) => r.maxRssMb)).toFixed(0)} MB)`,
-        `ratio ${(convMs / floorMs).toFixed(2)}`,
-      ].join('  '),
+      `converter benchmark: median of ${RUNS} runs, each in a fresh process; peak = max RSS`,
     );
+    for (const size of SIZES) {
+      const archive = path.join(dir, `takeout-${size}.zip`);
+      writeFileSync(archive, archiveOf(size));
+      const conv = Array.from({ length: RUNS }, () => spawnMeasure('converter', archive));
+      const floor = Array.from({ length: RUNS }, () => spawnMeasure('floor', archive));
+      if (conv.some((run) => run.converted !== size))
+        throw new Error(`expected ${size} places converted`);
+      const [cw, cc, fw, fc] = [
+        median(conv.map((r) => r.wallMs)),
+        median(conv.map((r) => r.cpuMs)),
+        median(floor.map((r) => r.wallMs)),
+        median(floor.map((r) => r.cpuMs)),
+      ];
+      console.log(
+        `${fmt(size)} places: converter ${fmt(cw)} ms wall / ${fmt(cc)} ms CPU, ${fmt((size / cw) * 1000)} places/s, ` +
+          `peak ${fmt(Math.max(...conv.map((r) => r.maxRssMb)))} MB | floor ${fmt(fw)} ms wall / ${fmt(fc)} ms CPU, ` +
+          `peak ${fmt(Math.max(...floor.map((r) => r.maxRssMb)))} MB | ratio ${(cw / fw).toFixed(2)} wall, ${(cc / fc).toFixed(2)} CPU`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -116,11 +116,16 @@ class ProgressReporter {
 }
 
 function statsFor(places: readonly ParsedPlace[]): ConversionStats {
-  const converted = places.reduce((sum, place) => sum + (place.coordinates ? 1 : 0), 0);
+  let converted = 0;
+  let withNotes = 0;
+  for (const place of places) {
+    if (place.coordinates) converted += 1;
+    if (place.note) withNotes += 1;
+  }
   return {
     totalPlaces: places.length,
     withCoordinates: converted,
-    withNotes: places.reduce((sum, place) => sum + (place.note ? 1 : 0), 0),
+    withNotes,
     categories: 1,
     processed: places.length,
     converted,

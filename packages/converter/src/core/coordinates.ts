@@ -20,6 +20,7 @@ const CENTRE = new RegExp(String.raw`@(${NUMBER}),(${NUMBER}),(\d+(?:\.\d+)?)`);
 const PAIR_PARAMS = ['q', 'query', 'll', 'center', 'daddr', 'destination'] as const;
 
 function decode(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
