@@ -5,7 +5,7 @@
  * the machine can never turn a demo run into a Stripe one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,7 +42,7 @@ const LISTENING = /PlacePort API listening on (http:\/\/[^\s"]+)/;
 export interface ApiProcess {
   /** `http://127.0.0.1:<port>`: the page and the API at one address. */
   url: string;
-  /** What the process printed so far (pino JSON lines and stderr), for failure reports. */
+  /** What the process printed so far (pino JSON lines and stderr), also kept in `logFile`. */
   log(): string;
   stop(): Promise<void>;
 }
@@ -76,7 +76,10 @@ async function waitForHealth(url: string, deadline: number): Promise<void> {
  * Starts the API with these settings (on top of port 0, loopback, the web app and test-friendly
  * rate limits) and resolves once `GET /api/health` answers `{ ok: true }`.
  */
-export async function startApi(settings: Record<string, string>): Promise<ApiProcess> {
+export async function startApi(
+  settings: Record<string, string>,
+  logFile?: string,
+): Promise<ApiProcess> {
   if (!existsSync(API_SERVER)) {
     throw new Error(
       `${API_SERVER} is missing: build the API first (pnpm --filter @placeport/api build).`,
@@ -100,6 +103,7 @@ export async function startApi(settings: Record<string, string>): Promise<ApiPro
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const file = logFile ? createWriteStream(logFile) : null;
   const log = () => lines.join('\n');
   const deadline = Date.now() + START_TIMEOUT_MS;
 
@@ -111,7 +115,9 @@ export async function startApi(settings: Record<string, string>): Promise<ApiPro
     const onData = (stream: 'out' | 'err') => (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (line.trim() === '') continue;
-        lines.push(stream === 'err' ? `[stderr] ${line}` : line);
+        const entry = stream === 'err' ? `[stderr] ${line}` : line;
+        lines.push(entry);
+        file?.write(`${entry}\n`);
         const found = LISTENING.exec(line);
         if (found) {
           clearTimeout(timer);
@@ -122,6 +128,9 @@ export async function startApi(settings: Record<string, string>): Promise<ApiPro
     child.stdout!.on('data', onData('out'));
     child.stderr!.on('data', onData('err'));
     child.once('exit', (code, signal) => {
+      const entry = `[exit] ${signal ?? code}`;
+      lines.push(entry);
+      file?.write(`${entry}\n`);
       clearTimeout(timer);
       reject(new Error(`The API exited (${signal ?? code}) before listening:\n${log()}`));
     });
@@ -133,6 +142,7 @@ export async function startApi(settings: Record<string, string>): Promise<ApiPro
     const force = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
     await exited(child);
     clearTimeout(force);
+    file?.end();
   }
 
   try {

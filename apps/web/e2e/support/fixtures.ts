@@ -5,7 +5,9 @@
  * Each starts the first time a test asks for it and stops when the worker ends. The fakes live in
  * this process, so tests can steer them and read what reached them.
  */
-import { test as base, expect } from '@playwright/test';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test as base, expect, type WorkerInfo } from '@playwright/test';
 import {
   startFakeGoogle,
   startFakeStripe,
@@ -13,6 +15,12 @@ import {
   type FakeStripe,
 } from '@placeport/testkit';
 import { startApi, type ApiProcess } from './api-process';
+
+/** Where an API process's log goes: `test-results/e2e/api-<mode>-worker<n>.log`. */
+async function logFile(workerInfo: WorkerInfo, mode: string): Promise<string> {
+  await mkdir(workerInfo.project.outputDir, { recursive: true });
+  return join(workerInfo.project.outputDir, `api-${mode}-worker${workerInfo.workerIndex}.log`);
+}
 
 interface Servers {
   fakeGoogle: FakeGoogle;
@@ -26,6 +34,7 @@ interface Servers {
 /** `test` with the servers as worker fixtures; import it instead of Playwright's own. */
 export const test = base.extend<object, Servers>({
   fakeGoogle: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
     async ({}, use) => {
       const google = await startFakeGoogle();
       await use(google);
@@ -34,6 +43,7 @@ export const test = base.extend<object, Servers>({
     { scope: 'worker' },
   ],
   fakeStripe: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
     async ({}, use) => {
       const stripe = await startFakeStripe();
       await use(stripe);
@@ -42,21 +52,27 @@ export const test = base.extend<object, Servers>({
     { scope: 'worker' },
   ],
   demoApi: [
-    async ({ fakeGoogle }, use) => {
-      const api = await startApi({ MAPS_UPSTREAM_ORIGIN: fakeGoogle.url });
+    async ({ fakeGoogle }, use, workerInfo) => {
+      const api = await startApi(
+        { MAPS_UPSTREAM_ORIGIN: fakeGoogle.url },
+        await logFile(workerInfo, 'demo'),
+      );
       await use(api);
       await api.stop();
     },
     { scope: 'worker' },
   ],
   stripeApi: [
-    async ({ fakeGoogle, fakeStripe }, use) => {
-      const api = await startApi({
-        MAPS_UPSTREAM_ORIGIN: fakeGoogle.url,
-        STRIPE_SECRET_KEY: fakeStripe.secretKey,
-        STRIPE_PUBLISHABLE_KEY: fakeStripe.publishableKey,
-        STRIPE_API_BASE: fakeStripe.url,
-      });
+    async ({ fakeGoogle, fakeStripe }, use, workerInfo) => {
+      const api = await startApi(
+        {
+          MAPS_UPSTREAM_ORIGIN: fakeGoogle.url,
+          STRIPE_SECRET_KEY: fakeStripe.secretKey,
+          STRIPE_PUBLISHABLE_KEY: fakeStripe.publishableKey,
+          STRIPE_API_BASE: fakeStripe.url,
+        },
+        await logFile(workerInfo, 'stripe'),
+      );
       await use(api);
       await api.stop();
     },

@@ -15,6 +15,12 @@ export interface DownloadedFile {
   text: string;
 }
 
+/** The part of a GeoJSON feature the tests read. */
+interface GeoJsonPoint {
+  geometry: { type: string; coordinates: number[] } | null;
+  properties: Record<string, unknown> | null;
+}
+
 /** Reads a finished download. */
 export async function readDownload(download: Download): Promise<DownloadedFile> {
   const path = await download.path();
@@ -36,8 +42,9 @@ export function readKml(text: string): {
   if (errors.length > 0) throw new Error(`The KML is not well-formed XML: ${errors.join('; ')}`);
   const documentName =
     doc.getElementsByTagName('Document')[0]?.getElementsByTagName('name')[0]?.textContent ?? null;
-  const collection = kml(doc as unknown as Document);
-  const placemarks = collection.features.map((feature) => {
+  // togeojson's types name the `geojson` package, which is not installed: only what is read here.
+  const features = kml(doc).features as unknown as GeoJsonPoint[];
+  const placemarks = features.map((feature) => {
     if (feature.geometry?.type !== 'Point') {
       throw new Error(`Placemark is not a point: ${JSON.stringify(feature.geometry)}`);
     }

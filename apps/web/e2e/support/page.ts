@@ -70,12 +70,15 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   expect(found, `axe-core violations on the ${screen} screen`).toEqual([]);
 }
 
-/** Saves a full-page screenshot of the settled page as `<name>-<viewport width>.png`. */
-export async function snap(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot of the settled page as `<name>-<viewport width>.png`: the whole page, or
+ * only the viewport for a modal dialog (its fixed overlay covers the viewport, not the page).
+ */
+export async function snap(page: Page, name: string, fullPage = true): Promise<void> {
   await settle(page);
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage });
 }
 
 /** Clicks (or otherwise triggers) a download and returns it once the browser has it. */

@@ -1,0 +1,150 @@
+/**
+ * The other ways a conversion can end: nothing converts (the authorization is cancelled), the
+ * selection is too small to charge (free, no payment step), and a list fails validation (its
+ * skipped panel, while the other lists convert).
+ */
+import { generateTakeout } from '@placeport/testkit';
+import { expectedPlacemarks, placeLists, safeStem, zipUpload } from './support/archives';
+import { expect, test } from './support/fixtures';
+import { readDownload, readKml } from './support/kml';
+import {
+  chooseFile,
+  download,
+  paymentDialog,
+  resultPanel,
+  resultsHeading,
+  selectionDialog,
+} from './support/page';
+import { useStripeShim } from './support/stripe';
+
+test('Payment Cancelled: when no place converts, the authorization is cancelled and nothing is charged', async ({
+  page,
+  stripeApi,
+  fakeStripe,
+}) => {
+  const takeout = generateTakeout({
+    seed: 41,
+    quirks: false,
+    includeNonPlaceLists: false,
+    lists: [{ name: 'Nowhere', places: 8, kinds: { 'no-link': 1, zero: 1 } }],
+  });
+  await useStripeShim(page, fakeStripe.url);
+  const before = new Set(fakeStripe.paymentIntents().map((intent) => intent.id));
+  await page.goto(stripeApi.url);
+  await chooseFile(page, zipUpload(takeout));
+  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  const payment = paymentDialog(page);
+  await expect(payment.getByRole('definition').filter({ hasText: '$0.80' })).toBeVisible();
+  await payment.getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+
+  await expect(resultsHeading(page)).toHaveText('Conversion Complete - 0 File(s) Ready', {
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('heading', { name: 'Payment Cancelled' })).toBeVisible();
+  await expect(
+    page.getByText(
+      'No places were converted, so your payment authorization has been cancelled. You have not been charged.',
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Payment Summary' })).toHaveCount(0);
+  const panel = resultPanel(page, 'Nowhere.kml');
+  await expect(panel.getByText('0 of 8 places converted')).toBeVisible();
+  await expect(panel.getByRole('link', { name: 'Download Failed (8) — Nowhere' })).toBeVisible();
+  await expect(panel.getByRole('link', { name: /Download KML/ })).toHaveCount(0);
+
+  const [intent] = fakeStripe.paymentIntents().filter((each) => !before.has(each.id));
+  await expect.poll(() => fakeStripe.paymentIntent(intent!.id)?.status).toBe('canceled');
+  expect(fakeStripe.paymentIntent(intent!.id)?.amount_received ?? 0).toBe(0);
+  expect(
+    fakeStripe.mutations().filter((request) => request.path.endsWith(`${intent!.id}/capture`)),
+  ).toEqual([]);
+});
+
+test('the free path: under 5 places there is no payment step, no intent and no Stripe.js', async ({
+  page,
+  stripeApi,
+  fakeStripe,
+}) => {
+  const takeout = generateTakeout({
+    seed: 42,
+    quirks: false,
+    includeNonPlaceLists: false,
+    lists: [{ name: 'Weekend in Lisbon', places: 3, kinds: { ftid: 1 } }],
+  });
+  const [list] = placeLists(takeout);
+  const stripeJs = await useStripeShim(page, fakeStripe.url);
+  fakeStripe.clearRequests();
+  await page.goto(stripeApi.url);
+  await chooseFile(page, zipUpload(takeout));
+  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+
+  const payment = paymentDialog(page);
+  await expect(payment.getByText('This conversion is free')).toBeVisible();
+  await expect(payment.getByText('$0.00 (free)')).toBeVisible();
+  await expect(payment.getByRole('button', { name: 'Authorize Payment & Convert' })).toHaveCount(0);
+  await payment.getByRole('button', { name: 'Convert for Free' }).click();
+
+  await expect(resultsHeading(page)).toHaveText('Conversion Complete - 1 File(s) Ready', {
+    timeout: 30_000,
+  });
+  await expect(page.getByText('Successfully converted: 3 places')).toBeVisible();
+  await expect(
+    page.getByText('Final charge: $0.00. This selection was free, so nothing was charged.'),
+  ).toBeVisible();
+  const kml = readKml(
+    (
+      await readDownload(
+        await download(page, () =>
+          page.getByRole('link', { name: 'Download KML — Weekend in Lisbon' }).click(),
+        ),
+      )
+    ).text,
+  );
+  // The three links name places only by id: the free tier still resolves them.
+  expect(kml.placemarks.map((p) => p.name)).toEqual(expectedPlacemarks(list!).map((p) => p.name));
+  expect(stripeJs.requests).toEqual([]);
+  expect(fakeStripe.requests).toEqual([]);
+});
+
+test('a list that fails validation gets the skipped panel with its reason; the others convert', async ({
+  page,
+  demoApi,
+}) => {
+  const broken = new TextEncoder().encode('Name,Link\nCafé Central,https://example.com/cafe\n');
+  const takeout = generateTakeout({
+    seed: 43,
+    quirks: false,
+    includeNonPlaceLists: false,
+    lists: [{ name: 'Vienna', places: 6, kinds: { pin: 1 } }],
+    extraEntries: { 'Takeout/Saved/Old export.csv': broken },
+  });
+  await page.goto(demoApi.url);
+  await chooseFile(page, zipUpload(takeout));
+  const dialog = selectionDialog(page);
+  await expect(dialog.getByText('2 of 2 lists selected')).toBeVisible();
+  await expect(dialog.getByText('7 places in total')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+
+  await expect(resultsHeading(page)).toHaveText('Conversion Complete - 1 File(s) Ready', {
+    timeout: 30_000,
+  });
+  const skipped = page.getByRole('article').filter({ hasText: 'Old export.csv' });
+  await expect(skipped.getByText('File skipped - validation failed')).toBeVisible();
+  await expect(skipped.getByText('Reason:')).toBeVisible();
+  await expect(skipped).toContainText(
+    'CSV file must contain "Title" and "URL" columns. Found columns: Name, Link',
+  );
+  await expect(skipped.getByRole('link')).toHaveCount(0);
+
+  const vienna = resultPanel(page, 'Vienna.kml');
+  await expect(vienna.getByText('6 of 6 places converted')).toBeVisible();
+  await expect(vienna.getByRole('link', { name: /Download Failed/ })).toHaveCount(0);
+  const file = await readDownload(
+    await download(page, () => vienna.getByRole('link', { name: 'Download KML — Vienna' }).click()),
+  );
+  expect(file.fileName).toBe(`${safeStem('Vienna')}.kml`);
+  expect(readKml(file.text).placemarks).toHaveLength(6);
+  await expect(page.getByText('Successfully converted: 6 places')).toBeVisible();
+  await expect(page.getByText('Final charge: $0.60')).toBeVisible();
+});

@@ -1,0 +1,167 @@
+/**
+ * The upload errors of the seed, each under the right heading of the error panel; going back from
+ * the payment view to the selection; Remove resetting everything; and the 404 screen.
+ */
+import { generateTakeout } from '@placeport/testkit';
+import { placeLists, uploadOf, zipUpload } from './support/archives';
+import { expect, test } from './support/fixtures';
+import {
+  chooseFile,
+  paymentDialog,
+  resultPanel,
+  resultsHeading,
+  selectionDialog,
+} from './support/page';
+import type { Page } from '@playwright/test';
+
+function uploadCard(page: Page) {
+  return page.getByRole('region', { name: 'Upload Your Takeout Archive' });
+}
+
+const uploadErrors = [
+  {
+    what: 'a file that is not a .zip',
+    file: uploadOf(
+      'Saved Places.json',
+      '{"type":"FeatureCollection","features":[]}',
+      'application/json',
+    ),
+    heading: 'Invalid File',
+    message: 'Please upload a ZIP file from Google Takeout with your saved places.',
+    refusal: '“Saved Places.json” was not accepted: it is not a .zip file.',
+  },
+  {
+    what: 'a zip with no place lists (only the image and page lists)',
+    file: zipUpload(generateTakeout({ seed: 51, lists: [] }), 'takeout-images-only.zip'),
+    heading: 'Invalid File',
+    message: 'No CSV files found in the zip file.',
+    refusal: null,
+  },
+  {
+    what: 'a broken zip (a download cut short)',
+    file: uploadOf(
+      'takeout-cut-short.zip',
+      generateTakeout({ seed: 52 }).zip.subarray(0, 700),
+      'application/zip',
+    ),
+    heading: 'Invalid File',
+    message: 'invalid zip data',
+    refusal: null,
+  },
+];
+
+for (const { what, file, heading, message, refusal } of uploadErrors) {
+  test(`upload error: ${what}`, async ({ page, demoApi }) => {
+    await page.goto(demoApi.url);
+    await chooseFile(page, file);
+    const alert = uploadCard(page).getByRole('alert');
+    await expect(alert.getByText(heading, { exact: true })).toBeVisible();
+    await expect(alert.getByText(message, { exact: true })).toBeVisible();
+    // The file is not kept: the drop zone is back, no dialog opened.
+    await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
+    await expect(page.getByText(file.name, { exact: true })).toHaveCount(0);
+    await expect(selectionDialog(page)).toHaveCount(0);
+    if (refusal) await expect(page.getByText(refusal)).toBeVisible();
+
+    // A good archive afterwards clears the error.
+    await chooseFile(page, zipUpload(generateTakeout({ seed: 53 })));
+    await expect(selectionDialog(page)).toBeVisible();
+    await expect(uploadCard(page).getByRole('alert')).toHaveCount(0);
+  });
+}
+
+test('Back to Selection returns to the lists as they were chosen', async ({ page, demoApi }) => {
+  const takeout = generateTakeout({ seed: 54 });
+  const lists = placeLists(takeout);
+  const kept = lists.slice(1);
+  const keptPlaces = kept.reduce((sum, list) => sum + list.places.length, 0);
+  await page.goto(demoApi.url);
+  await chooseFile(page, zipUpload(takeout));
+  const dialog = selectionDialog(page);
+  await dialog.getByRole('checkbox', { name: new RegExp(lists[0]!.name) }).click();
+  await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
+
+  const payment = paymentDialog(page);
+  await expect(payment.getByText(`${keptPlaces} places`, { exact: true })).toBeVisible();
+  await payment.getByRole('button', { name: 'Back to Selection' }).click();
+
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText(`${kept.length} of ${lists.length} lists selected`)).toBeVisible();
+  await expect(dialog.getByText(`${keptPlaces} places in total`)).toBeVisible();
+  await expect(
+    dialog.getByRole('checkbox', { name: new RegExp(lists[0]!.name) }),
+  ).not.toBeChecked();
+  await dialog.getByRole('button', { name: 'Select All', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
+  const all = lists.reduce((sum, list) => sum + list.places.length, 0);
+  await expect(payment.getByText(`${all} places`, { exact: true })).toBeVisible();
+});
+
+test.describe('Remove', () => {
+  // The page's CSP allows no fetch of blob: URLs; lifted here only to prove they are revoked.
+  test.use({ bypassCSP: true });
+
+  test('Remove resets everything: file, lists, results, downloads and errors', async ({
+    page,
+    demoApi,
+  }) => {
+    const takeout = generateTakeout({
+      seed: 55,
+      quirks: false,
+      includeNonPlaceLists: false,
+      lists: [{ name: 'Kyoto', places: 9, kinds: { pin: 1 } }],
+    });
+    await page.goto(demoApi.url);
+    await chooseFile(page, zipUpload(takeout, 'kyoto.zip'));
+    await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+    await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+    await expect(resultsHeading(page)).toBeVisible({ timeout: 30_000 });
+    const link = resultPanel(page, 'Kyoto.kml').getByRole('link', { name: 'Download KML — Kyoto' });
+    const blobUrl = await link.getAttribute('href');
+    expect(blobUrl).toMatch(/^blob:/);
+    expect(await page.evaluate(async (url) => (await fetch(url)).ok, blobUrl!)).toBe(true);
+
+    await uploadCard(page).getByRole('button', { name: 'Remove' }).click();
+
+    await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
+    await expect(page.getByText('kyoto.zip')).toHaveCount(0);
+    await expect(resultsHeading(page)).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Converting your places' })).toHaveCount(0);
+    await expect(uploadCard(page).getByRole('alert')).toHaveCount(0);
+    // The old downloads are gone from memory too.
+    const stillThere = await page.evaluate(
+      (url) =>
+        fetch(url).then(
+          () => true,
+          () => false,
+        ),
+      blobUrl!,
+    );
+    expect(stillThere).toBe(false);
+
+    // The next archive starts from a clean slate: all its lists chosen, no payment remembered.
+    const next = generateTakeout({ seed: 56 });
+    await chooseFile(page, zipUpload(next));
+    const count = placeLists(next).length;
+    await expect(
+      selectionDialog(page).getByText(`${count} of ${count} lists selected`),
+    ).toBeVisible();
+    await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+    await expect(
+      paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }),
+    ).toBeEnabled();
+  });
+});
+
+test('any other path shows the 404 page, which leads back to the converter', async ({
+  page,
+  demoApi,
+}) => {
+  await page.goto(`${demoApi.url}/saved/places/nowhere`);
+  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+  await expect(page.getByText('Drop your ZIP file here')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Go to the converter' }).click();
+  await expect(page).toHaveURL(`${demoApi.url}/`);
+  await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
+});
