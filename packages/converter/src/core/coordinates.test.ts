@@ -63,6 +63,16 @@ describe('extractCoordinates', () => {
     });
   });
 
+  it('takes the last valid pin when a URL holds several', () => {
+    const url =
+      'https://www.google.com/maps/place/x/data=!3d1.5!4d2.5!1s0x1:0x2!3d95!4d2!8m2!3d3.25!4d4.75';
+    expect(extractCoordinates(url)?.coordinates).toEqual({ lat: 3.25, lng: 4.75 });
+    expect(
+      extractCoordinates('https://www.google.com/maps/place/x/data=!3d1.5!4d2.5!3d95!4d2')
+        ?.coordinates,
+    ).toEqual({ lat: 1.5, lng: 2.5 });
+  });
+
   it('trusts an explicit pair over the centre', () => {
     expect(
       extractCoordinates('https://www.google.com/maps/search/10.5,20.5/@11,21,12z')?.coordinates,
@@ -125,6 +135,24 @@ describe('extractCoordinates', () => {
         ).toEqual(expected);
       }),
     );
+  });
+});
+
+describe('formatDegrees', () => {
+  it.each([
+    [0, '0'],
+    [-0, '0'],
+    [180, '180'],
+    [-90, '-90'],
+    [48.8583701, '48.8583701'],
+    [2.5, '2.5'],
+    [-0.0000001, '-0.0000001'],
+    [1e-7, '0.0000001'],
+    [12.123456789, '12.1234568'],
+    [0.00000004, '0'],
+    [-33.85678449, '-33.8567845'],
+  ])('writes %d as %s', (value, text) => {
+    expect(formatDegrees(value)).toBe(text);
   });
 });
 

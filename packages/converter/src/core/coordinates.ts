@@ -11,7 +11,7 @@ export interface ExtractedCoordinates {
 
 const NUMBER = String.raw`[-+]?\d{1,3}(?:\.\d+)?`;
 /** `!3d<lat>!4d<lng>`: the place's own pin in a `data=` blob. The last one wins: it belongs to the place, not a search. */
-const PIN = new RegExp(String.raw`!3d(${NUMBER})!4d(${NUMBER})`, 'g');
+const PIN = new RegExp(String.raw`!3d(${NUMBER})!4d(${NUMBER})`, 'y');
 /** A plain `lat, lng` decimal pair (optional spaces or `+` after the comma), as in `/maps/search/<lat>,<lng>` or `?q=`. */
 const PAIR = new RegExp(String.raw`^\s*(${NUMBER})\s*,[\s+]*(${NUMBER})\s*$`);
 /** `@<lat>,<lng>,<zoom>`: the map's centre, the view rather than the pin. */
@@ -35,12 +35,17 @@ function pairFrom(text: string | null | undefined): LatLng | undefined {
 }
 
 function lastPin(url: string): LatLng | undefined {
-  if (!url.includes('!3d')) return undefined;
-  let found: LatLng | undefined;
-  for (const match of url.matchAll(PIN)) {
-    found = toLatLng(match[1]!, match[2]!) ?? found;
+  for (
+    let at = url.lastIndexOf('!3d');
+    at >= 0;
+    at = at > 0 ? url.lastIndexOf('!3d', at - 1) : -1
+  ) {
+    PIN.lastIndex = at;
+    const match = PIN.exec(url);
+    const point = match ? toLatLng(match[1]!, match[2]!) : undefined;
+    if (point) return point;
   }
-  return found;
+  return undefined;
 }
 
 const SEARCH_PATH = /\/maps\/search\/([^/?#]+)/;

@@ -20,14 +20,23 @@ export function toLatLng(lat: string | number, lng: string | number): LatLng | u
   return isValidCoordinate(la, ln) ? { lat: la, lng: ln } : undefined;
 }
 
-/** Degrees as plain decimals (never exponent notation), to 7 places (about 1 cm), trailing zeros trimmed. */
+const SCALE = 1e7;
+
+/**
+ * Degrees as plain decimals (never exponent notation), rounded to 7 places (about 1 cm, Google's own
+ * precision), trailing zeros trimmed. Works on the scaled integer, which is much cheaper than turning a
+ * double into its shortest text: this runs twice per placemark.
+ */
 export function formatDegrees(value: number): string {
-  const plain = String(value);
-  const dot = plain.indexOf('.');
-  if (!plain.includes('e') && (dot < 0 || plain.length - dot <= 8))
-    return plain === '-0' ? '0' : plain;
-  const fixed = value.toFixed(7).replace(/0+$/, '').replace(/\.$/, '');
-  return fixed === '-0' ? '0' : fixed;
+  const scaled = Math.round(value * SCALE);
+  if (scaled === 0) return '0';
+  const digits = String(Math.abs(scaled)).padStart(8, '0');
+  const whole = digits.slice(0, -7);
+  let fraction = digits.slice(-7);
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end -= 1;
+  fraction = fraction.slice(0, end);
+  return `${scaled < 0 ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
 /**

@@ -89,7 +89,7 @@ export function xml(strings: TemplateStringsArray, ...values: Value[]): Markup {
   return new Markup(out);
 }
 
-/** A whole XML document with its declaration. */
-export function xmlDocument(root: Markup): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${root.xml}\n`;
+/** The XML declaration followed by the opening markup of a document whose closing tags the caller appends. */
+export function xmlDocumentStart(open: Markup): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${open.xml}`;
 }
