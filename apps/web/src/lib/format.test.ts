@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorHeading, formatFileSize, formatPlaces, listDisplayName } from './format';
+import { errorHeading, formatCount, formatFileSize, formatPlaces, listDisplayName } from './format';
 
 describe('formatFileSize (base 1024, one decimal, Bytes/KB/MB/GB)', () => {
   it.each([
@@ -24,6 +24,27 @@ describe('formatFileSize (base 1024, one decimal, Bytes/KB/MB/GB)', () => {
   it('treats nonsense as zero', () => {
     expect(formatFileSize(-5)).toBe('0 Bytes');
     expect(formatFileSize(Number.NaN)).toBe('0 Bytes');
+  });
+});
+
+describe('formatCount (thousands separators without Intl)', () => {
+  it.each([
+    [0, '0'],
+    [7, '7'],
+    [999, '999'],
+    [1000, '1,000'],
+    [2000, '2,000'],
+    [100_000, '100,000'],
+    [1_234_567, '1,234,567'],
+    [-4500, '-4,500'],
+  ])('%d → %s', (count, text) => {
+    expect(formatCount(count)).toBe(text);
+  });
+
+  it('writes what toLocaleString("en-US") writes for whole numbers', () => {
+    for (let count = 0; count < 3_000_000; count += 997) {
+      expect(formatCount(count)).toBe(count.toLocaleString('en-US'));
+    }
   });
 });
 

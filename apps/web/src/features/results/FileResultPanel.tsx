@@ -1,6 +1,7 @@
 import { Tooltip } from 'radix-ui';
 import { DownloadIcon } from '../../components/Icons';
 import type { FileResult } from '../../state/types';
+import { formatCount } from '../../lib/format';
 
 /** Google My Maps imports at most this many places into one layer (product.md). */
 export const MY_MAPS_LAYER_LIMIT = 2000;
@@ -25,11 +26,11 @@ export function FileResultPanel({ result }: { result: FileResult }) {
     <article className="file-result">
       <div className="file-result-head">
         <p className="file-result-name">{`${result.listName}.kml`}</p>
-        <p className="file-result-converted">{`${counts.converted.toLocaleString('en-US')} of ${counts.total.toLocaleString('en-US')} places converted`}</p>
+        <p className="file-result-converted">{`${formatCount(counts.converted)} of ${formatCount(counts.total)} places converted`}</p>
       </div>
       {parts > 1 && (
         <p className="split-note">
-          {`Split into ${parts} files, because Google My Maps imports at most ${MY_MAPS_LAYER_LIMIT.toLocaleString('en-US')} places per layer. Import each part as its own layer.`}
+          {`Split into ${parts} files, because Google My Maps imports at most ${formatCount(MY_MAPS_LAYER_LIMIT)} places per layer. Import each part as its own layer.`}
         </p>
       )}
       <div className="downloads">
@@ -66,15 +67,15 @@ export function FileResultPanel({ result }: { result: FileResult }) {
       <dl className="counts">
         <div>
           <dt>Total</dt>
-          <dd>{counts.total.toLocaleString('en-US')}</dd>
+          <dd>{formatCount(counts.total)}</dd>
         </div>
         <div>
           <dt>Converted</dt>
-          <dd>{counts.converted.toLocaleString('en-US')}</dd>
+          <dd>{formatCount(counts.converted)}</dd>
         </div>
         <div>
           <dt>Skipped</dt>
-          <dd>{counts.skipped.toLocaleString('en-US')}</dd>
+          <dd>{formatCount(counts.skipped)}</dd>
         </div>
       </dl>
     </article>
