@@ -34,6 +34,7 @@ describe('money', () => {
     expect(formatUsd(0)).toBe('$0.00');
     expect(formatUsd(10)).toBe('$0.10');
     expect(formatUsd(370)).toBe('$3.70');
-    expect(formatUsd(1_000_000)).toBe('$10000.00');
+    expect(formatUsd(1_000_000)).toBe('$10,000.00');
+    expect(formatUsd(123_456_789)).toBe('$1,234,567.89');
   });
 });

@@ -1,3 +1,5 @@
+import { formatCount } from './format';
+
 /**
  * The seed's business constants for money, in integer cents so no float ever decides a charge.
  * The server checks every amount again; these only drive what the page shows and asks for.
@@ -26,5 +28,7 @@ export function centsToDollars(cents: number): number {
 
 /** Display form: `$12.30`, always two decimals (seed section 9). */
 export function formatUsd(cents: number): string {
-  return `$${(Math.round(cents) / 100).toFixed(2)}`;
+  const whole = Math.round(cents);
+  const [dollars, fraction] = (Math.abs(whole) / 100).toFixed(2).split('.');
+  return `${whole < 0 ? '-' : ''}$${formatCount(Number(dollars))}.${fraction}`;
 }
