@@ -19,8 +19,9 @@ const CENTRE = new RegExp(String.raw`@(${NUMBER}),(${NUMBER}),(\d+(?:\.\d+)?)`);
 /** Query parameters that may hold an explicit pair. */
 const PAIR_PARAMS = ['q', 'query', 'll', 'center', 'daddr', 'destination'] as const;
 
+/** Percent-decodes a URL part; a `+` may stay, as PAIR reads it as a space. */
 function decode(text: string): string {
-  if (!text.includes('%') && !text.includes('+')) return text;
+  if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {

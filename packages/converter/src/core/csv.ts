@@ -33,10 +33,6 @@ export interface ParsedCsv {
   warningCount: number;
 }
 
-function isBlankRow(row: readonly string[]): boolean {
-  return row.every((cell) => cell.trim() === '');
-}
-
 function findHeader(rows: readonly string[][]): number {
   const limit = Math.min(rows.length, HEADER_SEARCH_ROWS);
   for (let i = 0; i < limit; i += 1) {
@@ -69,7 +65,8 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
       parseErrorMessage(parsed.errors.map((error) => error.message)),
     );
   }
-  const rows = parsed.data.filter((row) => !isBlankRow(row));
+  // 'greedy' already drops rows of only separators and white space (`,,,,`).
+  const rows = parsed.data;
   if (rows.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
 
   const headerAt = findHeader(rows);
@@ -92,23 +89,28 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
   const places: ParsedPlace[] = [];
   const warnings: RowWarning[] = [];
   let warningCount = 0;
-  dataRows.forEach((row, i) => {
+  // papaparse yields strings, so only a row missing cells can fail the schema: those go through valibot.
+  const complete = Math.max(at.title, at.url, at.note, at.comment) + 1;
+  for (let i = 0; i < dataRows.length; i += 1) {
+    const row = dataRows[i]!;
     const record = {
       Title: cell(row, at.title),
       URL: cell(row, at.url),
       Note: cell(row, at.note),
       Comment: cell(row, at.comment),
     };
-    const checked = v.safeParse(RowSchema, record);
-    if (!checked.success) {
-      warningCount += 1;
-      if (warnings.length < MAX_ROW_WARNINGS) {
-        warnings.push({
-          row: i + 1,
-          message: checked.issues
-            .map((issue) => `${v.getDotPath(issue) ?? 'row'}: ${issue.message}`)
-            .join('; '),
-        });
+    if (row.length < complete) {
+      const checked = v.safeParse(RowSchema, record);
+      if (!checked.success) {
+        warningCount += 1;
+        if (warnings.length < MAX_ROW_WARNINGS) {
+          warnings.push({
+            row: i + 1,
+            message: checked.issues
+              .map((issue) => `${v.getDotPath(issue) ?? 'row'}: ${issue.message}`)
+              .join('; '),
+          });
+        }
       }
     }
     const place: ParsedPlace = {
@@ -120,7 +122,7 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
     if (note !== undefined) place.note = note;
     if (comment !== undefined) place.comment = comment;
     places.push(place);
-  });
+  }
 
   const description = rows
     .slice(0, headerAt)
@@ -131,6 +133,5 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
 
 /** Counts non-blank records without interpreting them; used only for lists that fail validation. */
 export function countNonBlankRows(text: string): number {
-  const parsed = Papa.parse<string[]>(text, { delimiter: ',', skipEmptyLines: 'greedy' });
-  return parsed.data.filter((row) => !isBlankRow(row)).length;
+  return Papa.parse<string[]>(text, { delimiter: ',', skipEmptyLines: 'greedy' }).data.length;
 }

@@ -2,14 +2,7 @@ import { toKmlCoordinates } from './latlng.js';
 import { LIMITS } from './limits.js';
 import { kmlFileName } from './names.js';
 import type { KmlPart, LatLng, ParsedPlace } from './types.js';
-import {
-  cdata,
-  escapeXml,
-  type Markup,
-  stripForbiddenXmlChars,
-  xml,
-  xmlDocumentStart,
-} from './xml.js';
+import { escapeXml, Markup, stripForbiddenXmlChars, xml, xmlDocumentStart } from './xml.js';
 
 /** The seed's document name and description. */
 export const KML_DOCUMENT_NAME = 'My Saved Places';
@@ -41,10 +34,23 @@ function htmlText(text: string): string {
   return escaped.includes('\n') ? escaped.replace(/\r?\n/g, '<br>') : escaped;
 }
 
+/**
+ * The balloon as a CDATA section. `placeDescription` builds it from escaped text and fixed tags, so it
+ * holds no character XML forbids and no `]]>` (every `>` of the text is `&gt;`): no further pass needed.
+ */
+function balloon(description: string): Markup {
+  return new Markup(`<description><![CDATA[${description}]]></description>`);
+}
+
+/** `lng,lat,0` is digits, signs, dots and commas only, so it needs no escaping. */
+function point(coordinates: LatLng): Markup {
+  return new Markup(`<Point><coordinates>${toKmlCoordinates(coordinates)}</coordinates></Point>`);
+}
+
 function placemark(place: MappedPlace): Markup {
   const description = placeDescription(place);
   const name = stripForbiddenXmlChars(place.title).trim() || UNTITLED_PLACE_NAME;
-  return xml`<Placemark><name>${name}</name>${description && xml`<description>${cdata(description)}</description>`}<styleUrl>#${STYLE_ID}</styleUrl><Point><coordinates>${toKmlCoordinates(place.coordinates)}</coordinates></Point></Placemark>`;
+  return xml`<Placemark><name>${name}</name>${description && balloon(description)}<styleUrl>#red-pushpin</styleUrl>${point(place.coordinates)}</Placemark>`;
 }
 
 /** One KML document for the given places (places without coordinates must be left out by the caller). */
