@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coordinatesForCid, coordinatesForFtid, generateTakeout } from '@placeport/testkit';
 import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { startFakeApi } from '../src/test/fake-api';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,14 +18,6 @@ const FIXTURES = join(ROOT, 'test-results', 'fixtures');
 const WIDTHS = [1280, 360] as const;
 /** The Stripe.js stand-in, served where the page asks Stripe for its script. */
 const STRIPE_SHIM_PATH = fileURLToPath(import.meta.resolve('@placeport/testkit/stripe-shim'));
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** Answers like the real resolver: coordinates for a link that names its place by id. */
 function resolve(url: string): string | null {
@@ -86,8 +79,8 @@ async function main(): Promise<void> {
   const files = await writeFixtures();
   const api = await startFakeApi({ staticDir: join(ROOT, 'dist'), resolve });
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
   });
   try {
     for (const width of WIDTHS) {
