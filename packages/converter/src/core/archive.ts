@@ -45,16 +45,6 @@ export function isPlaceListPath(path: string): boolean {
   return file.endsWith('.csv') && !NOT_PLACE_LISTS.has(file);
 }
 
-/** True when the bytes start like a ZIP archive (a local file header or an empty archive's directory end). */
-export function looksLikeZip(bytes: Uint8Array): boolean {
-  return (
-    bytes.length >= 4 &&
-    bytes[0] === 0x50 &&
-    bytes[1] === 0x4b &&
-    (bytes[2] === 0x03 || bytes[2] === 0x05)
-  );
-}
-
 /**
  * Reads the ZIP directory only (nothing is inflated) and chooses the CSV entries per the seed: folders
  * skipped, only `.csv`, non-place lists excluded, paths containing "saved places" preferred, otherwise

@@ -111,8 +111,3 @@ export function placeKey(ref: PlaceRef | undefined): string | undefined {
   if (ref.placeId) return `pid:${ref.placeId}`;
   return undefined;
 }
-
-/** True for a CID-free, well-formed place id (`ChIJ…`). */
-export function isPlaceId(text: string): boolean {
-  return PLACE_ID.test(text);
-}

@@ -50,16 +50,6 @@ export function escapeXml(text: string): string {
   return last === 0 ? clean : out + clean.slice(last);
 }
 
-/**
- * Text as a CDATA section (how KML carries balloon HTML): forbidden characters removed, and any `]]>`
- * split across two sections so the text comes back unchanged.
- */
-export function cdata(text: string): Markup {
-  return new Markup(
-    `<![CDATA[${stripForbiddenXmlChars(text).replaceAll(']]>', ']]]]><![CDATA[>')}]]>`,
-  );
-}
-
 /** Markup that is already escaped. Only the builder creates it. */
 export class Markup {
   constructor(readonly xml: string) {}
