@@ -2,7 +2,7 @@ import { toKmlCoordinates } from './latlng.js';
 import { LIMITS } from './limits.js';
 import { kmlFileName } from './names.js';
 import type { KmlPart, LatLng, ParsedPlace } from './types.js';
-import { escapeXml, Markup, stripForbiddenXmlChars, xml, xmlDocumentStart } from './xml.js';
+import { escapeXml, stripForbiddenXmlChars, xml, xmlDocumentStart } from './xml.js';
 
 /** The seed's document name and description. */
 export const KML_DOCUMENT_NAME = 'My Saved Places';
@@ -35,22 +35,17 @@ function htmlText(text: string): string {
 }
 
 /**
- * The balloon as a CDATA section. `placeDescription` builds it from escaped text and fixed tags, so it
- * holds no character XML forbids and no `]]>` (every `>` of the text is `&gt;`): no further pass needed.
+ * One placemark: the hot path of a 100,000-place conversion, so one template literal with no
+ * intermediate markup objects. Every value is still escaped: the name by `escapeXml`; the balloon is
+ * built by `placeDescription` from escaped text and fixed tags, so it holds no character XML forbids
+ * and no `]]>` (every `>` of the text is `&gt;`) and can go in CDATA as is; the coordinates are
+ * digits, signs, dots and commas written by `toKmlCoordinates`.
  */
-function balloon(description: string): Markup {
-  return new Markup(`<description><![CDATA[${description}]]></description>`);
-}
-
-/** `lng,lat,0` is digits, signs, dots and commas only, so it needs no escaping. */
-function point(coordinates: LatLng): Markup {
-  return new Markup(`<Point><coordinates>${toKmlCoordinates(coordinates)}</coordinates></Point>`);
-}
-
-function placemark(place: MappedPlace): Markup {
+function placemark(place: MappedPlace): string {
   const description = placeDescription(place);
-  const name = stripForbiddenXmlChars(place.title).trim() || UNTITLED_PLACE_NAME;
-  return xml`<Placemark><name>${name}</name>${description && balloon(description)}<styleUrl>#red-pushpin</styleUrl>${point(place.coordinates)}</Placemark>`;
+  const name = escapeXml(stripForbiddenXmlChars(place.title).trim() || UNTITLED_PLACE_NAME);
+  const balloon = description ? `<description><![CDATA[${description}]]></description>` : '';
+  return `<Placemark><name>${name}</name>${balloon}<styleUrl>#${STYLE_ID}</styleUrl><Point><coordinates>${toKmlCoordinates(place.coordinates)}</coordinates></Point></Placemark>`;
 }
 
 /** One KML document for the given places (places without coordinates must be left out by the caller). */
@@ -60,7 +55,7 @@ export function buildKml(places: readonly MappedPlace[], documentName = KML_DOCU
   // One join of all pieces: a 2,000-placemark file is built with a single copy of its text.
   const pieces = new Array<string>(places.length + 2);
   pieces[0] = xmlDocumentStart(head);
-  for (let i = 0; i < places.length; i += 1) pieces[i + 1] = placemark(places[i]!).xml;
+  for (let i = 0; i < places.length; i += 1) pieces[i + 1] = placemark(places[i]!);
   pieces[places.length + 1] = '</Document></kml>\n';
   return pieces.join('');
 }
