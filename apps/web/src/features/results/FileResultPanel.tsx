@@ -28,6 +28,12 @@ export function FileResultPanel({ result }: { result: FileResult }) {
         <p className="file-result-name">{`${result.listName}.kml`}</p>
         <p className="file-result-converted">{`${formatCount(counts.converted)} of ${formatCount(counts.total)} places converted`}</p>
       </div>
+      {parts === 0 && (
+        <p className="no-map-note">
+          No place in this list got coordinates, so there is no map file for it. The failed-places
+          CSV lists them.
+        </p>
+      )}
       {parts > 1 && (
         <p className="split-note">
           {`Split into ${parts} files, because Google My Maps imports at most ${formatCount(MY_MAPS_LAYER_LIMIT)} places per layer. Import each part as its own layer.`}

@@ -98,6 +98,19 @@ describe('ResultsCard', () => {
     expect(screen.queryByText(/Download Failed/)).toBeNull();
   });
 
+  it('says why a list without any converted place has no KML to download', () => {
+    const none: FileResult = {
+      ...RESULT,
+      counts: { total: 3, converted: 0, skipped: 3 },
+      kml: [],
+      failed: { fileName: 'Want to go - failed-places.csv', url: 'blob:failed', count: 3 },
+    };
+    mount(<ResultsCard />, { state: complete({ results: [none] }) });
+    expect(screen.queryByRole('link', { name: /Download KML/ })).toBeNull();
+    expect(screen.getByText(/no map file for it/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Download Failed \(3\)/ })).toBeTruthy();
+  });
+
   it("shows a skipped list's panel with its reason", () => {
     mount(<ResultsCard />, { state: complete({ results: [SKIPPED] }) });
     const panel = screen.getByText('File skipped - validation failed').closest('article')!;
