@@ -15,8 +15,9 @@ export default defineConfig({
   workers: 1,
   forbidOnly: true,
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Generous: the suite runs on a two-core machine that may be busy; a limit only stops a hang.
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'test-results/e2e-report' }]],
   use: {
     browserName: 'chromium',

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { UNDER_LOAD } from '../../vitest.shared';
 
 export default defineConfig({
   plugins: [react()],
@@ -8,5 +9,6 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     restoreMocks: true,
+    ...UNDER_LOAD,
   },
 });

@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { UNDER_LOAD } from '../../vitest.shared';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 20_000,
+    ...UNDER_LOAD,
   },
 });

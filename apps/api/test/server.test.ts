@@ -37,7 +37,7 @@ describe('server.ts', () => {
     expect(code).toBe(0);
     expect(server.output()).toContain('"payments":"demo"');
     expect(server.output()).toContain('shutting down');
-  }, 20_000);
+  });
 
   it('stops at start-up with a clear message for invalid settings, never echoing a secret', async () => {
     const server = startServer({ PORT: 'eighty', STRIPE_SECRET_KEY: 'sk_test_TopSecret123' });
@@ -49,5 +49,5 @@ describe('server.ts', () => {
       'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together',
     );
     expect(server.output()).not.toContain('TopSecret');
-  }, 20_000);
+  });
 });

@@ -46,7 +46,7 @@ function smallArchive(seed: number): GeneratedTakeout {
 for (const width of WIDTHS) {
   test.describe(`every screen at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
-    test.setTimeout(180_000);
+    test.setTimeout(600_000);
 
     test('demo payments', async ({ page, demoApi, fakeGoogle }) => {
       const broken = new TextEncoder().encode('Name,Link\nCafé Central,https://example.com/\n');

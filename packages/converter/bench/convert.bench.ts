@@ -3,8 +3,9 @@
  * URLs, so no resolution) and prints, per size: wall and CPU time, places per second, peak memory, and
  * the "floor" (unzip + CSV parse alone) with the ratio converter/floor. The archive is generated once and
  * each measurement runs in a fresh process reading it from disk, so peak RSS is the conversion's own.
+ * Last, how long a 300 MB zip bomb takes to be refused (the unit tests prove it is never inflated).
  */
-import { generateTakeout } from '@placeport/testkit';
+import { generateTakeout, makeZipBomb } from '@placeport/testkit';
 import { unzipSync } from 'fflate';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -106,6 +107,17 @@ async function main(): Promise<void> {
           `peak ${fmt(Math.max(...floor.map((r) => r.maxRssMb)))} MB | ratio ${(cw / fw).toFixed(2)} wall, ${(cc / fc).toFixed(2)} CPU`,
       );
     }
+    const bomb = makeZipBomb(300 * 1024 * 1024);
+    const refusals = Array.from({ length: RUNS }, () => {
+      const started = performance.now();
+      try {
+        readArchive(bomb);
+      } catch {
+        return performance.now() - started;
+      }
+      throw new Error('the zip bomb was not refused');
+    });
+    console.log(`300 MB zip bomb refused in ${median(refusals).toFixed(2)} ms (median of ${RUNS})`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

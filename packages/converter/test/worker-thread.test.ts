@@ -36,8 +36,9 @@ describe('the worker API through a real worker thread and Comlink', () => {
       '<name>My Saved Places</name>',
     );
     // Progress travels on the proxy's own port, so its last call may land after the result.
-    await vi.waitFor(() =>
-      expect(progress.at(-1)).toMatchObject({ stage: 'preparing', percent: 100 }),
+    await vi.waitFor(
+      () => expect(progress.at(-1)).toMatchObject({ stage: 'preparing', percent: 100 }),
+      { timeout: 30_000 },
     );
     expect(progress.map((p) => p.stage)).toContain('converting');
   });

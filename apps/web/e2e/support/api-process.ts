@@ -34,7 +34,7 @@ const API_SETTINGS = [
   'LOG_LEVEL',
 ];
 
-const START_TIMEOUT_MS = 20_000;
+const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 5_000;
 const LISTENING = /PlacePort API listening on (http:\/\/[^\s"]+)/;
 

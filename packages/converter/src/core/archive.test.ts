@@ -116,14 +116,14 @@ describe('archive rules (seed section 5, product.md)', () => {
 });
 
 describe('archive limits (checked from the directory, before inflating)', () => {
-  it('refuses a 300 MB zip bomb in well under a second without inflating it', () => {
+  // How fast the refusal is belongs to `pnpm bench`; here, that nothing was inflated: memory holds
+  // far less than the 300 MB the entry would unpack to.
+  it('refuses a 300 MB zip bomb without inflating it', () => {
     const bomb = makeZipBomb(300 * 1024 * 1024);
     const heapBefore = process.memoryUsage().arrayBuffers;
-    const started = performance.now();
     expect(codeOf(() => readArchive(bomb))).toBe(
       'archive-too-large: The lists in this ZIP file add up to more than 256 MB once unpacked. Export only "Saved" from Google Takeout and try again.',
     );
-    expect(performance.now() - started).toBeLessThan(500);
     expect(process.memoryUsage().arrayBuffers - heapBefore).toBeLessThan(50 * 1024 * 1024);
   });
 

@@ -28,6 +28,11 @@ export interface PlaceBehaviour {
   status?: number;
   /** Wait this long before answering. */
   delayMs?: number;
+  /**
+   * Never answer: the request stays open until the client gives up or the fake closes. Tests of
+   * timeouts use it so that only the timeout under test can end them, however slow the machine.
+   */
+  hang?: boolean;
   /** Coordinates other than the generator's. */
   coordinates?: LatLng;
 }
@@ -70,6 +75,9 @@ export interface FakeGoogle {
   clearRequests(): void;
   close(): Promise<void>;
 }
+
+/** What a hanging answer awaits: no timer, so nothing but the closing server ends the request. */
+const NEVER = new Promise<void>(() => undefined);
 
 const GOOGLE_HOST = /^(?:(?:www|maps)\.)?google\.(?:com|[a-z]{2}|co\.[a-z]{2}|com\.[a-z]{2})$/;
 const PLACES_PATH = /^\/v1\/places\/([^/?]+)$/;
@@ -161,6 +169,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       return;
     }
     const behaviour = places.get(cid) ?? {};
+    if (behaviour.hang) return NEVER;
     if (behaviour.delayMs) await sleep(behaviour.delayMs);
     if (behaviour.status) {
       googleError(
@@ -210,6 +219,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       return;
     }
     const behaviour = places.get(cid) ?? {};
+    if (behaviour.hang) return NEVER;
     if (behaviour.delayMs) await sleep(behaviour.delayMs);
     if (behaviour.status) {
       html(response, behaviour.status, '<html><body>Error</body></html>');
