@@ -300,8 +300,22 @@ describe('processing', () => {
         progress: { ...PROGRESS, stage: 'converting', percent },
       });
     expect((report(140) as { progress: { percent: number } }).progress.percent).toBe(100);
-    expect((report(-3) as { progress: { percent: number } }).progress.percent).toBe(0);
-    expect((report(Number.NaN) as { progress: { percent: number } }).progress.percent).toBe(0);
+    const start = STATES.converting.progress.percent;
+    expect((report(-3) as { progress: { percent: number } }).progress.percent).toBe(start);
+    expect((report(Number.NaN) as { progress: { percent: number } }).progress.percent).toBe(start);
+  });
+
+  it('never moves the bar back: a late report of a lower percent keeps the higher one', () => {
+    const at = (state: AppState) => (state as { progress: { percent: number } }).progress.percent;
+    const reported = (state: AppState, percent: number) =>
+      transition(state, {
+        type: 'progressReported',
+        progress: { ...PROGRESS, stage: 'converting', percent },
+      });
+    const high = reported(STATES.converting, 94);
+    expect(at(high)).toBe(94);
+    expect(at(reported(high, 88))).toBe(94);
+    expect(at(reported(high, 97))).toBe(97);
   });
 
   it('returns to idle (file kept, dialog closed) with the message when conversion fails', () => {

@@ -236,7 +236,9 @@ function fromProcessing(
         ...state,
         status: stage,
         progress: {
-          percent: clampPercent(percent),
+          // The bar never goes back (product.md "Pace"): a report that crossed a later one on the
+          // worker's port does not move it.
+          percent: Math.max(state.progress.percent, clampPercent(percent)),
           fileIndex,
           fileCount,
           fileName,

@@ -97,6 +97,19 @@ describe('StagePacer', () => {
     expect(done).toBe(true);
   });
 
+  it('ignores a report that arrives after the work is done (progress crosses the result on its port)', async () => {
+    await vi.advanceTimersByTimeAsync(5000);
+    pacer.report(report('converting', 90));
+    const done = pacer.finish();
+    pacer.report(report('converting', 94));
+    await vi.advanceTimersByTimeAsync(STAGE_PAUSE_MS + BEFORE_COMPLETE_MS);
+    await done;
+    expect(shown.map((s) => [s.stage, s.percent])).toEqual([
+      ['converting', 90],
+      ['preparing', 100],
+    ]);
+  });
+
   it('shows nothing more once cancelled', async () => {
     pacer.report(report('extracting', 30));
     pacer.cancel();

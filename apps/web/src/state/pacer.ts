@@ -20,14 +20,16 @@ export class StagePacer {
   private lastNewStageAt: number;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private drained: (() => void) | null = null;
+  private finished = false;
 
   /** `emit` receives what the page should show now; the run's first stage, validating, is shown. */
   constructor(private readonly emit: (progress: ConversionProgress) => void) {
     this.lastNewStageAt = Date.now();
   }
 
-  /** A report from the worker. */
+  /** A report from the worker; ignored once the work is done (a late report must not show again). */
   report(progress: ConversionProgress): void {
+    if (this.finished) return;
     this.latest = progress;
     this.latestEmitted = false;
     if (!this.shown.has(progress.stage) && !this.queue.includes(progress.stage)) {
@@ -41,6 +43,7 @@ export class StagePacer {
    * complete has passed.
    */
   async finish(): Promise<void> {
+    this.finished = true;
     if (!this.shown.has('preparing')) {
       const base = this.latest ?? {
         stage: 'preparing' as const,
@@ -49,7 +52,10 @@ export class StagePacer {
         fileName: '',
         percent: 100,
       };
-      this.report({ ...base, stage: 'preparing', percent: 100, currentItem: undefined });
+      this.latest = { ...base, stage: 'preparing', percent: 100, currentItem: undefined };
+      this.latestEmitted = false;
+      if (!this.queue.includes('preparing')) this.queue.push('preparing');
+      if (this.timer === null) this.flush();
     }
     if (this.timer !== null) {
       await new Promise<void>((resolve) => {
