@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { startFakeGoogle } from '@placeport/testkit';
 import { buildApp } from '../src/app.js';
 import { loadSettings } from '../src/config.js';
-import { UPSTREAM_CONCURRENCY } from '../src/resolver/limits.js';
+import { UPSTREAM_CONCURRENCY } from '@placeport/resolver';
 
 const PLACES = 1_000;
 const UPSTREAM_DELAY_MS = 100;

@@ -8,9 +8,9 @@ import { createDemoProvider, type DemoPaymentProvider } from './payments/demo-pr
 import type { PaymentProvider } from './payments/provider.js';
 import { PaymentService } from './payments/service.js';
 import { createStripeProvider } from './payments/stripe-provider.js';
-import { LinkAllowance } from './resolver/allowance.js';
-import type { ResolverTuning } from './resolver/limits.js';
-import { createResolver } from './resolver/resolver.js';
+import { createResolver, type ResolverTuning } from '@placeport/resolver';
+import { createPublicFetch } from '@placeport/resolver/node';
+import { LinkAllowance } from './allowance/allowance.js';
 import { registerConfigRoute } from './routes/config.js';
 import { registerDemoRoute } from './routes/demo.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -41,7 +41,11 @@ export interface AppConfig {
   /** Lower deadlines or a smaller cache, e.g. to keep tests fast. */
   resolver?: Partial<ResolverTuning>;
   rateLimits?: Partial<RateLimitTuning>;
-  /** The fetch the resolver reaches upstreams with (tests wrap it to record every request). */
+  /**
+   * The fetch the resolver reaches upstreams with (tests wrap it to record every request). By
+   * default: one that connects only to public addresses, or, when a test-only maps origin is set,
+   * the plain global fetch (that origin is on loopback).
+   */
   fetch?: typeof globalThis.fetch;
 }
 
@@ -82,7 +86,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorate(
     'resolver',
     createResolver({
-      fetch: config.fetch ?? globalThis.fetch,
+      fetch:
+        config.fetch ??
+        (settings.mapsUpstreamOrigin ? globalThis.fetch : createPublicFetch()),
       mapsOrigin: settings.mapsUpstreamOrigin,
       placesOrigin: settings.placesApiOrigin,
       googleMapsApiKey: settings.googleMapsApiKey,

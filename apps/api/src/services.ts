@@ -2,8 +2,8 @@ import type { Settings } from './config.js';
 import type { RateLimitTuning } from './http/security.js';
 import type { DemoPaymentProvider } from './payments/demo-provider.js';
 import type { PaymentService } from './payments/service.js';
-import type { LinkAllowance } from './resolver/allowance.js';
-import type { Resolver } from './resolver/resolver.js';
+import type { Resolver } from '@placeport/resolver';
+import type { LinkAllowance } from './allowance/allowance.js';
 
 /** The clients and settings the routes use, held on the app as decorators (house-style "Plugins hold clients"). */
 declare module 'fastify' {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FREE_TIER_MAX_URLS, MAX_URL_LENGTH, MAX_URLS_PER_CALL } from '../src/resolver/limits.js';
+import { MAX_URL_LENGTH } from '@placeport/resolver';
+import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '../src/allowance/limits.js';
 import { RESOLVE_BODY_LIMIT_BYTES } from '../src/routes/resolve.js';
 import { demoApp, UNLIMITED } from './support.js';
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isAllowedFetchUrl } from '../src/resolver/allowlist.js';
-import { MAX_REDIRECTS } from '../src/resolver/limits.js';
+import { isAllowedFetchUrl, MAX_REDIRECTS } from '@placeport/resolver';
 import { startCanary, startStack, type Stack } from './support.js';
 
 let stack: Stack;
@@ -18,7 +17,7 @@ beforeAll(async () => {
   chain('https://maps.app.goo.gl/leave-userinfo', 'https://www.google.com@evil.example/maps');
   chain('https://maps.app.goo.gl/leave-lookalike', 'https://www.google.com.evil.example/maps');
   chain('https://maps.app.goo.gl/leave-relative', '//evil.example/maps');
-  chain('https://maps.app.goo.gl/consent', 'https://consent.google.com/ml?continue=x');
+  chain('https://maps.app.goo.gl/leave-registry', 'https://maps.google.com.de/maps/place/x');
   for (let hop = 0; hop < MAX_REDIRECTS + 1; hop += 1) {
     chain(`https://maps.app.goo.gl/loop${hop}`, `https://maps.app.goo.gl/loop${hop + 1}`);
   }
@@ -69,6 +68,7 @@ describe('SSRF: links outside the allowlist are never requested', () => {
     const { status, body } = await stack.post('/api/resolve-urls-batch', { urls: [link] });
     expect(status).toBe(200);
     expect(body.results).toEqual({});
+    expect(body.failures).toEqual({ [link]: 'not_allowed' });
     expect(stack.upstream.calls).toHaveLength(0);
     expect(stack.google.requests).toHaveLength(0);
     expect(canary.hits()).toBe(0);
@@ -83,7 +83,7 @@ describe('SSRF: links outside the allowlist are never requested', () => {
     ['through userinfo', 'leave-userinfo'],
     ['to a look-alike host', 'leave-lookalike'],
     ['through a scheme-relative URL', 'leave-relative'],
-    ['to the consent wall', 'consent'],
+    ['to a name under a registry that sells subdomains', 'leave-registry'],
   ])('stops at a redirect %s: only the short link itself is requested', async (_name, code) => {
     const { body } = await stack.post('/api/resolve-urls-batch', {
       urls: [`https://maps.app.goo.gl/${code}`],
@@ -116,5 +116,21 @@ describe('SSRF: links outside the allowlist are never requested', () => {
     expect(Object.keys(body.results as object)).toEqual([`${base}0`]);
     expect(stack.google.requests).toHaveLength(MAX_REDIRECTS + 1);
     expectOnlyAllowlistedRequests();
+  });
+
+  // Its own server: a refusal opens the breaker of the place-page path for the whole process.
+  it('stops at a redirect to the consent wall and reports the link as throttled', async () => {
+    const own = await startStack();
+    try {
+      const link = 'https://maps.app.goo.gl/consent';
+      own.google.addRedirect(link, 'https://consent.google.com/ml?continue=x');
+      const { body } = await own.post('/api/resolve-urls-batch', { urls: [link] });
+      expect(body).toEqual({ results: {}, failures: { [link]: 'throttled' } });
+      expect(own.google.requests.map((request) => `${request.host}${request.path}`)).toEqual([
+        'maps.app.goo.gl/consent',
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
+  coordinatesForCid,
+  s2CellIdFor,
   startFakeGoogle,
   startFakeStripe,
   type FakeGoogle,
@@ -142,7 +144,12 @@ export function takeoutLink(ftid: string, name = 'Some Place'): string {
   return `https://www.google.com/maps/place/${encodeURIComponent(name)}/data=!4m2!3m1!1s${ftid}`;
 }
 
-/** A distinct, valid feature id per index (the CID is index + 1). */
+/**
+ * A distinct, valid feature id per index (the CID is index + 1), whose high half is the S2 cell of
+ * where the fake Google says the place is, as in real ftids.
+ */
 export function ftidFor(index: number): string {
-  return `0x${(0x1000 + index).toString(16)}:0x${(index + 1).toString(16)}`;
+  const cid = BigInt(index + 1);
+  const cell = s2CellIdFor(coordinatesForCid(cid.toString()), 15);
+  return `0x${cell.toString(16)}:0x${cid.toString(16)}`;
 }

@@ -4,6 +4,7 @@ export * from './core/limits.js';
 export * from './core/latlng.js';
 export * from './core/coordinates.js';
 export * from './core/place-ids.js';
+export * from './core/s2.js';
 export * from './core/maps-urls.js';
 export * from './core/names.js';
 export * from './core/archive.js';

@@ -1,12 +1,57 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isAllowedFetchUrl, isGooglePlaceLink } from './allowlist.js';
+import { GOOGLE_SUPPORTED_DOMAINS } from './domains.js';
+
+const SHARED_LIST = new URL(
+  '../../../../shared/data/google-supported-domains.txt',
+  import.meta.url,
+);
+
+describe("Google's list of its own domains", () => {
+  it('is the shared data file, name for name', () => {
+    // CI clones the repository with shared/ beside it; the copy in domains.ts must not drift.
+    expect(existsSync(SHARED_LIST)).toBe(true);
+    const shared = readFileSync(SHARED_LIST, 'utf8')
+      .split('\n')
+      .map((line) => line.trim().replace(/^\./, ''))
+      .filter(Boolean);
+    expect([...GOOGLE_SUPPORTED_DOMAINS]).toEqual(shared);
+    expect(GOOGLE_SUPPORTED_DOMAINS).toHaveLength(187);
+  });
+
+  it('allows www. and maps. of every listed domain, and nothing else made of them', () => {
+    for (const domain of GOOGLE_SUPPORTED_DOMAINS) {
+      expect(isAllowedFetchUrl(new URL(`https://www.${domain}/maps/place/x`))).toBe(true);
+      expect(isAllowedFetchUrl(new URL(`https://maps.${domain}/?cid=1`))).toBe(true);
+      expect(isAllowedFetchUrl(new URL(`https://${domain}/maps/place/x`))).toBe(false);
+      expect(isAllowedFetchUrl(new URL(`https://evil.${domain}/maps/place/x`))).toBe(false);
+      expect(isAllowedFetchUrl(new URL(`https://www.${domain}.evil.example/maps`))).toBe(false);
+    }
+  });
+
+  // Names a `google.<cc>` / `co.<cc>` / `com.<cc>` pattern would match, under registries where
+  // anyone can buy the name: none is on Google's list, so none is fetched.
+  it.each([
+    'maps.google.com.de',
+    'www.google.com.de',
+    'www.google.co.nl',
+    'maps.google.co.nl',
+    'www.google.com.fr',
+    'maps.google.co.de',
+    'www.google.zz',
+    'www.google.com.zz',
+  ])('refuses the look-alike %s', (host) => {
+    expect(isAllowedFetchUrl(new URL(`https://${host}/maps/place/x`))).toBe(false);
+    expect(isGooglePlaceLink(new URL(`https://${host}/maps?cid=1`))).toBe(false);
+  });
+});
 
 describe('isAllowedFetchUrl', () => {
   it.each([
     'https://www.google.com/maps',
     'https://www.google.com/maps/place/Eiffel+Tower/data=!4m2!3m1!1s0x1:0x2',
     'https://www.google.com:443/maps?cid=1',
-    'https://google.com/maps/place/x',
     'https://www.google.de/maps/place/x',
     'https://www.google.co.uk/maps/place/x',
     'https://www.google.com.au/maps/place/x',
@@ -20,6 +65,9 @@ describe('isAllowedFetchUrl', () => {
 
   it.each([
     ['http', 'http://www.google.com/maps/place/x'],
+    ['bare domain', 'https://google.com/maps/place/x'],
+    ['sorry page', 'https://www.google.com/sorry/index?continue=x'],
+    ['maps. sorry page', 'https://maps.google.com/sorry/index?continue=x'],
     ['odd port', 'https://www.google.com:8443/maps'],
     ['userinfo', 'https://user:pass@www.google.com/maps'],
     ['userinfo look-alike', 'https://www.google.com@evil.example/maps'],

@@ -1,118 +1,210 @@
-import {
-  extractCoordinates,
-  extractPlaceRef,
-  isValidCoordinate,
-  placeKey,
-  type LatLng,
-} from '@placeport/converter';
-import { isAllowedFetchUrl } from './allowlist.js';
+import { extractCoordinates } from '@placeport/converter';
+import { isAllowedFetchUrl, isShortLink } from './allowlist.js';
+import type { Breaker } from './breaker.js';
 import type { CachedPlace, PlaceCache } from './cache.js';
-import { MAX_PAGE_BYTES, MAX_REDIRECTS } from './limits.js';
-import { readPlacePage } from './page.js';
-import { placeIdOf } from './plan.js';
-import { fetchMapsPage, fetchPlace, readCapped, type UpstreamOptions } from './upstream.js';
+import { delay, type Clock } from './clock.js';
+import { judgePage, pinIn, plausible, type Verdict } from './evidence.js';
+import { cacheKeyOf, placeIdsOf, type PlaceIds } from './ids.js';
+import { MAX_REDIRECTS } from './limits.js';
+import {
+  fetchMapsPage,
+  fetchPlaceLocation,
+  type Answer,
+  type UpstreamOptions,
+} from './upstream.js';
 
-/** Why a lookup found nothing, counted for logs and tests (never with the link itself). */
-export type MissReason =
-  | 'left_allowlist'
-  | 'too_many_redirects'
-  | 'http_error'
-  | 'not_html'
-  | 'generic_or_no_pin'
-  | 'aborted'
-  | 'network';
+/**
+ * Why a link has no coordinates (product.md, Resolution): `not_found` (Google has no location for
+ * it, or nothing we could trust), `throttled` (Google refused us; try later), `unavailable` (the
+ * lookup failed: network, timeout), `not_allowed` (not a Google Maps link), `limit` (the payment's
+ * or free tier's allowance is used; given by the API, never by the resolver itself).
+ */
+export type FailureReason = 'not_found' | 'throttled' | 'unavailable' | 'not_allowed' | 'limit';
 
-/** The outcome of one place lookup. */
-export type LookupResult = { found: CachedPlace; key: string | undefined } | { miss: MissReason };
+/** Every reason, for validation and tables. */
+export const FAILURE_REASONS: readonly FailureReason[] = [
+  'not_found',
+  'throttled',
+  'unavailable',
+  'not_allowed',
+  'limit',
+];
+
+/** The outcome of one lookup. */
+export type LookupOutcome =
+  { found: CachedPlace; verdict: Verdict } | { reason: FailureReason; detail: string };
 
 /** What a lookup needs from its resolver. */
 export interface LookupContext {
   upstream: UpstreamOptions;
+  clock: Clock;
   cache: PlaceCache;
+  breakers: { pages: Breaker; places: Breaker };
+  googleMapsApiKey: string | undefined;
+  retryDelayMs: number;
   signal: AbortSignal;
-  /** Counts each request sent upstream. */
-  onRequest: () => void;
+  /** Counts each request sent upstream, per path. */
+  onRequest: (path: 'pages' | 'places') => void;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+function found(ids: PlaceIds, verdict: Verdict): LookupOutcome {
+  return { found: { coordinates: verdict.point, placeId: ids.placeId }, verdict };
+}
 
-/** Places API (New): `{ location: { latitude, longitude } }`, or undefined on any failure. */
-export async function lookupPlacesApi(
-  context: LookupContext,
-  apiKey: string,
-  placeId: string,
-): Promise<LatLng | undefined> {
-  context.onRequest();
-  const response = await fetchPlace(context.upstream, placeId, apiKey, context.signal);
-  if (!response.ok) {
-    await response.body?.cancel();
-    return undefined;
+function failed(reason: FailureReason, detail: string): LookupOutcome {
+  return { reason, detail };
+}
+
+/** Sends a request, and once more after a jittered pause when it failed transiently. */
+async function withRetry<T>(context: LookupContext, send: () => Promise<Answer<T>>) {
+  const first = await send();
+  if (first.kind !== 'transient') return first;
+  const pause = Math.round(context.retryDelayMs * (0.5 + context.clock.random()));
+  await delay(context.clock, pause, context.signal);
+  return send();
+}
+
+/** Stores a strong answer under the key of the ids that were looked up; weak answers are never cached. */
+async function remember(context: LookupContext, ids: PlaceIds, outcome: LookupOutcome) {
+  const key = cacheKeyOf(ids);
+  if (key && 'found' in outcome && outcome.verdict.strength === 'strong') {
+    await context.cache.set(key, outcome.found);
   }
-  const body = (await response.json()) as {
-    location?: { latitude?: unknown; longitude?: unknown };
-  };
-  const lat = body.location?.latitude;
-  const lng = body.location?.longitude;
-  return typeof lat === 'number' && typeof lng === 'number' && isValidCoordinate(lat, lng)
-    ? { lat, lng }
-    : undefined;
+  return outcome;
 }
 
-/** A redirect target that already answers: a pin in the URL, or a place already in the cache. */
-function answeredBy(context: LookupContext, url: URL): LookupResult | undefined {
-  const ref = extractPlaceRef(url.href);
-  const key = placeKey(ref);
-  const placeId = ref ? placeIdOf(ref) : undefined;
-  const cached = key ? context.cache.get(key) : undefined;
-  if (cached) return { found: cached, key };
-  const pin = extractCoordinates(url.href);
-  if (pin?.source === 'pin') return { found: { coordinates: pin.coordinates, placeId }, key };
+/** A cached answer for these ids, if it is still plausible for the ftid (a strong answer far from its cell is re-checked). */
+export async function fromCache(
+  context: Pick<LookupContext, 'cache'>,
+  ids: PlaceIds,
+): Promise<LookupOutcome | undefined> {
+  const key = cacheKeyOf(ids);
+  const cached = key ? await context.cache.get(key) : undefined;
+  if (!cached || (ids.ftid && !plausible(ids, cached.coordinates))) return undefined;
+  return {
+    found: { coordinates: cached.coordinates, placeId: cached.placeId ?? ids.placeId },
+    verdict: { point: cached.coordinates, strength: 'strong', source: 'cache' },
+  };
+}
+
+/** The Places API for a place id, when a key is set and Google is not refusing that path. */
+async function fromPlacesApi(
+  context: LookupContext,
+  ids: PlaceIds,
+): Promise<LookupOutcome | undefined> {
+  const apiKey = context.googleMapsApiKey;
+  if (!apiKey || !ids.placeId || !context.breakers.places.allow()) return undefined;
+  const answer = await withRetry(context, () => {
+    context.onRequest('places');
+    return fetchPlaceLocation(context.upstream, ids.placeId!, apiKey, context.signal);
+  });
+  const breaker = context.breakers.places;
+  if (answer.kind === 'ok') {
+    breaker.succeeded();
+    return remember(
+      context,
+      ids,
+      found(ids, { point: answer.value, strength: 'strong', source: 'places-api' }),
+    );
+  }
+  if (answer.kind === 'refused') breaker.refused();
+  else if (answer.kind === 'missing') breaker.succeeded();
+  else breaker.inconclusive();
+  // Not found, refused or failed: the place page may still answer.
   return undefined;
 }
 
+/** Ids a hop names, adopted when the lookup started without any (a short link). */
+function adopt(wanted: PlaceIds, url: URL): PlaceIds {
+  if (wanted.ftid || wanted.cid || wanted.placeId) return wanted;
+  const ids = placeIdsOf(url.href);
+  return ids && ids !== 'conflict' ? ids : wanted;
+}
+
 /**
- * Follows a Maps link hop by hop (`redirect: 'manual'`), judging every hop against the allowlist
- * before it is requested and stopping after {@link MAX_REDIRECTS}; then reads the pin from the page.
- * A redirect whose URL already holds the pin, or names a cached place, answers without another request.
+ * Follows a Maps page hop by hop (`redirect: 'manual'`), judging every hop against the allowlist
+ * before it is requested, reading a pin or an explicit pair a hop already carries before anything
+ * else, and adopting the ids a short link's hop names (then the cache and the Places API answer for
+ * them); last, judges the page by the evidence rules. A refusal opens the pages breaker.
  */
-export async function lookupPage(
+async function fromPages(
   context: LookupContext,
   start: URL,
-  placeId: string | undefined,
-): Promise<LookupResult> {
+  idsAtStart: PlaceIds,
+): Promise<LookupOutcome> {
+  let wanted = idsAtStart;
+  const fromLink = !idsAtStart.ftid && !idsAtStart.cid && !idsAtStart.placeId;
+  const breaker = context.breakers.pages;
   let url = start;
   for (let hop = 0; ; hop += 1) {
-    if (!isAllowedFetchUrl(url)) return { miss: 'left_allowlist' };
-    context.onRequest();
-    const response = await fetchMapsPage(context.upstream, url, context.signal);
-    const location = response.headers.get('location');
-    if (REDIRECTS.has(response.status) && location) {
-      await response.body?.cancel();
-      if (hop >= MAX_REDIRECTS) return { miss: 'too_many_redirects' };
-      const next = new URL(location, url);
-      if (!isAllowedFetchUrl(next)) return { miss: 'left_allowlist' };
-      const answered = answeredBy(context, next);
-      if (answered) return answered;
-      url = next;
-      continue;
+    if (!isAllowedFetchUrl(url)) {
+      return failed(fromLink && hop === 0 ? 'not_allowed' : 'not_found', 'left_allowlist');
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      return { miss: 'http_error' };
+    if (!breaker.allow()) return failed('throttled', 'backing_off');
+    const shortLink = isShortLink(url);
+    const answer = await withRetry(context, () => {
+      context.onRequest('pages');
+      return fetchMapsPage(context.upstream, url, context.signal, shortLink);
+    });
+    switch (answer.kind) {
+      case 'refused':
+        breaker.refused();
+        return failed('throttled', answer.why);
+      case 'transient':
+        breaker.inconclusive();
+        return failed('unavailable', answer.why);
+      case 'timeout':
+        breaker.inconclusive();
+        return failed('unavailable', 'timeout');
+      case 'missing':
+        breaker.succeeded();
+        return failed('not_found', answer.why);
+      case 'ok': {
+        breaker.succeeded();
+        const verdict = judgePage(wanted, answer.value.url, answer.value.html);
+        if (typeof verdict === 'string') return failed('not_found', verdict);
+        return remember(context, wanted, found(wanted, verdict));
+      }
+      case 'redirect': {
+        breaker.succeeded();
+        const next = answer.location;
+        if (hop >= MAX_REDIRECTS) return failed('not_found', 'too_many_redirects');
+        if (!isAllowedFetchUrl(next))
+          return failed(fromLink ? 'not_allowed' : 'not_found', 'left_allowlist');
+        const adopted = adopt(wanted, next);
+        const pin = pinIn(next, adopted);
+        if (pin?.strength === 'strong') return remember(context, adopted, found(adopted, pin));
+        const pair = extractCoordinates(next.href);
+        if (fromLink && pair && pair.source !== 'centre') {
+          // The link's own redirect carries the pin: it answers at once (never cached without ids).
+          return found(adopted, { point: pair.coordinates, strength: 'strong', source: 'hop' });
+        }
+        if (pin && plausible(adopted, pin.point)) return found(adopted, pin);
+        if (adopted !== wanted) {
+          wanted = adopted;
+          const known =
+            (await fromCache(context, wanted)) ?? (await fromPlacesApi(context, wanted));
+          if (known) return known;
+        }
+        url = next;
+      }
     }
-    if (!(response.headers.get('content-type') ?? '').includes('text/html')) {
-      await response.body?.cancel();
-      return { miss: 'not_html' };
-    }
-    const read = readPlacePage(url, await readCapped(response, MAX_PAGE_BYTES));
-    if (!read) return { miss: 'generic_or_no_pin' };
-    const ref = extractPlaceRef(url.href);
-    return {
-      found: {
-        coordinates: read.coordinates,
-        placeId: placeId ?? (ref ? placeIdOf(ref) : undefined),
-      },
-      key: placeKey(ref),
-    };
   }
+}
+
+/**
+ * Looks one place up: the Places API for its id (with a key), then its page. The cache is read by
+ * the caller before a slot is taken.
+ */
+export async function lookupPlace(
+  context: LookupContext,
+  ids: PlaceIds,
+  page: URL,
+): Promise<LookupOutcome> {
+  return (await fromPlacesApi(context, ids)) ?? fromPages(context, page, ids);
+}
+
+/** Follows a link that names no place (a short link) to whatever it leads to. */
+export function lookupLink(context: LookupContext, page: URL): Promise<LookupOutcome> {
+  return fromPages(context, page, {});
 }

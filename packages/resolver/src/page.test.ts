@@ -1,71 +1,87 @@
 import { describe, expect, it } from 'vitest';
-import { isGenericPage, readPlacePage } from './page.js';
+import { MAX_PLACE_DATA, readAttributes, readPage } from './page.js';
 
-const PLACE_URL = new URL('https://www.google.com/maps?cid=123');
 const NAME = '<meta content="Hagia Sophia" itemprop="name">';
 const STATIC_MAP =
-  'https://maps.google.com/maps/api/staticmap?center=41.008583%2C28.980175&amp;zoom=16&amp;size=900x900&amp;markers=41.008583%2C28.980175';
+  'https://maps.google.com/maps/api/staticmap?center=41.0104%2C28.9800&amp;zoom=16&amp;size=900x900&amp;markers=41.008583%2C28.980175';
 
-describe('readPlacePage', () => {
-  it('reads the og:image static map centre', () => {
-    const html = `<head>${NAME}<meta content="${STATIC_MAP}" property="og:image"></head>`;
-    expect(readPlacePage(PLACE_URL, html)).toEqual({
-      coordinates: { lat: 41.008583, lng: 28.980175 },
-      source: 'image',
-    });
+describe('readPage', () => {
+  it('reads the static map: markers is the pin, center the shifted view', () => {
+    const page = readPage(`<head>${NAME}<meta content="${STATIC_MAP}" property="og:image"></head>`);
+    expect(page.staticMarker).toEqual({ lat: 41.008583, lng: 28.980175 });
+    expect(page.staticCentre).toEqual({ lat: 41.0104, lng: 28.98 });
+    expect(page.productPage).toBe(false);
   });
 
-  it("reads itemprop='image' with single quotes and attributes in any order", () => {
-    const html = `<head>${NAME}<meta itemprop='image' content='${STATIC_MAP}'></head>`;
-    expect(readPlacePage(PLACE_URL, html)?.coordinates).toEqual({ lat: 41.008583, lng: 28.980175 });
-  });
-
-  it('reads APP_INITIALIZATION_STATE with longitude first', () => {
-    const html = `${NAME}<script>window.APP_INITIALIZATION_STATE=[[[1520.6,28.980175,41.008583],[0,0,0]]];</script>`;
-    expect(readPlacePage(PLACE_URL, html)).toEqual({
-      coordinates: { lat: 41.008583, lng: 28.980175 },
-      source: 'app-state',
-    });
-  });
-
-  it('prefers the pin in the final URL over the page', () => {
-    const finalUrl = new URL(
-      'https://www.google.com/maps/place/X/@41,28,17z/data=!3d41.0086!4d28.9802',
+  it("reads itemprop='image' with single quotes, attributes in any order, and styled markers", () => {
+    const styled = STATIC_MAP.replace(
+      'markers=41.008583%2C28.980175',
+      'markers=color:red%7C41.5%2C29.5',
     );
-    const html = `${NAME}<meta content="${STATIC_MAP}" property="og:image">`;
-    expect(readPlacePage(finalUrl, html)).toEqual({
-      coordinates: { lat: 41.0086, lng: 28.9802 },
-      source: 'url-pin',
-    });
+    const page = readPage(`${NAME}<meta itemprop='image' content='${styled}'>`);
+    expect(page.staticMarker).toEqual({ lat: 41.5, lng: 29.5 });
   });
 
-  it('falls back to the view of a /maps/place/ URL only when nothing better exists', () => {
-    const finalUrl = new URL('https://www.google.com/maps/place/X/@41.0085,28.9801,17z');
-    expect(readPlacePage(finalUrl, NAME)).toEqual({
-      coordinates: { lat: 41.0085, lng: 28.9801 },
-      source: 'url-view',
-    });
-    expect(
-      readPlacePage(new URL('https://www.google.com/maps/@41.0085,28.9801,17z'), NAME),
-    ).toBeUndefined();
+  it('reads the camera of APP_INITIALIZATION_STATE with longitude first', () => {
+    const html = `${NAME}<script>window.APP_INITIALIZATION_STATE=[[[1520.6,28.980175,41.008583],[0,0,0]]];</script>`;
+    expect(readPage(html).camera).toEqual({ lat: 41.008583, lng: 28.980175 });
   });
 
-  it('never uses the numbers of the generic "Google Maps" page', () => {
-    const generic = `<title>Google Maps</title><meta content="Google Maps" itemprop="name"><meta content="${STATIC_MAP}" property="og:image"><script>window.APP_INITIALIZATION_STATE=[[[1,13.4,52.5]]]</script>`;
-    expect(isGenericPage(generic)).toBe(true);
-    expect(readPlacePage(PLACE_URL, generic)).toBeUndefined();
-    expect(
-      isGenericPage(
-        '<title>Google Maps</title><script>APP_INITIALIZATION_STATE=[[[1,2,3]]]</script>',
-      ),
-    ).toBe(true);
+  it('reads place data binding coordinates to an ftid, escaped or not', () => {
+    const html = `${NAME}<script>x=[null,null,41.0085,28.9801],"0x14CAB9BE92FAF67D:0x9F1E6C6E1F2B3F0A";y="[null,null,1.5,2.5],\\"0x1:0x2\\""</script>`;
+    expect(readPage(html).placeData).toEqual([
+      { ftid: '0x14cab9be92faf67d:0x9f1e6c6e1f2b3f0a', point: { lat: 41.0085, lng: 28.9801 } },
+      { ftid: '0x1:0x2', point: { lat: 1.5, lng: 2.5 } },
+    ]);
+  });
+
+  it(`keeps at most ${MAX_PLACE_DATA} place-data records`, () => {
+    const record = '[null,null,1.5,2.5],"0x1:0x2"';
+    expect(readPage(record.repeat(MAX_PLACE_DATA + 5)).placeData).toHaveLength(MAX_PLACE_DATA);
+  });
+
+  it.each([
+    ['Google Maps itemprop', '<meta content="Google Maps" itemprop="name">'],
+    [
+      'lean page: og:title only',
+      '<meta content="Google Maps" property="og:title"><title>Google Maps</title>',
+    ],
+    ['Japanese title with spaces', '<title> Google マップ </title>'],
+    ['Russian', '<meta content="Google Карты" itemprop="name">'],
+    ['Spanish', '<meta content="Mapas de Google" property="og:title">'],
+    ['entity-encoded', '<meta content="Google&#32;Maps" itemprop="name">'],
+    ['no name at all', '<script>window.APP_INITIALIZATION_STATE=[[[1,-0.1276,51.5072]]]</script>'],
+  ])('recognises the generic or lean page (%s)', (_name, head) => {
+    expect(readPage(`<html><head>${head}</head></html>`).productPage).toBe(true);
+  });
+
+  it('does not mistake a place whose title mentions the product for the generic page', () => {
+    const html = '<title>Louvre - Google Maps</title><meta content="Louvre" itemprop="name">';
+    expect(readPage(html).productPage).toBe(false);
   });
 
   it('ignores invalid or (0, 0) numbers', () => {
-    const html = `${NAME}<script>window.APP_INITIALIZATION_STATE=[[[1,0,0]]]</script><script>x=[[[1,200,95]]]</script>`;
-    expect(readPlacePage(PLACE_URL, html)).toBeUndefined();
+    const html = `${NAME}<script>window.APP_INITIALIZATION_STATE=[[[1,0,0]]]</script>[null,null,95,10],"0x1:0x2"`;
+    const page = readPage(html);
+    expect(page.camera).toBeUndefined();
+    expect(page.placeData).toEqual([]);
+  });
+});
+
+describe('readAttributes', () => {
+  it('reads quoted, single-quoted and bare values, first one wins', () => {
     expect(
-      readPlacePage(PLACE_URL, `${NAME}APP_INITIALIZATION_STATE=[[[1,200,95]]]`),
-    ).toBeUndefined();
+      readAttributes(` content="a &amp; b" itemprop='name' data-x=plain content="second"`),
+    ).toEqual({
+      content: 'a & b',
+      itemprop: 'name',
+      'data-x': 'plain',
+    });
+  });
+
+  it('stops at an unclosed quote without reading past it', () => {
+    expect(readAttributes(` property="og:image" content="unclosed`)).toEqual({
+      property: 'og:image',
+    });
   });
 });

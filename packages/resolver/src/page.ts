@@ -1,85 +1,214 @@
 import { extractCoordinates, isValidCoordinate, type LatLng } from '@placeport/converter';
+import { isProductName } from './product-names.js';
 
-const META_TAG = /<meta\b[^>]*>/gi;
-const ATTRIBUTE = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-const NUMBER = String.raw`(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)`;
-/** `APP_INITIALIZATION_STATE=[[[<zoom>,<lng>,<lat>]`: the camera, longitude before latitude. */
-const APP_STATE = new RegExp(
-  String.raw`APP_INITIALIZATION_STATE\s*=\s*\[\[\[${NUMBER},${NUMBER},${NUMBER}\]`,
+/**
+ * Page reading runs over bodies an attacker may shape, so every scan here is linear in the text
+ * and bounded: tags are found with `indexOf` and fixed-length patterns, a tag without its `>` ends
+ * the scan (no later tag can close), and no regular expression runs over more than a short slice.
+ */
+
+/** Characters of a page scanned at most (the read cap is the same: 3 MiB of bytes). */
+export const MAX_SCAN_CHARS = 3 * 1024 * 1024;
+/** A `<meta>` tag longer than this is skipped unread (real ones are under 1 KB). */
+export const MAX_TAG_CHARS = 8 * 1024;
+/** Place-data records kept from one page: the requested one is among the first few in real pages. */
+export const MAX_PLACE_DATA = 200;
+
+/** One `[null,null,<lat>,<lng>],"<ftid>"` record: coordinates bound to a place's feature id. */
+export interface PlaceData {
+  ftid: string;
+  point: LatLng;
+}
+
+/** Everything a page says about where a place is, before any rule decides what to believe. */
+export interface PageEvidence {
+  /** The page is Google's generic or lean page (its name is the product's, in any language). */
+  productPage: boolean;
+  /** Coordinates bound to feature ids (strong when the id is the one requested). */
+  placeData: PlaceData[];
+  /** The static map's `markers=` pin (weak). */
+  staticMarker: LatLng | undefined;
+  /** The static map's `center=`, the view shifted for the side panel (weaker; only without markers). */
+  staticCentre: LatLng | undefined;
+  /** The camera of `APP_INITIALIZATION_STATE=[[[zoom,lng,lat]` (weak). */
+  camera: LatLng | undefined;
+}
+
+const META_START = /<meta\b/gi;
+const TITLE_START = /<title\b/gi;
+const NUMBER = String.raw`(-?\d{1,3}(?:\.\d{1,20})?(?:[eE][-+]?\d{1,3})?)`;
+const CAMERA = new RegExp(String.raw`\s*=\s*\[\[\[-?[\d.eE+-]{1,30},${NUMBER},${NUMBER}\]`, 'y');
+const PLACE_DATA_TAIL = new RegExp(
+  String.raw`${NUMBER},${NUMBER}\],\\{0,4}"(0x[0-9a-fA-F]{1,16}:0x[0-9a-fA-F]{1,16})\\{0,4}"`,
+  'y',
 );
-const TITLE = /<title>([^<]*)<\/title>/i;
-
-/** The name of Google's generic Maps page, whose numbers are the requester's location. */
-const GENERIC_NAME = 'Google Maps';
 
 function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|amp|quot|apos|lt|gt);/gi, (whole, entity: string) => {
-    const lower = entity.toLowerCase();
-    if (lower.startsWith('#x')) return String.fromCodePoint(parseInt(lower.slice(2), 16));
-    if (lower.startsWith('#')) return String.fromCodePoint(parseInt(lower.slice(1), 10));
-    const named: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
-    return named[lower] ?? whole;
-  });
+  if (!text.includes('&')) return text;
+  return text.replace(
+    /&(#x[0-9a-f]{1,6}|#\d{1,7}|amp|quot|apos|lt|gt);/gi,
+    (whole, entity: string) => {
+      const lower = entity.toLowerCase();
+      const code = lower.startsWith('#x')
+        ? parseInt(lower.slice(2), 16)
+        : lower.startsWith('#')
+          ? parseInt(lower.slice(1), 10)
+          : -1;
+      if (code >= 0) return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      const named: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
+      return named[lower] ?? whole;
+    },
+  );
 }
 
-function metaTags(html: string): Record<string, string>[] {
-  return [...html.matchAll(META_TAG)].map((tag) => {
-    const attributes: Record<string, string> = {};
-    for (const match of tag[0].matchAll(ATTRIBUTE)) {
-      attributes[match[1]!.toLowerCase()] = decodeEntities(match[2] ?? match[3] ?? '');
+function isNameChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 45 ||
+    code === 95 ||
+    code === 58 ||
+    code === 46
+  );
+}
+
+/** Attributes of one tag's text (`<meta …>` without the brackets), read in one pass. */
+export function readAttributes(tag: string): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  let i = 0;
+  const n = tag.length;
+  while (i < n) {
+    while (i < n && !isNameChar(tag.charCodeAt(i))) i += 1;
+    const nameStart = i;
+    while (i < n && isNameChar(tag.charCodeAt(i))) i += 1;
+    const name = tag.slice(nameStart, i).toLowerCase();
+    while (i < n && tag.charCodeAt(i) <= 32) i += 1;
+    if (tag[i] !== '=') continue;
+    i += 1;
+    while (i < n && tag.charCodeAt(i) <= 32) i += 1;
+    const quote = tag[i];
+    let value: string;
+    if (quote === '"' || quote === "'") {
+      const end = tag.indexOf(quote, i + 1);
+      if (end < 0) break;
+      value = tag.slice(i + 1, end);
+      i = end + 1;
+    } else {
+      const start = i;
+      while (i < n && tag.charCodeAt(i) > 32) i += 1;
+      value = tag.slice(start, i);
     }
-    return attributes;
-  });
-}
-
-/** True for Google's generic page: its `itemprop="name"` (or, lacking one, its title) is just "Google Maps". */
-export function isGenericPage(html: string): boolean {
-  const name = metaTags(html).find((meta) => meta.itemprop === 'name')?.content;
-  if (name !== undefined) return name.trim() === GENERIC_NAME;
-  return decodeEntities(TITLE.exec(html)?.[1] ?? '').trim() === GENERIC_NAME;
-}
-
-/** The static-map image (`og:image` or `itemprop="image"`) whose `center=<lat>%2C<lng>` is the place. */
-function fromImage(html: string): LatLng | undefined {
-  for (const meta of metaTags(html)) {
-    const isImage = meta.property === 'og:image' || meta.itemprop === 'image';
-    const found = isImage && meta.content ? extractCoordinates(meta.content) : undefined;
-    if (found && found.source === 'explicit') return found.coordinates;
+    if (name && !(name in attributes)) attributes[name] = decodeEntities(value);
   }
-  return undefined;
+  return attributes;
 }
 
-function fromAppState(html: string): LatLng | undefined {
-  const match = APP_STATE.exec(html);
-  if (!match) return undefined;
-  const lng = Number(match[2]);
-  const lat = Number(match[3]);
+/** Every `<meta>` tag's attributes, in order, within the scan bound. */
+function metaTags(html: string): Record<string, string>[] {
+  const tags: Record<string, string>[] = [];
+  META_START.lastIndex = 0;
+  for (let match = META_START.exec(html); match; match = META_START.exec(html)) {
+    const end = html.indexOf('>', match.index);
+    if (end < 0) break;
+    if (end - match.index <= MAX_TAG_CHARS)
+      tags.push(readAttributes(html.slice(match.index + 5, end)));
+    META_START.lastIndex = end + 1;
+  }
+  return tags;
+}
+
+function titleOf(html: string): string | undefined {
+  TITLE_START.lastIndex = 0;
+  const open = TITLE_START.exec(html);
+  if (!open) return undefined;
+  const close = html.indexOf('>', open.index);
+  if (close < 0) return undefined;
+  const start = close + 1;
+  const end = html.indexOf('<', start);
+  if (end < 0 || end - start > 1000) return undefined;
+  return decodeEntities(html.slice(start, end));
+}
+
+function point(latText: string, lngText: string): LatLng | undefined {
+  const lat = Number(latText);
+  const lng = Number(lngText);
   return isValidCoordinate(lat, lng) ? { lat, lng } : undefined;
 }
 
-/** Which form gave a page's coordinates. */
-export type PageSource = 'url-pin' | 'image' | 'app-state' | 'url-view';
+function cameraOf(html: string): LatLng | undefined {
+  const at = html.indexOf('APP_INITIALIZATION_STATE');
+  if (at < 0) return undefined;
+  CAMERA.lastIndex = 0;
+  const match = CAMERA.exec(html.slice(at + 'APP_INITIALIZATION_STATE'.length, at + 200));
+  return match ? point(match[2]!, match[1]!) : undefined;
+}
+
+/** `[null,null,<lat>,<lng>],"0x…:0x…"` records, found with indexOf and read with a sticky pattern. */
+function placeDataOf(html: string): PlaceData[] {
+  const found: PlaceData[] = [];
+  const marker = '[null,null,';
+  for (let at = html.indexOf(marker); at >= 0 && found.length < MAX_PLACE_DATA;) {
+    PLACE_DATA_TAIL.lastIndex = at + marker.length;
+    const match = PLACE_DATA_TAIL.exec(html);
+    const where = match ? point(match[1]!, match[2]!) : undefined;
+    if (match && where) found.push({ ftid: match[3]!.toLowerCase(), point: where });
+    at = html.indexOf(marker, at + marker.length);
+  }
+  return found;
+}
+
+function pairOf(text: string | null): LatLng | undefined {
+  if (!text) return undefined;
+  const pairs = text.split('|').filter((part) => !part.includes(':'));
+  const last = pairs.at(-1);
+  const found = last
+    ? extractCoordinates(`https://maps.invalid/?q=${encodeURIComponent(last)}`)
+    : undefined;
+  return found?.source === 'explicit' ? found.coordinates : undefined;
+}
+
+function staticMapOf(
+  tags: Record<string, string>[],
+): Pick<PageEvidence, 'staticMarker' | 'staticCentre'> {
+  for (const meta of tags) {
+    const isImage = meta.property === 'og:image' || meta.itemprop === 'image';
+    if (!isImage || !meta.content || !meta.content.includes('staticmap')) continue;
+    let url: URL;
+    try {
+      url = new URL(meta.content);
+    } catch {
+      continue;
+    }
+    const staticMarker = pairOf(url.searchParams.get('markers'));
+    const staticCentre = pairOf(url.searchParams.get('center'));
+    if (staticMarker || staticCentre) return { staticMarker, staticCentre };
+  }
+  return { staticMarker: undefined, staticCentre: undefined };
+}
 
 /**
- * Reads a place's pin from a fetched place page, most precise first: the pin `!3d!4d` in the final
- * URL; the static map's `center=` in `og:image` / `itemprop="image"`; the camera in
- * `APP_INITIALIZATION_STATE` (longitude first); last, the `@lat,lng` view of a `/maps/place/` URL.
- * The generic "Google Maps" page yields nothing: its numbers are the requester's location.
+ * Reads what a fetched page says about where a place is, in one bounded, linear pass per form:
+ * whether it is Google's generic or lean page (`og:title`, `itemprop="name"` or `<title>` is the
+ * product name in any language), place data binding coordinates to feature ids, the static map's
+ * marker and centre, and the camera. Deciding what to believe is {@link judge}'s job.
  */
-export function readPlacePage(
-  finalUrl: URL,
-  html: string,
-): { coordinates: LatLng; source: PageSource } | undefined {
-  if (isGenericPage(html)) return undefined;
-  const fromUrl = extractCoordinates(finalUrl.href);
-  if (fromUrl && fromUrl.source !== 'centre')
-    return { coordinates: fromUrl.coordinates, source: 'url-pin' };
-  const image = fromImage(html);
-  if (image) return { coordinates: image, source: 'image' };
-  const state = fromAppState(html);
-  if (state) return { coordinates: state, source: 'app-state' };
-  if (fromUrl && finalUrl.pathname.startsWith('/maps/place/')) {
-    return { coordinates: fromUrl.coordinates, source: 'url-view' };
-  }
-  return undefined;
+export function readPage(body: string): PageEvidence {
+  const html = body.length > MAX_SCAN_CHARS ? body.slice(0, MAX_SCAN_CHARS) : body;
+  const tags = metaTags(html);
+  const names = [
+    tags.find((meta) => meta.itemprop === 'name')?.content,
+    tags.find((meta) => meta.property === 'og:title')?.content,
+    titleOf(html),
+  ];
+  const hasPlaceName = tags.some((meta) => meta.itemprop === 'name');
+  const productPage =
+    names.some((name) => name !== undefined && isProductName(name)) ||
+    (!hasPlaceName && names.every((name) => name === undefined));
+  return {
+    productPage,
+    placeData: placeDataOf(html),
+    ...staticMapOf(tags),
+    camera: cameraOf(html),
+  };
 }

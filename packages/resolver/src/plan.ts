@@ -1,28 +1,24 @@
-import {
-  extractCoordinates,
-  extractPlaceRef,
-  placeIdFromFtid,
-  placeKey,
-  type LatLng,
-  type PlaceRef,
-} from '@placeport/converter';
+import { extractCoordinates, type LatLng } from '@placeport/converter';
 import { isAllowedFetchUrl, isGooglePlaceLink } from './allowlist.js';
+import { cacheKeyOf, placeIdsOf, type PlaceIds } from './ids.js';
+import { MAX_URL_LENGTH } from './limits.js';
 
 /**
  * How one link will be resolved:
- * - `known`: the link itself holds the pin or an explicit pair (nothing to fetch);
- * - `place`: it names a place (ftid, CID or place id): look it up by id, from the cache, the Places
- *   API, then the place page the server builds itself;
+ * - `known`: the link itself holds the pin or an explicit pair (nothing to fetch, nothing beats it);
+ * - `place`: it names a place (ftid, CID or place id, all agreeing): look it up by id — cache,
+ *   Places API, then the place page the resolver builds itself;
  * - `link`: an allowlisted Maps link without an id (a short link): follow it hop by hop;
- * - `refused`: anything else, never fetched.
+ * - `refused`: not a Google Maps link, or its ids disagree: never fetched (`not_allowed`).
  */
 export type Plan =
   | { kind: 'known'; coordinates: LatLng; placeId: string | undefined }
-  | { kind: 'place'; key: string; placeId: string | undefined; page: URL }
+  | { kind: 'place'; ids: PlaceIds; key: string; page: URL }
   | { kind: 'link'; page: URL }
   | { kind: 'refused' };
 
 function parse(text: string): URL | undefined {
+  if (text.length > MAX_URL_LENGTH) return undefined;
   try {
     return new URL(text);
   } catch {
@@ -30,37 +26,27 @@ function parse(text: string): URL | undefined {
   }
 }
 
-/** The https place page the server fetches for a place id, whatever form the user's link had. */
-export function placePageUrl(ref: PlaceRef): URL {
-  if (ref.ftid) return new URL(`https://www.google.com/maps/place/data=!4m2!3m1!1s${ref.ftid}`);
-  if (ref.cid) return new URL(`https://www.google.com/maps?cid=${ref.cid}`);
-  return new URL(`https://www.google.com/maps/place/?q=place_id:${ref.placeId ?? ''}`);
+/** The https place page the resolver fetches for a place, whatever form the user's link had. */
+export function placePageUrl(ids: PlaceIds): URL {
+  if (ids.ftid) return new URL(`https://www.google.com/maps/place/data=!4m2!3m1!1s${ids.ftid}`);
+  if (ids.cid) return new URL(`https://www.google.com/maps?cid=${ids.cid}`);
+  return new URL(`https://www.google.com/maps/place/?q=place_id:${ids.placeId ?? ''}`);
 }
 
-/** The Places API place id of a reference, from the link or converted offline from its ftid. */
-export function placeIdOf(ref: PlaceRef): string | undefined {
-  return ref.placeId ?? (ref.ftid ? placeIdFromFtid(ref.ftid) : undefined);
-}
-
-/** Decides how a link is resolved, using the converter's parsers for coordinates and place ids. */
+/** Decides how a link is resolved. */
 export function planFor(text: string): Plan {
   const url = parse(text);
   if (!url) return { kind: 'refused' };
   const googlePlace = isGooglePlaceLink(url);
   const allowed = isAllowedFetchUrl(url);
   if (!googlePlace && !allowed) return { kind: 'refused' };
-  const ref = extractPlaceRef(text);
+  const ids = placeIdsOf(text);
+  if (ids === 'conflict') return { kind: 'refused' };
   const found = extractCoordinates(text);
   if (found && found.source !== 'centre') {
-    return {
-      kind: 'known',
-      coordinates: found.coordinates,
-      placeId: ref ? placeIdOf(ref) : undefined,
-    };
+    return { kind: 'known', coordinates: found.coordinates, placeId: ids?.placeId };
   }
-  const key = placeKey(ref);
-  if (ref && key && googlePlace) {
-    return { kind: 'place', key, placeId: placeIdOf(ref), page: placePageUrl(ref) };
-  }
+  const key = ids ? cacheKeyOf(ids) : undefined;
+  if (ids && key && googlePlace) return { kind: 'place', ids, key, page: placePageUrl(ids) };
   return allowed ? { kind: 'link', page: url } : { kind: 'refused' };
 }

@@ -1,50 +1,75 @@
-import { setMaxListeners } from 'node:events';
 import { resolvedUrlFor } from '@placeport/converter';
-import { PlaceCache, type CachedPlace } from './cache.js';
+import { Breaker } from './breaker.js';
+import { MemoryPlaceCache, type CachedPlace, type PlaceCache } from './cache.js';
+import { systemClock, timeoutSignal, type Clock } from './clock.js';
+import type { EvidenceSource } from './evidence.js';
+import { FairQueue, type Requester } from './fair-queue.js';
 import { DEFAULT_RESOLVER_TUNING, type ResolverTuning } from './limits.js';
-import { Limiter } from './limiter.js';
 import {
-  lookupPage,
-  lookupPlacesApi,
+  fromCache,
+  lookupLink,
+  lookupPlace,
+  type FailureReason,
   type LookupContext,
-  type LookupResult,
-  type MissReason,
+  type LookupOutcome,
 } from './lookup.js';
 import { planFor, type Plan } from './plan.js';
-import type { UpstreamOptions } from './upstream.js';
 
 /** Counts of one batch, for logs: never the links themselves. */
 export interface BatchReport {
   links: number;
   resolved: number;
   cacheHits: number;
-  upstreamRequests: number;
-  refused: number;
+  upstreamRequests: { pages: number; places: number };
+  failures: Partial<Record<FailureReason, number>>;
+  /** Why lookups failed, in more detail than the reasons (`sorry`, `timeout`, `product_page`…). */
+  details: Record<string, number>;
+  sources: Partial<Record<EvidenceSource, number>>;
   deadlineHit: boolean;
-  misses: Partial<Record<MissReason, number>>;
 }
 
-/** Resolves links to URLs carrying coordinates (house-style: outside services behind small interfaces). */
+/** What a batch answers: the seed's `results`, and a reason for every link without coordinates. */
+export interface ResolveOutcome {
+  results: Record<string, string>;
+  failures: Record<string, FailureReason>;
+  report: BatchReport;
+}
+
+/** Per-call options of {@link Resolver.resolve}. */
+export interface ResolveCallOptions {
+  /** Ends the batch early (the caller went away). */
+  signal?: AbortSignal;
+  /** Who asks: paid batches go first, clients take turns (default: one anonymous free client). */
+  requester?: Requester;
+  /** Called as lookups finish (done, total), for progress. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Resolves links to URLs carrying coordinates. */
 export interface Resolver {
   /**
-   * Answers `{ [link]: resolvedUrl }` for the links it could resolve before the batch deadline (or
-   * `signal`); the others are absent. Never throws for a link's failure.
+   * Answers every distinct link: `results[link]` is a URL carrying coordinates the converter reads,
+   * or `failures[link]` says why there is none. Never throws for a link's failure; throws
+   * {@link OverloadedError} when the queue cannot take the batch.
    */
-  resolve(
-    links: readonly string[],
-    signal?: AbortSignal,
-  ): Promise<{ results: Record<string, string>; report: BatchReport }>;
-  readonly cache: PlaceCache;
+  resolve(links: readonly string[], options?: ResolveCallOptions): Promise<ResolveOutcome>;
 }
 
-/** What {@link createResolver} needs. */
+/** What {@link createResolver} needs; everything outside is injected. */
 export interface ResolverOptions {
   fetch: typeof globalThis.fetch;
-  mapsOrigin: string | undefined;
-  placesOrigin: string;
-  googleMapsApiKey: string | undefined;
+  /** Origin standing in for every Maps host (tests only), or undefined for Google's own hosts. */
+  mapsOrigin?: string | undefined;
+  /** Origin of the Places API (New). */
+  placesOrigin?: string;
+  googleMapsApiKey?: string | undefined;
+  cache?: PlaceCache;
+  clock?: Clock;
   tuning?: Partial<ResolverTuning>;
 }
+
+/** Google's Places API (New) origin. */
+export const PLACES_API_ORIGIN = 'https://places.googleapis.com';
 
 type Job = { plan: Exclude<Plan, { kind: 'refused' | 'known' }>; links: string[] };
 
@@ -52,117 +77,151 @@ function jobKey(plan: Job['plan']): string {
   return plan.kind === 'place' ? plan.key : `link:${plan.page.href}`;
 }
 
+function emptyReport(links: number): BatchReport {
+  return {
+    links,
+    resolved: 0,
+    cacheHits: 0,
+    upstreamRequests: { pages: 0, places: 0 },
+    failures: {},
+    details: {},
+    sources: {},
+    deadlineHit: false,
+  };
+}
+
 /**
- * The production resolver: each distinct place once per batch; cache, then the Places API (with a
- * key and a place id), then the place page; at most `concurrency` upstream lookups in flight across
- * the whole process; each request bounded by `requestTimeoutMs`, each batch by `batchDeadlineMs`.
+ * The resolver: each distinct place once per batch; a link's own pin first, then the cache (strong
+ * answers only), the Places API (with a key), the place page; at most `concurrency` upstream
+ * lookups in flight across all batches, shared fairly ({@link FairQueue}); a breaker per upstream
+ * path that stops sending when Google refuses us; each request bounded by `requestTimeoutMs`, each
+ * batch by `batchDeadlineMs`, on timers that survive garbage collection.
  */
 export function createResolver(options: ResolverOptions): Resolver {
   const tuning = { ...DEFAULT_RESOLVER_TUNING, ...options.tuning };
-  const cache = new PlaceCache(tuning.cacheTtlMs, tuning.cacheMaxEntries);
-  const limiter = new Limiter(tuning.concurrency);
-  const upstream: UpstreamOptions = {
+  const clock = options.clock ?? systemClock;
+  const cache = options.cache ?? new MemoryPlaceCache(undefined, undefined, clock);
+  const queue = new FairQueue(tuning);
+  const breakers = { pages: new Breaker(clock, tuning), places: new Breaker(clock, tuning) };
+  const upstream = {
     fetch: options.fetch,
+    clock,
     mapsOrigin: options.mapsOrigin,
-    placesOrigin: options.placesOrigin,
+    placesOrigin: options.placesOrigin ?? PLACES_API_ORIGIN,
     requestTimeoutMs: tuning.requestTimeoutMs,
   };
 
-  async function lookup(job: Job, context: LookupContext): Promise<LookupResult> {
-    const { plan } = job;
-    if (plan.kind === 'place') {
-      if (options.googleMapsApiKey && plan.placeId) {
-        // A Places API outage falls through to the page; only the batch's own end stops the lookup.
-        const point = await lookupPlacesApi(context, options.googleMapsApiKey, plan.placeId).catch(
-          (error: unknown) => {
-            if (context.signal.aborted) throw error;
-            return undefined;
-          },
-        );
-        if (point) return { found: { coordinates: point, placeId: plan.placeId }, key: plan.key };
-      }
-      const page = await lookupPage(context, plan.page, plan.placeId);
-      if (!('found' in page)) return page;
-      return {
-        found: { ...page.found, placeId: plan.placeId ?? page.found.placeId },
-        key: plan.key,
-      };
-    }
-    return lookupPage(context, plan.page, undefined);
-  }
-
-  async function resolve(links: readonly string[], outer?: AbortSignal) {
-    const deadline = AbortSignal.timeout(tuning.batchDeadlineMs);
-    const signal = outer ? AbortSignal.any([outer, deadline]) : deadline;
-    // Every queued lookup and request listens to the batch signal: that is expected, not a leak.
-    setMaxListeners(0, signal);
+  async function resolve(
+    links: readonly string[],
+    call: ResolveCallOptions = {},
+  ): Promise<ResolveOutcome> {
+    const requester = call.requester ?? { client: 'anonymous', priority: 'free' };
     const results: Record<string, string> = {};
-    const report: BatchReport = {
-      links: links.length,
-      resolved: 0,
-      cacheHits: 0,
-      upstreamRequests: 0,
-      refused: 0,
-      deadlineHit: false,
-      misses: {},
+    const failures: Record<string, FailureReason> = {};
+    const distinct = [...new Set(links)];
+    const report = emptyReport(distinct.length);
+    const jobs = new Map<string, Job>();
+    let done = 0;
+    const progress = (count: number) => {
+      done += count;
+      call.onProgress?.(done, distinct.length);
     };
-    const answer = (found: CachedPlace, targets: readonly string[]) => {
+    const answer = (found: CachedPlace, source: EvidenceSource, targets: readonly string[]) => {
       const resolved = resolvedUrlFor(found.coordinates, found.placeId);
       for (const link of targets) results[link] = resolved;
       report.resolved += targets.length;
+      report.sources[source] = (report.sources[source] ?? 0) + targets.length;
     };
-    const jobs = new Map<string, Job>();
-    for (const link of new Set(links)) {
+    const fail = (reason: FailureReason, detail: string, targets: readonly string[]) => {
+      for (const link of targets) failures[link] = reason;
+      report.failures[reason] = (report.failures[reason] ?? 0) + targets.length;
+      report.details[detail] = (report.details[detail] ?? 0) + targets.length;
+    };
+    for (const link of distinct) {
       const plan = planFor(link);
-      if (plan.kind === 'refused') {
-        report.refused += 1;
-      } else if (plan.kind === 'known') {
-        answer(plan, [link]);
-      } else {
+      if (plan.kind === 'refused') fail('not_allowed', 'not_a_maps_link', [link]);
+      else if (plan.kind === 'known') answer(plan, 'url-pin', [link]);
+      else {
         const key = jobKey(plan);
         const job = jobs.get(key) ?? { plan, links: [] };
         job.links.push(link);
         jobs.set(key, job);
       }
     }
+    progress(distinct.length - [...jobs.values()].reduce((n, job) => n + job.links.length, 0));
+
+    const waiting: Job[] = [];
+    for (const job of jobs.values()) {
+      const cached =
+        job.plan.kind === 'place' ? await fromCache({ cache }, job.plan.ids) : undefined;
+      if (cached && 'found' in cached) {
+        report.cacheHits += 1;
+        answer(cached.found, 'cache', job.links);
+        progress(job.links.length);
+      } else {
+        waiting.push(job);
+      }
+    }
+    if (waiting.length === 0) return { results, failures, report };
+    queue.admit(requester, waiting.length);
+
+    const deadline = timeoutSignal(clock, tuning.batchDeadlineMs, call.signal);
     const context: LookupContext = {
       upstream,
+      clock,
       cache,
-      signal,
-      onRequest: () => {
-        report.upstreamRequests += 1;
+      breakers,
+      googleMapsApiKey: options.googleMapsApiKey,
+      retryDelayMs: tuning.retryDelayMs,
+      signal: deadline.signal,
+      onRequest: (path) => {
+        report.upstreamRequests[path] += 1;
       },
     };
-    const miss = (reason: MissReason) => {
-      report.misses[reason] = (report.misses[reason] ?? 0) + 1;
+    const settled = new Set<Job>();
+    const settle = (job: Job, outcome: LookupOutcome) => {
+      if (settled.has(job)) return;
+      settled.add(job);
+      if ('found' in outcome) answer(outcome.found, outcome.verdict.source, job.links);
+      else fail(outcome.reason, outcome.detail, job.links);
+      progress(job.links.length);
     };
     const run = async (job: Job) => {
-      const cached = job.plan.kind === 'place' ? cache.get(job.plan.key) : undefined;
-      if (cached) {
-        report.cacheHits += 1;
-        return answer(cached, job.links);
-      }
       try {
-        const outcome = await limiter.run(() => lookup(job, context), signal);
-        if (signal.aborted) return miss('aborted');
-        if ('miss' in outcome) return miss(outcome.miss);
-        if (outcome.key) cache.set(outcome.key, outcome.found);
-        answer(outcome.found, job.links);
+        const outcome = await queue.run(
+          requester,
+          () =>
+            job.plan.kind === 'place'
+              ? lookupPlace(context, job.plan.ids, job.plan.page)
+              : lookupLink(context, job.plan.page),
+          deadline.signal,
+        );
+        settle(
+          job,
+          deadline.signal.aborted ? { reason: 'unavailable', detail: 'deadline' } : outcome,
+        );
       } catch {
-        miss(signal.aborted ? 'aborted' : 'network');
+        settle(job, {
+          reason: 'unavailable',
+          detail: deadline.signal.aborted ? 'deadline' : 'error',
+        });
       }
     };
-    const finished = Promise.all([...jobs.values()].map(run));
+    const finished = Promise.all(waiting.map(run));
     let onAbort = () => {};
     const stopped = new Promise<void>((resolveStop) => {
       onAbort = () => resolveStop();
-      signal.addEventListener('abort', onAbort, { once: true });
+      deadline.signal.addEventListener('abort', onAbort, { once: true });
     });
     await Promise.race([finished, stopped]);
-    signal.removeEventListener('abort', onAbort);
-    report.deadlineHit = deadline.aborted;
-    return { results: { ...results }, report };
+    deadline.signal.removeEventListener('abort', onAbort);
+    report.deadlineHit = deadline.timedOut;
+    deadline.dispose();
+    for (const job of waiting) {
+      if (!settled.has(job)) settle(job, { reason: 'unavailable', detail: 'deadline' });
+    }
+    return { results: { ...results }, failures: { ...failures }, report };
   }
 
-  return { resolve, cache };
+  return { resolve };
 }

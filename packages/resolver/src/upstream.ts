@@ -1,8 +1,11 @@
+import { isValidCoordinate, type LatLng } from '@placeport/converter';
+import { timeoutSignal, type Clock } from './clock.js';
+import { MAX_PAGE_BYTES } from './limits.js';
+
 /**
- * When `MAPS_UPSTREAM_ORIGIN` is set (tests), a request meant for `https://<host>/<path>` goes to
- * `<origin>/<path>` with the original host in this header. The fake Google in packages/testkit reads
- * it, so short-link hosts (`maps.app.goo.gl`) reach the fake too. The allowlist is always judged on
- * the original URL, before this mapping.
+ * When a maps origin is set (tests), a request meant for `https://<host>/<path>` goes to
+ * `<origin>/<path>` with the original host in this header; the fake Google in packages/testkit reads
+ * it. The allowlist is always judged on the original URL, before this mapping.
  */
 export const UPSTREAM_HOST_HEADER = 'x-upstream-host';
 
@@ -17,9 +20,10 @@ export const CONSENT_COOKIES =
 export const DESKTOP_CHROME_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/** How the resolver reaches the outside: the fetch to use and where Google's hosts really are. */
+/** How the resolver reaches the outside. */
 export interface UpstreamOptions {
   fetch: typeof globalThis.fetch;
+  clock: Clock;
   /** Origin standing in for every Maps host (tests), or undefined for the real hosts. */
   mapsOrigin: string | undefined;
   /** Origin of the Places API (New). */
@@ -27,19 +31,66 @@ export interface UpstreamOptions {
   requestTimeoutMs: number;
 }
 
-function signalFor(timeoutMs: number, signal: AbortSignal): AbortSignal {
-  return AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+/** Why Google refused us: every one of these means "stop sending for a while". */
+export type Refusal = 'consent' | 'sorry' | 'status_429' | 'status_503' | 'quota';
+
+/** A failure worth one more try: a 5xx, a dropped connection, a short link's transient 404. */
+export type Transient = 'status_5xx' | 'network' | 'short_link_404';
+
+/** What one request to Google gave, classified so the caller never has to read statuses. */
+export type Answer<T> =
+  | { kind: 'ok'; value: T }
+  | { kind: 'redirect'; location: URL }
+  | { kind: 'refused'; why: Refusal }
+  | { kind: 'transient'; why: Transient }
+  | { kind: 'timeout' }
+  | { kind: 'missing'; why: string };
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A redirect that is Google refusing us rather than sending us on: the consent wall or `/sorry/`. */
+export function refusalOf(location: URL): Refusal | undefined {
+  if (location.hostname === 'consent.google.com' || location.hostname.startsWith('consent.')) {
+    return 'consent';
+  }
+  if (location.pathname.startsWith('/sorry')) return 'sorry';
+  return undefined;
+}
+
+function statusRefusal(status: number): Refusal | undefined {
+  if (status === 429) return 'status_429';
+  if (status === 503) return 'status_503';
+  return undefined;
+}
+
+async function guarded<T>(
+  options: UpstreamOptions,
+  parent: AbortSignal,
+  run: (signal: AbortSignal) => Promise<Answer<T>>,
+): Promise<Answer<T>> {
+  const timed = timeoutSignal(options.clock, options.requestTimeoutMs, parent);
+  try {
+    return await run(timed.signal);
+  } catch (error) {
+    if (timed.timedOut) return { kind: 'timeout' };
+    if (parent.aborted) throw error;
+    return { kind: 'transient', why: 'network' };
+  } finally {
+    timed.dispose();
+  }
 }
 
 /**
  * Fetches an allowlisted Maps page like a desktop browser, without following redirects (the caller
- * checks each hop against the allowlist), within the per-request timeout and the batch's signal.
+ * checks each hop), within the per-request timeout (which covers the body too) and `signal`.
+ * The body is read up to {@link MAX_PAGE_BYTES}; the rest is dropped unread.
  */
 export function fetchMapsPage(
   options: UpstreamOptions,
   url: URL,
   signal: AbortSignal,
-): Promise<Response> {
+  shortLink: boolean,
+): Promise<Answer<{ url: URL; html: string }>> {
   const headers: Record<string, string> = {
     'user-agent': DESKTOP_CHROME_UA,
     accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
@@ -51,30 +102,78 @@ export function fetchMapsPage(
     target = `${options.mapsOrigin}${url.pathname}${url.search}`;
     headers[UPSTREAM_HOST_HEADER] = url.hostname;
   }
-  return options.fetch(target, {
-    redirect: 'manual',
-    headers,
-    signal: signalFor(options.requestTimeoutMs, signal),
-  });
-}
-
-/** Calls the Places API (New) for one place id with the `location` field mask. */
-export function fetchPlace(
-  options: UpstreamOptions,
-  placeId: string,
-  apiKey: string,
-  signal: AbortSignal,
-): Promise<Response> {
-  return options.fetch(`${options.placesOrigin}/v1/places/${encodeURIComponent(placeId)}`, {
-    redirect: 'error',
-    headers: { 'X-Goog-Api-Key': apiKey, 'X-Goog-FieldMask': 'location' },
-    signal: signalFor(options.requestTimeoutMs, signal),
+  return guarded(options, signal, async (timed) => {
+    const response = await options.fetch(target, { redirect: 'manual', headers, signal: timed });
+    const location = response.headers.get('location');
+    if (REDIRECTS.has(response.status) && location) {
+      await response.body?.cancel().catch(() => undefined);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        return { kind: 'missing', why: 'bad_redirect' };
+      }
+      const refused = refusalOf(next);
+      return refused ? { kind: 'refused', why: refused } : { kind: 'redirect', location: next };
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      const refused = statusRefusal(response.status);
+      if (refused) return { kind: 'refused', why: refused };
+      if (response.status >= 500) return { kind: 'transient', why: 'status_5xx' };
+      if (shortLink && response.status === 404) return { kind: 'transient', why: 'short_link_404' };
+      return { kind: 'missing', why: `status_${response.status}` };
+    }
+    if (!(response.headers.get('content-type') ?? '').includes('text/html')) {
+      await response.body?.cancel().catch(() => undefined);
+      return { kind: 'missing', why: 'not_html' };
+    }
+    return { kind: 'ok', value: { url, html: await readCapped(response, MAX_PAGE_BYTES) } };
   });
 }
 
 /**
- * Reads at most `maxBytes` of a body as text; the rest is dropped unread. The pin forms sit in the
- * page head, so a cut page still resolves.
+ * Places API (New) `GET /v1/places/{id}` with the `location` field mask. 404 and invalid ids are
+ * `missing`; 429 and `RESOURCE_EXHAUSTED` are Google refusing us; 5xx and network errors transient.
+ */
+export function fetchPlaceLocation(
+  options: UpstreamOptions,
+  placeId: string,
+  apiKey: string,
+  signal: AbortSignal,
+): Promise<Answer<LatLng>> {
+  const url = `${options.placesOrigin}/v1/places/${encodeURIComponent(placeId)}`;
+  return guarded(options, signal, async (timed) => {
+    const response = await options.fetch(url, {
+      redirect: 'error',
+      headers: { 'X-Goog-Api-Key': apiKey, 'X-Goog-FieldMask': 'location' },
+      signal: timed,
+    });
+    const text = await readCapped(response, 64 * 1024);
+    if (!response.ok) {
+      const refused = statusRefusal(response.status);
+      if (refused) return { kind: 'refused', why: refused };
+      if (text.includes('RESOURCE_EXHAUSTED')) return { kind: 'refused', why: 'quota' };
+      if (response.status >= 500) return { kind: 'transient', why: 'status_5xx' };
+      return { kind: 'missing', why: `status_${response.status}` };
+    }
+    let body: { location?: { latitude?: unknown; longitude?: unknown } };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      return { kind: 'missing', why: 'not_json' };
+    }
+    const lat = body.location?.latitude;
+    const lng = body.location?.longitude;
+    return typeof lat === 'number' && typeof lng === 'number' && isValidCoordinate(lat, lng)
+      ? { kind: 'ok', value: { lat, lng } }
+      : { kind: 'missing', why: 'no_location' };
+  });
+}
+
+/**
+ * Reads at most `maxBytes` of a body as text; the rest is dropped unread. The place data sits well
+ * inside real pages (under 2 MB), so a cut page still resolves.
  */
 export async function readCapped(response: Response, maxBytes: number): Promise<string> {
   const reader = response.body?.getReader();
@@ -88,5 +187,13 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
     total += value.byteLength;
   }
   await reader.cancel().catch(() => undefined);
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, maxBytes));
+  const bytes = new Uint8Array(Math.min(total, maxBytes));
+  let offset = 0;
+  for (const chunk of chunks) {
+    const part = chunk.subarray(0, bytes.length - offset);
+    bytes.set(part, offset);
+    offset += part.length;
+    if (offset >= bytes.length) break;
+  }
+  return new TextDecoder().decode(bytes);
 }

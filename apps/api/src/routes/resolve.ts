@@ -1,7 +1,8 @@
+import { FAILURE_REASONS, MAX_URL_LENGTH, OverloadedError } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
+import { MAX_URLS_PER_CALL } from '../allowance/limits.js';
 import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
-import { MAX_URL_LENGTH, MAX_URLS_PER_CALL } from '../resolver/limits.js';
 import { providerLog } from './payments.js';
 
 /** Largest resolve body: the per-call cap of links at the longest length, with JSON overhead. */
@@ -24,12 +25,19 @@ const ResolveBody = v.strictObject({
 
 const RESOLVED = exactObject({
   results: { type: 'object', additionalProperties: { type: 'string' } },
+  failures: {
+    type: 'object',
+    additionalProperties: { type: 'string', enum: [...FAILURE_REASONS] },
+  },
 });
 
 /**
- * `POST /api/resolve-urls-batch { urls, paymentIntentId? }` → `{ results: { [url]: resolvedUrl } }`.
- * Without a payment the batch is limited to the free tier; with an authorized one, to what it paid
- * for. Links are not logged or stored; if the browser goes away, the lookups stop.
+ * `POST /api/resolve-urls-batch { urls, paymentIntentId? }` → `{ results, failures }`: a URL
+ * carrying coordinates for each link resolved, a reason (product.md) for each one not. Without a
+ * payment the batch is limited to the free tier; with an authorized one, to what it paid for. Paid
+ * batches are served before free ones, clients take turns; when too many lookups wait the call is
+ * refused with 503 and `Retry-After`. Links are not logged or stored; if the browser goes away,
+ * the lookups stop.
  */
 export function registerResolveRoute(app: FastifyInstance): void {
   app.post<{ Body: v.InferOutput<typeof ResolveBody> }>(
@@ -52,9 +60,24 @@ export function registerResolveRoute(app: FastifyInstance): void {
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) gone.abort();
       });
-      const { results, report } = await app.resolver.resolve(links, gone.signal);
-      request.log.info({ resolve: report }, 'resolved batch');
-      return { results };
+      const requester = intentId
+        ? { client: `pay:${intentId}`, priority: 'paid' as const }
+        : { client: `ip:${request.ip}`, priority: 'free' as const };
+      try {
+        const { results, failures, report } = await app.resolver.resolve(links, {
+          signal: gone.signal,
+          requester,
+        });
+        request.log.info({ resolve: report }, 'resolved batch');
+        return { results, failures };
+      } catch (error) {
+        if (!(error instanceof OverloadedError)) throw error;
+        request.log.warn({ retryAfter: error.retryAfterSeconds }, 'resolve queue full');
+        return reply
+          .status(503)
+          .header('retry-after', String(error.retryAfterSeconds))
+          .send({ error: { code: 'overloaded', message: error.message } });
+      }
     },
   );
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cidFromFtid, extractPlaceRef, placeIdFromFtid, placeKey } from './place-ids.js';
+import {
+  cidFromFtid,
+  extractPlaceRef,
+  ftidFromPlaceId,
+  placeIdFromFtid,
+  placeKey,
+} from './place-ids.js';
 
 const FTID = '0x14e732fd76f0d90d:0xe5415928d6702b47';
 const PLACE_ID = 'ChIJDdnwdv0y5xQRRytw1ihZQeU';
@@ -59,5 +65,29 @@ describe('place ids', () => {
     ].map((url) => placeKey(extractPlaceRef(url)));
     expect(new Set(keys)).toEqual(new Set([`cid:${CID}`]));
     expect(placeKey(undefined)).toBeUndefined();
+  });
+});
+
+describe('ftidFromPlaceId', () => {
+  it('inverts placeIdFromFtid on the known pair and on arbitrary ids', () => {
+    expect(ftidFromPlaceId(PLACE_ID)).toBe(FTID);
+    // Google's documentation example (Google Sydney) is of the same form.
+    expect(ftidFromPlaceId('ChIJN1t_tDeuEmsRUsoyG83frY4')).toBe(
+      '0x6b12ae37b47f5b37:0x8eaddfcd1b32ca52',
+    );
+    for (const ftid of [
+      '0x1:0x2',
+      '0xffffffffffffffff:0xffffffffffffffff',
+      '0x487604ce176ac979:0x42af85654e23a0b4',
+    ]) {
+      expect(ftidFromPlaceId(placeIdFromFtid(ftid)!)).toBe(ftid);
+    }
+  });
+
+  it('gives nothing for place ids of another form', () => {
+    expect(ftidFromPlaceId('GhIJQWDl0CIeQUARxks3icF8U8A')).toBeUndefined();
+    expect(ftidFromPlaceId('ChIJN1t_tDeuEmsRUsoyG83frY4AA')).toBeUndefined();
+    expect(ftidFromPlaceId('ChIJ')).toBeUndefined();
+    expect(ftidFromPlaceId('not a place id at all')).toBeUndefined();
   });
 });

@@ -64,6 +64,35 @@ export function placeIdFromFtid(ftid: string): string | undefined {
   return base64Url(bytes);
 }
 
+function readUint64LE(bytes: Uint8Array, offset: number): bigint {
+  let value = 0n;
+  for (let i = 7; i >= 0; i -= 1) value = (value << 8n) | BigInt(bytes[offset + i]!);
+  return value;
+}
+
+/**
+ * The ftid a Places API place id encodes, when it is of the ftid form (20 protobuf bytes
+ * `0a 12 09 <hi> 11 <lo>`), the inverse of {@link placeIdFromFtid}; undefined for any other id.
+ */
+export function ftidFromPlaceId(placeId: string): string | undefined {
+  if (!PLACE_ID.test(placeId) || placeId.length !== 27) return undefined;
+  let binary: string;
+  try {
+    binary = atob(placeId.replace(/-/g, '+').replace(/_/g, '/') + '=');
+  } catch {
+    return undefined;
+  }
+  if (binary.length !== 20) return undefined;
+  const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  if (bytes[0] !== 0x0a || bytes[1] !== 0x12 || bytes[2] !== 0x09 || bytes[11] !== 0x11) {
+    return undefined;
+  }
+  const hi = readUint64LE(bytes, 3);
+  const lo = readUint64LE(bytes, 12);
+  if (lo === 0n) return undefined;
+  return `0x${hi.toString(16)}:0x${lo.toString(16)}`;
+}
+
 function validCid(text: string | null): string | undefined {
   if (!text || !DECIMAL.test(text)) return undefined;
   const value = BigInt(text);

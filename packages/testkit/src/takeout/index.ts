@@ -26,3 +26,4 @@ export type {
   PlaceKind,
   PlaceListKind,
 } from './types.js';
+export { s2CellIdFor, s2LevelOf } from './s2.js';

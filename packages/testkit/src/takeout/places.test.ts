@@ -6,6 +6,8 @@ import {
   generateTakeout,
   type GeneratedPlace,
   type LatLng,
+  s2CellIdFor,
+  s2LevelOf,
 } from '../index.js';
 
 const NUMBER = '(-?\\d{1,3}\\.\\d{6,7})';
@@ -14,7 +16,7 @@ const DROPPED_PIN = new RegExp(
 );
 const PIN = new RegExp(`!3d${NUMBER}!4d${NUMBER}`);
 const CENTRE = new RegExp(`/@${NUMBER},${NUMBER},17z/`);
-const FTID = /^0x[0-9a-f]{16}:0x([0-9a-f]{16})$/;
+const FTID = /^0x([0-9a-f]{16}):0x([0-9a-f]{16})$/;
 
 function pair(match: RegExpExecArray | null, lat = 1, lng = 2): LatLng {
   if (!match) throw new Error('no coordinates in URL');
@@ -25,12 +27,21 @@ function inRange({ lat, lng }: LatLng): boolean {
   return lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180 && !(lat === 0 && lng === 0);
 }
 
+/** The ftid's high half is the S2 cell, at level 13–16, that holds where the place really is. */
+function expectCellHolds(cell: bigint, position: LatLng | undefined): void {
+  const level = s2LevelOf(cell);
+  expect(level).toBeGreaterThanOrEqual(13);
+  expect(level).toBeLessThanOrEqual(16);
+  expect(position && s2CellIdFor(position, level)).toBe(cell);
+}
+
 /** Checks one place's URL against what the generator says a converter must find. */
 function checkPlace(place: GeneratedPlace): void {
   if (place.expected) expect(inRange(place.expected)).toBe(true);
   if (place.ftid) {
-    const low = FTID.exec(place.ftid)?.[1];
+    const [, high, low] = FTID.exec(place.ftid) ?? [];
     expect(place.cid).toBe(BigInt(`0x${low}`).toString());
+    expectCellHolds(BigInt(`0x${high}`), place.resolvable);
     expect(place.url).toContain(place.ftid);
     expect(place.resolvable).toEqual(coordinatesForFtid(place.ftid));
   }
@@ -116,6 +127,23 @@ describe('every place URL says what the place claims', () => {
     }).lists[0];
     expect(list?.places.some((p) => /\?q=[^&]*\d,\+\d/.test(p.url))).toBe(true);
     expect(list?.places.every((p) => p.expected === undefined)).toBe(true);
+  });
+});
+
+describe('ftids', () => {
+  it('carry in their high half the S2 cell holding the place, at every level from 13 to 16', () => {
+    const list = generateTakeout({
+      seed: 11,
+      lists: [{ name: 'Ids', places: 400, kinds: { ftid: 1 } }],
+    }).lists[0];
+    const levels = new Set<number>();
+    for (const place of list?.places ?? []) {
+      const high = BigInt(place.ftid?.slice(0, 18) ?? '0x0');
+      expectCellHolds(high, place.resolvable);
+      levels.add(s2LevelOf(high));
+    }
+    expect(list?.places).toHaveLength(400);
+    expect(levels).toEqual(new Set([13, 14, 15, 16]));
   });
 });
 

@@ -1,0 +1,93 @@
+import {
+  extractCoordinates,
+  isPlausibleForFtid,
+  parseFtid,
+  type LatLng,
+} from '@placeport/converter';
+import { namesPlace, type PlaceIds } from './ids.js';
+import { readPage } from './page.js';
+
+/**
+ * Strong evidence is bound to the requested place (the Places API's answer for its id, a pin in a
+ * place URL naming its ftid, page data binding coordinates to its ftid) and is trusted whatever the
+ * distance. Weak evidence (a pin of another place, the static map, the camera, the `@` view) is
+ * used only within 20 km of the ftid's S2 cell, and never for a place without an ftid.
+ */
+export type Strength = 'strong' | 'weak';
+
+/** Which form gave an answer, for reports and tests. */
+export type EvidenceSource =
+  | 'places-api'
+  | 'url-pin'
+  | 'hop'
+  | 'place-data'
+  | 'static-marker'
+  | 'static-centre'
+  | 'camera'
+  | 'url-view'
+  | 'cache';
+
+/** An answer and how far it may be trusted. */
+export interface Verdict {
+  point: LatLng;
+  strength: Strength;
+  source: EvidenceSource;
+}
+
+/** Why a page gave nothing. */
+export type Dismissal = 'product_page' | 'no_evidence' | 'implausible';
+
+/** Whether a weak answer may be used for `wanted`: only near the S2 cell of its ftid. */
+export function plausible(wanted: PlaceIds, point: LatLng): boolean {
+  return wanted.ftid !== undefined && isPlausibleForFtid(wanted.ftid, point);
+}
+
+/** A pin (`!3d!4d`) in a URL, and whether the URL names the wanted place. */
+export function pinIn(url: URL, wanted: PlaceIds): Verdict | undefined {
+  const found = extractCoordinates(url.href);
+  if (found?.source !== 'pin') return undefined;
+  const ftid = parseFtid(decodeURIComponent(url.pathname) + url.search);
+  const bound = ftid !== undefined && namesPlace(ftid, wanted);
+  return { point: found.coordinates, strength: bound ? 'strong' : 'weak', source: 'url-pin' };
+}
+
+function weakOrNothing(wanted: PlaceIds, verdict: Verdict): Verdict | Dismissal {
+  return plausible(wanted, verdict.point) ? verdict : 'implausible';
+}
+
+/**
+ * Judges a fetched page for the place `wanted`: the final URL's pin first (before any page check),
+ * then nothing at all from Google's generic or lean pages, then place data bound to the wanted
+ * ftid, then the first weak form present — static map `markers=` (never `center=` when markers
+ * exist), the camera, the `@` view of a place URL — if plausible.
+ */
+export function judgePage(wanted: PlaceIds, finalUrl: URL, html: string): Verdict | Dismissal {
+  const urlPin = pinIn(finalUrl, wanted);
+  if (urlPin?.strength === 'strong') return urlPin;
+  const page = readPage(html);
+  if (page.productPage) return 'product_page';
+  const bound = page.placeData.find((record) => namesPlace(record.ftid, wanted));
+  if (bound) return { point: bound.point, strength: 'strong', source: 'place-data' };
+  if (urlPin) return weakOrNothing(wanted, urlPin);
+  if (page.staticMarker) {
+    return weakOrNothing(wanted, {
+      point: page.staticMarker,
+      strength: 'weak',
+      source: 'static-marker',
+    });
+  }
+  if (page.staticCentre) {
+    return weakOrNothing(wanted, {
+      point: page.staticCentre,
+      strength: 'weak',
+      source: 'static-centre',
+    });
+  }
+  if (page.camera)
+    return weakOrNothing(wanted, { point: page.camera, strength: 'weak', source: 'camera' });
+  const view = extractCoordinates(finalUrl.href);
+  if (view?.source === 'centre' && finalUrl.pathname.startsWith('/maps/place/')) {
+    return weakOrNothing(wanted, { point: view.coordinates, strength: 'weak', source: 'url-view' });
+  }
+  return 'no_evidence';
+}

@@ -1,0 +1,7 @@
+export {
+  createPublicFetch,
+  isPublicAddress,
+  publicOnlyLookup,
+  PrivateAddressError,
+  type PublicFetchOptions,
+} from './public-fetch.js';
