@@ -1,4 +1,5 @@
 export * from './core/types.js';
+export * from './core/reasons.js';
 export * from './core/errors.js';
 export * from './core/limits.js';
 export * from './core/latlng.js';

@@ -1,6 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { resolvedUrlFor } from './core/coordinates.js';
-import { convertLists, RESOLVE_TIMEOUT_MS, type ResolveUrls } from './pipeline.js';
+import type { LookupFailure } from './core/reasons.js';
+import {
+  convertLists,
+  RESOLVE_RETRY_DELAYS_MS,
+  RESOLVE_TIMEOUT_MS,
+  ResolveRequestError,
+  type ResolveUrls,
+} from './pipeline.js';
 import type { ConversionProgress } from './worker/types.js';
 
 const FTID_A = '0x14e732fd76f0d90d:0xe5415928d6702b47';
@@ -21,11 +28,17 @@ const listA = {
   ]),
 };
 
-const resolver = (answers: Record<string, string>) => {
+const resolver = (
+  answers: Record<string, string>,
+  failures: Record<string, LookupFailure> = {},
+) => {
   const calls: string[][] = [];
   const resolveUrls: ResolveUrls = async (urls) => {
     calls.push(urls);
-    return Object.fromEntries(urls.filter((u) => answers[u]).map((u) => [u, answers[u]!]));
+    return {
+      results: Object.fromEntries(urls.filter((u) => answers[u]).map((u) => [u, answers[u]!])),
+      failures: Object.fromEntries(urls.filter((u) => failures[u]).map((u) => [u, failures[u]!])),
+    };
   };
   return { calls, resolveUrls };
 };
@@ -41,6 +54,7 @@ describe('convertLists', () => {
       processed: 5,
       converted: 1,
       skipped: 4,
+      unplaced: { not_looked_up: 3, not_allowed: 1 },
     });
     expect(result?.kml).toHaveLength(1);
     expect(result?.kml[0]?.fileName).toBe('Want to go.kml');
@@ -130,6 +144,111 @@ describe('convertLists', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('gives every place left without coordinates its reason, in the stats and the failed CSV', async () => {
+    const list = {
+      path: 'Saved/Reasons.csv',
+      content: csv([
+        ['Refused', '', placeUrl(FTID_A, 'A'), ''],
+        ['Unknown', '', placeUrl(FTID_B, 'B'), ''],
+        ['No link', 'n', '', ''],
+        ['Web page', '', 'https://example.com/', ''],
+      ]),
+    };
+    const { resolveUrls } = resolver({}, { [placeUrl(FTID_A, 'A')]: 'throttled' });
+    const [result] = await convertLists([list], { resolveUrls, retryDelaysMs: [] });
+    expect(result?.places.map((p) => p.reason)).toEqual([
+      'throttled',
+      'not_found',
+      'no_link',
+      'not_allowed',
+    ]);
+    expect(result?.stats.unplaced).toEqual({
+      throttled: 1,
+      not_found: 1,
+      no_link: 1,
+      not_allowed: 1,
+    });
+    const rows = result!.failedCsvContent!.replace('\uFEFF', '').split('\r\n');
+    expect(rows[0]).toBe('Title,Note,URL,Comment,Reason');
+    expect(rows[1]).toContain('Google refused the lookup; try again later');
+    expect(rows[2]).toContain('Google has no location for this place');
+  });
+
+  it('gives a refused batch its reason: 402 and 403 are the allowance, anything else unavailable', async () => {
+    for (const [status, reason] of [
+      [402, 'limit'],
+      [403, 'limit'],
+      [503, 'unavailable'],
+    ] as const) {
+      const [result] = await convertLists([listA], {
+        resolveUrls: async () => {
+          throw new ResolveRequestError(status, `${status}: refused`);
+        },
+        retryDelaysMs: [],
+      });
+      expect(result?.places[1]?.reason).toBe(reason);
+    }
+  });
+
+  it('sends throttled and unavailable links again after each pause, within the 120 s budget', async () => {
+    let clock = 0;
+    const pauses: number[] = [];
+    const answers = [
+      { [placeUrl(FTID_A, 'A')]: 'throttled', [placeUrl(FTID_B, 'B')]: 'unavailable' },
+      { [placeUrl(FTID_B, 'B')]: 'throttled' },
+      {},
+    ] as Array<Record<string, LookupFailure>>;
+    const calls: string[][] = [];
+    const [result] = await convertLists([listA], {
+      now: () => clock,
+      sleep: async (ms) => {
+        pauses.push(ms);
+        clock += ms;
+      },
+      resolveUrls: async (urls) => {
+        calls.push(urls);
+        const failures = answers[calls.length - 1] ?? {};
+        return {
+          results: Object.fromEntries(
+            urls.filter((u) => !failures[u]).map((u) => [u, resolvedUrlFor({ lat: 1, lng: 2 })]),
+          ),
+          failures,
+        };
+      },
+    });
+    expect(pauses).toEqual([...RESOLVE_RETRY_DELAYS_MS]);
+    expect(calls).toEqual([
+      [placeUrl(FTID_A, 'A'), placeUrl(FTID_B, 'B')],
+      [placeUrl(FTID_A, 'A'), placeUrl(FTID_B, 'B')],
+      [placeUrl(FTID_B, 'B')],
+    ]);
+    expect(result?.stats.converted).toBe(4);
+  });
+
+  it('does not retry past the budget, and never retries places Google has no location for', async () => {
+    let clock = 0;
+    const calls: string[][] = [];
+    await convertLists([listA], {
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      resolveUrls: async (urls) => {
+        calls.push(urls);
+        // The first round takes almost the whole budget.
+        clock += RESOLVE_TIMEOUT_MS - RESOLVE_RETRY_DELAYS_MS[0]! + 1;
+        return {
+          results: {},
+          failures: {
+            [placeUrl(FTID_A, 'A')]: 'unavailable',
+            [placeUrl(FTID_B, 'B')]: 'not_found',
+          },
+        };
+      },
+    });
+    expect(calls).toHaveLength(1);
   });
 
   it('skips a list that fails validation with its reason and converts the others', async () => {

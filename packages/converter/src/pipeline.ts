@@ -6,6 +6,12 @@ import { isMapsServiceUrl } from './core/maps-urls.js';
 import { failedCsvFileName, fileNameFromPath, listNameFromPath } from './core/names.js';
 import { extractPlaceRef, placeKey } from './core/place-ids.js';
 import { parseSavedPlacesCsv, type ParsedCsv } from './core/csv.js';
+import {
+  isLookupFailure,
+  RETRYABLE_FAILURES,
+  type LookupFailure,
+  type UnplacedReason,
+} from './core/reasons.js';
 import type { ConversionResult, ConversionStats, ParsedPlace } from './core/types.js';
 import type { ConversionProgress, ConversionStage } from './worker/types.js';
 
@@ -22,11 +28,48 @@ const PROGRESS_CHECK_EVERY = 64;
 /** Places without coordinates logged one by one; the rest are counted in one line. */
 export const MAX_LOGGED_UNCONVERTED = 20;
 
-/** Sends links to be resolved; answers original URL → URL carrying coordinates. Unresolved links are absent. */
+/**
+ * Pauses before links that came back `throttled` or `unavailable` are sent again, as long as the run
+ * stays within {@link RESOLVE_TIMEOUT_MS} of its first lookup (product.md, Outputs).
+ */
+export const RESOLVE_RETRY_DELAYS_MS: readonly number[] = [5_000, 20_000];
+
+/**
+ * What a resolution service answers: original URL → URL carrying coordinates, and for links it
+ * could not resolve, why (product.md's reasons). A link in neither is counted `not_found`.
+ */
+export interface ResolveAnswer {
+  results: Record<string, string>;
+  failures?: Record<string, LookupFailure>;
+}
+
+/** Sends links to be resolved (the API's `POST /api/resolve-urls-batch`, or a local resolver). */
 export type ResolveUrls = (
   urls: string[],
   options: { signal: AbortSignal },
-) => Promise<Record<string, string>>;
+) => Promise<ResolveAnswer>;
+
+/**
+ * A resolution request the service refused as a whole: `status` is its HTTP status (402/403: the
+ * allowance is used; 429/503: busy, worth retrying). The message is the seed's "status: text".
+ */
+export class ResolveRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ResolveRequestError';
+  }
+}
+
+/** The reason a whole failed batch gives each of its links. */
+function batchFailure(error: unknown, timedOut: boolean): LookupFailure {
+  if (timedOut || !(error instanceof ResolveRequestError)) return 'unavailable';
+  if (error.status === 402 || error.status === 403) return 'limit';
+  if (error.status === 400) return 'not_allowed';
+  return 'unavailable';
+}
 
 export interface Logger {
   warn(message: string, details?: unknown): void;
@@ -46,8 +89,12 @@ export interface PipelineOptions {
   resolveChunkSize?: number;
   onProgress?: (progress: ConversionProgress) => void;
   progressIntervalMs?: number;
-  /** Clock for throttling; injected by tests. */
+  /** Clock for throttling and retry budgets; injected by tests. */
   now?: () => number;
+  /** Waits before a retry round; injected by tests (default: a real timer). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Pauses before the retry rounds (default {@link RESOLVE_RETRY_DELAYS_MS}). */
+  retryDelaysMs?: readonly number[];
   logger?: Logger;
   maxPlacemarksPerKml?: number;
 }
@@ -118,8 +165,10 @@ class ProgressReporter {
 function statsFor(places: readonly ParsedPlace[]): ConversionStats {
   let converted = 0;
   let withNotes = 0;
+  const unplaced: Partial<Record<UnplacedReason, number>> = {};
   for (const place of places) {
     if (place.coordinates) converted += 1;
+    else if (place.reason) unplaced[place.reason] = (unplaced[place.reason] ?? 0) + 1;
     if (place.note) withNotes += 1;
   }
   return {
@@ -130,6 +179,7 @@ function statsFor(places: readonly ParsedPlace[]): ConversionStats {
     processed: places.length,
     converted,
     skipped: places.length - converted,
+    unplaced,
   };
 }
 
@@ -138,7 +188,7 @@ async function withTimeout(
   urls: string[],
   timeoutMs: number,
   logger: Logger,
-) {
+): Promise<Record<string, string | LookupFailure>> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -146,7 +196,15 @@ async function withTimeout(
     controller.abort();
   }, timeoutMs);
   try {
-    return await resolveUrls(urls, { signal: controller.signal });
+    const answer = await resolveUrls(urls, { signal: controller.signal });
+    const outcome: Record<string, string | LookupFailure> = {};
+    for (const url of urls) {
+      const resolved = answer.results[url];
+      const failure = answer.failures?.[url];
+      if (typeof resolved === 'string') outcome[url] = resolved;
+      else outcome[url] = isLookupFailure(failure) ? failure : 'not_found';
+    }
+    return outcome;
   } catch (error) {
     if (timedOut) logger.warn('Batch URL resolution timeout');
     else
@@ -154,14 +212,17 @@ async function withTimeout(
         'Batch URL resolution failed; continuing without resolved URLs',
         error instanceof Error ? error.message : error,
       );
-    return {};
+    const reason = batchFailure(error, timedOut);
+    return Object.fromEntries(urls.map((url) => [url, reason]));
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Shared across the lists of one run, so a place saved in two lists is looked up once. */
-type ResolvedCache = Map<string, string | null>;
+/** Shared across the lists of one run, so a place saved in two lists is looked up once: resolved URL or reason. */
+type ResolvedCache = Map<string, string | LookupFailure>;
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function resolveMissing(
   pending: ReadonlyMap<string, string>,
@@ -174,30 +235,46 @@ async function resolveMissing(
     resolveUrls,
     resolveTimeoutMs = RESOLVE_TIMEOUT_MS,
     resolveChunkSize = RESOLVE_CHUNK_SIZE,
+    now = Date.now,
+    sleep = realSleep,
+    retryDelaysMs = RESOLVE_RETRY_DELAYS_MS,
   } = options;
   const entries = [...pending].filter(([key]) => !cache.has(key));
   if (!resolveUrls || entries.length === 0) return;
-  const chunks: Array<Array<[string, string]>> = [];
-  for (let i = 0; i < entries.length; i += resolveChunkSize)
-    chunks.push(entries.slice(i, i + resolveChunkSize));
-  let done = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < chunks.length) {
-      const chunk = chunks[next++]!;
-      const results = await withTimeout(
-        resolveUrls,
-        chunk.map(([, url]) => url),
-        resolveTimeoutMs,
-        logger,
-      );
-      for (const [key, url] of chunk)
-        cache.set(key, typeof results[url] === 'string' ? results[url] : null);
-      done += chunk.length;
-      onChunk(done, entries.length, chunk[chunk.length - 1]![1]);
-    }
+  const started = now();
+  const send = async (batch: Array<[string, string]>, timeoutMs: number, report: boolean) => {
+    const chunks: Array<Array<[string, string]>> = [];
+    for (let i = 0; i < batch.length; i += resolveChunkSize)
+      chunks.push(batch.slice(i, i + resolveChunkSize));
+    let done = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < chunks.length) {
+        const chunk = chunks[next++]!;
+        const results = await withTimeout(
+          resolveUrls,
+          chunk.map(([, url]) => url),
+          timeoutMs,
+          logger,
+        );
+        for (const [key, url] of chunk) cache.set(key, results[url] ?? 'not_found');
+        done += chunk.length;
+        if (report) onChunk(done, batch.length, chunk[chunk.length - 1]![1]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(RESOLVE_CONCURRENCY, chunks.length) }, worker));
   };
-  await Promise.all(Array.from({ length: Math.min(RESOLVE_CONCURRENCY, chunks.length) }, worker));
+  await send(entries, resolveTimeoutMs, true);
+  // Links Google refused or that failed in transit get another try while the run's budget lasts.
+  for (const pause of retryDelaysMs) {
+    const again = entries.filter(([key]) =>
+      RETRYABLE_FAILURES.has(cache.get(key) as UnplacedReason),
+    );
+    const left = resolveTimeoutMs - (now() - started) - pause;
+    if (again.length === 0 || left <= 0) break;
+    await sleep(pause);
+    await send(again, left, false);
+  }
 }
 
 function lookupKey(url: string): string {
@@ -267,12 +344,20 @@ export async function convertLists(
     });
     let resolvedCount = 0;
     for (const { place, key } of waiting) {
-      const resolved = cache.get(key);
-      const found = resolved ? extractCoordinates(resolved) : undefined;
+      const resolved = cache.get(key) ?? 'not_found';
+      const found = isLookupFailure(resolved) ? undefined : extractCoordinates(resolved);
       if (found) {
         place.coordinates = found.coordinates;
         resolvedCount += 1;
+      } else {
+        place.reason = isLookupFailure(resolved) ? resolved : 'not_found';
       }
+    }
+    for (const place of places) {
+      if (place.coordinates || place.reason) continue;
+      if (!place.url.trim()) place.reason = 'no_link';
+      else if (!isMapsServiceUrl(place.url)) place.reason = 'not_allowed';
+      else place.reason = 'not_looked_up';
     }
     for (const place of places) {
       if (place.coordinates) continue;

@@ -29,6 +29,7 @@ function outcome(path: string, converted: number, total: number): ListOutcome {
       processed: total,
       converted,
       skipped: total - converted,
+      unplaced: total > converted ? { not_found: total - converted } : {},
     },
     kml:
       converted > 0

@@ -300,7 +300,7 @@ describe('processing', () => {
         progress: { ...PROGRESS, stage: 'converting', percent },
       });
     expect((report(140) as { progress: { percent: number } }).progress.percent).toBe(100);
-    const start = STATES.converting.progress.percent;
+    const start = (STATES.converting as { progress: { percent: number } }).progress.percent;
     expect((report(-3) as { progress: { percent: number } }).progress.percent).toBe(start);
     expect((report(Number.NaN) as { progress: { percent: number } }).progress.percent).toBe(start);
   });

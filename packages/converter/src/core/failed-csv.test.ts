@@ -4,14 +4,16 @@ import { buildFailedCsv } from './failed-csv.js';
 import { parseSavedPlacesCsv } from './csv.js';
 
 describe('buildFailedCsv', () => {
-  it('writes Title, Note, URL, Comment in that order, quoting as needed', () => {
+  it('writes Title, Note, URL, Comment, then the Reason in words, quoting as needed', () => {
     const csv = buildFailedCsv([
-      { title: 'A, "B"', note: 'two\nlines', url: 'https://x', comment: 'c' },
+      { title: 'A, "B"', note: 'two\nlines', url: 'https://x', comment: 'c', reason: 'not_found' },
+      { title: 'T', url: 'https://y', reason: 'throttled' },
     ]);
     const rows = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
     expect(rows).toEqual([
-      ['Title', 'Note', 'URL', 'Comment'],
-      ['A, "B"', 'two\nlines', 'https://x', 'c'],
+      ['Title', 'Note', 'URL', 'Comment', 'Reason'],
+      ['A, "B"', 'two\nlines', 'https://x', 'c', 'Google has no location for this place'],
+      ['T', '', 'https://y', '', 'Google refused the lookup; try again later'],
     ]);
   });
 

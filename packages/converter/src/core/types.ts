@@ -1,3 +1,5 @@
+import type { UnplacedReason } from './reasons.js';
+
 /** A point on Earth with named fields, so latitude and longitude can never be swapped silently. */
 export interface LatLng {
   readonly lat: number;
@@ -28,6 +30,8 @@ export interface ParsedPlace {
   note?: string;
   comment?: string;
   coordinates?: LatLng;
+  /** Why the place has no coordinates (set by the pipeline for every place left without). */
+  reason?: UnplacedReason;
 }
 
 /** The seed's conversion statistics. */
@@ -40,6 +44,8 @@ export interface ConversionStats {
   processed: number;
   converted: number;
   skipped: number;
+  /** Places left without coordinates, counted by reason (absent reasons are zero). */
+  unplaced: Partial<Record<UnplacedReason, number>>;
 }
 
 /** One KML file written for a list; lists over the per-layer limit are split into parts. */

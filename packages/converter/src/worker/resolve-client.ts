@@ -1,12 +1,20 @@
 import * as v from 'valibot';
-import type { ResolveUrls } from '../pipeline.js';
+import { LOOKUP_FAILURES } from '../core/reasons.js';
+import { ResolveRequestError, type ResolveUrls } from '../pipeline.js';
 import type { ResolveOptions } from './types.js';
 
-const ResolveResponse = v.object({ results: v.record(v.string(), v.string()) });
+const ResolveResponse = v.object({
+  results: v.record(v.string(), v.string()),
+  // Older servers answered `results` alone; an unknown reason is read as "not found".
+  failures: v.optional(v.record(v.string(), v.string())),
+});
+
+const KNOWN_REASONS = new Set<string>(LOOKUP_FAILURES);
 
 /**
- * The client for `POST /api/resolve-urls-batch`. Sends credentials, JSON only with a body; a non-OK answer
- * becomes an Error "status: text" (the seed's rule), which the pipeline turns into a warning.
+ * The client for `POST /api/resolve-urls-batch`. Sends credentials, JSON only with a body; a non-OK
+ * answer becomes a {@link ResolveRequestError} "status: text" (the seed's rule), which the pipeline
+ * turns into a warning and a reason for every link of the batch.
  */
 export function createResolveClient(
   options: ResolveOptions,
@@ -26,14 +34,23 @@ export function createResolveClient(
     });
     if (!response.ok) {
       const text = await response.text().catch(() => '');
-      throw new Error(`${response.status}: ${text || response.statusText}`);
+      throw new ResolveRequestError(
+        response.status,
+        `${response.status}: ${text || response.statusText}`,
+      );
     }
     const parsed = v.safeParse(ResolveResponse, await response.json());
     if (!parsed.success) throw new Error('The resolution service answered in an unexpected shape.');
     // Only answers for links that were asked about are taken.
     const asked = new Set(urls);
-    return Object.fromEntries(
+    const results = Object.fromEntries(
       Object.entries(parsed.output.results).filter(([url]) => asked.has(url)),
     );
+    const failures = Object.fromEntries(
+      Object.entries(parsed.output.failures ?? {})
+        .filter(([url]) => asked.has(url))
+        .map(([url, reason]) => [url, KNOWN_REASONS.has(reason) ? reason : 'not_found']),
+    ) as Record<string, (typeof LOOKUP_FAILURES)[number]>;
+    return { results, failures };
   };
 }

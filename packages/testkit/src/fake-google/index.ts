@@ -7,6 +7,28 @@ export {
   type FakeGoogleOptions,
   type PlaceBehaviour,
   type RecordedGoogleRequest,
+  type RedirectOptions,
 } from './server.js';
-export { PAGE_FORMS, finalPlaceUrl, type PageForm } from './pages.js';
+export {
+  ALL_PAGE_FORMS,
+  PAGE_FORMS,
+  PAGE_FORM_EVIDENCE,
+  LEAN_DEFAULT_LOCATION,
+  STATIC_MAP_CENTRE_OFFSET_METRES,
+  finalPlaceUrl,
+  type PageEvidence,
+  type PageForm,
+} from './pages.js';
+export { CAMERA_OFFSET_METRES } from './place-data.js';
+export { ftidForCid } from './ftid.js';
+export { LOCALIZED_PRODUCT_NAMES } from './localized.js';
+export { THROTTLE_MODES, type ThrottleMode } from './throttle.js';
+export type { PlacesApiBehaviour } from './places-api.js';
+export {
+  ADVERSARIAL_PAGE_BYTES,
+  ADVERSARIAL_PAGE_NAMES,
+  adversarialPage,
+  adversarialPages,
+  type AdversarialPageName,
+} from './adversarial.js';
 export { cidFromPlaceId } from './place-id.js';

@@ -2,8 +2,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { coordinatesForCid, type LatLng } from '../takeout/index.js';
 import { headersOf, listenOnLoopback } from '../fake-stripe/loopback.js';
-import { finalPlaceUrl, genericPage, placePage, type PageForm } from './pages.js';
-import { cidFromFtid, cidFromPlaceId } from './place-id.js';
+import { findFtid, ftidForCid } from './ftid.js';
+import { errorPage, redirect, send } from './http.js';
+import {
+  escapeHtml,
+  finalPlaceUrl,
+  genericPage,
+  LEAN_DEFAULT_LOCATION,
+  placePage,
+  type PageForm,
+} from './pages.js';
+import { cidFromFtid } from './place-id.js';
+import { answerPlacesApi, NEVER, type PlacesApiBehaviour } from './places-api.js';
+import {
+  answerThrottled,
+  consentPage,
+  consentUrl,
+  sorryPage,
+  type ThrottleMode,
+} from './throttle.js';
 
 /**
  * The header a resolver sets when it sends a request meant for a Google host to this fake through
@@ -24,7 +41,12 @@ export interface PlaceBehaviour {
   form?: PageForm;
   /** Serve the generic "Google Maps" page (and 404 from the Places API). */
   generic?: boolean;
-  /** Answer with this HTTP status instead (e.g. 500, 429). */
+  /**
+   * Serve the generic page under this product name (e.g. " Google マップ ", see
+   * `LOCALIZED_PRODUCT_NAMES`); implies `generic`.
+   */
+  genericName?: string;
+  /** Answer with this HTTP status instead (e.g. 500), on the page and the Places API. */
   status?: number;
   /** Wait this long before answering. */
   delayMs?: number;
@@ -35,6 +57,24 @@ export interface PlaceBehaviour {
   hang?: boolean;
   /** Coordinates other than the generator's. */
   coordinates?: LatLng;
+  /**
+   * Refuse the client for this place's page: `sorry` and `consent` redirect (consent even with
+   * the cookies), 429 (with `Retry-After: 30`) and 503 answer so, on the Places API too.
+   */
+  throttle?: ThrottleMode;
+  /**
+   * The first this many requests for the place's page fail with `failStatus`, then it answers
+   * normally (a transient failure). Counted from the `setPlace` call; the Places API is not affected.
+   */
+  failTimes?: number;
+  /** The status of those failures (default 404). */
+  failStatus?: number;
+  /** Serve exactly this body with 200 as the place's page (adversarial HTML). */
+  body?: string;
+  /** The content type of `body` (default `text/html; charset=UTF-8`). */
+  contentType?: string;
+  /** How the Places API answers for this place. */
+  placesApi?: PlacesApiBehaviour;
 }
 
 /** One request the fake received. `host` is the original host the resolver meant. */
@@ -49,14 +89,22 @@ export interface RecordedGoogleRequest {
 export interface FakeGoogleOptions {
   /** Delay before every response (the benchmark uses 100 ms). */
   delayMs?: number;
-  /** The default page form. */
+  /** The default page form (default `place-data`). */
   pageForm?: PageForm;
   /** The key the Places API accepts. */
   apiKey?: string;
   /** Answer place pages with the EU consent redirect unless CONSENT or SOCS cookies are sent (default true). */
   requireConsent?: boolean;
-  /** What the generic page shows. */
+  /** What generic pages show, and where lean pages look (default: London for lean pages). */
   requesterLocation?: LatLng;
+}
+
+/** Options of a registered redirect. */
+export interface RedirectOptions {
+  /** The first this many requests fail with `failStatus` before it redirects (a short link's 404). */
+  failTimes?: number;
+  /** The status of those failures (default 404). */
+  failStatus?: number;
 }
 
 /** A running fake Google upstream: place pages, short links and the Places API (New). */
@@ -66,18 +114,22 @@ export interface FakeGoogle {
   port: number;
   apiKey: string;
   readonly requests: readonly RecordedGoogleRequest[];
-  /** Sets how one place (by CID, decimal) is answered. */
+  /** Sets how one place (by CID, decimal) is answered; resets its `failTimes` count. */
   setPlace(cid: string, behaviour: PlaceBehaviour): void;
   /** Makes `from` (an absolute URL on any host) redirect to `to` (any absolute URL). */
-  addRedirect(from: string, to: string, status?: number): void;
+  addRedirect(from: string, to: string, status?: number, options?: RedirectOptions): void;
+  /**
+   * Refuses every place page (known, unknown and generic alike) in this mode until called with
+   * `undefined`; 429 and 503 also refuse the Places API. Registered redirects still answer.
+   */
+  setThrottleAll(mode: ThrottleMode | undefined): void;
   /** Where the fake says this CID is. */
   coordinatesFor(cid: string): LatLng;
+  /** How many recorded requests match `predicate` (all of them without one). */
+  count(predicate?: (request: RecordedGoogleRequest) => boolean): number;
   clearRequests(): void;
   close(): Promise<void>;
 }
-
-/** What a hanging answer awaits: no timer, so nothing but the closing server ends the request. */
-const NEVER = new Promise<void>(() => undefined);
 
 const GOOGLE_HOST = /^(?:(?:www|maps)\.)?google\.(?:com|[a-z]{2}|co\.[a-z]{2}|com\.[a-z]{2})$/;
 const PLACES_PATH = /^\/v1\/places\/([^/?]+)$/;
@@ -87,111 +139,69 @@ function hasConsentCookie(request: IncomingMessage): boolean {
   return /(?:^|;\s*)(?:CONSENT=YES|SOCS=)/.test(cookie);
 }
 
-function json(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
-  response.end(JSON.stringify(body));
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
-function html(response: ServerResponse, status: number, body: string): void {
-  response.writeHead(status, { 'content-type': 'text/html; charset=UTF-8' });
-  response.end(body);
-}
-
-function redirect(response: ServerResponse, location: string, status = 302): void {
-  response.writeHead(status, { location, 'content-type': 'text/html; charset=UTF-8' });
-  response.end(`<html><body>Moved <a href="${location}">here</a></body></html>`);
-}
-
-function googleError(
-  response: ServerResponse,
-  code: number,
-  status: string,
-  message: string,
-): void {
-  json(response, code, { error: { code, message, status } });
-}
-
-/** The CID a place-page URL names: an ftid in the path or `ftid=`, or `cid=` / `ludocid=`. */
-function cidOfPage(url: URL): string | undefined {
-  const fromFtid = cidFromFtid(decodeURIComponent(url.pathname) + url.search);
-  if (fromFtid) return fromFtid;
+/** The place a page URL names: an ftid in the path or `ftid=` (its CID), or `cid=` / `ludocid=`. */
+function subjectOf(url: URL): { cid: string; ftid?: string } | undefined {
+  const ftid =
+    findFtid(safeDecode(url.pathname)) ??
+    findFtid(url.searchParams.get('ftid') ?? '') ??
+    findFtid(safeDecode(url.search));
+  const fromFtid = ftid ? cidFromFtid(ftid) : undefined;
+  if (ftid && fromFtid) return { cid: fromFtid, ftid };
   const cid = url.searchParams.get('cid') ?? url.searchParams.get('ludocid');
-  return cid && /^\d{1,20}$/.test(cid) && BigInt(cid) > 0n ? BigInt(cid).toString(10) : undefined;
+  return cid && /^\d{1,20}$/.test(cid) && BigInt(cid) > 0n && BigInt(cid) < 1n << 64n
+    ? { cid: BigInt(cid).toString(10) }
+    : undefined;
+}
+
+/** Firebase Dynamic Links' answer for a short link it does not (yet) know. */
+const LINK_NOT_FOUND = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Dynamic Link Not Found</title></head><body><h1>Dynamic Link Not Found</h1><p>The requested URL was not found on this server.</p></body></html>`;
+
+interface Redirect {
+  to: string;
+  status: number;
+  failuresLeft: number;
+  failStatus: number;
 }
 
 /**
  * Starts a fake Google upstream on 127.0.0.1 (random port). It serves place pages for any ftid or CID
- * at the testkit generator's coordinates (`coordinatesForCid`), in each form a real page carries the
- * pin; the generic "Google Maps" page for unknown places; the EU consent redirect when the consent
- * cookies are missing; redirects registered with `addRedirect` (short-link chains); per-place slow,
- * failing and generic answers; and the Places API (New) `GET /v1/places/{id}`, checking the key and
+ * at the testkit generator's coordinates (`coordinatesForCid`), in each form a real page comes in
+ * (`PageForm`; by default the full `place-data` page that binds the pin to the requested ftid);
+ * the generic "Google Maps" page (localized on request) for unknown places; the EU consent redirect
+ * when the consent cookies are missing; redirects registered with `addRedirect` (short-link chains,
+ * optionally failing first); per-place slow, hanging, failing, throttled, generic and raw-body
+ * answers; a global throttle; and the Places API (New) `GET /v1/places/{id}`, checking the key and
  * field mask. Every request is recorded. See {@link UPSTREAM_HOST_HEADER} for how hosts are named.
  */
 export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<FakeGoogle> {
   const apiKey = options.apiKey ?? FAKE_GOOGLE_API_KEY;
-  const defaultForm = options.pageForm ?? 'og-image';
+  const defaultForm = options.pageForm ?? 'place-data';
   const requireConsent = options.requireConsent ?? true;
   const requester = options.requesterLocation ?? REQUESTER_LOCATION;
+  const leanLocation = options.requesterLocation ?? LEAN_DEFAULT_LOCATION;
   const requests: RecordedGoogleRequest[] = [];
   const places = new Map<string, PlaceBehaviour>();
-  const redirects = new Map<string, { to: string; status: number }>();
+  const failuresLeft = new Map<string, number>();
+  const redirects = new Map<string, Redirect>();
+  let throttleAll: ThrottleMode | undefined;
 
   const coordinatesFor = (cid: string): LatLng =>
     places.get(cid)?.coordinates ?? coordinatesForCid(cid);
 
-  async function answerPlacesApi(
-    request: IncomingMessage,
-    response: ServerResponse,
-    placeId: string,
-  ): Promise<void> {
-    if (request.headers['x-goog-api-key'] !== apiKey) {
-      googleError(
-        response,
-        403,
-        'PERMISSION_DENIED',
-        'API key not valid. Please pass a valid API key.',
-      );
-      return;
-    }
-    const mask = request.headers['x-goog-fieldmask'];
-    if (typeof mask !== 'string' || mask.trim() === '') {
-      googleError(
-        response,
-        400,
-        'INVALID_ARGUMENT',
-        'FieldMask is a required parameter. See https://cloud.google.com/apis/docs/system-parameters on how to provide it.',
-      );
-      return;
-    }
-    const cid = cidFromPlaceId(decodeURIComponent(placeId));
-    if (!cid) {
-      googleError(response, 400, 'INVALID_ARGUMENT', `Not a valid Place ID: ${placeId}`);
-      return;
-    }
-    const behaviour = places.get(cid) ?? {};
-    if (behaviour.hang) return NEVER;
-    if (behaviour.delayMs) await sleep(behaviour.delayMs);
-    if (behaviour.status) {
-      googleError(
-        response,
-        behaviour.status,
-        'UNAVAILABLE',
-        'The service is currently unavailable.',
-      );
-      return;
-    }
-    if (behaviour.generic) {
-      googleError(response, 404, 'NOT_FOUND', `Place ID ${placeId} was not found.`);
-      return;
-    }
-    const fields = mask.split(',').map((name) => name.trim());
-    const point = coordinatesFor(cid);
-    const body: Record<string, unknown> = {};
-    if (fields.includes('*') || fields.includes('id')) body.id = placeId;
-    if (fields.includes('*') || fields.includes('location')) {
-      body.location = { latitude: point.lat, longitude: point.lng };
-    }
-    json(response, 200, body);
+  /** Whether this request for `cid` is one of its first `failTimes`, counting it if so. */
+  function failsNow(cid: string): boolean {
+    const left = failuresLeft.get(cid) ?? 0;
+    if (left <= 0) return false;
+    failuresLeft.set(cid, left - 1);
+    return true;
   }
 
   async function answerPage(
@@ -200,43 +210,69 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     host: string,
     url: URL,
   ): Promise<void> {
+    const original = `https://${host}${url.pathname}${url.search}`;
+    if (url.pathname.startsWith('/sorry/')) {
+      sorryPage(response);
+      return;
+    }
+    if (throttleAll !== undefined) {
+      answerThrottled(response, throttleAll, original);
+      return;
+    }
     if (requireConsent && !hasConsentCookie(request)) {
-      const original = `https://${host}${url.pathname}${url.search}`;
-      redirect(
-        response,
-        `https://consent.google.com/ml?continue=${encodeURIComponent(original)}&gl=DE&hl=en&pc=m&src=1`,
-      );
+      redirect(response, consentUrl(original));
       return;
     }
     if (url.pathname.includes('!3d')) {
-      const name = decodeURIComponent(url.pathname.split('/')[3] ?? 'Place');
-      html(response, 200, placePage(name, requester, 'final-url'));
+      const name = safeDecode(url.pathname.split('/')[3] ?? 'Place');
+      send(
+        response,
+        200,
+        placePage({ name, point: requester, ftid: '' }, 'final-url', leanLocation),
+      );
       return;
     }
-    const cid = cidOfPage(url);
-    if (!cid) {
-      html(response, 200, genericPage(requester));
+    const subject = subjectOf(url);
+    if (!subject) {
+      send(response, 200, genericPage(requester));
       return;
     }
+    const { cid } = subject;
     const behaviour = places.get(cid) ?? {};
     if (behaviour.hang) return NEVER;
     if (behaviour.delayMs) await sleep(behaviour.delayMs);
-    if (behaviour.status) {
-      html(response, behaviour.status, '<html><body>Error</body></html>');
+    if (behaviour.throttle !== undefined) {
+      answerThrottled(response, behaviour.throttle, original);
       return;
     }
-    if (behaviour.generic) {
-      html(response, 200, genericPage(requester));
+    if (failsNow(cid)) {
+      const status = behaviour.failStatus ?? 404;
+      send(response, status, errorPage(status));
+      return;
+    }
+    if (behaviour.status) {
+      send(response, behaviour.status, errorPage(behaviour.status));
+      return;
+    }
+    if (behaviour.body !== undefined) {
+      send(response, 200, behaviour.body, {
+        'content-type': behaviour.contentType ?? 'text/html; charset=UTF-8',
+      });
+      return;
+    }
+    if (behaviour.generic || behaviour.genericName !== undefined) {
+      send(response, 200, genericPage(requester, behaviour.genericName));
       return;
     }
     const name = `Fake Place ${cid}`;
     const point = coordinatesFor(cid);
+    const ftid = subject.ftid ?? ftidForCid(cid, point);
     const form = behaviour.form ?? defaultForm;
     if (form === 'final-url') {
-      redirect(response, finalPlaceUrl(name, point));
+      redirect(response, finalPlaceUrl(name, point, ftid));
       return;
     }
-    html(response, 200, placePage(name, point, form));
+    send(response, 200, placePage({ name, point, ftid }, form, leanLocation));
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -253,21 +289,40 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     });
     if (options.delayMs) await sleep(options.delayMs);
 
-    const places = PLACES_PATH.exec(url.pathname);
-    if (places) {
-      await answerPlacesApi(request, response, places[1]!);
+    const placesPath = PLACES_PATH.exec(url.pathname);
+    if (placesPath) {
+      const context = {
+        apiKey,
+        behaviourOf: (cid: string) => places.get(cid) ?? {},
+        coordinatesFor,
+        throttleAll: () => throttleAll,
+      };
+      await answerPlacesApi(context, request, response, safeDecode(placesPath[1]!));
       return;
     }
     const registered = redirects.get(`${host}${url.pathname}${url.search}`);
     if (registered) {
+      if (registered.failuresLeft > 0) {
+        registered.failuresLeft -= 1;
+        send(response, registered.failStatus, LINK_NOT_FOUND);
+        return;
+      }
       redirect(response, registered.to, registered.status);
+      return;
+    }
+    if (host === 'consent.google.com') {
+      consentPage(response);
       return;
     }
     if (GOOGLE_HOST.test(host)) {
       await answerPage(request, response, host, url);
       return;
     }
-    html(response, 404, `<html><body>The fake Google does not serve ${host}</body></html>`);
+    send(
+      response,
+      404,
+      `<html><body>The fake Google does not serve ${escapeHtml(host)}</body></html>`,
+    );
   }
 
   const server = await listenOnLoopback(handle, () => '');
@@ -277,12 +332,25 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     port: server.port,
     apiKey,
     requests,
-    setPlace: (cid, behaviour) => places.set(cid, behaviour),
-    addRedirect: (from, to, status = 302) => {
+    setPlace: (cid, behaviour) => {
+      places.set(cid, behaviour);
+      failuresLeft.set(cid, behaviour.failTimes ?? 0);
+    },
+    addRedirect: (from, to, status = 302, redirectOptions = {}) => {
       const source = new URL(from);
-      redirects.set(`${source.hostname}${source.pathname}${source.search}`, { to, status });
+      redirects.set(`${source.hostname}${source.pathname}${source.search}`, {
+        to,
+        status,
+        failuresLeft: redirectOptions.failTimes ?? 0,
+        failStatus: redirectOptions.failStatus ?? 404,
+      });
+    },
+    setThrottleAll: (mode) => {
+      throttleAll = mode;
     },
     coordinatesFor,
+    count: (predicate) =>
+      predicate ? requests.filter((request) => predicate(request)).length : requests.length,
     clearRequests: () => {
       requests.length = 0;
     },
