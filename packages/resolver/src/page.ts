@@ -13,6 +13,8 @@ export const MAX_SCAN_CHARS = 3 * 1024 * 1024;
 export const MAX_TAG_CHARS = 8 * 1024;
 /** Place-data records kept from one page: the requested one is among the first few in real pages. */
 export const MAX_PLACE_DATA = 200;
+/** `[null,null,` prefixes examined at most, records or not (a hostile page repeats the prefix). */
+export const MAX_PLACE_DATA_PREFIXES = 20_000;
 
 /** One `[null,null,<lat>,<lng>],"<ftid>"` record: coordinates bound to a place's feature id. */
 export interface PlaceData {
@@ -148,9 +150,17 @@ function cameraOf(html: string): LatLng | undefined {
 function placeDataOf(html: string): PlaceData[] {
   const found: PlaceData[] = [];
   const marker = '[null,null,';
-  for (let at = html.indexOf(marker); at >= 0 && found.length < MAX_PLACE_DATA;) {
+  let examined = 0;
+  for (
+    let at = html.indexOf(marker);
+    at >= 0 && found.length < MAX_PLACE_DATA && examined < MAX_PLACE_DATA_PREFIXES;
+    examined += 1
+  ) {
+    const next = html.charCodeAt(at + marker.length);
+    // A record goes on with a number: a digit or a minus sign.
+    const numeric = next === 45 || (next >= 48 && next <= 57);
     PLACE_DATA_TAIL.lastIndex = at + marker.length;
-    const match = PLACE_DATA_TAIL.exec(html);
+    const match = numeric ? PLACE_DATA_TAIL.exec(html) : null;
     const where = match ? point(match[1]!, match[2]!) : undefined;
     if (match && where) found.push({ ftid: match[3]!.toLowerCase(), point: where });
     at = html.indexOf(marker, at + marker.length);

@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { coordinatesForCid } from '@placeport/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPublicFetch, isPublicAddress } from '../src/node/public-fetch.js';
+import { placeLink, pointOf, rig, type Rig } from './support.js';
+
+let r: Rig | undefined;
+afterEach(async () => {
+  await r?.close();
+  r = undefined;
+});
+
+describe('time bounds', () => {
+  // The hanging place never answers and the other bound is 10 minutes: only the bound under test
+  // ends these; the bound is 5 s so the other place's one loopback request fits on a loaded machine.
+  it('a request that never answers is given up after the request timeout', async () => {
+    r = await rig({ tuning: { requestTimeoutMs: 5_000, batchDeadlineMs: 600_000 } });
+    r.google.setPlace('401', { hang: true });
+    const outcome = await r.resolver.resolve([placeLink(401), placeLink(402)]);
+    expect(outcome.failures).toEqual({ [placeLink(401)]: 'unavailable' });
+    expect(pointOf(outcome.results[placeLink(402)])).toEqual(coordinatesForCid('402'));
+    expect(outcome.report.details).toEqual({ timeout: 1 });
+  });
+
+  it('a batch answers by its deadline with what it has, the rest unavailable', async () => {
+    r = await rig({ tuning: { batchDeadlineMs: 5_000, requestTimeoutMs: 600_000 } });
+    r.google.setPlace('403', { hang: true });
+    const outcome = await r.resolver.resolve([placeLink(403), placeLink(404)]);
+    expect(outcome.failures).toEqual({ [placeLink(403)]: 'unavailable' });
+    expect(Object.keys(outcome.results)).toEqual([placeLink(404)]);
+    expect(outcome.report.deadlineHit).toBe(true);
+  });
+
+  it('timeouts survive garbage collection (node --expose-gc, forced gc() while waiting)', async () => {
+    const script = fileURLToPath(new URL('./fixtures/gc-timeout.ts', import.meta.url));
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ['--expose-gc', '--import', 'tsx', script],
+        { encoding: 'utf8' },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      );
+    });
+    expect(JSON.parse(output)).toEqual({ gcRan: true, failure: 'unavailable', detail: 'timeout' });
+  });
+});
+
+describe('connections only to public addresses', () => {
+  it.each([
+    ['loopback', '127.0.0.1', false],
+    ['private 10/8', '10.1.2.3', false],
+    ['private 192.168/16', '192.168.0.10', false],
+    ['link-local (cloud metadata)', '169.254.169.254', false],
+    ['IPv6 loopback', '::1', false],
+    ['IPv4-mapped loopback', '::ffff:127.0.0.1', false],
+    ['unique local IPv6', 'fd00::1', false],
+    ['public IPv4', '142.250.185.78', true],
+    ['public IPv6', '2a00:1450:4001:82b::200e', true],
+  ])('%s (%s) public: %s', (_name, address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it('refuses a host that resolves to a private address, before connecting', async () => {
+    let connections = 0;
+    const server = createServer((_request, response) => response.end('secret'));
+    server.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      // DNS (poisoned, rebinding, or an internal override) says Google is on loopback.
+      const fetch = createPublicFetch({
+        lookup: (_hostname, _options, callback) =>
+          callback(null, [{ address: '127.0.0.1', family: 4 }]),
+      });
+      await expect(fetch(`http://www.google.com:${port}/maps`)).rejects.toThrow();
+      expect(connections).toBe(0);
+      const allowed = createPublicFetch({
+        lookup: (_hostname, _options, callback) =>
+          callback(null, [{ address: '127.0.0.1', family: 4 }]),
+      });
+      await expect(allowed(`http://maps.google.com:${port}/`)).rejects.toThrow();
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { coordinatesForCid, finalPlaceUrl, ftidForCid } from '@placeport/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { placeLink, pointOf, rig, type Rig } from './support.js';
+
+let r: Rig | undefined;
+afterEach(async () => {
+  await r?.close();
+  r = undefined;
+});
+
+// The Eiffel Tower's CID and Tokyo Tower's place id, as in the poisoning report: two places.
+const EIFFEL_CID = '12950491419829437962';
+const TOKYO_PLACE_ID = 'ChIJCewJkL2LGGAR3Qmk0vCTGkg';
+
+describe('the cache holds only strong answers, keyed by the id looked up', () => {
+  it('refuses a link whose ids name two places, without a request, and leaves the cache alone', async () => {
+    r = await rig();
+    const poison = `https://www.google.com/maps?cid=${EIFFEL_CID}&query_place_id=${TOKYO_PLACE_ID}`;
+    const outcome = await r.resolver.resolve([poison]);
+    expect(outcome).toMatchObject({ results: {}, failures: { [poison]: 'not_allowed' } });
+    expect(r.google.requests).toHaveLength(0);
+    expect(r.cache.size).toBe(0);
+  });
+
+  it('answers a repeated place from the cache with no request', async () => {
+    r = await rig();
+    await r.resolver.resolve([placeLink(201)]);
+    r.google.clearRequests();
+    const again = await r.resolver.resolve([
+      placeLink(201, 'Another name'),
+      'http://maps.google.com/?cid=201',
+    ]);
+    expect(Object.values(again.results).map(pointOf)).toEqual([
+      coordinatesForCid('201'),
+      coordinatesForCid('201'),
+    ]);
+    expect(again.report.cacheHits).toBe(1);
+    expect(r.google.requests).toHaveLength(0);
+  });
+
+  it("a pin in a short link's redirect beats a (wrong) cached answer", async () => {
+    r = await rig();
+    const truth = coordinatesForCid('202');
+    await r.cache.set('cid:202', {
+      coordinates: { lat: truth.lat + 0.01, lng: truth.lng },
+      placeId: undefined,
+    });
+    const link = 'https://maps.app.goo.gl/pin202';
+    r.google.addRedirect(link, finalPlaceUrl('Place', truth, ftidForCid(202n)));
+    const outcome = await r.resolver.resolve([link]);
+    expect(pointOf(outcome.results[link])).toEqual(truth);
+    // The strong pin, bound to the ftid, also corrects the cache.
+    expect(r.cache.peek('cid:202')?.coordinates).toEqual(truth);
+  });
+
+  it('a cached answer implausible for the ftid is not used: the place is looked up again', async () => {
+    r = await rig();
+    const truth = coordinatesForCid('203');
+    await r.cache.set('cid:203', {
+      coordinates: { lat: -truth.lat, lng: truth.lng + (truth.lng > 0 ? -90 : 90) },
+      placeId: undefined,
+    });
+    const outcome = await r.resolver.resolve([placeLink(203)]);
+    expect(pointOf(outcome.results[placeLink(203)])).toEqual(truth);
+    expect(outcome.report.cacheHits).toBe(0);
+  });
+});
+
+describe('short links', () => {
+  it('follow hops to the place and, once a hop names an ftid, use its place data', async () => {
+    r = await rig();
+    const link = 'https://maps.app.goo.gl/hop204';
+    r.google.addRedirect(
+      link,
+      `https://www.google.com/maps/place/Somewhere/data=!4m2!3m1!1s${ftidForCid(204n)}`,
+    );
+    const outcome = await r.resolver.resolve([link]);
+    expect(pointOf(outcome.results[link])).toEqual(coordinatesForCid('204'));
+  });
+
+  it('once a hop names an ftid, the Places API answers for it (with a key)', async () => {
+    r = await rig({ apiKey: true });
+    const link = 'https://maps.app.goo.gl/api205';
+    r.google.addRedirect(
+      link,
+      `https://www.google.com/maps/place/X/data=!4m2!3m1!1s${ftidForCid(205n)}`,
+    );
+    const outcome = await r.resolver.resolve([link]);
+    expect(pointOf(outcome.results[link])).toEqual(coordinatesForCid('205'));
+    expect(outcome.report.sources).toEqual({ 'places-api': 1 });
+    expect(outcome.report.upstreamRequests).toEqual({ pages: 1, places: 1 });
+  });
+
+  it('a hop carrying an explicit pair answers at once, without another request', async () => {
+    r = await rig();
+    const link = 'https://maps.app.goo.gl/pair';
+    r.google.addRedirect(link, 'https://www.google.com/maps/search/48.858370,+2.294481');
+    const outcome = await r.resolver.resolve([link]);
+    expect(pointOf(outcome.results[link])).toEqual({ lat: 48.85837, lng: 2.294481 });
+    expect(r.google.requests).toHaveLength(1);
+  });
+
+  it('a transient 404 of a short link is tried once more and succeeds', async () => {
+    r = await rig();
+    const link = 'https://maps.app.goo.gl/flaky206';
+    r.google.addRedirect(
+      link,
+      finalPlaceUrl('P', coordinatesForCid('206'), ftidForCid(206n)),
+      302,
+      { failTimes: 1 },
+    );
+    const outcome = await r.resolver.resolve([link]);
+    expect(pointOf(outcome.results[link])).toEqual(coordinatesForCid('206'));
+    expect(r.google.requests.filter((request) => request.host === 'maps.app.goo.gl')).toHaveLength(
+      2,
+    );
+  });
+
+  it('a short link that keeps failing is reported unavailable after one retry', async () => {
+    r = await rig();
+    const link = 'https://maps.app.goo.gl/broken207';
+    r.google.addRedirect(link, placeLink(207), 302, { failTimes: 5 });
+    const outcome = await r.resolver.resolve([link]);
+    expect(outcome.failures[link]).toBe('unavailable');
+    expect(r.google.requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,75 @@
+import { coordinatesForCid, THROTTLE_MODES } from '@placeport/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { placeLink, pointOf, rig, type Rig } from './support.js';
+
+let r: Rig | undefined;
+afterEach(async () => {
+  await r?.close();
+  r = undefined;
+});
+
+const links = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => placeLink(from + i));
+
+describe('when Google refuses us, the rest of the batch is not sent', () => {
+  it.each(THROTTLE_MODES)('%s: one request, every link reported throttled', async (mode) => {
+    // One slot, so the batch goes one by one and the refusal is seen before the next request.
+    r = await rig({ tuning: { concurrency: 1 } });
+    r.google.setThrottleAll(mode);
+    const batch = links(300, 12);
+    const outcome = await r.resolver.resolve(batch);
+    expect(Object.keys(outcome.results)).toEqual([]);
+    expect(Object.values(outcome.failures)).toEqual(batch.map(() => 'throttled'));
+    expect(r.google.requests).toHaveLength(1);
+  });
+
+  it('keeps refusing while backing off, then probes once and recovers', async () => {
+    let now = 1_000_000;
+    const clock = {
+      now: () => now,
+      setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+      clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      random: () => 0.5,
+    };
+    const { createResolver } = await import('../src/resolver.js');
+    r = await rig();
+    const resolver = createResolver({
+      fetch: globalThis.fetch,
+      mapsOrigin: r.google.url,
+      clock,
+      tuning: { concurrency: 1, backoffBaseMs: 30_000, retryDelayMs: 1 },
+    });
+    r.google.setThrottleAll(429);
+    await resolver.resolve([placeLink(320)]);
+    r.google.setThrottleAll(undefined);
+    r.google.clearRequests();
+    now += 29_000;
+    const during = await resolver.resolve([placeLink(321)]);
+    expect(during.failures[placeLink(321)]).toBe('throttled');
+    expect(r.google.requests).toHaveLength(0);
+    now += 2_000;
+    const after = await resolver.resolve(links(322, 3));
+    expect(Object.values(after.results).map(pointOf)).toEqual(
+      ['322', '323', '324'].map((cid) => coordinatesForCid(cid)),
+    );
+  });
+
+  it('the Places API being refused falls back to the place pages', async () => {
+    r = await rig({ apiKey: true, tuning: { concurrency: 1 } });
+    r.google.setPlace('330', { placesApi: { status: 429 } });
+    const outcome = await r.resolver.resolve(links(330, 3));
+    expect(Object.values(outcome.results).map(pointOf)).toEqual(
+      ['330', '331', '332'].map((cid) => coordinatesForCid(cid)),
+    );
+    // After the refusal, no more Places API calls: its breaker is open.
+    expect(outcome.report.upstreamRequests).toEqual({ places: 1, pages: 3 });
+  });
+
+  it('a place Google refuses on its own is throttled; 5xx is unavailable after one retry', async () => {
+    r = await rig({ tuning: { concurrency: 1 } });
+    r.google.setPlace('341', { status: 500 });
+    const outcome = await r.resolver.resolve([placeLink(341)]);
+    expect(outcome.failures).toEqual({ [placeLink(341)]: 'unavailable' });
+    expect(r.google.requests).toHaveLength(2);
+  });
+});
