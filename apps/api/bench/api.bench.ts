@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { startFakeGoogle } from '@placeport/testkit';
+import { ftidForCid, startFakeGoogle } from '@placeport/testkit';
 import { buildApp } from '../src/app.js';
 import { loadSettings } from '../src/config.js';
 import { UPSTREAM_CONCURRENCY } from '@placeport/resolver';
@@ -27,7 +27,7 @@ const autocannonCli = join(
 );
 
 function link(index: number): string {
-  const ftid = `0x${(0x47e66e0000000000n + BigInt(index)).toString(16)}:0x${(0x1000 + index).toString(16)}`;
+  const ftid = ftidForCid(BigInt(0x1000 + index));
   return `https://www.google.com/maps/place/Bench+${index}/data=!4m2!3m1!1s${ftid}`;
 }
 

@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /**
  * Time as the resolver sees it: the wall clock, timers and the randomness of jitter, injected so
  * tests can drive deadlines and back-off without waiting, and so every timer is one the resolver
@@ -35,6 +37,8 @@ export interface TimedSignal {
  */
 export function timeoutSignal(clock: Clock, ms: number, parent?: AbortSignal): TimedSignal {
   const controller = new AbortController();
+  // Every queued lookup and request of a batch listens to its signal: expected, not a leak.
+  setMaxListeners(0, controller.signal);
   let timedOut = false;
   const onParentAbort = () => controller.abort(parent?.reason);
   const timer = clock.setTimeout(() => {

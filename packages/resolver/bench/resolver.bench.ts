@@ -1,0 +1,107 @@
+/**
+ * Resolver benchmark (`pnpm --filter @placeport/resolver bench`), against the fake Google on
+ * loopback answering every request after 100 ms:
+ * 1. 10,000 distinct places, cold (every one looked up) and again (all from the cache): wall time
+ *    and upstream requests;
+ * 2. a paid batch of 2,000 places alone, then while 10 free clients flood the free tier with
+ *    4-link batches as fast as they are answered: the paid batch's slowdown;
+ * 3. the worst scan time of a 3 MiB hostile page (every adversarial form, worst of 5 runs).
+ */
+import {
+  ADVERSARIAL_PAGE_NAMES,
+  adversarialPages,
+  ftidForCid,
+  startFakeGoogle,
+} from '@placeport/testkit';
+import { MAX_PAGE_BYTES, UPSTREAM_CONCURRENCY } from '../src/limits.js';
+import { readPage } from '../src/page.js';
+import { createResolver, type Resolver } from '../src/resolver.js';
+
+const UPSTREAM_DELAY_MS = 100;
+const PLACES = 10_000;
+const PAID_BATCH = 2_000;
+const FREE_CLIENTS = 10;
+
+const link = (cid: number) =>
+  `https://www.google.com/maps/place/Bench/data=!4m2!3m1!1s${ftidForCid(BigInt(cid))}`;
+const range = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => link(from + i));
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await work();
+  return { ms: performance.now() - started, value };
+}
+
+async function main(): Promise<void> {
+  const google = await startFakeGoogle({ delayMs: UPSTREAM_DELAY_MS });
+  const fresh = (): Resolver =>
+    createResolver({
+      fetch: globalThis.fetch,
+      mapsOrigin: google.url,
+      tuning: { batchDeadlineMs: 10 * 60_000 },
+    });
+  try {
+    console.log(
+      `resolver benchmark: fake Google at ${UPSTREAM_DELAY_MS} ms per request, ${UPSTREAM_CONCURRENCY} in flight`,
+    );
+    const resolver = fresh();
+    const paid = { client: 'bench', priority: 'paid' as const };
+    const links = range(1, PLACES);
+    const cold = await timed(() => resolver.resolve(links, { requester: paid }));
+    const coldRequests = google.requests.length;
+    google.clearRequests();
+    const warm = await timed(() => resolver.resolve(links, { requester: paid }));
+    console.log(
+      `${fmt(PLACES)} places cold: ${fmt(cold.ms)} ms, ${fmt(coldRequests)} upstream requests, ` +
+        `${fmt(Object.keys(cold.value.results).length)} resolved (${fmt((PLACES / cold.ms) * 1000)} places/s)`,
+    );
+    console.log(
+      `${fmt(PLACES)} places cached: ${fmt(warm.ms)} ms, ${fmt(google.requests.length)} upstream requests`,
+    );
+
+    const alone = await timed(() =>
+      fresh().resolve(range(100_000, PAID_BATCH), { requester: paid }),
+    );
+    const shared = fresh();
+    let flooding = true;
+    let freeCalls = 0;
+    let nextFree = 500_000;
+    const flood = Array.from({ length: FREE_CLIENTS }, async (_, client) => {
+      while (flooding) {
+        const batch = range(nextFree, 4);
+        nextFree += 4;
+        freeCalls += 1;
+        await shared
+          .resolve(batch, { requester: { client: `free-${client}`, priority: 'free' } })
+          .catch(() => undefined);
+      }
+    });
+    const contended = await timed(() =>
+      shared.resolve(range(200_000, PAID_BATCH), { requester: paid }),
+    );
+    flooding = false;
+    await Promise.all(flood);
+    console.log(
+      `paid batch of ${fmt(PAID_BATCH)}: alone ${fmt(alone.ms)} ms, with ${FREE_CLIENTS} free clients flooding ` +
+        `${fmt(contended.ms)} ms (${(contended.ms / alone.ms).toFixed(2)}×; ${fmt(freeCalls)} free calls meanwhile)`,
+    );
+
+    const pages = adversarialPages(MAX_PAGE_BYTES);
+    let worst = { name: '', ms: 0 };
+    for (const name of ADVERSARIAL_PAGE_NAMES) {
+      for (let run = 0; run < 5; run += 1) {
+        const started = performance.now();
+        readPage(pages[name]);
+        const ms = performance.now() - started;
+        if (ms > worst.ms) worst = { name, ms };
+      }
+    }
+    console.log(`worst scan of a 3 MiB hostile page: ${worst.ms.toFixed(1)} ms (${worst.name})`);
+  } finally {
+    await google.close();
+  }
+}
+
+await main();
