@@ -105,6 +105,35 @@ describe('converter worker API', () => {
     expect(progress.at(-1)?.percent).toBe(100);
   });
 
+  it('carries the reason of every unresolved place to the results and the failed-places CSV', async () => {
+    const fetchMock = vi.fn(async (_url: string | URL | Request, init?: RequestInit) => {
+      const { urls } = JSON.parse(String(init?.body)) as { urls: string[] };
+      const failures = Object.fromEntries(urls.map((url) => [url, 'not_found']));
+      return new Response(JSON.stringify({ results: {}, failures }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    });
+    const api = createConverterWorkerApi({ logger: quiet, fetch: fetchMock as typeof fetch });
+    await api.inspect(takeout.zip, 'a.zip');
+    const list = placeLists[0]!;
+    const result = await api.convert({
+      paths: [list.path],
+      resolve: { apiBase: 'http://127.0.0.1:9' },
+    });
+    if (!result.ok) throw new Error(result.error.message);
+    const outcome = result.value.lists[0]!;
+    const lookedUp = list.places.filter((p) => !p.expected && p.resolvable).length;
+    expect(lookedUp).toBeGreaterThan(0);
+    // Every place left without coordinates has a reason; those the API answered, its reason.
+    expect(outcome.stats.unplaced.not_found).toBeGreaterThanOrEqual(lookedUp);
+    const reasons = Object.values(outcome.stats.unplaced).reduce((sum, n) => sum + n, 0);
+    expect(reasons).toBe(outcome.stats.skipped);
+    const csv = new TextDecoder().decode(outcome.failedCsv!.bytes);
+    expect(csv).toContain('Title,Note,URL,Comment,Reason');
+    expect(csv).toContain('Google has no location for this place');
+  });
+
   it('forgets the archive on reset', async () => {
     const api = createConverterWorkerApi({ logger: quiet });
     await api.inspect(takeout.zip, 'a.zip');
