@@ -1,5 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Settings } from './config.js';
+import {
+  connectionLimits,
+  installConnectionLimits,
+  type ConnectionLimits,
+} from './http/connections.js';
 import { installErrorHandler } from './http/errors.js';
 import { installSecurity, scaledRateLimits, type RateLimitTuning } from './http/security.js';
 import { installStaticAndFallback } from './http/static.js';
@@ -41,6 +46,8 @@ export interface AppConfig {
   /** Lower deadlines or a smaller cache, e.g. to keep tests fast. */
   resolver?: Partial<ResolverTuning>;
   rateLimits?: Partial<RateLimitTuning>;
+  /** Shorter timeouts or smaller connection caps, e.g. so tests see slow clients cut quickly. */
+  connections?: Partial<ConnectionLimits>;
   /**
    * The fetch the resolver reaches upstreams with (tests wrap it to record every request). By
    * default: one that connects only to public addresses, or, when a test-only maps origin is set,
@@ -71,11 +78,17 @@ function paymentProviders(settings: Settings): {
  */
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const { settings } = config;
+  const connections = connectionLimits(config.connections);
   const app = Fastify({
     logger: loggerOptions(config.logger),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: settings.trustProxy,
+    requestTimeout: connections.requestTimeoutMs,
+    connectionTimeout: connections.connectionTimeoutMs,
+    keepAliveTimeout: connections.keepAliveTimeoutMs,
+    http: { connectionsCheckingInterval: connections.timeoutCheckIntervalMs },
   });
+  installConnectionLimits(app.server, connections, { behindProxy: settings.trustProxy });
   const { provider, demo } = paymentProviders(settings);
   const rateLimits = { ...scaledRateLimits(settings.rateLimitFactor), ...config.rateLimits };
   app.decorate('settings', settings);
@@ -86,9 +99,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorate(
     'resolver',
     createResolver({
-      fetch:
-        config.fetch ??
-        (settings.mapsUpstreamOrigin ? globalThis.fetch : createPublicFetch()),
+      fetch: config.fetch ?? (settings.mapsUpstreamOrigin ? globalThis.fetch : createPublicFetch()),
       mapsOrigin: settings.mapsUpstreamOrigin,
       placesOrigin: settings.placesApiOrigin,
       googleMapsApiKey: settings.googleMapsApiKey,

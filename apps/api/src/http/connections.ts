@@ -1,0 +1,137 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { BATCH_DEADLINE_MS } from '@placeport/resolver';
+
+/**
+ * Longest time to receive one whole request, headers and body (Node's `server.requestTimeout`,
+ * answered with 408 and a closed connection). Node stops this clock once the request has been
+ * received: it never covers the time the route takes to answer, so a resolve batch answering at its
+ * 45 s deadline is not cut by it. In 30 s a typical 500-link resolve body (about 100 KB) arrives
+ * over an uplink of 30 kbit/s; slow-body clients, measured holding sockets for over six minutes,
+ * are cut.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Longest time to receive a request's headers (Node's `server.headersTimeout`), the slowloris
+ * defence. Real clients send them in one packet; 10 s allows a slow handshake and retransmissions.
+ * Must be below {@link REQUEST_TIMEOUT_MS}, which Node requires and which keeps the body's budget.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * How long an idle kept-alive connection waits for its next request (Node's default, and what
+ * browsers expect). Fastify's own default is 72 s, meant for sitting behind a load balancer whose
+ * idle timeout is 60 s; served directly, that is 72 s of an idle socket per visitor tab.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/**
+ * A socket with no bytes in either direction for this long is destroyed (Fastify's
+ * `connectionTimeout`, Node's `server.timeout`): what frees half-open connections whose client is
+ * gone, and responses nobody reads. A resolve call is silent while its batch runs, up to the
+ * resolver's batch deadline (45 s), so this is that deadline plus 15 s for the answer to be built
+ * and sent.
+ */
+export const CONNECTION_TIMEOUT_MS = BATCH_DEADLINE_MS + 15_000;
+
+/**
+ * How often Node looks for requests past {@link HEADERS_TIMEOUT_MS} or {@link REQUEST_TIMEOUT_MS}
+ * (`connectionsCheckingInterval`). Node's default of 30 s would let a slow client overstay the 10 s
+ * headers timeout fourfold; a sweep over the requests still arriving is cheap once a second.
+ */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+/**
+ * Simultaneous connections one client address may hold; past it, new ones are closed at once. A
+ * browser opens at most 6 per site, so this leaves room for a household or office behind one NAT
+ * address, and stops one client from taking the whole {@link MAX_CONNECTIONS}.
+ */
+export const MAX_CONNECTIONS_PER_ADDRESS = 64;
+
+/**
+ * Simultaneous connections the process accepts (Node's `server.maxConnections`); past it, new ones
+ * are closed at once. Each is a file descriptor: this keeps well clear of the open-file limit
+ * (Node raises its soft limit to the hard limit, often 4,096 or more), leaving descriptors for
+ * upstream requests, static files and logs, so a flood of connections cannot stop the process
+ * from working. It takes 32 addresses at {@link MAX_CONNECTIONS_PER_ADDRESS} to fill it.
+ */
+export const MAX_CONNECTIONS = 2_048;
+
+/** The connection limits of one app; production uses {@link DEFAULT_CONNECTION_LIMITS}. */
+export interface ConnectionLimits {
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  connectionTimeoutMs: number;
+  timeoutCheckIntervalMs: number;
+  maxConnectionsPerAddress: number;
+  maxConnections: number;
+}
+
+/** The production limits: the constants above. */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  headersTimeoutMs: HEADERS_TIMEOUT_MS,
+  keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+  connectionTimeoutMs: CONNECTION_TIMEOUT_MS,
+  timeoutCheckIntervalMs: TIMEOUT_CHECK_INTERVAL_MS,
+  maxConnectionsPerAddress: MAX_CONNECTIONS_PER_ADDRESS,
+  maxConnections: MAX_CONNECTIONS,
+};
+
+/** The production limits with any given ones in their place; throws if they cannot work together. */
+export function connectionLimits(overrides: Partial<ConnectionLimits> = {}): ConnectionLimits {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...overrides };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(`Connection limit ${name} must be a positive whole number.`);
+    }
+  }
+  if (limits.headersTimeoutMs >= limits.requestTimeoutMs) {
+    throw new RangeError('headersTimeoutMs must be less than requestTimeoutMs.');
+  }
+  return limits;
+}
+
+/** Where the server stands: behind a reverse proxy, every connection comes from the proxy. */
+export interface ConnectionLimitOptions {
+  /** `TRUST_PROXY`: the per-address cap is then the proxy's job, and is not applied here. */
+  behindProxy: boolean;
+}
+
+/**
+ * Installs on the app's HTTP server what Fastify has no option for: the headers timeout, the
+ * process-wide connection cap, and the per-address cap (each connection counted from accept to
+ * close; one past the cap is destroyed before any byte is read). The timeouts Fastify does take
+ * (`requestTimeout`, `connectionTimeout`, `keepAliveTimeout`) are passed to `Fastify()`.
+ */
+export function installConnectionLimits(
+  server: Server,
+  limits: ConnectionLimits,
+  options: ConnectionLimitOptions,
+): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  if (options.behindProxy) return;
+
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress;
+    if (address === undefined) {
+      socket.destroy();
+      return;
+    }
+    const count = open.get(address) ?? 0;
+    if (count >= limits.maxConnectionsPerAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}

@@ -1,0 +1,352 @@
+import type { AddressInfo } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { BATCH_DEADLINE_MS } from '@placeport/resolver';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import {
+  CONNECTION_TIMEOUT_MS,
+  HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  MAX_CONNECTIONS,
+  REQUEST_TIMEOUT_MS,
+  TIMEOUT_CHECK_INTERVAL_MS,
+  connectionLimits,
+  type ConnectionLimits,
+} from '../src/http/connections.js';
+import { settingsFor, UNLIMITED } from './support.js';
+
+/**
+ * A limit no test may reach: far past vitest's 120 s test timeout. A test sets the one limit it is
+ * about to something small and the others to this, so only that limit can close the connection.
+ * Limits a request must get through are never set below 5 s: a loaded machine cannot fail them.
+ */
+const FAR = 600_000;
+
+/** Node checks headers and request timeouts this often in the tests that make them small. */
+const QUICK_CHECKS = { timeoutCheckIntervalMs: 100 };
+
+const HEALTH = 'GET /api/health HTTP/1.1\r\nHost: placeport.test\r\n\r\n';
+const HEALTH_THEN_CLOSE =
+  'GET /api/health HTTP/1.1\r\nHost: placeport.test\r\nConnection: close\r\n\r\n';
+const OK_RESPONSE = /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{"ok":true\}$/;
+/** The headers of a resolve upload of a typical size (500 links); the blank line is left out. */
+const SLOW_UPLOAD =
+  'POST /api/resolve-urls-batch HTTP/1.1\r\nHost: placeport.test\r\n' +
+  'Content-Type: application/json\r\nContent-Length: 100000\r\n';
+/** Node's answer when the headers or request timeout ends a request (Fastify's clientError body). */
+const TIMEOUT_RESPONSE = /^HTTP\/1\.1 408 Request Timeout\r\n/;
+
+let apps: FastifyInstance[] = [];
+let clients: RawClient[] = [];
+afterEach(async () => {
+  for (const client of clients) client.socket.destroy();
+  clients = [];
+  await Promise.all(apps.map((app) => app.close()));
+  apps = [];
+});
+
+/**
+ * The whole API, listening on a random loopback port with the given connection limits; `prepare`
+ * runs before it listens (Fastify takes no routes after that).
+ */
+async function listen(
+  connections: Partial<ConnectionLimits>,
+  env: Record<string, string> = {},
+  prepare: (app: FastifyInstance) => void = () => undefined,
+): Promise<{ app: FastifyInstance; port: number; url: string }> {
+  const app = await buildApp({ settings: settingsFor(env), rateLimits: UNLIMITED, connections });
+  apps.push(app);
+  prepare(app);
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, port: (app.server.address() as AddressInfo).port, url };
+}
+
+/** A plain TCP client, so a test controls every byte and when (or whether) it is sent. */
+interface RawClient {
+  socket: Socket;
+  /** Everything received since the last {@link RawClient.take}. */
+  received(): string;
+  /** Returns what was received and starts afresh. */
+  take(): string;
+  /** Resolves with what was received once `done` holds; rejects if the connection closes first. */
+  until(done: (received: string) => boolean): Promise<string>;
+  /** Resolves when the connection is closed, whoever closed it; never on a timer. */
+  closed: Promise<void>;
+  isClosed(): boolean;
+}
+
+function open(port: number): RawClient {
+  const socket = connect(port, '127.0.0.1');
+  let data = '';
+  let isClosed = false;
+  const listeners = new Set<() => void>();
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => {
+    data += chunk;
+    for (const listener of listeners) listener();
+  });
+  // A connection the server cuts or refuses may be reset; 'close' is what the tests wait for.
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      isClosed = true;
+      for (const listener of listeners) listener();
+      resolve();
+    }),
+  );
+  const client: RawClient = {
+    socket,
+    received: () => data,
+    take() {
+      const taken = data;
+      data = '';
+      return taken;
+    },
+    until(done) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (done(data)) {
+            listeners.delete(check);
+            resolve(data);
+          } else if (isClosed) {
+            listeners.delete(check);
+            reject(new Error(`connection closed; received: ${JSON.stringify(data)}`));
+          }
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+    closed,
+    isClosed: () => isClosed,
+  };
+  clients.push(client);
+  return client;
+}
+
+/** Sends `GET /api/health` on a kept-alive connection and returns the whole answer. */
+async function health(client: RawClient): Promise<string> {
+  client.take();
+  client.socket.write(HEALTH);
+  return client.until((received) => received.endsWith('{"ok":true}'));
+}
+
+/** Writes `chunk` every `everyMs` until the connection closes: a client that is slow, not idle. */
+function trickle(client: RawClient, chunk: string, everyMs: number): void {
+  const timer = setInterval(() => {
+    if (!client.socket.destroyed) client.socket.write(chunk);
+  }, everyMs);
+  void client.closed.then(() => clearInterval(timer));
+}
+
+/** Opens connections until the server keeps one (it may not have seen an earlier close yet). */
+async function openAccepted(port: number): Promise<RawClient> {
+  for (let attempt = 1; attempt <= 100; attempt += 1) {
+    const client = open(port);
+    client.socket.write(HEALTH);
+    const answer = await client
+      .until((received) => received.endsWith('{"ok":true}'))
+      .catch(() => undefined);
+    if (answer !== undefined) return client;
+  }
+  throw new Error('no connection was accepted');
+}
+
+describe('production connection limits', () => {
+  it('are the documented constants, consistent with each other and with the resolver', () => {
+    expect(connectionLimits()).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      connectionTimeoutMs: 60_000,
+      timeoutCheckIntervalMs: 1_000,
+      maxConnectionsPerAddress: 64,
+      maxConnections: 2_048,
+    });
+    expect(HEADERS_TIMEOUT_MS).toBeLessThan(REQUEST_TIMEOUT_MS);
+    // A resolve call is silent until its batch deadline: the idle timeout must outlast it.
+    expect(CONNECTION_TIMEOUT_MS).toBeGreaterThan(BATCH_DEADLINE_MS);
+    expect(() => connectionLimits({ headersTimeoutMs: 30_000 })).toThrow(RangeError);
+    expect(() => connectionLimits({ maxConnections: 0 })).toThrow(RangeError);
+  });
+
+  it('are set on the server buildApp returns, and normal requests go through', async () => {
+    const { app, url } = await listen({});
+    expect(app.server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
+    expect(app.server.headersTimeout).toBe(HEADERS_TIMEOUT_MS);
+    expect(app.server.keepAliveTimeout).toBe(KEEP_ALIVE_TIMEOUT_MS);
+    expect(app.server.timeout).toBe(CONNECTION_TIMEOUT_MS);
+    expect(app.server.maxConnections).toBe(MAX_CONNECTIONS);
+    expect(Reflect.get(app.server, 'connectionsCheckingInterval')).toBe(TIMEOUT_CHECK_INTERVAL_MS);
+
+    const healthResponse = await fetch(`${url}/api/health`);
+    expect(healthResponse.status).toBe(200);
+    expect(await healthResponse.json()).toEqual({ ok: true });
+    const created = await fetch(`${url}/api/create-payment-intent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 1 }),
+    });
+    expect(created.status).toBe(200);
+    expect(await created.json()).toMatchObject({ paymentIntentId: expect.any(String) });
+  });
+});
+
+describe('slow and idle clients', () => {
+  it('cuts a client that keeps sending header lines but never ends them, after headersTimeout', async () => {
+    const { port } = await listen({
+      headersTimeoutMs: 300,
+      requestTimeoutMs: FAR,
+      connectionTimeoutMs: FAR,
+      ...QUICK_CHECKS,
+    });
+    const client = open(port);
+    client.socket.write('GET /api/health HTTP/1.1\r\nHost: placeport.test\r\n');
+    trickle(client, 'X-Slow: 1\r\n', 200);
+
+    await client.closed;
+    // Only the headers timeout answers 408 here: the request and idle timeouts are out of reach.
+    expect(client.received()).toMatch(TIMEOUT_RESPONSE);
+  });
+
+  it('cuts a client whose headers arrived but whose body trickles, after requestTimeout', async () => {
+    const { port } = await listen({
+      headersTimeoutMs: 400,
+      requestTimeoutMs: 800,
+      connectionTimeoutMs: FAR,
+      ...QUICK_CHECKS,
+    });
+    // "100 Continue" proves the headers were read in time, so the cut is the request timeout's. A
+    // machine stalled past the headers timeout before reading them makes a run prove nothing: retry.
+    for (let attempt = 1; ; attempt += 1) {
+      const client = open(port);
+      client.socket.write(`${SLOW_UPLOAD}Expect: 100-continue\r\n\r\n`);
+      const head = await client
+        .until((received) => received.includes('\r\n\r\n'))
+        .catch(() => client.received());
+      if (!head.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+        expect(head).toMatch(TIMEOUT_RESPONSE);
+        expect(attempt, 'the server never read the headers in time').toBeLessThan(5);
+        continue;
+      }
+      client.take();
+      client.socket.write('{');
+      // One byte every 200 ms: the 100,000-byte body would take over five hours.
+      trickle(client, ' ', 200);
+
+      await client.closed;
+      expect(client.received()).toMatch(TIMEOUT_RESPONSE);
+      return;
+    }
+  });
+
+  it('closes a kept-alive connection that stays idle after its answer, after keepAliveTimeout', async () => {
+    const { port } = await listen({ keepAliveTimeoutMs: 300, connectionTimeoutMs: FAR });
+    const client = open(port);
+    const answer = await health(client);
+    expect(answer).toMatch(OK_RESPONSE);
+    expect(answer).toMatch(/\r\nConnection: keep-alive\r\n/i);
+    client.take();
+
+    await client.closed; // the client sends nothing more
+    expect(client.received()).toBe('');
+  });
+
+  it('destroys a connection that never sends a byte, after connectionTimeout', async () => {
+    const { port } = await listen({
+      headersTimeoutMs: FAR,
+      requestTimeoutMs: 2 * FAR,
+      connectionTimeoutMs: 300,
+    });
+    const client = open(port);
+
+    await client.closed;
+    // No 408: the headers and request timeouts are out of reach; the idle timeout closes silently.
+    expect(client.received()).toBe('');
+  });
+
+  it('never cuts an answer that takes longer than requestTimeout', async () => {
+    let started!: () => void;
+    const handlerStarted = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // A route that answers only when the test says so, standing in for a long resolve batch.
+    const { port, url } = await listen(
+      { headersTimeoutMs: 5_000, requestTimeoutMs: 6_000, ...QUICK_CHECKS },
+      {},
+      (app) =>
+        app.get('/api/test/held', async () => {
+          started();
+          await released;
+          return { ok: true };
+        }),
+    );
+    const held = fetch(`${url}/api/test/held`);
+    held.catch(() => undefined); // awaited below; a failed test must not leave it unhandled
+    await handlerStarted;
+
+    // A second request begun after the held one is cut by the request timeout: by then the held
+    // request, older still, is past it too, and Node's sweep has passed it over.
+    const slow = open(port);
+    slow.socket.write(`${SLOW_UPLOAD}\r\n{`);
+    try {
+      await slow.closed;
+      expect(slow.received()).toMatch(TIMEOUT_RESPONSE);
+    } finally {
+      release(); // even on failure, so closing the app does not wait for the held answer
+    }
+    const response = await held;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+});
+
+describe('connection caps', () => {
+  it('refuses a connection past the per-address cap; the first ones stay usable', async () => {
+    const { port } = await listen({ maxConnectionsPerAddress: 2 });
+    const first = open(port);
+    const second = open(port);
+    expect(await health(first)).toMatch(OK_RESPONSE);
+    expect(await health(second)).toMatch(OK_RESPONSE);
+
+    const third = open(port);
+    third.socket.write(HEALTH_THEN_CLOSE);
+    await third.closed;
+    expect(third.received()).toBe('');
+
+    expect(await health(first)).toMatch(OK_RESPONSE);
+    expect(await health(second)).toMatch(OK_RESPONSE);
+
+    // A closed connection frees its place.
+    first.socket.end();
+    await first.closed;
+    const fourth = await openAccepted(port);
+    expect(fourth.isClosed()).toBe(false);
+    expect(await health(second)).toMatch(OK_RESPONSE);
+  });
+
+  it('refuses a connection past the process-wide cap; the first ones stay usable', async () => {
+    const { port } = await listen({ maxConnections: 2 });
+    const first = open(port);
+    const second = open(port);
+    expect(await health(first)).toMatch(OK_RESPONSE);
+    expect(await health(second)).toMatch(OK_RESPONSE);
+
+    const third = open(port);
+    third.socket.write(HEALTH_THEN_CLOSE);
+    await third.closed;
+    expect(third.received()).toBe('');
+
+    expect(await health(first)).toMatch(OK_RESPONSE);
+    expect(await health(second)).toMatch(OK_RESPONSE);
+  });
+
+  it('leaves the per-address cap to the proxy when TRUST_PROXY is set', async () => {
+    const { port } = await listen({ maxConnectionsPerAddress: 1 }, { TRUST_PROXY: 'true' });
+    const first = open(port);
+    const second = open(port);
+    expect(await health(first)).toMatch(OK_RESPONSE);
+    expect(await health(second)).toMatch(OK_RESPONSE);
+  });
+});
