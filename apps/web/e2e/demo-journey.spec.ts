@@ -175,10 +175,12 @@ test('demo payments: upload, select, authorize, convert and download every list'
     const csvFile = await readDownload(await download(page, () => failedLink.click()));
     expect(csvFile.fileName).toBe(`${safeStem(list.name)} - failed-places.csv`);
     const csv = readFailedCsv(csvFile.text);
-    expect(csv.fields).toEqual(['Title', 'Note', 'URL', 'Comment']);
+    expect(csv.fields).toEqual(['Title', 'Note', 'URL', 'Comment', 'Reason']);
     expect(csv.rows.map((row) => [row.Title, row.URL])).toEqual(
       failed.map((place) => [neutralised(place.title), place.url]),
     );
+    // Every failed place says why, in words (product.md, Outputs).
+    for (const row of csv.rows) expect(row.Reason, row.Title).toMatch(/^[A-Z].{10,}/);
   }
 
   // The resolved places really came from the fake Google, through the API.
