@@ -62,6 +62,17 @@ function loggerOptions(logger: AppConfig['logger']): FastifyServerOptions['logge
   return { ...options, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } };
 }
 
+/**
+ * Fastify's `trustProxy` for the setting: a hop count trusts that many proxies nearest the server
+ * (what proxy-addr does for a number), a list trusts those addresses; never every address.
+ */
+function trustProxyOption(
+  trust: Settings['trustProxy'],
+): string[] | false | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
 function paymentProviders(settings: Settings): {
   provider: PaymentProvider;
   demo: DemoPaymentProvider | undefined;
@@ -82,13 +93,13 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config.logger),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: settings.trustProxy,
+    trustProxy: trustProxyOption(settings.trustProxy),
     requestTimeout: connections.requestTimeoutMs,
     connectionTimeout: connections.connectionTimeoutMs,
     keepAliveTimeout: connections.keepAliveTimeoutMs,
     http: { connectionsCheckingInterval: connections.timeoutCheckIntervalMs },
   });
-  installConnectionLimits(app.server, connections, { behindProxy: settings.trustProxy });
+  installConnectionLimits(app.server, connections, { behindProxy: settings.trustProxy !== false });
   const { provider, demo } = paymentProviders(settings);
   const rateLimits = { ...scaledRateLimits(settings.rateLimitFactor), ...config.rateLimits };
   app.decorate('settings', settings);

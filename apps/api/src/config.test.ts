@@ -102,4 +102,74 @@ describe('loadSettings', () => {
     writeFileSync(join(folder, 'index.html'), '<!doctype html>');
     expect(loadSettings({ WEB_DIST: folder }).webDist).toBe(folder);
   });
+
+  it('takes TRUST_PROXY as a hop count or a list of proxy addresses, and refuses true', () => {
+    expect(loadSettings({}).trustProxy).toBe(false);
+    expect(loadSettings({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadSettings({ TRUST_PROXY: '10.0.0.1, 10.0.1.0/24' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '10.0.1.0/24',
+    ]);
+    expect(loadSettings({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(problemsOf({ TRUST_PROXY: 'true' })).toContain('never true');
+    expect(problemsOf({ TRUST_PROXY: 'TRUE' })).toContain('never true');
+    expect(problemsOf({ TRUST_PROXY: 'proxy.example' })).toContain('TRUST_PROXY');
+  });
+
+  it('runs demo payments only on a loopback HOST, unless DEMO_PAYMENTS=on', () => {
+    for (const host of ['127.0.0.1', 'localhost', '::1', '127.0.0.2']) {
+      expect(loadSettings({ HOST: host }).stripe).toBeUndefined();
+    }
+    expect(problemsOf({ HOST: '0.0.0.0' })).toContain(
+      'demo payments (no Stripe keys) run only on a loopback address',
+    );
+    expect(problemsOf({ HOST: '203.0.113.7' })).toContain('DEMO_PAYMENTS=on');
+    expect(loadSettings({ HOST: '0.0.0.0', DEMO_PAYMENTS: 'on' }).demoPaymentsForced).toBe(true);
+    expect(
+      loadSettings({
+        HOST: '0.0.0.0',
+        STRIPE_SECRET_KEY: SECRET,
+        STRIPE_PUBLISHABLE_KEY: PUBLISHABLE,
+      }).stripe,
+    ).toBeDefined();
+    expect(problemsOf({ DEMO_PAYMENTS: 'yes' })).toContain('DEMO_PAYMENTS: must be on or off');
+  });
+
+  it('reads the money settings with their defaults and bounds', () => {
+    const defaults = loadSettings({});
+    expect(defaults).toMatchObject({
+      settleAfterMinutes: 30,
+      freeLinksPerDay: 20,
+      redisUrl: undefined,
+      payerCookieSecretSet: false,
+    });
+    expect(defaults.payerCookieSecret.length).toBeGreaterThanOrEqual(32);
+    expect(loadSettings({}).payerCookieSecret).not.toBe(defaults.payerCookieSecret);
+    const secret = 'x'.repeat(32);
+    expect(loadSettings({ PAYER_COOKIE_SECRET: secret })).toMatchObject({
+      payerCookieSecret: secret,
+      payerCookieSecretSet: true,
+    });
+    expect(problemsOf({ PAYER_COOKIE_SECRET: 'x'.repeat(31) })).toContain('PAYER_COOKIE_SECRET');
+    expect(loadSettings({ SETTLE_AFTER_MINUTES: '1' }).settleAfterMinutes).toBe(1);
+    expect(loadSettings({ SETTLE_AFTER_MINUTES: '10080' }).settleAfterMinutes).toBe(10_080);
+    expect(problemsOf({ SETTLE_AFTER_MINUTES: '0' })).toContain('SETTLE_AFTER_MINUTES');
+    expect(problemsOf({ SETTLE_AFTER_MINUTES: '10081' })).toContain('SETTLE_AFTER_MINUTES');
+    expect(loadSettings({ FREE_LINKS_PER_DAY: '0' }).freeLinksPerDay).toBe(0);
+    expect(loadSettings({ FREE_LINKS_PER_DAY: '10000' }).freeLinksPerDay).toBe(10_000);
+    expect(problemsOf({ FREE_LINKS_PER_DAY: '10001' })).toContain('FREE_LINKS_PER_DAY');
+    expect(loadSettings({ REDIS_URL: 'redis://:pw@127.0.0.1:6379/0' }).redisUrl).toBe(
+      'redis://:pw@127.0.0.1:6379/0',
+    );
+    expect(problemsOf({ REDIS_URL: 'http://127.0.0.1' })).toContain('REDIS_URL');
+  });
+
+  it('never echoes a secret in its messages', () => {
+    const message = problemsOf({
+      PAYER_COOKIE_SECRET: 'tooShortSecret',
+      REDIS_URL: 'http://:hunter2@x',
+    });
+    expect(message).not.toContain('tooShortSecret');
+    expect(message).not.toContain('hunter2');
+  });
 });

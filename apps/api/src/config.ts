@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,8 +29,24 @@ export interface Settings {
   webDist: string | undefined;
   /** Browser origins allowed to call the API cross-origin (`CORS_ORIGIN`, comma-separated); empty = same origin only. */
   corsOrigins: string[];
-  /** Trust `X-Forwarded-For` from a proxy in front (`TRUST_PROXY=true`), so rate limits see the real client. */
-  trustProxy: boolean;
+  /**
+   * Proxies in front of the API whose `X-Forwarded-For` is believed (`TRUST_PROXY`): a hop count,
+   * or a list of proxy addresses/CIDRs; false when none. Never "any": with `true` every client
+   * could pick its own address, and so its own rate-limit key and free budget.
+   */
+  trustProxy: number | string[] | false;
+  /** Demo payments were allowed on a non-loopback `HOST` (`DEMO_PAYMENTS=on`); logged at start. */
+  demoPaymentsForced: boolean;
+  /** Signs the payer cookie (`PAYER_COOKIE_SECRET`); random per process when unset. */
+  payerCookieSecret: string;
+  /** Whether {@link payerCookieSecret} came from the environment (several instances need it). */
+  payerCookieSecretSet: boolean;
+  /** An authorization unused this long is settled by the server (`SETTLE_AFTER_MINUTES`). */
+  settleAfterMinutes: number;
+  /** Free lookups per client per day (`FREE_LINKS_PER_DAY`). */
+  freeLinksPerDay: number;
+  /** Shared state for several instances (`REDIS_URL`); undefined = in-process memory. */
+  redisUrl: string | undefined;
   /** Multiplies every per-client rate limit (`RATE_LIMIT_FACTOR`), e.g. for browser test suites on one address. */
   rateLimitFactor: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -139,7 +156,57 @@ const EnvSchema = v.object({
     ),
     '1',
   ),
-  TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
+  TRUST_PROXY: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (text) => text.trim().toLowerCase() !== 'true',
+        'must be a number of proxy hops (e.g. 1) or a comma-separated list of proxy addresses, never true: with true any client could choose its own address',
+      ),
+      v.check(
+        (text) => text.trim().toLowerCase() === 'false' || TRUST_PROXY_VALUE.test(text.trim()),
+        'must be a number of proxy hops (e.g. 1) or a comma-separated list of proxy addresses (e.g. 10.0.0.1, 10.0.1.0/24)',
+      ),
+    ),
+  ),
+  DEMO_PAYMENTS: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'off'),
+  PAYER_COOKIE_SECRET: v.optional(
+    v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters of random text')),
+  ),
+  SETTLE_AFTER_MINUTES: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,5}$/, 'must be a whole number of minutes from 1 to 10080 (7 days)'),
+      v.transform(Number),
+      v.minValue(1, 'must be a whole number of minutes from 1 to 10080 (7 days)'),
+      v.maxValue(10_080, 'must be a whole number of minutes from 1 to 10080 (7 days)'),
+    ),
+    '30',
+  ),
+  FREE_LINKS_PER_DAY: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,5}$/, 'must be a whole number from 0 to 10000'),
+      v.transform(Number),
+      v.maxValue(10_000, 'must be a whole number from 0 to 10000'),
+    ),
+    '20',
+  ),
+  REDIS_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((text) => {
+        try {
+          const url = new URL(text);
+          return (
+            url.protocol === 'redis:' || url.protocol === 'rediss:' || url.protocol === 'unix:'
+          );
+        } catch {
+          return false;
+        }
+      }, 'must be a redis:// or rediss:// URL'),
+    ),
+  ),
   LOG_LEVEL: v.optional(
     v.picklist(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -148,6 +215,23 @@ const EnvSchema = v.object({
     'info',
   ),
 });
+
+/** A hop count (1–99), or comma-separated IPv4/IPv6 addresses, each with an optional /prefix. */
+const TRUST_PROXY_VALUE =
+  /^(?:\d{1,2}|[0-9A-Fa-f.:]{2,45}(?:\/\d{1,3})?(?:\s*,\s*[0-9A-Fa-f.:]{2,45}(?:\/\d{1,3})?){0,31})$/;
+
+/** Hosts that are only reachable from this machine: demo payments are safe there. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function trustProxyOf(text: string | undefined): number | string[] | false {
+  if (text === undefined || text.trim() === '0' || text.trim().toLowerCase() === 'false')
+    return false;
+  const value = text.trim();
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim());
+}
 
 const UNPAIRED_KEYS =
   'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together (neither means demo payments)';
@@ -229,10 +313,21 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     productName: values.PRODUCT_NAME,
     webDist: webDist(values.WEB_DIST, problems),
     corsOrigins: values.CORS_ORIGIN ?? [],
-    trustProxy: values.TRUST_PROXY === 'true',
+    trustProxy: trustProxyOf(values.TRUST_PROXY),
+    demoPaymentsForced: values.DEMO_PAYMENTS === 'on' && !isLoopbackHost(values.HOST),
+    payerCookieSecret: values.PAYER_COOKIE_SECRET ?? randomBytes(32).toString('base64url'),
+    payerCookieSecretSet: values.PAYER_COOKIE_SECRET !== undefined,
+    settleAfterMinutes: values.SETTLE_AFTER_MINUTES,
+    freeLinksPerDay: values.FREE_LINKS_PER_DAY,
+    redisUrl: values.REDIS_URL,
     rateLimitFactor: values.RATE_LIMIT_FACTOR,
     logLevel: values.LOG_LEVEL,
   };
+  if (!settings.stripe && !isLoopbackHost(settings.host) && values.DEMO_PAYMENTS !== 'on') {
+    problems.push(
+      `HOST: demo payments (no Stripe keys) run only on a loopback address; ${settings.host} is reachable from other machines. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY, or DEMO_PAYMENTS=on to allow demo payments there`,
+    );
+  }
   if (problems.length > 0) throw new SettingsError(problems);
   return settings;
 }

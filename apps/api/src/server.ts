@@ -29,6 +29,17 @@ async function main(): Promise<void> {
     },
     `PlacePort API listening on ${address}`,
   );
+  if (settings.demoPaymentsForced) {
+    app.log.warn(
+      { host: settings.host },
+      'DEMO_PAYMENTS=on: demo payments are served on an address other machines can reach; no card is charged and anyone can authorize lookups',
+    );
+  }
+  if (!settings.payerCookieSecretSet) {
+    app.log.info(
+      'PAYER_COOKIE_SECRET is not set: payer cookies are signed with a key of this process only',
+    );
+  }
 
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {

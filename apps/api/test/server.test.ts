@@ -50,4 +50,13 @@ describe('server.ts', () => {
     );
     expect(server.output()).not.toContain('TopSecret');
   });
+
+  it('refuses to serve demo payments on an address other machines can reach', async () => {
+    const server = startServer({ PORT: '0', HOST: '0.0.0.0' });
+    const [code] = await once(server.child, 'exit');
+    expect(code).toBe(1);
+    expect(server.output()).toContain(
+      'demo payments (no Stripe keys) run only on a loopback address',
+    );
+  });
 });
