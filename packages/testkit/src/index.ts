@@ -1,3 +1,4 @@
 export * from './takeout/index.js';
 export * from './fake-stripe/index.js';
 export * from './fake-google/index.js';
+export * from './redis/index.js';

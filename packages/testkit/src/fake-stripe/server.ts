@@ -2,8 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FakeStripeError, type StripeErrorBody } from './errors.js';
 import { decodeForm, field, type FormObject } from './form.js';
 import { IdempotencyStore, type StoredResponse } from './idempotency.js';
+import { listIntents, searchIntents } from './listing.js';
 import { headersOf, listenOnLoopback } from './loopback.js';
-import { PaymentIntentStore, type FakePaymentIntent } from './payment-intents.js';
+import {
+  PaymentIntentStore,
+  type FakePaymentIntent,
+  type OrderedIntent,
+  type SeedIntentsOptions,
+} from './payment-intents.js';
 
 /** One request the fake received, kept so tests can prove what did (and did not) reach "Stripe". */
 export interface RecordedStripeRequest {
@@ -42,6 +48,19 @@ export interface FakeStripe {
   authorize(id: string, paymentMethod?: string): FakePaymentIntent;
   /** Creates an intent directly, e.g. one that another product made on the same account. */
   createIntent(params: Record<string, string>): FakePaymentIntent;
+  /**
+   * Creates `count` intents directly in one state (default: open `requires_capture`
+   * authorizations of $10.00), e.g. 1,000 holds for a settlement sweep's benchmark. Not recorded
+   * as requests. Returns them in creation order.
+   */
+  seedIntents(count: number, options?: SeedIntentsOptions): FakePaymentIntent[];
+  /**
+   * Freezes what search sees at the current state, as Stripe's search index lags behind writes
+   * (up to a minute, longer in outages): later creates, captures and updates stay invisible to
+   * `GET /v1/payment_intents/search` (list and retrieve stay current) until `releaseSearchIndex`.
+   */
+  holdSearchIndex(): void;
+  releaseSearchIndex(): void;
   /** Moves the fake's clock, e.g. past Stripe's seven-day authorization expiry. */
   advanceClock(ms: number): void;
   /** Makes the next `count` requests fail with this Stripe error, without touching any state. */
@@ -55,6 +74,7 @@ export const FAKE_STRIPE_SECRET_KEY = 'sk_test_placeportFakeSecret';
 export const FAKE_STRIPE_PUBLISHABLE_KEY = 'pk_test_placeportFakePublishable';
 
 const INTENT_PATH = /^\/v1\/payment_intents(?:\/([A-Za-z0-9_]+)(?:\/(confirm|capture|cancel))?)?$/;
+const PUBLISHABLE_REFUSED = 'This API call cannot be made with a publishable API key.';
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
@@ -86,6 +106,27 @@ function errorAnswer(error: FakeStripeError): StoredResponse {
 
 type Caller = { kind: 'secret' } | { kind: 'publishable'; clientSecret: string } | { kind: 'none' };
 
+function unrecognized(method: string, path: string): FakeStripeError {
+  return new FakeStripeError(404, {
+    type: 'invalid_request_error',
+    message: `Unrecognized request URL (${method}: ${path}).`,
+  });
+}
+
+/** Stripe redacts metadata from objects it returns to publishable-key (browser) requests. */
+function redactForBrowser(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return body;
+  const record = body as Record<string, unknown>;
+  if (record.object === 'payment_intent') return { ...record, metadata: {} };
+  if (typeof record.error === 'object' && record.error !== null) {
+    const error = record.error as Record<string, unknown>;
+    if (error.payment_intent) {
+      return { error: { ...error, payment_intent: redactForBrowser(error.payment_intent) } };
+    }
+  }
+  return body;
+}
+
 /**
  * Starts a fake of Stripe's PaymentIntents API on 127.0.0.1 (random port). The `stripe` SDK talks to
  * it through `host`/`port`/`protocol: 'http'`; a browser (Stripe.js or a shim) can confirm through it
@@ -98,6 +139,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const idempotency = new IdempotencyStore();
   const requests: RecordedStripeRequest[] = [];
   const failures: StoredResponse[] = [];
+  /** What search sees while the index is held (see `holdSearchIndex`); live otherwise. */
+  let heldSearchIndex: OrderedIntent[] | undefined;
 
   function callerOf(request: IncomingMessage, params: FormObject): Caller {
     const auth = request.headers.authorization;
@@ -110,39 +153,40 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       : { kind: 'none' };
   }
 
-  function route(
-    method: string,
-    path: string,
-    params: FormObject,
-    caller: Caller,
-  ): FakePaymentIntent {
+  function route(method: string, path: string, params: FormObject, caller: Caller): unknown {
     const match = INTENT_PATH.exec(path);
-    if (!match) {
-      throw new FakeStripeError(404, {
-        type: 'invalid_request_error',
-        message: `Unrecognized request URL (${method}: ${path}).`,
-      });
-    }
+    if (!match) throw unrecognized(method, path);
     const [, id, action] = match;
+    if (id === 'search' && !action) {
+      if (method !== 'GET') throw unrecognized(method, path);
+      if (caller.kind !== 'secret') {
+        throw new FakeStripeError(401, {
+          type: 'invalid_request_error',
+          message: PUBLISHABLE_REFUSED,
+        });
+      }
+      return searchIntents(heldSearchIndex ?? store.ordered(), params);
+    }
     if (caller.kind === 'publishable') {
       const intent = id ? store.get(id) : undefined;
       const allowed = intent && (action === 'confirm' || (!action && method === 'GET'));
       if (!intent || !allowed || intent.client_secret !== caller.clientSecret) {
         throw new FakeStripeError(401, {
           type: 'invalid_request_error',
-          message: 'This API call cannot be made with a publishable API key.',
+          message: PUBLISHABLE_REFUSED,
         });
       }
     }
     if (!id && method === 'POST') return store.create(params);
+    if (!id && method === 'GET') {
+      return listIntents(store.ordered(), params, (cursor) => store.positionOf(cursor));
+    }
     if (id && !action && method === 'GET') return store.get(id);
+    if (id && !action && method === 'POST') return store.update(id, params);
     if (id && method === 'POST' && action === 'confirm') return store.confirm(id, params);
     if (id && method === 'POST' && action === 'capture') return store.capture(id, params);
     if (id && method === 'POST' && action === 'cancel') return store.cancel(id, params);
-    throw new FakeStripeError(404, {
-      type: 'invalid_request_error',
-      message: `Unrecognized request URL (${method}: ${path}).`,
-    });
+    throw unrecognized(method, path);
   }
 
   function answer(
@@ -151,12 +195,16 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     params: FormObject,
     caller: Caller,
   ): StoredResponse {
+    let result: StoredResponse;
     try {
-      return { status: 200, body: structuredClone(route(method, path, params, caller)) };
+      result = { status: 200, body: structuredClone(route(method, path, params, caller)) };
     } catch (error) {
-      if (error instanceof FakeStripeError) return errorAnswer(error);
-      throw error;
+      if (!(error instanceof FakeStripeError)) throw error;
+      result = structuredClone(errorAnswer(error));
     }
+    return caller.kind === 'publishable'
+      ? { status: result.status, body: redactForBrowser(result.body) }
+      : result;
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -173,7 +221,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const raw = await readBody(request);
     const query = Object.fromEntries(url.searchParams);
     const body = decodeForm(raw);
-    const params: FormObject = { ...query, ...body };
+    // GET parameters come in the query string, bracketed like form bodies (`created[gt]=…`).
+    const params: FormObject = { ...decodeForm(url.search), ...body };
     const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
     const record: RecordedStripeRequest = {
       method,
@@ -244,6 +293,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     authorize: (id, paymentMethod = 'pm_card_visa') =>
       store.confirm(id, { payment_method: paymentMethod }),
     createIntent: (params) => store.create(decodeForm(new URLSearchParams(params).toString())),
+    seedIntents: (count, seedOptions) => store.seed(count, seedOptions),
+    holdSearchIndex: () => {
+      heldSearchIndex = structuredClone(store.ordered());
+    },
+    releaseSearchIndex: () => {
+      heldSearchIndex = undefined;
+    },
     advanceClock: (ms) => store.advanceClock(ms),
     failNext: (count, status, error) => {
       for (let i = 0; i < count; i += 1) failures.push({ status, body: { error } });

@@ -1,0 +1,222 @@
+import type { CachedPlace, PlaceCache } from '@placeport/resolver';
+import {
+  assertWhole,
+  freeDayTtlMs,
+  PAYMENT_STATE_TTL_MS,
+  PLACE_TTL_MS,
+  utcDayOf,
+  type CounterHit,
+  type FreeBudget,
+  type LinkReservation,
+  type StateClock,
+  type StateStore,
+} from './store.js';
+
+/** Places kept in the in-process cache; past this the least recently used go first. */
+export const MAX_CACHED_PLACES = 100_000;
+/** Payments whose counted links (and, separately, resolved places) are kept; the oldest go first. */
+export const MAX_TRACKED_PAYMENTS = 10_000;
+/** Clients whose free budget of the day is kept; the oldest go first (they get a fresh budget). */
+export const MAX_FREE_CLIENTS = 100_000;
+/** Rate-limit windows kept; the oldest go first. */
+export const MAX_COUNTERS = 100_000;
+/** Sweeper leases kept; there are a handful in practice. */
+export const MAX_LEASES = 1_000;
+
+/** The caps of {@link MemoryStateStore}, one per map; tests lower them. */
+export interface MemoryLimits {
+  places: number;
+  payments: number;
+  freeClients: number;
+  counters: number;
+  leases: number;
+}
+
+/** The caps used unless a test says otherwise. */
+export const MEMORY_LIMITS: MemoryLimits = {
+  places: MAX_CACHED_PLACES,
+  payments: MAX_TRACKED_PAYMENTS,
+  freeClients: MAX_FREE_CLIENTS,
+  counters: MAX_COUNTERS,
+  leases: MAX_LEASES,
+};
+
+interface Expiring<V> {
+  value: V;
+  expiresAt: number;
+}
+
+/**
+ * A map whose entries expire and whose size is capped: past the cap the oldest entry (by last
+ * write, or last read when `touchOnRead`) is dropped. Expired entries at the front are dropped on
+ * every write, so dead entries do not hold the cap for long.
+ */
+class BoundedMap<V> {
+  private readonly entries = new Map<string, Expiring<V>>();
+
+  constructor(
+    private readonly cap: number,
+    private readonly touchOnRead = false,
+  ) {
+    assertWhole('cap', cap, 1);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string, now: number): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    if (this.touchOnRead) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: V, expiresAt: number, now: number): void {
+    this.entries.delete(key);
+    for (const [oldest, entry] of this.entries) {
+      if (entry.expiresAt > now && this.entries.size < this.cap) break;
+      this.entries.delete(oldest);
+    }
+    this.entries.set(key, { value, expiresAt });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+/** Options of {@link MemoryStateStore}. */
+export interface MemoryStateStoreOptions {
+  /** Time for every lifetime and window; the system clock unless a test injects one. */
+  clock?: StateClock;
+  /** Caps per map; {@link MEMORY_LIMITS} unless a test lowers them. */
+  limits?: Partial<MemoryLimits>;
+}
+
+const systemTime: StateClock = { now: () => Date.now() };
+
+/**
+ * The embedded default: the shared state of one API process, no Redis needed. Every operation runs
+ * synchronously inside its promise, so it is atomic within the process. Memory is bounded: each
+ * map has a cap (named constants above) and drops its oldest entries past it, which can only ever
+ * make the server more generous (a forgotten payment or client starts afresh), never refuse more.
+ */
+export class MemoryStateStore implements StateStore {
+  private readonly clock: StateClock;
+  private readonly places: BoundedMap<CachedPlace>;
+  private readonly links: BoundedMap<Set<string>>;
+  private readonly resolved: BoundedMap<Set<string>>;
+  private readonly free: BoundedMap<number>;
+  private readonly counters: BoundedMap<{ count: number; resetAt: number }>;
+  private readonly leases: BoundedMap<string>;
+  private readonly cache: PlaceCache;
+
+  constructor(options: MemoryStateStoreOptions = {}) {
+    this.clock = options.clock ?? systemTime;
+    const limits = { ...MEMORY_LIMITS, ...options.limits };
+    this.places = new BoundedMap(limits.places, true);
+    this.links = new BoundedMap(limits.payments);
+    this.resolved = new BoundedMap(limits.payments);
+    this.free = new BoundedMap(limits.freeClients);
+    this.counters = new BoundedMap(limits.counters);
+    this.leases = new BoundedMap(limits.leases);
+    this.cache = {
+      get: async (key) => {
+        const place = this.places.get(key, this.clock.now());
+        return place && { coordinates: { ...place.coordinates }, placeId: place.placeId };
+      },
+      set: async (key, value) => {
+        const now = this.clock.now();
+        const copy = { coordinates: { ...value.coordinates }, placeId: value.placeId };
+        this.places.set(key, copy, now + PLACE_TTL_MS, now);
+      },
+    };
+  }
+
+  placeCache(): PlaceCache {
+    return this.cache;
+  }
+
+  async reserveLinks(
+    intentId: string,
+    linkKeys: string[],
+    allowed: number,
+  ): Promise<LinkReservation> {
+    assertWhole('allowed', allowed);
+    const now = this.clock.now();
+    const counted = this.links.get(intentId, now) ?? new Set<string>();
+    const fresh = new Set(linkKeys.filter((key) => !counted.has(key)));
+    if (fresh.size === 0) return { ok: true, newlyCounted: 0 };
+    if (counted.size + fresh.size > allowed) {
+      return { ok: false, remaining: Math.max(allowed - counted.size, 0) };
+    }
+    for (const key of fresh) counted.add(key);
+    this.links.set(intentId, counted, now + PAYMENT_STATE_TTL_MS, now);
+    return { ok: true, newlyCounted: fresh.size };
+  }
+
+  async addResolved(intentId: string, placeKeys: string[]): Promise<number> {
+    const now = this.clock.now();
+    const places = this.resolved.get(intentId, now) ?? new Set<string>();
+    if (placeKeys.length === 0) return places.size;
+    for (const key of placeKeys) places.add(key);
+    this.resolved.set(intentId, places, now + PAYMENT_STATE_TTL_MS, now);
+    return places.size;
+  }
+
+  async resolvedCount(intentId: string): Promise<number> {
+    return this.resolved.get(intentId, this.clock.now())?.size ?? 0;
+  }
+
+  async takeFreeLinks(
+    clientKey: string,
+    count: number,
+    perDay: number,
+    now: number,
+  ): Promise<FreeBudget> {
+    assertWhole('count', count);
+    assertWhole('perDay', perDay);
+    // As in Redis: the day comes from the caller's `now`, the key's expiry runs on the store's time.
+    const at = this.clock.now();
+    const key = `${utcDayOf(now)} ${clientKey}`;
+    const used = this.free.get(key, at) ?? 0;
+    if (used + count > perDay) return { ok: false, remaining: Math.max(perDay - used, 0) };
+    if (count > 0) this.free.set(key, used + count, at + freeDayTtlMs(now), at);
+    return { ok: true, remaining: perDay - used - count };
+  }
+
+  async hit(key: string, windowMs: number, max: number): Promise<CounterHit> {
+    assertWhole('windowMs', windowMs, 1);
+    assertWhole('max', max);
+    const now = this.clock.now();
+    const window = this.counters.get(key, now);
+    const count = (window?.count ?? 0) + 1;
+    const resetAt = window?.resetAt ?? now + windowMs;
+    this.counters.set(key, { count, resetAt }, resetAt, now);
+    return { allowed: count <= max, count, resetMs: resetAt - now };
+  }
+
+  async tryLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
+    assertWhole('ttlMs', ttlMs, 1);
+    const now = this.clock.now();
+    if (this.leases.get(name, now) !== undefined) return false;
+    this.leases.set(name, holder, now + ttlMs, now);
+    return true;
+  }
+
+  async releaseLease(name: string, holder: string): Promise<boolean> {
+    if (this.leases.get(name, this.clock.now()) !== holder) return false;
+    this.leases.delete(name);
+    return true;
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,210 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { startRedis, type RedisServerHandle } from '@placeport/testkit';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createStateStore } from './index.js';
+import { redactRedisUrl, redisKeys, REDIS_KEY_PREFIX, RedisStateStore } from './redis-store.js';
+import { CONTRACT_START, describeStateStoreContract, type EntryRef } from './store.contract.js';
+import type { StateStore } from './store.js';
+
+let server: RedisServerHandle;
+/** A plain client beside the stores, to read what they wrote and to empty the server. */
+let admin: Redis;
+
+beforeAll(async () => {
+  server = await startRedis();
+  admin = new Redis(server.url);
+});
+
+afterAll(async () => {
+  await admin?.quit();
+  await server?.stop();
+});
+
+function keyOf(ref: EntryRef): string {
+  switch (ref.kind) {
+    case 'place':
+      return redisKeys.place(ref.key);
+    case 'links':
+      return redisKeys.links(ref.intentId);
+    case 'resolved':
+      return redisKeys.resolved(ref.intentId);
+    case 'free':
+      return redisKeys.free(ref.clientKey, ref.now);
+    case 'counter':
+      return redisKeys.counter(ref.key);
+    case 'lease':
+      return redisKeys.lease(ref.name);
+  }
+}
+
+describeStateStoreContract('redis', async () => {
+  await admin.flushdb();
+  return {
+    store: await RedisStateStore.connect(server.url),
+    time: { kind: 'pttl', pttl: (ref) => admin.pttl(keyOf(ref)) },
+  };
+});
+
+describe('RedisStateStore', () => {
+  let stores: StateStore[] = [];
+  async function open(): Promise<StateStore> {
+    const store = await createStateStore({ redisUrl: server.url });
+    stores.push(store);
+    return store;
+  }
+
+  beforeEach(async () => {
+    await admin.flushdb();
+  });
+  afterEach(async () => {
+    await Promise.all(stores.map((store) => store.close()));
+    stores = [];
+  });
+
+  it('is what createStateStore gives for a Redis URL', async () => {
+    expect(await open()).toBeInstanceOf(RedisStateStore);
+  });
+
+  it('writes every key under placeport: and lets every one expire', async () => {
+    const store = await open();
+    await store.placeCache().set('cid:1', { coordinates: { lat: 1, lng: 2 }, placeId: undefined });
+    await store.reserveLinks('pi_1', ['a'], 1);
+    await store.addResolved('pi_1', ['p']);
+    await store.takeFreeLinks('192.0.2.1', 1, 20, CONTRACT_START);
+    await store.hit('k', 60_000, 1);
+    await store.tryLease('sweep', 'me', 60_000);
+    const keys = await admin.keys('*');
+    expect(keys).toHaveLength(6);
+    for (const key of keys) {
+      expect(key.startsWith(REDIS_KEY_PREFIX)).toBe(true);
+      expect(await admin.pttl(key)).toBeGreaterThan(0);
+    }
+  });
+
+  it('stores a place as JSON { lat, lng, placeId? } and treats anything malformed as a miss', async () => {
+    const cache = (await open()).placeCache();
+    await cache.set('pid:ChIJ_a', { coordinates: { lat: 34.67, lng: 33.04 }, placeId: 'ChIJ_a' });
+    await cache.set('cid:9', { coordinates: { lat: -1, lng: -2 }, placeId: undefined });
+    expect(JSON.parse((await admin.get('placeport:place:pid:ChIJ_a'))!)).toEqual({
+      lat: 34.67,
+      lng: 33.04,
+      placeId: 'ChIJ_a',
+    });
+    expect(JSON.parse((await admin.get('placeport:place:cid:9'))!)).toEqual({ lat: -1, lng: -2 });
+    for (const bad of ['{', '[]', '{"lat":"1","lng":2}', '{"lat":91,"lng":2}', '{"lat":1}']) {
+      await admin.set('placeport:place:bad', bad);
+      expect(await cache.get('bad')).toBeUndefined();
+    }
+  });
+
+  it('runs its scripts again after the server forgot them (SCRIPT FLUSH, restart)', async () => {
+    const store = await open();
+    await store.reserveLinks('pi_1', ['a'], 2);
+    await admin.script('FLUSH');
+    expect(await store.reserveLinks('pi_1', ['b'], 2)).toEqual({ ok: true, newlyCounted: 1 });
+  });
+
+  it('counts a thousand links in one call', async () => {
+    const store = await open();
+    const links = Array.from({ length: 1000 }, (_, i) => `https://maps.app.goo.gl/${i}`);
+    expect(await store.reserveLinks('pi_big', links, 1000)).toEqual({
+      ok: true,
+      newlyCounted: 1000,
+    });
+    expect(await store.addResolved('pi_big', links)).toBe(1000);
+    expect(await admin.scard(redisKeys.links('pi_big'))).toBe(1000);
+  });
+
+  describe('two instances on one Redis', () => {
+    it('share one allowance: 50 concurrent calls against 20 accept exactly 20', async () => {
+      const [a, b] = [await open(), await open()];
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          (i % 2 === 0 ? a : b).reserveLinks('pi_shared', [`link-${i}`], 20),
+        ),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(20);
+      expect(await admin.scard(redisKeys.links('pi_shared'))).toBe(20);
+      // A retry of an accepted link is free from either instance.
+      const accepted = results.findIndex((r) => r.ok);
+      expect(await b.reserveLinks('pi_shared', [`link-${accepted}`], 20)).toEqual({
+        ok: true,
+        newlyCounted: 0,
+      });
+      expect(await a.reserveLinks('pi_shared', ['link-new'], 20)).toEqual({
+        ok: false,
+        remaining: 0,
+      });
+    });
+
+    it('share one free budget', async () => {
+      const [a, b] = [await open(), await open()];
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          (i % 2 === 0 ? a : b).takeFreeLinks('2001:db8::/64', 1, 20, CONTRACT_START),
+        ),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(20);
+      expect(await b.takeFreeLinks('2001:db8::/64', 0, 20, CONTRACT_START)).toEqual({
+        ok: true,
+        remaining: 0,
+      });
+    });
+
+    it('share one cache, one resolved count, counters and leases', async () => {
+      const [a, b] = [await open(), await open()];
+      const place = { coordinates: { lat: 51.5, lng: -0.12 }, placeId: 'ChIJ_x' };
+      await a.placeCache().set('pid:ChIJ_x', place);
+      expect(await b.placeCache().get('pid:ChIJ_x')).toEqual(place);
+
+      await a.addResolved('pi_1', ['p1', 'p2']);
+      expect(await b.addResolved('pi_1', ['p2', 'p3'])).toBe(3);
+      expect(await a.resolvedCount('pi_1')).toBe(3);
+
+      await a.hit('client', 60_000, 1);
+      expect(await b.hit('client', 60_000, 1)).toMatchObject({ allowed: false, count: 2 });
+
+      expect(await a.tryLease('settlement', 'a', 60_000)).toBe(true);
+      expect(await b.tryLease('settlement', 'b', 60_000)).toBe(false);
+      expect(await b.releaseLease('settlement', 'b')).toBe(false);
+      expect(await a.releaseLease('settlement', 'a')).toBe(true);
+      expect(await b.tryLease('settlement', 'b', 60_000)).toBe(true);
+    });
+  });
+});
+
+describe('connecting', () => {
+  /** A loopback port nobody listens on (it was free a moment ago). */
+  async function closedPort(): Promise<number> {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    return port;
+  }
+
+  it('fails with a clear error, without the password, when Redis cannot be reached', async () => {
+    const url = `redis://admin:hunter2secret@127.0.0.1:${await closedPort()}`;
+    const failure = createStateStore({ redisUrl: url });
+    await expect(failure).rejects.toThrow(
+      /^Cannot reach Redis at redis:\/\/\*\*\*:\*\*\*@127\.0\.0\.1:\d+/,
+    );
+    await expect(failure).rejects.toThrow(/ECONNREFUSED/);
+    await failure.catch((error: Error) => {
+      expect(error.message).not.toContain('hunter2secret');
+      expect(String(error.cause ?? '')).not.toContain('hunter2secret');
+    });
+  });
+
+  it('hides user name and password in URLs it reports', () => {
+    expect(redactRedisUrl('redis://user:p%40ss@cache.internal:6380/2')).toBe(
+      'redis://***:***@cache.internal:6380/2',
+    );
+    expect(redactRedisUrl('rediss://:only-password@cache.internal')).toBe(
+      'rediss://:***@cache.internal',
+    );
+    expect(redactRedisUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
+    expect(redactRedisUrl('not a url')).not.toContain('not a url');
+  });
+});

@@ -1,0 +1,374 @@
+import { createHash } from 'node:crypto';
+import type { CachedPlace, PlaceCache } from '@placeport/resolver';
+import { Redis } from 'ioredis';
+import {
+  assertWhole,
+  freeDayTtlMs,
+  PAYMENT_STATE_TTL_MS,
+  PLACE_TTL_MS,
+  utcDayOf,
+  type CounterHit,
+  type FreeBudget,
+  type LinkReservation,
+  type StateStore,
+} from './store.js';
+
+/** Every key PlacePort writes starts with this, so one Redis can serve other things too. */
+export const REDIS_KEY_PREFIX = 'placeport:';
+
+/** Where each kind of state lives in Redis (one key per entry; no script touches two keys). */
+export const redisKeys = {
+  /** String: JSON `{ lat, lng, placeId? }`, expiring after {@link PLACE_TTL_MS}. */
+  place: (key: string) => `${REDIS_KEY_PREFIX}place:${key}`,
+  /** Set of the payment's counted link keys. */
+  links: (intentId: string) => `${REDIS_KEY_PREFIX}links:${intentId}`,
+  /** Set of the place keys the server resolved for the payment. */
+  resolved: (intentId: string) => `${REDIS_KEY_PREFIX}resolved:${intentId}`,
+  /** Integer: free links the client took on the UTC day of `now`. */
+  free: (clientKey: string, now: number) => `${REDIS_KEY_PREFIX}free:${utcDayOf(now)}:${clientKey}`,
+  /** Integer: hits in the current fixed window. */
+  counter: (key: string) => `${REDIS_KEY_PREFIX}rate:${key}`,
+  /** String: the holder's id, expiring with the lease. */
+  lease: (name: string) => `${REDIS_KEY_PREFIX}lease:${name}`,
+};
+
+/** Reaching the server at start; past this the API refuses to start rather than hang. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** A command that gets no answer this long fails (a hang guard, not a performance bound). */
+const COMMAND_TIMEOUT_MS = 10_000;
+/** While reconnecting, a command is retried this many times before it fails. */
+const MAX_RETRIES_PER_REQUEST = 2;
+/** TCP keep-alive, so a silently dropped connection is noticed. */
+const KEEP_ALIVE_MS = 30_000;
+/** Arguments per SADD inside a script (Lua's `unpack` has a stack limit). */
+const SADD_CHUNK = 500;
+
+/**
+ * Counts new links all or nothing. KEYS[1] the payment's set; ARGV[1] allowed, ARGV[2] TTL (ms),
+ * ARGV[3…] the links. Returns {1, newlyCounted} or {0, remaining}.
+ */
+const RESERVE_LINKS = `
+local key = KEYS[1]
+local allowed = tonumber(ARGV[1])
+local fresh, seen = {}, {}
+for i = 3, #ARGV do
+  local link = ARGV[i]
+  if not seen[link] then
+    seen[link] = true
+    if redis.call('SISMEMBER', key, link) == 0 then fresh[#fresh + 1] = link end
+  end
+end
+if #fresh == 0 then return {1, 0} end
+local counted = redis.call('SCARD', key)
+if counted + #fresh > allowed then
+  return {0, math.max(allowed - counted, 0)}
+end
+for i = 1, #fresh, ${SADD_CHUNK} do
+  redis.call('SADD', key, unpack(fresh, i, math.min(i + ${SADD_CHUNK - 1}, #fresh)))
+end
+redis.call('PEXPIRE', key, ARGV[2])
+return {1, #fresh}
+`;
+
+/** Adds resolved places. KEYS[1] the set; ARGV[1] TTL (ms), ARGV[2…] places. Returns the count. */
+const ADD_RESOLVED = `
+if #ARGV > 1 then
+  for i = 2, #ARGV, ${SADD_CHUNK} do
+    redis.call('SADD', KEYS[1], unpack(ARGV, i, math.min(i + ${SADD_CHUNK - 1}, #ARGV)))
+  end
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return redis.call('SCARD', KEYS[1])
+`;
+
+/**
+ * Takes free links all or nothing. KEYS[1] the day's counter; ARGV[1] count, ARGV[2] per day,
+ * ARGV[3] TTL (ms). Returns {1 or 0, remaining}.
+ */
+const TAKE_FREE = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local count = tonumber(ARGV[1])
+local perDay = tonumber(ARGV[2])
+if used + count > perDay then
+  return {0, math.max(perDay - used, 0)}
+end
+if count > 0 then
+  used = redis.call('INCRBY', KEYS[1], count)
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return {1, perDay - used}
+`;
+
+/** One hit in a fixed window. KEYS[1] the counter; ARGV[1] window (ms). Returns {count, ttl}. */
+const HIT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`;
+
+/** Deletes the lease only if ARGV[1] holds it. Returns 1 when deleted. */
+const RELEASE_LEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+`;
+
+/** A Lua script run by its SHA (`EVALSHA`), sent whole (`EVAL`) when the server lacks it. */
+class LuaScript {
+  private readonly sha: string;
+
+  constructor(private readonly body: string) {
+    this.sha = createHash('sha1').update(body).digest('hex');
+  }
+
+  async run(redis: Redis, key: string, args: Array<string | number>): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.sha, 1, key, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return redis.eval(this.body, 1, key, ...args);
+    }
+  }
+}
+
+const scripts = {
+  reserveLinks: new LuaScript(RESERVE_LINKS),
+  addResolved: new LuaScript(ADD_RESOLVED),
+  takeFree: new LuaScript(TAKE_FREE),
+  hit: new LuaScript(HIT),
+  releaseLease: new LuaScript(RELEASE_LEASE),
+};
+
+function pairOf(reply: unknown): [number, number] {
+  if (
+    Array.isArray(reply) &&
+    reply.length === 2 &&
+    typeof reply[0] === 'number' &&
+    typeof reply[1] === 'number'
+  ) {
+    return [reply[0], reply[1]];
+  }
+  throw new Error(`unexpected reply from a Redis script: ${JSON.stringify(reply)}`);
+}
+
+function numberOf(reply: unknown): number {
+  if (typeof reply === 'number') return reply;
+  throw new Error(`unexpected reply from Redis: ${JSON.stringify(reply)}`);
+}
+
+/** The stored form of a cached place: `{ lat, lng, placeId? }`. */
+function encodePlace(place: CachedPlace): string {
+  const { lat, lng } = place.coordinates;
+  return JSON.stringify(
+    place.placeId === undefined ? { lat, lng } : { lat, lng, placeId: place.placeId },
+  );
+}
+
+/** Reads a stored place; anything malformed is a miss, never wrong coordinates. */
+function decodePlace(text: string | null): CachedPlace | undefined {
+  if (text === null) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { lat, lng, placeId } = data as Record<string, unknown>;
+  if (typeof lat !== 'number' || typeof lng !== 'number') return undefined;
+  if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return undefined;
+  if (placeId !== undefined && typeof placeId !== 'string') return undefined;
+  return { coordinates: { lat, lng }, placeId };
+}
+
+/**
+ * `url` with its password (and a user name, which for Redis ACLs is half the secret) replaced by
+ * `***`, for messages. Never put the raw `REDIS_URL` in a log or an error.
+ */
+export function redactRedisUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '(an unreadable URL)';
+  }
+  if (parsed.password) parsed.password = '***';
+  if (parsed.username) parsed.username = '***';
+  return parsed.toString();
+}
+
+/** Options of {@link RedisStateStore.connect}. */
+export interface RedisStateStoreOptions {
+  /**
+   * Told about connection errors after start (ioredis reconnects by itself); the API passes its
+   * logger. The messages hold host and port, never the password.
+   */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * The shared state of several API instances, in one Redis (`REDIS_URL`). Each operation is one
+ * command or one Lua script on one key, so it is atomic across instances; every key starts with
+ * {@link REDIS_KEY_PREFIX} and expires. Time is Redis's own (relative `PEXPIRE`), except the free
+ * budget's day, which is the caller's `now`.
+ */
+export class RedisStateStore implements StateStore {
+  private readonly cache: PlaceCache;
+
+  private constructor(private readonly redis: Redis) {
+    this.cache = {
+      get: async (key) => decodePlace(await this.redis.get(redisKeys.place(key))),
+      set: async (key, value) => {
+        await this.redis.set(redisKeys.place(key), encodePlace(value), 'PX', PLACE_TTL_MS);
+      },
+    };
+  }
+
+  /**
+   * Connects to `url` (`redis://` or `rediss://`) and resolves once the server answers, or rejects
+   * with an error naming the server (password hidden) when it cannot be reached.
+   */
+  static async connect(
+    url: string,
+    options: RedisStateStoreOptions = {},
+  ): Promise<RedisStateStore> {
+    const where = redactRedisUrl(url);
+    let redis: Redis;
+    try {
+      redis = new Redis(url, {
+        lazyConnect: true,
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        commandTimeout: COMMAND_TIMEOUT_MS,
+        maxRetriesPerRequest: MAX_RETRIES_PER_REQUEST,
+        keepAlive: KEEP_ALIVE_MS,
+      });
+    } catch (error) {
+      throw new Error(`REDIS_URL is not a usable Redis URL (${where}).`, { cause: error });
+    }
+    const secret = passwordOf(url);
+    let started = false;
+    let startError: Error | undefined;
+    redis.on('error', (error: Error) => {
+      if (started) options.onError?.(scrub(error, secret));
+      else startError ??= error;
+    });
+    try {
+      await redis.connect();
+      await redis.ping();
+    } catch (error) {
+      redis.disconnect();
+      // ioredis rejects with "Connection is closed."; the socket's own error says why.
+      throw unreachable(where, startError ?? error, secret);
+    }
+    started = true;
+    return new RedisStateStore(redis);
+  }
+
+  placeCache(): PlaceCache {
+    return this.cache;
+  }
+
+  async reserveLinks(
+    intentId: string,
+    linkKeys: string[],
+    allowed: number,
+  ): Promise<LinkReservation> {
+    assertWhole('allowed', allowed);
+    if (linkKeys.length === 0) return { ok: true, newlyCounted: 0 };
+    const [ok, value] = pairOf(
+      await scripts.reserveLinks.run(this.redis, redisKeys.links(intentId), [
+        allowed,
+        PAYMENT_STATE_TTL_MS,
+        ...linkKeys,
+      ]),
+    );
+    return ok === 1 ? { ok: true, newlyCounted: value } : { ok: false, remaining: value };
+  }
+
+  async addResolved(intentId: string, placeKeys: string[]): Promise<number> {
+    return numberOf(
+      await scripts.addResolved.run(this.redis, redisKeys.resolved(intentId), [
+        PAYMENT_STATE_TTL_MS,
+        ...placeKeys,
+      ]),
+    );
+  }
+
+  async resolvedCount(intentId: string): Promise<number> {
+    return this.redis.scard(redisKeys.resolved(intentId));
+  }
+
+  async takeFreeLinks(
+    clientKey: string,
+    count: number,
+    perDay: number,
+    now: number,
+  ): Promise<FreeBudget> {
+    assertWhole('count', count);
+    assertWhole('perDay', perDay);
+    const [ok, remaining] = pairOf(
+      await scripts.takeFree.run(this.redis, redisKeys.free(clientKey, now), [
+        count,
+        perDay,
+        freeDayTtlMs(now),
+      ]),
+    );
+    return { ok: ok === 1, remaining };
+  }
+
+  async hit(key: string, windowMs: number, max: number): Promise<CounterHit> {
+    assertWhole('windowMs', windowMs, 1);
+    assertWhole('max', max);
+    const [count, resetMs] = pairOf(
+      await scripts.hit.run(this.redis, redisKeys.counter(key), [windowMs]),
+    );
+    return { allowed: count <= max, count, resetMs };
+  }
+
+  async tryLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
+    assertWhole('ttlMs', ttlMs, 1);
+    return (await this.redis.set(redisKeys.lease(name), holder, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  async releaseLease(name: string, holder: string): Promise<boolean> {
+    return (
+      numberOf(await scripts.releaseLease.run(this.redis, redisKeys.lease(name), [holder])) === 1
+    );
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+}
+
+/** The start-up failure: names the server (password hidden) and why, the cause scrubbed too. */
+function unreachable(where: string, failure: unknown, secret: string | undefined): Error {
+  const reason = scrub(failure instanceof Error ? failure : new Error(String(failure)), secret);
+  return new Error(`Cannot reach Redis at ${where} (REDIS_URL): ${reason.message}`, {
+    cause: reason,
+  });
+}
+
+function passwordOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.password ? decodeURIComponent(parsed.password) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The error with any occurrence of the password removed from its message. */
+function scrub(error: Error, secret: string | undefined): Error {
+  if (!secret || !error.message.includes(secret)) return error;
+  return new Error(error.message.split(secret).join('***'));
+}

@@ -1,0 +1,146 @@
+import type { Clock, PlaceCache } from '@placeport/resolver';
+import ipaddr from 'ipaddr.js';
+
+/** Days in milliseconds, for the lifetimes below. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** How long a resolved place stays in the shared cache (coordinates by place id, nothing else). */
+export const PLACE_TTL_MS = 30 * DAY_MS;
+
+/**
+ * How long a payment's counted links and resolved places are kept. Stripe cancels an uncaptured
+ * authorization 7 days after the intent's creation, so after 8 days nothing can use them.
+ */
+export const PAYMENT_STATE_TTL_MS = 8 * DAY_MS;
+
+/**
+ * A free budget's key outlives its UTC day by this much, so an instance whose clock runs a little
+ * behind still finds the day's count rather than a fresh budget.
+ */
+export const FREE_DAY_GRACE_MS = 5 * 60 * 1000;
+
+/** The result of {@link StateStore.reserveLinks}. */
+export type LinkReservation =
+  | {
+      ok: true;
+      /** Links of this call that were not counted before (0 for a pure retry). */
+      newlyCounted: number;
+    }
+  | {
+      ok: false;
+      /** How many more distinct links the payment still covers (0 when used up). */
+      remaining: number;
+    };
+
+/** The result of {@link StateStore.takeFreeLinks}. */
+export interface FreeBudget {
+  ok: boolean;
+  /** Free links the client has left today, after this call. */
+  remaining: number;
+}
+
+/** The result of {@link StateStore.hit}. */
+export interface CounterHit {
+  /** True while `count` is within `max`. */
+  allowed: boolean;
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window closes and the count starts again. */
+  resetMs: number;
+}
+
+/** What the memory store needs of time; Redis keeps time itself. */
+export type StateClock = Pick<Clock, 'now'>;
+
+/**
+ * Everything several API instances must share: the resolution cache, each payment's link
+ * allowance and resolved count, the free daily budgets, rate-limit counters and sweeper leases.
+ * Without `REDIS_URL` it lives in the process ({@link MemoryStateStore}); with it, in Redis
+ * ({@link RedisStateStore}). Every operation is atomic: one Redis command or one Lua script, never
+ * a read followed by a write in another round trip, so concurrent requests on any instance cannot
+ * both spend the last unit of an allowance.
+ */
+export interface StateStore {
+  /**
+   * The shared resolution cache for `@placeport/resolver`: coordinates and place id by the id that
+   * was looked up, kept {@link PLACE_TTL_MS}.
+   */
+  placeCache(): PlaceCache;
+
+  /**
+   * Counts `linkKeys` against a payment covering `allowed` distinct links. Links this payment
+   * already counted cost nothing (a retry after a dropped connection); the new ones are all
+   * counted, or, when the total would pass `allowed`, none is. The payment's links are kept
+   * {@link PAYMENT_STATE_TTL_MS} from the last time one was added.
+   */
+  reserveLinks(intentId: string, linkKeys: string[], allowed: number): Promise<LinkReservation>;
+
+  /**
+   * Records places the server resolved for a payment (a set: the same place twice counts once)
+   * and returns how many distinct places it has resolved so far, the floor of what capture
+   * charges. Kept {@link PAYMENT_STATE_TTL_MS} from the last addition.
+   */
+  addResolved(intentId: string, placeKeys: string[]): Promise<number>;
+
+  /** How many distinct places the server resolved for a payment (0 when none or forgotten). */
+  resolvedCount(intentId: string): Promise<number>;
+
+  /**
+   * Takes `count` links from a client's free budget of `perDay` for the UTC day of `now`, all or
+   * nothing. A new UTC day starts a new budget; the day's count is forgotten after the day.
+   */
+  takeFreeLinks(clientKey: string, count: number, perDay: number, now: number): Promise<FreeBudget>;
+
+  /**
+   * Counts one hit on `key` in a fixed window of `windowMs` that opens with the first hit; allowed
+   * while the window's count stays within `max`. For per-client rate limits.
+   */
+  hit(key: string, windowMs: number, max: number): Promise<CounterHit>;
+
+  /**
+   * Takes the lease `name` for `holder` for `ttlMs` if nobody holds it (not re-entrant: a second
+   * call by the holder is refused too). True when taken. For sweepers that one instance runs.
+   */
+  tryLease(name: string, holder: string, ttlMs: number): Promise<boolean>;
+
+  /** Gives the lease back, only if `holder` still holds it. True when it was released. */
+  releaseLease(name: string, holder: string): Promise<boolean>;
+
+  /** Releases connections and timers; the store is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+/**
+ * The key a client's free budget and rate limits are counted under: an IPv4 address as it is, an
+ * IPv6 address by its /64 prefix (one subscriber usually holds a whole /64), and an IPv4-mapped
+ * IPv6 address (`::ffff:1.2.3.4`, what a dual-stack socket reports) as its IPv4 address. Anything
+ * that is not an address comes back trimmed, unchanged.
+ */
+export function clientKeyOf(ip: string): string {
+  const text = ip.trim();
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text).toString();
+  if (!ipaddr.IPv6.isValid(text)) return text;
+  const address = ipaddr.IPv6.parse(text);
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  const prefix = [...address.parts.slice(0, 4), 0, 0, 0, 0];
+  return `${new ipaddr.IPv6(prefix).toString()}/64`;
+}
+
+/** The UTC day of `now` as `YYYY-MM-DD`, the name of a free budget's window. */
+export function utcDayOf(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+/** Milliseconds from `now` until a free budget's day key may be forgotten. */
+export function freeDayTtlMs(now: number): number {
+  const start = new Date(now);
+  const nextDay = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate() + 1);
+  return nextDay - now + FREE_DAY_GRACE_MS;
+}
+
+/** Throws unless `value` is a whole number ≥ `min` (counts and limits from our own code). */
+export function assertWhole(name: string, value: number, min = 0): void {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${name} must be a whole number ≥ ${min}, got ${value}`);
+  }
+}

@@ -1,0 +1,2 @@
+export { startRedis, type RedisServerHandle } from './start-redis.js';
+export { ensureRedisServer, findRedisServer, REDIS_SERVER_COMMAND } from './ensure-redis-server.js';
