@@ -51,7 +51,25 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/api/src/config.ts', '**/scripts/**', '**/*.test.ts', '**/e2e/**', '**/bench/**', 'packages/testkit/**'],
+    // The CLI uses the converter and the resolver through their public entry points only.
+    files: ['apps/cli/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@placeport/api', '@placeport/web', '@placeport/testkit', '@placeport/*/src/*', '@placeport/*/dist/*', '**/packages/*', '**/apps/*'],
+              message: 'The CLI imports only @placeport/converter(/worker) and @placeport/resolver(/node).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/config.ts', 'apps/cli/src/config.ts', '**/scripts/**', '**/*.test.ts', '**/e2e/**', '**/bench/**', 'packages/testkit/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

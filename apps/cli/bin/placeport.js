@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI itself is compiled to dist/ by `pnpm build`.
-import('../dist/cli/bin.js').catch((error) => {
+import('../dist/bin.js').catch((error) => {
   if (error && error.code === 'ERR_MODULE_NOT_FOUND') {
     console.error(
-      'placeport: the converter is not built yet. Run the README setup (or `pnpm build`) first.',
+      'placeport: the command-line tool is not built yet. Run the README setup (or `pnpm build`) first.',
     );
     process.exit(2);
   }

@@ -1,139 +1,239 @@
 /**
- * `placeport`: converts a Google Takeout archive to KML files from the command line.
- * Exit codes: 0 converted, 1 bad input or failed conversion, 2 wrong usage.
+ * `placeport`: converts a Google Takeout archive to KML files from the command line, looking up
+ * links without coordinates from the user's own computer (or through a PlacePort API).
+ * Exit codes: 0 every list read, 1 bad input, 2 wrong usage.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { ConverterError, MESSAGES } from '../core/errors.js';
-import { readArchive } from '../inspect.js';
-import { convertLists } from '../pipeline.js';
-import { createResolveClient } from '../worker/resolve-client.js';
-import { formatSummary, summarize } from './summary.js';
+import {
+  ConverterError,
+  convertLists,
+  MESSAGES,
+  readArchive,
+  type InspectedList,
+  type PipelineOptions,
+} from '@placeport/converter';
+import { createResolver, MemoryPlaceCache, UPSTREAM_CONCURRENCY } from '@placeport/resolver';
+import { createPublicFetch } from '@placeport/resolver/node';
+import { defaultCacheFile, loadCacheFile, saveCacheFile } from './cache-file.js';
+import { EnvironmentError, readEnvironment, type CliEnvironment } from './config.js';
+import { helpText } from './help.js';
+import { apiLookups, countLookups, emptyStats, localLookups, type Lookups } from './lookups.js';
+import { createProgressLine, type ProgressLine } from './progress.js';
+import { formatSummary, summarize, type CacheSummary } from './summary.js';
+import { parseCommandLine, UsageError, type ConvertCommand } from './usage.js';
 
-export const HELP = `placeport — turn Google Maps saved places (Google Takeout) into KML files for Google My Maps
+/** Links per request to a PlacePort API: its free tier answers 402 past 4 links in one request. */
+export const API_CHUNK_SIZE = 4;
+/**
+ * Links per batch handed to the local resolver: small enough that a batch finishes well within the
+ * resolver's per-batch deadline on a slow connection, large enough to keep its slots busy.
+ */
+export const LOCAL_CHUNK_SIZE = 100;
+/**
+ * Abort listeners one signal may hold before Node warns of a leak (default 10). The resolver hangs
+ * every lookup of a batch, waiting or in flight, on the batch's deadline signal: up to a batch of
+ * {@link LOCAL_CHUNK_SIZE} plus the requests in flight — many, but no leak.
+ */
+export const MAX_ABORT_LISTENERS = LOCAL_CHUNK_SIZE + 2 * UPSTREAM_CONCURRENCY + 10;
 
-Usage:
-  placeport convert <archive.zip> --out <dir> [--list <name>]... [--api <base-url>] [--json]
-  placeport --help
-
-Options:
-  --out <dir>       Folder to write the KML files and failed-places CSVs into (created if missing).
-  --list <name>     Convert only this list (its name, e.g. "Want to go", or its path in the archive).
-                    Repeat to choose several. Default: every list.
-  --api <base-url>  A running PlacePort API (e.g. http://127.0.0.1:8080) to look up coordinates for
-                    links that carry none. Without it, such places are skipped and listed in the
-                    failed-places CSV.
-  --json            Print a JSON summary instead of text.
-  -h, --help        Show this help.
-
-Lists with more than 2,000 places are split into parts, the most one Google My Maps layer takes.`;
-
+/** Where the CLI writes: stdout (summary), stderr (messages), and the progress line when stderr is a terminal. */
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Raw writes to a terminal's stderr for the progress line; absent when stderr is not a TTY. */
+  progress?: (text: string) => void;
 }
 
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
+  ...(process.stderr.isTTY ? { progress: (text: string) => process.stderr.write(text) } : {}),
 };
 
+/** What the CLI needs from the machine; tests pass their own. */
+export interface CliContext {
+  env: CliEnvironment;
+  platform: NodeJS.Platform;
+  homedir: string;
+}
+
+function machineContext(): CliContext {
+  return { env: readEnvironment(), platform: process.platform, homedir: homedir() };
+}
+
 /** Runs the CLI with the given arguments; resolves to the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
-  let parsed;
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo = defaultIo,
+  context?: CliContext,
+): Promise<number> {
+  let command;
+  let cacheFile: string;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        out: { type: 'string' },
-        list: { type: 'string', multiple: true },
-        api: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    const machine = context ?? machineContext();
+    cacheFile = defaultCacheFile(machine);
+    command = parseCommandLine(argv, machine.env, cacheFile);
+    if (command.kind === 'convert') return await convert(command, io, machine.env);
   } catch (error) {
-    io.stderr(`placeport: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+    if (!(error instanceof UsageError || error instanceof EnvironmentError)) throw error;
+    io.stderr(`placeport: ${error.message}\nRun "placeport --help" for the options.`);
     return 2;
   }
-  const { values, positionals } = parsed;
-  if (values.help || positionals.length === 0) {
-    (values.help ? io.stdout : io.stderr)(HELP);
-    return values.help ? 0 : 2;
-  }
-  const [command, archive, ...rest] = positionals;
-  if (command !== 'convert' || !archive || rest.length > 0 || !values.out) {
-    io.stderr(`placeport: expected "convert <archive.zip> --out <dir>"\n\n${HELP}`);
-    return 2;
-  }
-  if (values.api !== undefined && !/^https?:\/\/[^/]+/i.test(values.api)) {
-    io.stderr(`placeport: --api must be an http(s) base URL, e.g. http://127.0.0.1:8080`);
-    return 2;
-  }
+  (command.toStdout ? io.stdout : io.stderr)(helpText(cacheFile));
+  return command.toStdout ? 0 : 2;
+}
 
-  try {
-    if (!/\.zip$/i.test(archive)) throw new ConverterError('not-a-zip', MESSAGES.notAZip);
-    const bytes = await readFile(archive).catch((error: NodeJS.ErrnoException) => {
+/** Reads the archive and picks the lists asked for; throws ConverterError with the seed's messages. */
+async function readLists(command: ConvertCommand): Promise<InspectedList[]> {
+  if (!/\.zip$/i.test(command.archive)) throw new ConverterError('not-a-zip', MESSAGES.notAZip);
+  const bytes = await readFile(command.archive).catch((error: NodeJS.ErrnoException) => {
+    throw new ConverterError(
+      'extract-failed',
+      error.code === 'ENOENT' ? `File not found: ${command.archive}` : MESSAGES.extractFailed,
+    );
+  });
+  const lists = readArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  if (command.lists.length === 0) return lists;
+  return command.lists.map((name) => {
+    const list = lists.find((candidate) => candidate.path === name || candidate.name === name);
+    if (!list) {
       throw new ConverterError(
-        'extract-failed',
-        error.code === 'ENOENT' ? `File not found: ${archive}` : MESSAGES.extractFailed,
+        'unknown-list',
+        `No list named "${name}" in this archive. Lists: ${lists.map((l) => l.name).join(', ')}`,
       );
-    });
-    const warnings: string[] = [];
-    const logger = { warn: (message: string) => warnings.push(message) };
-    const lists = readArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-      logger,
-    });
-    const wanted = values.list ?? [];
-    const chosen =
-      wanted.length === 0
-        ? lists
-        : wanted.map((name) => {
-            const list = lists.find(
-              (candidate) => candidate.path === name || candidate.name === name,
-            );
-            if (!list) {
-              throw new ConverterError(
-                'unknown-list',
-                `No list named "${name}" in this archive. Lists: ${lists.map((l) => l.name).join(', ')}`,
-              );
-            }
-            return list;
-          });
-    const results = await convertLists(chosen, {
-      ...(values.api ? { resolveUrls: createResolveClient({ apiBase: values.api }) } : {}),
-      logger,
-    });
-
-    const outDir = path.resolve(values.out);
-    await mkdir(outDir, { recursive: true });
-    const written = new Map<string, string[]>();
-    const taken = new Set<string>();
-    for (const result of results) {
-      const files: string[] = [];
-      for (const part of result.kml) {
-        files.push(await writeUnique(taken, outDir, part.fileName, part.content));
-      }
-      if (result.failedCsvContent && result.failedCsvFileName) {
-        files.push(
-          await writeUnique(taken, outDir, result.failedCsvFileName, result.failedCsvContent),
-        );
-      }
-      written.set(result.path, files);
     }
-    const summary = summarize(results, written);
-    io.stdout(values.json ? JSON.stringify(summary, null, 2) : formatSummary(summary, outDir));
-    return 0;
+    return list;
+  });
+}
+
+/** The local resolver and its cache, restored from the cache file when there is one. */
+async function localSetup(
+  command: ConvertCommand & { lookups: { kind: 'local' } },
+  env: CliEnvironment,
+  io: CliIo,
+) {
+  const cache = new MemoryPlaceCache();
+  let loaded = 0;
+  let damaged = false;
+  if (command.cacheFile) {
+    const outcome = await loadCacheFile(command.cacheFile, cache);
+    if (outcome.kind === 'loaded') loaded = outcome.entries;
+    if (outcome.kind === 'unreadable') {
+      damaged = true;
+      io.stderr(
+        `placeport: warning: the cache file ${command.cacheFile} could not be read (${outcome.reason}); starting with an empty cache. It is replaced at the end of this run.`,
+      );
+    }
+  }
+  // The test-only origins are fakes on loopback, which the public-only fetch rightly refuses.
+  const overridden = env.mapsOrigin !== undefined || env.placesApiOrigin !== undefined;
+  const resolver = createResolver({
+    fetch: overridden ? globalThis.fetch : createPublicFetch(),
+    mapsOrigin: env.mapsOrigin,
+    ...(env.placesApiOrigin ? { placesOrigin: env.placesApiOrigin } : {}),
+    googleMapsApiKey: command.lookups.googleMapsApiKey,
+    cache,
+  });
+  return { cache, loaded, damaged, resolver };
+}
+
+/** Writes every file of the run into `outDir`; returns the paths written per list. */
+async function writeOutputs(
+  results: Awaited<ReturnType<typeof convertLists>>,
+  outDir: string,
+): Promise<Map<string, string[]>> {
+  await mkdir(outDir, { recursive: true });
+  const written = new Map<string, string[]>();
+  const taken = new Set<string>();
+  for (const result of results) {
+    const files: string[] = [];
+    for (const part of result.kml) {
+      files.push(await writeUnique(taken, outDir, part.fileName, part.content));
+    }
+    if (result.failedCsvContent && result.failedCsvFileName) {
+      files.push(
+        await writeUnique(taken, outDir, result.failedCsvFileName, result.failedCsvContent),
+      );
+    }
+    written.set(result.path, files);
+  }
+  return written;
+}
+
+async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment): Promise<number> {
+  let progress: ProgressLine | undefined;
+  try {
+    const chosen = await readLists(command);
+    const expected = command.lookups.kind === 'offline' ? 0 : countLookups(chosen);
+    progress = io.progress ? createProgressLine(io.progress) : undefined;
+    const onProgress = progress ? progress.update.bind(progress) : undefined;
+    const lookupOptions = { expected, ...(onProgress ? { onProgress } : {}) };
+
+    // Offline, the pipeline gets no resolveUrls and gives such places `not_looked_up`.
+    let lookups: Lookups | undefined;
+    let local: Awaited<ReturnType<typeof localSetup>> | undefined;
+    if (command.lookups.kind === 'api') {
+      lookups = apiLookups(command.lookups.apiBase, lookupOptions);
+    } else if (command.lookups.kind === 'local') {
+      local = await localSetup({ ...command, lookups: command.lookups }, env, io);
+      lookups = localLookups(local.resolver, lookupOptions);
+    }
+    const pipeline: PipelineOptions = {
+      logger: { warn: () => {} },
+      ...(lookups
+        ? {
+            resolveUrls: lookups.resolveUrls,
+            resolveChunkSize: command.lookups.kind === 'api' ? API_CHUNK_SIZE : LOCAL_CHUNK_SIZE,
+          }
+        : {}),
+    };
+
+    const results = await convertLists(chosen, pipeline);
+    progress?.finish();
+    progress = undefined;
+
+    let cache: CacheSummary | null = null;
+    if (local && command.cacheFile) {
+      cache = { file: command.cacheFile, loaded: local.loaded, saved: null };
+      // Written when something was looked up, or to replace a damaged file; else left as it is.
+      const changed = (lookups?.stats.links ?? 0) > 0 || local.damaged;
+      if (changed) {
+        try {
+          cache.saved = await saveCacheFile(command.cacheFile, local.cache);
+        } catch (error) {
+          io.stderr(
+            `placeport: warning: the cache file ${command.cacheFile} could not be saved (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+          );
+        }
+      }
+    }
+
+    const outDir = path.resolve(command.out);
+    const written = await writeOutputs(results, outDir);
+    const summary = summarize(results, written, {
+      outDir,
+      lookups: {
+        ...(lookups?.stats ?? emptyStats('offline')),
+        ...(command.lookups.kind === 'api' ? { api: command.lookups.apiBase } : {}),
+      },
+      cache,
+    });
+    io.stdout(command.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
+    const unread = summary.lists.filter((list) => list.skippedReason);
+    for (const list of unread) io.stderr(`placeport: ${list.name}: ${list.skippedReason}`);
+    return unread.length > 0 ? 1 : 0;
   } catch (error) {
+    progress?.finish();
     const message = error instanceof Error ? error.message : String(error);
-    if (values.json)
+    if (command.json) {
       io.stdout(
         JSON.stringify({
           error: { code: error instanceof ConverterError ? error.code : 'unexpected', message },
         }),
       );
+    }
     io.stderr(`placeport: ${message}`);
     return 1;
   }

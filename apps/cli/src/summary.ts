@@ -1,4 +1,8 @@
-import type { ConversionResult } from '../core/types.js';
+import { REASON_TEXT, type ConversionResult, type UnplacedReason } from '@placeport/converter';
+import type { LookupStats } from './lookups.js';
+
+/** Counts of places left without coordinates, by reason. */
+export type UnplacedCounts = Partial<Record<UnplacedReason, number>>;
 
 /** Per list, what the CLI's `--json` prints. */
 export interface ListSummaryLine {
@@ -7,27 +11,61 @@ export interface ListSummaryLine {
   total: number;
   converted: number;
   skipped: number;
+  /** Places placed thanks to a lookup. */
   resolved: number;
+  /** Places without coordinates, by reason (they are in the list's failed-places CSV). */
+  unplaced: UnplacedCounts;
+  /** Why the list itself could not be read (then nothing was converted from it). */
   skippedReason?: string;
   files: string[];
 }
 
+/** The cache file of local lookups: where it is, and how many places it held and holds. */
+export interface CacheSummary {
+  file: string;
+  /** Places known when the run started (0 for a new, unreadable or unused file). */
+  loaded: number;
+  /**
+   * Places written to it at the end, or null when it was not written: nothing was looked up, or
+   * writing failed (then a warning is on stderr).
+   */
+  saved: number | null;
+}
+
+/** What the CLI's `--json` prints. */
 export interface CliSummary {
+  outDir: string;
   lists: ListSummaryLine[];
-  totals: { total: number; converted: number; skipped: number };
+  totals: { total: number; converted: number; skipped: number; unplaced: UnplacedCounts };
+  lookups: LookupStats & { api?: string };
+  /** Null with `--no-cache`, `--offline` and `--api`. */
+  cache: CacheSummary | null;
+}
+
+/** Reasons in the order summaries list them. */
+const REASON_ORDER = Object.keys(REASON_TEXT) as UnplacedReason[];
+
+function addCounts(into: UnplacedCounts, from: UnplacedCounts): UnplacedCounts {
+  for (const reason of REASON_ORDER) {
+    const count = from[reason];
+    if (count) into[reason] = (into[reason] ?? 0) + count;
+  }
+  return into;
 }
 
 export function summarize(
   results: readonly ConversionResult[],
   written: ReadonlyMap<string, string[]>,
+  context: { outDir: string; lookups: CliSummary['lookups']; cache: CacheSummary | null },
 ): CliSummary {
-  const lists = results.map((result) => ({
+  const lists = results.map((result): ListSummaryLine => ({
     name: result.listName,
     path: result.path,
     total: result.stats.totalPlaces,
     converted: result.stats.converted,
     skipped: result.stats.skipped,
     resolved: result.resolvedCount ?? 0,
+    unplaced: addCounts({}, result.stats.unplaced),
     ...(result.skippedReason ? { skippedReason: result.skippedReason } : {}),
     files: written.get(result.path) ?? [],
   }));
@@ -36,21 +74,81 @@ export function summarize(
       total: sum.total + list.total,
       converted: sum.converted + list.converted,
       skipped: sum.skipped + list.skipped,
+      unplaced: addCounts(sum.unplaced, list.unplaced),
     }),
-    { total: 0, converted: 0, skipped: 0 },
+    { total: 0, converted: 0, skipped: 0, unplaced: {} as UnplacedCounts },
   );
-  return { lists, totals };
+  return { outDir: context.outDir, lists, totals, lookups: context.lookups, cache: context.cache };
+}
+
+const plural = (count: number, one: string, many = `${one}s`) =>
+  `${count} ${count === 1 ? one : many}`;
+
+/** Every reason with its count and sentence, one per line, most common first. */
+function reasonLines(unplaced: UnplacedCounts, indent: string): string[] {
+  return REASON_ORDER.filter((reason) => unplaced[reason])
+    .sort((a, b) => unplaced[b]! - unplaced[a]!)
+    .map((reason) => `${indent}${String(unplaced[reason]).padStart(5)}  ${REASON_TEXT[reason]}`);
+}
+
+/** What the lookups did, in a sentence or two (none when nothing needed looking up). */
+function lookupLines(summary: CliSummary): string[] {
+  const { lookups } = summary;
+  const lines: string[] = [];
+  if (lookups.mode === 'local' && lookups.links > 0) {
+    const { pages, places } = lookups.upstreamRequests;
+    const requests = pages + places;
+    lines.push(
+      `Looked up ${plural(lookups.links, 'place')} from this computer: ${lookups.cacheHits} from the cache file, ${plural(requests, 'request')} to Google${places ? ` (${places} to the Places API)` : ''}.`,
+    );
+  } else if (lookups.mode === 'api' && lookups.links > 0) {
+    lines.push(
+      `Looked up ${plural(lookups.links, 'place')} through the PlacePort API at ${lookups.api} (${plural(lookups.apiRequests, 'request')}).`,
+    );
+  }
+  const unplaced = summary.totals.unplaced;
+  if (lookups.mode === 'api' && (lookups.refused || unplaced.limit)) {
+    const refusal = lookups.refused
+      ? `The PlacePort API refused the lookups (${lookups.refused.message.split('\n')[0]}).`
+      : 'The PlacePort API would not look up every place: its allowance was used up.';
+    lines.push(
+      `${refusal} Places it did not look up are in the failed-places CSVs. To look them up from your own computer instead, run the same command without --api.`,
+    );
+  }
+  if (lookups.mode === 'local' && (unplaced.throttled || unplaced.unavailable)) {
+    lines.push(
+      `Some lookups were refused by Google or failed: run the same command again later.${summary.cache ? ' Places already found are in the cache file and are not looked up again.' : ''}`,
+    );
+  }
+  if (lookups.mode === 'offline' && unplaced.not_looked_up) {
+    lines.push('Lookups were off (--offline): run without --offline to look those places up.');
+  }
+  return lines;
 }
 
 /** The readable summary printed without `--json`. */
-export function formatSummary(summary: CliSummary, outDir: string): string {
-  const lines = summary.lists.map((list) => {
-    if (list.skippedReason) return `✗ ${list.name}: skipped — ${list.skippedReason}`;
-    const files = list.files.length > 0 ? `\n    ${list.files.join('\n    ')}` : '';
-    return `✓ ${list.name}: ${list.converted} of ${list.total} places converted${list.skipped ? `, ${list.skipped} without coordinates` : ''}${files}`;
-  });
-  const { total, converted } = summary.totals;
-  return [...lines, '', `${converted} of ${total} places converted. Files are in ${outDir}`].join(
-    '\n',
-  );
+export function formatSummary(summary: CliSummary): string {
+  const lines: string[] = [];
+  for (const list of summary.lists) {
+    if (list.skippedReason) {
+      lines.push(`✗ ${list.name}: skipped — ${list.skippedReason}`);
+      continue;
+    }
+    lines.push(
+      `✓ ${list.name}: ${list.converted} of ${list.total} places converted${list.skipped ? `, ${list.skipped} without coordinates:` : ''}`,
+    );
+    lines.push(...reasonLines(list.unplaced, '  '));
+    lines.push(...list.files.map((file) => `    ${file}`));
+  }
+  const { total, converted, skipped, unplaced } = summary.totals;
+  lines.push('', `${converted} of ${plural(total, 'place')} converted.`);
+  if (skipped > 0) {
+    lines.push(
+      `${plural(skipped, 'place')} without coordinates (listed in the failed-places CSVs, with the reason):`,
+      ...reasonLines(unplaced, ''),
+    );
+  }
+  lines.push(...lookupLines(summary));
+  lines.push(`Files are in ${summary.outDir}`);
+  return lines.join('\n');
 }

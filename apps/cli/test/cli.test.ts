@@ -2,56 +2,65 @@ import {
   coordinatesForFtid,
   generateTakeout,
   makeZipBomb,
+  startFakeGoogle,
+  type FakeGoogle,
   type GeneratedList,
 } from '@placeport/testkit';
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { extractPlaceRef, REASON_TEXT, resolvedUrlFor } from '@placeport/converter';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractPlaceRef } from '../src/core/place-ids.js';
-import { kmlPoints } from './read-kml.js';
-import { resolvedUrlFor } from '../src/core/coordinates.js';
-import { UNTITLED_PLACE_NAME } from '../src/core/kml.js';
-import { stripForbiddenXmlChars } from '../src/core/xml.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  expectedName,
+  expectedPoint,
+  readKmlFile,
+  run as runBin,
+  tempFolder,
+  type JsonSummary,
+} from './support.js';
 
-const BIN = fileURLToPath(new URL('../bin/placeport.js', import.meta.url));
-
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8' }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-const readKml = kmlPoints;
-
-const expectedName = (title: string) => stripForbiddenXmlChars(title).trim() || UNTITLED_PLACE_NAME;
+/** The free tier of the PlacePort API: more links than this in one request answer 402. */
+const FREE_LINKS_PER_REQUEST = 4;
 
 describe('placeport CLI', () => {
   let dir: string;
+  let remove: () => Promise<void>;
   let archive: string;
+  let google: FakeGoogle;
   let server: Server;
   let api: string;
+  /** Links of every request the stand-in API received, and whether it refuses everything (402). */
   const requests: string[][] = [];
+  let refuseAll = false;
   const takeout = generateTakeout({ seed: 42 });
   const placeLists = takeout.lists.filter((l) => l.isPlaceList);
+  const run = (args: string[]) => runBin(args, { google: google.url, cacheHome: dir });
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'placeport-cli-'));
+    ({ dir, remove } = await tempFolder('cli'));
     archive = path.join(dir, 'takeout-export.zip');
     await writeFile(archive, takeout.zip);
-    // A stand-in for the PlacePort API's resolve endpoint: answers from the testkit's coordinates for each place id.
+    google = await startFakeGoogle();
+    // A stand-in for the PlacePort API's resolve endpoint, with its free tier's per-request limit:
+    // answers from the testkit's coordinates for each place id.
     server = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
         const { urls } = JSON.parse(body) as { urls: string[] };
         requests.push(urls);
+        const json = (status: number, value: unknown) => {
+          res.writeHead(status, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify(value));
+        };
+        if (req.url !== '/api/resolve-urls-batch') return json(404, {});
+        if (refuseAll || urls.length > FREE_LINKS_PER_REQUEST) {
+          return json(402, {
+            error: { code: 'free_limit', message: 'The free lookups for today are used up.' },
+          });
+        }
         const results: Record<string, string> = {};
         for (const url of urls) {
           const ref = extractPlaceRef(url);
@@ -59,10 +68,7 @@ describe('placeport CLI', () => {
           if (ref?.ftid) results[url] = resolvedUrlFor(coordinatesForFtid(ref.ftid), ref.placeId);
           else if (place?.resolvable) results[url] = resolvedUrlFor(place.resolvable);
         }
-        res.writeHead(req.url === '/api/resolve-urls-batch' ? 200 : 404, {
-          'Content-Type': 'application/json',
-        });
-        res.end(JSON.stringify({ results }));
+        json(200, { results, failures: {} });
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -71,20 +77,65 @@ describe('placeport CLI', () => {
 
   afterAll(async () => {
     server.close();
-    await rm(dir, { recursive: true, force: true });
+    await google.close();
+    await remove();
+  });
+
+  beforeEach(() => {
+    requests.length = 0;
+    refuseAll = false;
+    google.clearRequests();
   });
 
   it('prints help and exits 0', async () => {
     const result = await run(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('placeport convert <archive.zip> --out <dir>');
+    for (const option of [
+      '--google-maps-api-key',
+      '--offline',
+      '--api',
+      '--cache-file',
+      '--no-cache',
+      '--json',
+    ]) {
+      expect(result.stdout).toContain(option);
+    }
+    // Where this machine's cache file is: under XDG_CACHE_HOME, which the test set.
+    expect(result.stdout).toContain(path.join(dir, 'placeport', 'places-v1.json'));
+    expect(result.stdout).toMatch(/Exit codes:/);
+    expect(result.stdout).not.toMatch(/PLACEPORT_/);
   });
 
-  it('exits 2 on wrong usage', async () => {
-    expect((await run([])).code).toBe(2);
-    expect((await run(['convert', archive])).code).toBe(2);
-    expect((await run(['convert', archive, '--out', dir, '--bogus'])).code).toBe(2);
-    expect((await run(['convert', archive, '--out', dir, '--api', 'ftp://x'])).code).toBe(2);
+  it('exits 2 on wrong usage, before reading or fetching anything', async () => {
+    const out = path.join(dir, 'usage');
+    const usage = [
+      [],
+      ['convert', archive],
+      ['convert', archive, '--out', out, '--bogus'],
+      ['convert', archive, '--out', out, '--api', 'ftp://x'],
+      ['convert', archive, '--out', out, '--offline', '--api', api],
+      ['convert', archive, '--out', out, '--offline', '--google-maps-api-key', 'abcdefghijk'],
+      ['convert', archive, '--out', out, '--google-maps-api-key', 'not a key'],
+      ['convert', archive, '--out', out, '--no-cache', '--cache-file', path.join(dir, 'c.json')],
+      ['export', archive, '--out', out],
+    ];
+    for (const args of usage) {
+      const result = await run(args);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stdout).toBe('');
+    }
+    const both = await run(['convert', archive, '--out', out, '--offline', '--api', api]);
+    expect(both.stderr).toContain('--offline and --api cannot be used together');
+    const badOrigin = await runBin(['convert', archive, '--out', out], {
+      google: 'not-an-origin',
+      cacheHome: dir,
+    });
+    expect(badOrigin.code).toBe(2);
+    expect(badOrigin.stderr).toContain('PLACEPORT_MAPS_ORIGIN must be an http(s) origin');
+    expect(requests).toEqual([]);
+    expect(google.count()).toBe(0);
+    await expect(readdir(out)).rejects.toThrow();
   });
 
   it('exits 1 with the seed message for a non-zip, a missing file, a zip without lists and a zip bomb', async () => {
@@ -112,50 +163,55 @@ describe('placeport CLI', () => {
     expect(refused.stderr).toMatch(/more than 256 MB once unpacked/);
   });
 
-  it('converts offline: KML a real reader parses with the right names and coordinates (longitude first)', async () => {
+  it('--offline: no request at all, KML a real reader parses (longitude first), the rest not_looked_up', async () => {
     const out = path.join(dir, 'offline');
-    const result = await run(['convert', archive, '--out', out, '--json']);
+    const result = await run(['convert', archive, '--out', out, '--offline', '--json']);
     expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout) as {
-      lists: Array<{
-        name: string;
-        path: string;
-        total: number;
-        converted: number;
-        skipped: number;
-        files: string[];
-      }>;
-    };
+    expect(google.count()).toBe(0);
+    const summary = JSON.parse(result.stdout) as JsonSummary;
+    expect(summary.lookups).toMatchObject({ mode: 'offline', links: 0 });
+    expect(summary.cache).toBeNull();
     expect(summary.lists.map((l) => l.name)).toEqual(placeLists.map((l) => l.name));
     for (const [i, list] of placeLists.entries()) {
       const line = summary.lists[i]!;
       const offline = list.places.filter((p) => p.expected);
+      const noLink = list.places.filter((p) => p.kind === 'no-link').length;
       expect([line.total, line.converted, line.skipped]).toEqual([
         list.places.length,
         offline.length,
         list.places.length - offline.length,
       ]);
+      expect(line.unplaced).toEqual({
+        not_looked_up: list.places.length - offline.length - noLink,
+        ...(noLink ? { no_link: noLink } : {}),
+      });
       const kmlFile = line.files.find((f) => f.endsWith('.kml'))!;
-      expect(readKml(await readFile(kmlFile, 'utf8'))).toEqual(
+      expect(await readKmlFile(kmlFile)).toEqual(
         offline.map((p) => ({
           name: expectedName(p.title),
           lngLat: [p.expected!.lng, p.expected!.lat],
         })),
       );
       const failed = line.files.find((f) => f.endsWith('failed-places.csv'))!;
-      expect((await readFile(failed, 'utf8')).startsWith('\uFEFFTitle,Note,URL,Comment')).toBe(
-        true,
-      );
+      const csv = await readFile(failed, 'utf8');
+      expect(csv.startsWith('\uFEFFTitle,Note,URL,Comment')).toBe(true);
+      expect(csv).toContain(REASON_TEXT.not_looked_up);
     }
     expect((await readdir(out)).sort()).toEqual(
       summary.lists.flatMap((l) => l.files.map((f) => path.basename(f))).sort(),
     );
+    // No cache folder is made when nothing is looked up.
+    await expect(readdir(path.join(dir, 'placeport'))).rejects.toThrow();
+
+    const text = await run(['convert', archive, '--out', out, '--offline']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(REASON_TEXT.not_looked_up);
+    expect(text.stdout).toContain('run without --offline');
   });
 
-  it('resolves links through --api, once per distinct place, and places them where the API says', async () => {
+  it('--api: looks links up through the API, at most 4 per request, once per distinct place, placed where the API says', async () => {
     const out = path.join(dir, 'online');
     const chosen: GeneratedList = placeLists[0]!;
-    requests.length = 0;
     const result = await run([
       'convert',
       archive,
@@ -168,23 +224,49 @@ describe('placeport CLI', () => {
       '--json',
     ]);
     expect(result.code).toBe(0);
-    const [line] = (
-      JSON.parse(result.stdout) as {
-        lists: Array<{ converted: number; resolved: number; files: string[] }>;
-      }
-    ).lists;
+    expect(google.count()).toBe(0);
+    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const [line] = summary.lists;
+    expect(requests.length).toBeGreaterThan(1);
+    expect(Math.max(...requests.map((urls) => urls.length))).toBeLessThanOrEqual(
+      FREE_LINKS_PER_REQUEST,
+    );
     const asked = requests.flat();
     expect(new Set(asked).size).toBe(asked.length);
+    expect(summary.lookups).toMatchObject({
+      mode: 'api',
+      api,
+      links: asked.length,
+      apiRequests: requests.length,
+    });
+    expect(summary.lookups.refused).toBeUndefined();
     const placed = chosen.places.filter((p) => p.expected ?? p.resolvable);
     expect(line?.converted).toBe(placed.length);
     expect(line?.resolved).toBeGreaterThan(0);
-    const features = readKml(await readFile(line!.files[0]!, 'utf8'));
-    expect(features).toEqual(
-      placed.map((p) => {
-        const where = (p.expected ?? p.resolvable)!;
-        return { name: expectedName(p.title), lngLat: [where.lng, where.lat] };
-      }),
-    );
+    expect(summary.cache).toBeNull();
+    expect(await readKmlFile(line!.files[0]!)).toEqual(placed.map((p) => expectedPoint(p)));
+  });
+
+  it('--api: when the API refuses (402), the places get `limit` and the summary says so and suggests local lookups', async () => {
+    refuseAll = true;
+    const chosen = placeLists[0]!;
+    const args = ['convert', archive, '--out', path.join(dir, 'refused'), '--list', chosen.name];
+    const result = await run([...args, '--api', api, '--json']);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as JsonSummary;
+    expect(summary.lookups.refused).toEqual({
+      status: 402,
+      message: expect.stringContaining('402: '),
+    });
+    const needLookup = chosen.places.filter((p) => !p.expected && p.kind !== 'no-link').length;
+    expect(summary.lists[0]!.unplaced.limit).toBe(needLookup);
+    expect(summary.lists[0]!.converted).toBe(chosen.places.filter((p) => p.expected).length);
+
+    const text = await run([...args, '--api', api]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('The PlacePort API refused the lookups (402: ');
+    expect(text.stdout).toContain('without --api');
+    expect(text.stdout).toContain(REASON_TEXT.limit);
   });
 
   it('keeps same-named lists from different folders apart in the output folder', async () => {
@@ -202,12 +284,16 @@ describe('placeport CLI', () => {
     const out = path.join(dir, 'twins');
     const result = await run(['convert', twinsZip, '--out', out, '--json']);
     expect(result.code).toBe(0);
+    expect(google.count()).toBe(0);
     expect((await readdir(out)).sort()).toEqual(['Food (2).kml', 'Food.kml']);
-    expect(readKml(await readFile(path.join(out, 'Food (2).kml'), 'utf8'))).toHaveLength(2);
+    // Nothing was looked up, so no cache file was written.
+    expect(JSON.parse(result.stdout)).toMatchObject({ cache: { loaded: 0, saved: null } });
+    await expect(readdir(path.join(dir, 'placeport'))).rejects.toThrow();
+    expect(await readKmlFile(path.join(out, 'Food (2).kml'))).toHaveLength(2);
   });
 
   it('prints a readable summary and refuses an unknown list name', async () => {
-    const text = await run(['convert', archive, '--out', path.join(dir, 'text')]);
+    const text = await run(['convert', archive, '--out', path.join(dir, 'text'), '--offline']);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(
       new RegExp(
@@ -217,5 +303,25 @@ describe('placeport CLI', () => {
     const unknown = await run(['convert', archive, '--out', dir, '--list', 'Nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No list named "Nope"');
+  });
+
+  it('exits 1 when a list cannot be read, after converting the others', async () => {
+    const broken = generateTakeout({
+      seed: 9,
+      coordinatesInUrls: true,
+      includeNonPlaceLists: false,
+      lists: [{ name: 'Good', places: 3 }],
+      extraEntries: { 'Takeout/Saved/Broken.csv': new TextEncoder().encode('Name,Where\nA,B\n') },
+    });
+    const zip = path.join(dir, 'broken.zip');
+    await writeFile(zip, broken.zip);
+    const out = path.join(dir, 'broken');
+    const result = await run(['convert', zip, '--out', out, '--json']);
+    expect(result.code).toBe(1);
+    const summary = JSON.parse(result.stdout) as JsonSummary;
+    expect(summary.lists.find((l) => l.name === 'Good')).toMatchObject({ converted: 3 });
+    expect(summary.lists.find((l) => l.name === 'Broken')?.skippedReason).toBeTruthy();
+    expect(result.stderr).toContain('placeport: Broken: ');
+    expect(await readdir(out)).toEqual(['Good.kml']);
   });
 });

@@ -1,0 +1,125 @@
+/**
+ * The CLI's persistent cache of looked-up places: a JSON file in the user's cache folder, so a
+ * rerun fetches nothing it already knows. It holds what the resolver's cache holds — a place key
+ * (`cid:…` or `pid:…`), coordinates, the place id and an expiry — never a link, title or list.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CACHE_TTL_MS, type MemoryPlaceCache } from '@placeport/resolver';
+import * as v from 'valibot';
+import type { CliEnvironment } from './config.js';
+
+/** The file's name; the number changes when its shape does, so an old file is simply not read. */
+export const CACHE_FILE_NAME = 'places-v1.json';
+const FORMAT_VERSION = 1;
+
+/** Where a platform keeps per-user caches, for {@link defaultCacheFile}. */
+export interface CacheLocationContext {
+  env: Pick<CliEnvironment, 'xdgCacheHome' | 'localAppData'>;
+  platform: NodeJS.Platform;
+  homedir: string;
+}
+
+/**
+ * The cache file's default path: `$XDG_CACHE_HOME/placeport/places-v1.json` when that is set, else
+ * `~/Library/Caches/placeport/…` on macOS, `%LOCALAPPDATA%\placeport\Cache\…` on Windows and
+ * `~/.cache/placeport/…` elsewhere.
+ */
+export function defaultCacheFile({ env, platform, homedir }: CacheLocationContext): string {
+  if (env.xdgCacheHome) return path.join(env.xdgCacheHome, 'placeport', CACHE_FILE_NAME);
+  if (platform === 'darwin') {
+    return path.posix.join(homedir, 'Library', 'Caches', 'placeport', CACHE_FILE_NAME);
+  }
+  if (platform === 'win32') {
+    const base = env.localAppData ?? path.win32.join(homedir, 'AppData', 'Local');
+    return path.win32.join(base, 'placeport', 'Cache', CACHE_FILE_NAME);
+  }
+  return path.posix.join(homedir, '.cache', 'placeport', CACHE_FILE_NAME);
+}
+
+const Latitude = v.pipe(v.number(), v.finite(), v.minValue(-90), v.maxValue(90));
+const Longitude = v.pipe(v.number(), v.finite(), v.minValue(-180), v.maxValue(180));
+
+/** One entry: `[key, lat, lng, placeId | null, expiresAt]`. */
+const Entry = v.tuple([
+  v.pipe(v.string(), v.regex(/^[a-z]{1,10}:[A-Za-z0-9_-]{1,300}$/)),
+  Latitude,
+  Longitude,
+  v.nullable(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,300}$/))),
+  v.pipe(v.number(), v.finite()),
+]);
+
+const CacheFile = v.object({
+  version: v.literal(FORMAT_VERSION),
+  entries: v.array(v.unknown()),
+});
+
+/** What loading found: how many places came back, or why the file was not used. */
+export type LoadOutcome =
+  | { kind: 'loaded'; entries: number }
+  | { kind: 'missing' }
+  | { kind: 'unreadable'; reason: string };
+
+/**
+ * Restores the file's live entries into `cache`, each with its own expiry (never later than a fresh
+ * entry's would be). A missing file is a first run; a file that cannot be read or parsed is
+ * reported and left for {@link saveCacheFile} to replace, and the run starts with an empty cache.
+ */
+export async function loadCacheFile(file: string, cache: MemoryPlaceCache): Promise<LoadOutcome> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'unreadable', reason: code ?? String(error) };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { kind: 'unreadable', reason: 'not JSON' };
+  }
+  const parsed = v.safeParse(CacheFile, data);
+  if (!parsed.success) return { kind: 'unreadable', reason: 'not a PlacePort cache file' };
+  const latest = Date.now() + CACHE_TTL_MS;
+  for (const item of parsed.output.entries) {
+    // An entry this version cannot read is dropped; the others still count.
+    const entry = v.safeParse(Entry, item);
+    if (!entry.success) continue;
+    const [key, lat, lng, placeId, expiresAt] = entry.output;
+    const place = { coordinates: { lat, lng }, placeId: placeId ?? undefined };
+    cache.restore(key, place, Math.min(expiresAt, latest));
+  }
+  return { kind: 'loaded', entries: cache.size };
+}
+
+/**
+ * Writes the cache's live entries to `file` atomically: into a temporary file beside it, then
+ * renamed over it, so an interrupted run or a second run at the same time never leaves half a file.
+ */
+export async function saveCacheFile(file: string, cache: MemoryPlaceCache): Promise<number> {
+  const entries = cache
+    .entriesWithExpiry()
+    .map(([key, place, expiresAt]) => [
+      key,
+      place.coordinates.lat,
+      place.coordinates.lng,
+      place.placeId ?? null,
+      expiresAt,
+    ]);
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify({ version: FORMAT_VERSION, entries })}\n`, {
+      encoding: 'utf8',
+      mode: 0o600,
+    });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return entries.length;
+}

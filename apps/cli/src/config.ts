@@ -1,0 +1,72 @@
+/**
+ * The environment the `placeport` command reads, in one place: lint forbids `process.env` in every
+ * other file of this package. Read once per run by {@link readEnvironment}; the rest of the CLI
+ * takes the parsed {@link CliEnvironment}, so tests can hand it any environment they like.
+ */
+import path from 'node:path';
+
+/** A setting of the environment that does not hold what it should: a usage error (exit 2). */
+export class EnvironmentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EnvironmentError';
+  }
+}
+
+/** What the CLI takes from the environment. */
+export interface CliEnvironment {
+  /** `GOOGLE_MAPS_API_KEY`: enables the Places API step of local lookups (`--google-maps-api-key` wins). */
+  googleMapsApiKey: string | undefined;
+  /** `XDG_CACHE_HOME`, when set to an absolute path (the XDG spec ignores relative ones). */
+  xdgCacheHome: string | undefined;
+  /** `LOCALAPPDATA` (Windows): where the cache folder goes there. */
+  localAppData: string | undefined;
+  /**
+   * Test-only: `PLACEPORT_MAPS_ORIGIN` stands in for every Google Maps host (place pages, short
+   * links), e.g. the testkit's fake Google on loopback. Documented in the README, not in `--help`.
+   */
+  mapsOrigin: string | undefined;
+  /** Test-only: `PLACEPORT_PLACES_API_ORIGIN` stands in for `https://places.googleapis.com`. */
+  placesApiOrigin: string | undefined;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** An http(s) origin (`http://127.0.0.1:4010`), without its trailing slash; anything else is refused. */
+function origin(name: string, value: string | undefined): string | undefined {
+  const text = nonEmpty(value);
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash ||
+    url.username ||
+    url.password
+  ) {
+    throw new EnvironmentError(`${name} must be an http(s) origin, e.g. http://127.0.0.1:4010`);
+  }
+  return url.origin;
+}
+
+/** Parses the CLI's settings from `env` (the process's environment by default). */
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnvironment {
+  const xdg = nonEmpty(env.XDG_CACHE_HOME);
+  return {
+    googleMapsApiKey: nonEmpty(env.GOOGLE_MAPS_API_KEY),
+    xdgCacheHome: xdg && path.isAbsolute(xdg) ? xdg : undefined,
+    localAppData: nonEmpty(env.LOCALAPPDATA),
+    mapsOrigin: origin('PLACEPORT_MAPS_ORIGIN', env.PLACEPORT_MAPS_ORIGIN),
+    placesApiOrigin: origin('PLACEPORT_PLACES_API_ORIGIN', env.PLACEPORT_PLACES_API_ORIGIN),
+  };
+}

@@ -1,0 +1,55 @@
+/** `placeport --help`; `cacheFile` is where this computer's cache file is by default. */
+export function helpText(cacheFile: string): string {
+  return `placeport — turn Google Maps saved places (Google Takeout) into KML files for Google My Maps
+
+Usage:
+  placeport convert <archive.zip> --out <dir> [options]
+  placeport --help
+
+Most links in a Takeout export name a place but carry no coordinates. placeport looks them up
+itself, from your own computer: it reads each place's public Google Maps page (which Google serves
+in full to a person's own computer) and, with an API key, asks the Places API first. Each place is
+looked up once, even when it is saved in several lists. Your links go to Google and nowhere else
+(unless you choose --api).
+
+Options:
+  --out <dir>                    Folder for the KML files and the failed-places CSVs (created if
+                                 missing).
+  --list <name>                  Convert only this list (its name, e.g. "Want to go", or its path
+                                 in the archive). Repeat to choose several. Default: every list.
+  --google-maps-api-key <key>    A Google Maps Platform key with the Places API (New) enabled: the
+                                 most dependable lookups (Google bills your project for them).
+                                 Default: the GOOGLE_MAPS_API_KEY environment variable (which
+                                 keeps the key out of your shell history); without either, only
+                                 public place pages are read.
+  --offline                      Look nothing up: places whose link carries no coordinates are
+                                 listed in the failed-places CSV ("lookups were off").
+  --api <base-url>               Look places up through a PlacePort API you run (e.g.
+                                 http://127.0.0.1:8080) instead of from this computer. Links go at
+                                 most 4 per request (the API's free tier); when the API refuses
+                                 (allowance used), the summary says so.
+  --cache-file <path>            Where found places are kept between runs (default below).
+  --no-cache                     Neither read nor write a cache file.
+  --json                         Print a machine-readable summary instead of text.
+  -h, --help                     Show this help.
+
+The cache file:
+  Places found in a run are kept, so running again (e.g. after Google refused some lookups) looks
+  up only what is still missing. It holds a place id, its coordinates and an expiry (30 days) —
+  never your links, titles, notes or lists. On this computer it is:
+    ${cacheFile}
+  ($XDG_CACHE_HOME/placeport/places-v1.json when XDG_CACHE_HOME is set; otherwise
+  ~/.cache/placeport/ on Linux, ~/Library/Caches/placeport/ on macOS,
+  %LOCALAPPDATA%\\placeport\\Cache\\ on Windows.) Delete it any time.
+
+Output:
+  One KML file per list (lists over 2,000 places are split into parts, the most one Google My Maps
+  layer takes) and, for a list with places left without coordinates, a failed-places CSV saying
+  why for each. The summary counts them by reason. While looking up, progress (done / total, rate,
+  time left) is shown on stderr when it is a terminal.
+
+Exit codes:
+  0  every list was read and converted (places a lookup could not place are reported, not fatal)
+  1  bad input: not a ZIP, no lists, an unreadable list, an unknown --list, or files not written
+  2  wrong usage (unknown option, missing --out, --offline with --api, …)`;
+}

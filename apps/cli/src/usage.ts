@@ -1,0 +1,122 @@
+/** The command line of `placeport`: parsed and checked before anything is read or fetched. */
+import { parseArgs } from 'node:util';
+import type { CliEnvironment } from './config.js';
+
+/** Wrong usage: the message is printed with a pointer to `--help`, and the exit code is 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** How links without coordinates are looked up. */
+export type LookupMode =
+  | { kind: 'local'; googleMapsApiKey: string | undefined }
+  | { kind: 'offline' }
+  | { kind: 'api'; apiBase: string };
+
+/** A `convert` command, checked. */
+export interface ConvertCommand {
+  kind: 'convert';
+  archive: string;
+  out: string;
+  /** Lists to convert by name or path; empty means every list. */
+  lists: string[];
+  json: boolean;
+  lookups: LookupMode;
+  /** The cache file of local lookups, or undefined for none (`--no-cache`, `--offline`, `--api`). */
+  cacheFile: string | undefined;
+}
+
+export type Command = { kind: 'help'; toStdout: boolean } | ConvertCommand;
+
+/** The form Google Maps Platform keys take (as the API checks `GOOGLE_MAPS_API_KEY`). */
+const API_KEY = /^[A-Za-z0-9_-]{8,200}$/;
+
+/**
+ * Parses `argv` (without `node` and the script). `defaultCacheFile` is used unless `--cache-file`
+ * or `--no-cache` says otherwise. Throws {@link UsageError}.
+ */
+export function parseCommandLine(
+  argv: readonly string[],
+  env: Pick<CliEnvironment, 'googleMapsApiKey'>,
+  defaultCacheFile: string,
+): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        out: { type: 'string' },
+        list: { type: 'string', multiple: true },
+        api: { type: 'string' },
+        offline: { type: 'boolean', default: false },
+        'google-maps-api-key': { type: 'string' },
+        'cache-file': { type: 'string' },
+        'no-cache': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help', toStdout: true };
+  if (positionals.length === 0) return { kind: 'help', toStdout: false };
+  const [command, archive, ...rest] = positionals;
+  if (command !== 'convert' || !archive || rest.length > 0 || !values.out) {
+    throw new UsageError('expected "convert <archive.zip> --out <dir>"');
+  }
+
+  const flagKey = values['google-maps-api-key'];
+  if (values.offline && values.api !== undefined) {
+    throw new UsageError('--offline and --api cannot be used together: choose one');
+  }
+  if (flagKey !== undefined && (values.offline || values.api !== undefined)) {
+    throw new UsageError(
+      `--google-maps-api-key is for lookups from this computer; it does nothing with ${values.offline ? '--offline' : '--api'}`,
+    );
+  }
+  if (values['no-cache'] && values['cache-file'] !== undefined) {
+    throw new UsageError('--cache-file and --no-cache cannot be used together');
+  }
+
+  let lookups: LookupMode;
+  if (values.offline) lookups = { kind: 'offline' };
+  else if (values.api !== undefined) {
+    if (!/^https?:\/\/[^/]+/i.test(values.api) || !URL.canParse(values.api)) {
+      throw new UsageError('--api must be an http(s) base URL, e.g. http://127.0.0.1:8080');
+    }
+    lookups = { kind: 'api', apiBase: values.api };
+  } else {
+    const key = flagKey ?? env.googleMapsApiKey;
+    if (key !== undefined && !API_KEY.test(key)) {
+      throw new UsageError(
+        `${flagKey !== undefined ? '--google-maps-api-key' : 'GOOGLE_MAPS_API_KEY'} must be a Google Maps Platform API key`,
+      );
+    }
+    lookups = { kind: 'local', googleMapsApiKey: key };
+  }
+
+  const cacheFile =
+    lookups.kind !== 'local' || values['no-cache']
+      ? undefined
+      : (values['cache-file'] ?? defaultCacheFile);
+  if (cacheFile !== undefined && cacheFile.trim() === '') {
+    throw new UsageError('--cache-file needs a path');
+  }
+
+  return {
+    kind: 'convert',
+    archive,
+    out: values.out,
+    lists: values.list ?? [],
+    json: values.json,
+    lookups,
+    cacheFile,
+  };
+}

@@ -1,0 +1,136 @@
+import { MemoryPlaceCache } from '@placeport/resolver';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCacheFile, loadCacheFile, saveCacheFile } from '../src/cache-file.js';
+import { readEnvironment } from '../src/config.js';
+import { tempFolder } from './support.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+const noEnv = { xdgCacheHome: undefined, localAppData: undefined };
+
+describe('defaultCacheFile', () => {
+  it('follows each platform: XDG_CACHE_HOME first, then ~/.cache, ~/Library/Caches, %LOCALAPPDATA%', () => {
+    expect(
+      defaultCacheFile({
+        env: { ...noEnv, xdgCacheHome: '/tmp/xdg' },
+        platform: 'darwin',
+        homedir: '/Users/ann',
+      }),
+    ).toBe(path.join('/tmp/xdg', 'placeport', 'places-v1.json'));
+    expect(defaultCacheFile({ env: noEnv, platform: 'linux', homedir: '/home/ann' })).toBe(
+      '/home/ann/.cache/placeport/places-v1.json',
+    );
+    expect(defaultCacheFile({ env: noEnv, platform: 'freebsd', homedir: '/home/ann' })).toBe(
+      '/home/ann/.cache/placeport/places-v1.json',
+    );
+    expect(defaultCacheFile({ env: noEnv, platform: 'darwin', homedir: '/Users/ann' })).toBe(
+      '/Users/ann/Library/Caches/placeport/places-v1.json',
+    );
+    expect(
+      defaultCacheFile({
+        env: { ...noEnv, localAppData: 'C:\\Users\\ann\\AppData\\Local' },
+        platform: 'win32',
+        homedir: 'C:\\Users\\ann',
+      }),
+    ).toBe('C:\\Users\\ann\\AppData\\Local\\placeport\\Cache\\places-v1.json');
+    expect(defaultCacheFile({ env: noEnv, platform: 'win32', homedir: 'C:\\Users\\ann' })).toBe(
+      'C:\\Users\\ann\\AppData\\Local\\placeport\\Cache\\places-v1.json',
+    );
+  });
+
+  it('ignores a relative XDG_CACHE_HOME, as the XDG spec says', () => {
+    expect(readEnvironment({ XDG_CACHE_HOME: 'relative/cache' }).xdgCacheHome).toBeUndefined();
+    expect(readEnvironment({ XDG_CACHE_HOME: '/abs/cache' }).xdgCacheHome).toBe('/abs/cache');
+  });
+});
+
+describe('the cache file', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ dir, remove } = await tempFolder('cache-file'));
+  });
+
+  afterAll(async () => {
+    await remove();
+  });
+
+  it('round-trips every live entry with its expiry, into a new folder, leaving no temporary file', async () => {
+    const file = path.join(dir, 'new', 'folder', 'places-v1.json');
+    const cache = new MemoryPlaceCache();
+    await cache.set('cid:16519582940102929223', {
+      coordinates: { lat: 37.9715, lng: 23.7257 },
+      placeId: 'ChIJDdnwdv0y5xQRRytw1ihZQeU',
+    });
+    await cache.set('pid:ChIJN1t_tDeuEmsRUsoyG83frY4', {
+      coordinates: { lat: -33.8670522, lng: 151.1957362 },
+      placeId: undefined,
+    });
+    expect(await saveCacheFile(file, cache)).toBe(2);
+    expect(await readdir(path.dirname(file))).toEqual(['places-v1.json']);
+
+    const restored = new MemoryPlaceCache();
+    expect(await loadCacheFile(file, restored)).toEqual({ kind: 'loaded', entries: 2 });
+    expect(restored.entriesWithExpiry()).toEqual(cache.entriesWithExpiry());
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toMatch(/https?:|google/i);
+  });
+
+  it('drops expired entries and caps an expiry beyond 30 days; skips entries it cannot read', async () => {
+    const file = path.join(dir, 'mixed.json');
+    const now = Date.now();
+    await writeFile(
+      file,
+      JSON.stringify({
+        version: 1,
+        entries: [
+          ['cid:1', 10, 20, null, now - 1],
+          ['cid:2', 11, 21, null, now + 1000 * DAY],
+          ['cid:3', 95, 21, null, now + DAY],
+          ['https://www.google.com/maps/place/x', 1, 2, null, now + DAY],
+          ['cid:4', 12, 22, 'ChIJabc', now + DAY],
+          'junk',
+        ],
+      }),
+    );
+    const cache = new MemoryPlaceCache();
+    expect(await loadCacheFile(file, cache)).toEqual({ kind: 'loaded', entries: 2 });
+    expect(cache.peek('cid:1')).toBeUndefined();
+    expect(cache.peek('cid:4')).toEqual({ coordinates: { lat: 12, lng: 22 }, placeId: 'ChIJabc' });
+    const capped = cache.entriesWithExpiry().find(([key]) => key === 'cid:2')!;
+    expect(capped[2]).toBeLessThanOrEqual(Date.now() + 30 * DAY);
+  });
+
+  it('tells a missing file (first run) from one it cannot read or parse', async () => {
+    const cache = new MemoryPlaceCache();
+    expect(await loadCacheFile(path.join(dir, 'absent.json'), cache)).toEqual({ kind: 'missing' });
+    const cases: Array<[string, string]> = [
+      ['truncated.json', '{"version":1,"entries":[["cid:1",'],
+      ['other.json', '{"version":2,"entries":[]}'],
+      ['array.json', '[]'],
+    ];
+    for (const [name, text] of cases) {
+      const file = path.join(dir, name);
+      await writeFile(file, text);
+      expect(await loadCacheFile(file, cache)).toMatchObject({ kind: 'unreadable' });
+    }
+    const folder = path.join(dir, 'a-folder.json');
+    await mkdir(folder);
+    expect(await loadCacheFile(folder, cache)).toEqual({ kind: 'unreadable', reason: 'EISDIR' });
+    expect(cache.size).toBe(0);
+  });
+
+  it('fails to save where a folder stands in the way, leaving no temporary file behind', async () => {
+    const cache = new MemoryPlaceCache();
+    await cache.set('cid:5', { coordinates: { lat: 1, lng: 2 }, placeId: undefined });
+    const inTheWay = path.join(dir, 'in-the-way');
+    await mkdir(path.join(inTheWay, 'places-v1.json'), { recursive: true });
+    await expect(saveCacheFile(path.join(inTheWay, 'places-v1.json'), cache)).rejects.toThrow();
+    expect(await readdir(inTheWay)).toEqual(['places-v1.json']);
+    const blocker = path.join(dir, 'blocker');
+    await writeFile(blocker, '');
+    await expect(saveCacheFile(path.join(blocker, 'places-v1.json'), cache)).rejects.toThrow();
+  });
+});

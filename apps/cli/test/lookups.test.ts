@@ -1,0 +1,291 @@
+/**
+ * Local lookups end to end: the built `placeport` in a child process, looking places up from
+ * "this computer" against the testkit's fake Google (PLACEPORT_MAPS_ORIGIN and
+ * PLACEPORT_PLACES_API_ORIGIN), with its cache folder in a temporary XDG_CACHE_HOME.
+ */
+import {
+  FAKE_GOOGLE_API_KEY,
+  generateTakeout,
+  startFakeGoogle,
+  type FakeGoogle,
+  type GeneratedPlace,
+} from '@placeport/testkit';
+import { REASON_TEXT } from '@placeport/converter';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import {
+  expectedPoint,
+  readKmlFile,
+  run as runBin,
+  tempFolder,
+  type JsonSummary,
+  type RunEnvironment,
+} from './support.js';
+
+const placesApiRequests = (google: FakeGoogle) =>
+  google.count((request) => request.path.startsWith('/v1/places/'));
+const pageRequests = (google: FakeGoogle) =>
+  google.count((request) => !request.path.startsWith('/v1/places/'));
+
+/** Every kind of link that names a place Google knows, and dropped pins; no `zero` links. */
+const FINDABLE = { ftid: 20, cid: 2, ludocid: 2, 'q-address': 2, pin: 1, search: 2 } as const;
+
+describe('placeport convert, looking places up from this computer', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  let google: FakeGoogle;
+
+  beforeAll(async () => {
+    ({ dir, remove } = await tempFolder('lookups'));
+    google = await startFakeGoogle();
+  });
+
+  afterAll(async () => {
+    await google.close();
+    await remove();
+  });
+
+  beforeEach(() => {
+    google.clearRequests();
+  });
+
+  /** A folder of its own for one test: archive, output, cache home. */
+  async function workspace(name: string, zip: Uint8Array, fake: FakeGoogle = google) {
+    const home = path.join(dir, name);
+    await mkdir(home, { recursive: true });
+    const archive = path.join(home, 'takeout.zip');
+    await writeFile(archive, zip);
+    const where: RunEnvironment = { google: fake.url, cacheHome: path.join(home, 'cache') };
+    return {
+      home,
+      archive,
+      out: path.join(home, 'out'),
+      cacheFile: path.join(home, 'cache', 'placeport', 'places-v1.json'),
+      run: (args: string[], extra?: RunEnvironment['extra']) =>
+        runBin(args, extra ? { ...where, extra } : where),
+    };
+  }
+
+  it('(a) places every link without coordinates where Google says it is, once per distinct place, and keeps the cache file', async () => {
+    const takeout = generateTakeout({ seed: 42 });
+    const placeLists = takeout.lists.filter((l) => l.isPlaceList);
+    const ws = await workspace('default', takeout.zip);
+    const result = await ws.run(['convert', ws.archive, '--out', ws.out, '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const summary = JSON.parse(result.stdout) as JsonSummary;
+
+    expect(summary.lists.map((l) => l.name)).toEqual(placeLists.map((l) => l.name));
+    for (const [i, list] of placeLists.entries()) {
+      const line = summary.lists[i]!;
+      const placed = list.places.filter((p) => p.expected ?? p.resolvable);
+      const zero = list.places.filter((p) => p.kind === 'zero').length;
+      const noLink = list.places.filter((p) => p.kind === 'no-link').length;
+      expect(line).toMatchObject({ total: list.places.length, converted: placed.length });
+      expect(line.unplaced).toEqual({
+        ...(zero ? { not_found: zero } : {}),
+        ...(noLink ? { no_link: noLink } : {}),
+      });
+      const kml = line.files.find((f) => f.endsWith('.kml'))!;
+      expect(await readKmlFile(kml)).toEqual(placed.map(expectedPoint));
+    }
+
+    // Each distinct place once: places saved in several lists, and links naming the same place.
+    const distinct = new Set(
+      placeLists.flatMap((l) => l.places.filter((p) => !p.expected && p.url).map(lookupKeyOf)),
+    );
+    expect(summary.lookups).toMatchObject({ mode: 'local', links: distinct.size, cacheHits: 0 });
+    expect(summary.lookups.upstreamRequests.places).toBe(0);
+    expect(placesApiRequests(google)).toBe(0);
+    expect(pageRequests(google)).toBe(summary.lookups.upstreamRequests.pages);
+    // Every found place is kept, under its id only.
+    const found = distinct.size - [...distinct].filter((key) => key.startsWith('zero:')).length;
+    expect(summary.cache).toEqual({ file: ws.cacheFile, loaded: 0, saved: found });
+    const cacheText = await readFile(ws.cacheFile, 'utf8');
+    for (const place of placeLists.flatMap((l) => l.places)) {
+      if (place.url) expect(cacheText).not.toContain(place.url);
+      if (place.title.length > 3) expect(cacheText).not.toContain(JSON.stringify(place.title));
+    }
+    expect(cacheText).not.toMatch(/https?:/);
+  });
+
+  it('(b) with --google-maps-api-key, asks the Places API first; GOOGLE_MAPS_API_KEY does the same', async () => {
+    const takeout = generateTakeout({
+      seed: 7,
+      includeNonPlaceLists: false,
+      lists: [{ name: 'Trip', places: 12, kinds: { ftid: 1 } }],
+    });
+    const [list] = takeout.lists;
+    const ws = await workspace('api-key', takeout.zip);
+    const args = ['convert', ws.archive, '--out', ws.out, '--json', '--no-cache'];
+    const result = await ws.run([...args, '--google-maps-api-key', FAKE_GOOGLE_API_KEY]);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as JsonSummary;
+    expect(summary.lists[0]).toMatchObject({ converted: list!.places.length, unplaced: {} });
+    expect(await readKmlFile(summary.lists[0]!.files[0]!)).toEqual(list!.places.map(expectedPoint));
+    const ids = new Set(list!.places.map((p) => p.ftid)).size;
+    expect(summary.lookups.upstreamRequests).toEqual({ pages: 0, places: ids });
+    expect(placesApiRequests(google)).toBe(ids);
+    expect(pageRequests(google)).toBe(0);
+    const request = google.requests.find((r) => r.path.startsWith('/v1/places/ChIJ'));
+    expect(request?.headers['x-goog-api-key']).toBe(FAKE_GOOGLE_API_KEY);
+    expect(summary.cache).toBeNull();
+
+    google.clearRequests();
+    const fromEnv = await ws.run(args, { GOOGLE_MAPS_API_KEY: FAKE_GOOGLE_API_KEY });
+    expect(fromEnv.code).toBe(0);
+    expect(placesApiRequests(google)).toBe(ids);
+    expect(pageRequests(google)).toBe(0);
+  });
+
+  it('(c) a second run fetches nothing: every place comes from the cache file', async () => {
+    const takeout = generateTakeout({
+      seed: 11,
+      includeNonPlaceLists: false,
+      lists: [
+        { name: 'North', places: 15, kinds: FINDABLE },
+        { name: 'South', places: 10, kinds: FINDABLE },
+      ],
+    });
+    const placeLists = takeout.lists;
+    const ws = await workspace('rerun', takeout.zip);
+    const args = ['convert', ws.archive, '--out', ws.out, '--json'];
+    const first = await ws.run(args);
+    expect(first.code).toBe(0);
+    const before = JSON.parse(first.stdout) as JsonSummary;
+    expect(before.lookups.upstreamRequests.pages).toBeGreaterThan(0);
+    expect(before.totals.skipped).toBe(0);
+
+    google.clearRequests();
+    const second = await ws.run(args);
+    expect(second.code).toBe(0);
+    expect(google.count()).toBe(0);
+    const after = JSON.parse(second.stdout) as JsonSummary;
+    expect(after.lookups).toMatchObject({
+      links: before.lookups.links,
+      cacheHits: before.lookups.links,
+      upstreamRequests: { pages: 0, places: 0 },
+    });
+    expect(after.cache).toMatchObject({ loaded: before.cache!.saved, saved: before.cache!.saved });
+    for (const [i, list] of placeLists.entries()) {
+      expect(await readKmlFile(after.lists[i]!.files[0]!)).toEqual(list.places.map(expectedPoint));
+    }
+    const text = await ws.run(['convert', ws.archive, '--out', ws.out]);
+    expect(text.stdout).toContain(
+      `Looked up ${before.lookups.links} places from this computer: ${before.lookups.links} from the cache file, 0 requests to Google.`,
+    );
+
+    // --cache-file chooses another file (empty: everything is fetched again), --no-cache none.
+    const elsewhere = path.join(ws.home, 'elsewhere', 'cache.json');
+    google.clearRequests();
+    const other = await ws.run([...args, '--cache-file', elsewhere]);
+    expect(JSON.parse(other.stdout)).toMatchObject({
+      cache: { file: elsewhere, loaded: 0, saved: before.cache!.saved },
+    });
+    expect(google.count()).toBeGreaterThan(0);
+    google.clearRequests();
+    const none = await ws.run([...args, '--no-cache']);
+    expect(JSON.parse(none.stdout)).toMatchObject({ cache: null, lookups: { cacheHits: 0 } });
+    expect(google.count()).toBeGreaterThan(0);
+
+    // A damaged cache file is reported on stderr, the run starts empty and rewrites it.
+    await writeFile(ws.cacheFile, '{"version":1,"entries":[');
+    google.clearRequests();
+    const damaged = await ws.run(args);
+    expect(damaged.code).toBe(0);
+    expect(damaged.stderr).toContain(`the cache file ${ws.cacheFile} could not be read`);
+    expect(google.count()).toBeGreaterThan(0);
+    expect(JSON.parse(await readFile(ws.cacheFile, 'utf8'))).toMatchObject({ version: 1 });
+    google.clearRequests();
+    expect((await ws.run(args)).code).toBe(0);
+    expect(google.count()).toBe(0);
+
+    // A cache file that can be neither read nor written costs the cache, not the run.
+    const folder = path.join(ws.home, 'a-folder');
+    await mkdir(folder);
+    const unusable = await ws.run([...args, '--cache-file', folder]);
+    expect(unusable.code).toBe(0);
+    expect(unusable.stderr).toContain(`the cache file ${folder} could not be read (EISDIR)`);
+    expect(unusable.stderr).toContain(`the cache file ${folder} could not be saved`);
+    expect(JSON.parse(unusable.stdout)).toMatchObject({
+      cache: { file: folder, loaded: 0, saved: null },
+      totals: { skipped: 0 },
+    });
+  });
+
+  it('(d) reports every place left without coordinates by reason, in text and --json, and exits 0', async () => {
+    const takeout = generateTakeout({
+      seed: 3,
+      includeNonPlaceLists: false,
+      lists: [{ name: 'Mixed', places: 16, kinds: { ftid: 6, 'no-link': 1 } }],
+    });
+    const [list] = takeout.lists;
+    const withIds = list!.places.filter((p) => p.cid !== undefined);
+    const cids = [...new Set(withIds.map((p) => p.cid!))];
+    expect(cids.length).toBeGreaterThanOrEqual(4);
+    // One place Google refuses us for, two it has no location for (the generic "Google Maps" page),
+    // on a fake of this test's own so that nothing carries over.
+    const [throttled, generic1, generic2] = cids;
+    const own = await startFakeGoogle();
+    onTestFinished(() => own.close());
+    own.setPlace(throttled!, { throttle: 429 });
+    own.setPlace(generic1!, { generic: true });
+    own.setPlace(generic2!, { generic: true });
+    const reasonOf = (p: GeneratedPlace) =>
+      p.kind === 'no-link'
+        ? 'no_link'
+        : p.cid === throttled
+          ? 'throttled'
+          : p.cid === generic1 || p.cid === generic2
+            ? 'not_found'
+            : undefined;
+    const expected: Record<string, number> = {};
+    for (const place of list!.places) {
+      const reason = reasonOf(place);
+      if (reason) expected[reason] = (expected[reason] ?? 0) + 1;
+    }
+
+    const ws = await workspace('failures', takeout.zip, own);
+    // Both runs wait out the pipeline's retry pauses for the refused place: side by side, not in turn.
+    const [result, text] = await Promise.all([
+      ws.run(['convert', ws.archive, '--out', path.join(ws.home, 'json'), '--json', '--no-cache']),
+      ws.run(['convert', ws.archive, '--out', path.join(ws.home, 'text'), '--no-cache']),
+    ]);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const [line] = summary.lists;
+    expect(line!.unplaced).toEqual(expected);
+    expect(summary.totals.unplaced).toEqual(expected);
+    expect(line!.converted).toBe(list!.places.filter((p) => !reasonOf(p)).length);
+    // The refused place was tried again before the run ended.
+    expect(summary.lookups.retried).toBeGreaterThan(0);
+    expect(await readKmlFile(line!.files[0]!)).toEqual(
+      list!.places.filter((p) => !reasonOf(p)).map(expectedPoint),
+    );
+    const failedCsv = await readFile(line!.files[1]!, 'utf8');
+    expect(failedCsv).toContain(REASON_TEXT.throttled);
+    expect(failedCsv).toContain(REASON_TEXT.not_found);
+
+    expect(text.code).toBe(0);
+    for (const [reason, count] of Object.entries(expected)) {
+      expect(text.stdout).toMatch(
+        new RegExp(
+          `^\\s+${count}  ${escape(REASON_TEXT[reason as keyof typeof REASON_TEXT])}$`,
+          'm',
+        ),
+      );
+    }
+    expect(text.stdout).toContain('run the same command again later');
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** How the pipeline tells places apart for lookups (their id), with `zero:` for `/maps/search/0,0`. */
+function lookupKeyOf(place: GeneratedPlace): string {
+  if (place.kind === 'zero') return `zero:${place.url}`;
+  return place.cid ? `cid:${place.cid}` : `url:${place.url}`;
+}

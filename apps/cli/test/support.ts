@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { GeneratedPlace } from '@placeport/testkit';
+import { stripForbiddenXmlChars, UNTITLED_PLACE_NAME } from '@placeport/converter';
+import { kmlPoints } from './read-kml.js';
+
+/** The built launcher, as `npx placeport` runs it (`pnpm build` first; turbo does it before tests). */
+export const BIN = fileURLToPath(new URL('../bin/placeport.js', import.meta.url));
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Where the child looks things up and keeps its cache. `google` is a fake Google's URL (a closed
+ * loopback port when a test expects no lookup at all): no test ever reaches the real Google.
+ */
+export interface RunEnvironment {
+  google: string;
+  cacheHome: string;
+  /** More variables (or `undefined` to remove one), e.g. `GOOGLE_MAPS_API_KEY`. */
+  extra?: Record<string, string | undefined>;
+}
+
+/**
+ * Runs the built `placeport` in a child process, with only the environment given here (nothing of
+ * this process's: no stray GOOGLE_MAPS_API_KEY, proxy or cache folder); stderr is a pipe, not a
+ * terminal.
+ */
+export function run(args: string[], where: RunEnvironment): Promise<RunResult> {
+  const env: Record<string, string> = {
+    PLACEPORT_MAPS_ORIGIN: where.google,
+    PLACEPORT_PLACES_API_ORIGIN: where.google,
+    XDG_CACHE_HOME: where.cacheHome,
+  };
+  for (const [name, value] of Object.entries(where.extra ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A fresh temporary folder, and the way to remove it. */
+export async function tempFolder(
+  prefix: string,
+): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), `placeport-${prefix}-`));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The name a placemark gets for a title (forbidden characters dropped, untitled named). */
+export const expectedName = (title: string) =>
+  stripForbiddenXmlChars(title).trim() || UNTITLED_PLACE_NAME;
+
+/** Where a correct run puts a place: its URL's own pin, else where Google says it is. */
+export function expectedPoint(
+  place: GeneratedPlace,
+): { name: string; lngLat: number[] } | undefined {
+  const where = place.expected ?? place.resolvable;
+  return where ? { name: expectedName(place.title), lngLat: [where.lng, where.lat] } : undefined;
+}
+
+/** Each placemark of a KML file (parsed with a real XML parser) as name and `[lng, lat]`. */
+export async function readKmlFile(file: string) {
+  return kmlPoints(await readFile(file, 'utf8'));
+}
+
+/** The per-list part of `--json`'s summary that the tests read. */
+export interface JsonList {
+  name: string;
+  path: string;
+  total: number;
+  converted: number;
+  skipped: number;
+  resolved: number;
+  unplaced: Record<string, number>;
+  skippedReason?: string;
+  files: string[];
+}
+
+/** `--json`'s summary, as far as the tests read it. */
+export interface JsonSummary {
+  outDir: string;
+  lists: JsonList[];
+  totals: { total: number; converted: number; skipped: number; unplaced: Record<string, number> };
+  lookups: {
+    mode: 'local' | 'api' | 'offline';
+    links: number;
+    retried: number;
+    cacheHits: number;
+    upstreamRequests: { pages: number; places: number };
+    apiRequests: number;
+    refused?: { status: number; message: string };
+    api?: string;
+  };
+  cache: { file: string; loaded: number; saved: number | null } | null;
+}
+
+/** A loopback address nothing listens on: lookups sent there fail at once, never reach Google. */
+export const NOWHERE = 'http://127.0.0.1:9';
