@@ -18,7 +18,13 @@ const PLACES = 1_000;
 const UPSTREAM_DELAY_MS = 100;
 const LOAD_SECONDS = 5;
 const LOAD_CONNECTIONS = 50;
-const UNLIMITED = { globalPerMinute: 1e9, paymentPerMinute: 1e9, resolvePerMinute: 1e9 };
+const UNLIMITED = {
+  globalPerMinute: 1e9,
+  paymentPerMinute: 1e9,
+  resolvePerMinute: 1e9,
+  intentsPerHour: 1e9,
+  intentsPerDay: 1e9,
+};
 
 const run = promisify(execFile);
 const autocannonCli = join(

@@ -12,10 +12,12 @@ import { installValibotValidation } from './http/validation.js';
 import { createDemoProvider, type DemoPaymentProvider } from './payments/demo-provider.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { PaymentService } from './payments/service.js';
+import { createSettlement } from './payments/settlement.js';
 import { createStripeProvider } from './payments/stripe-provider.js';
 import { createResolver, type ResolverTuning } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
-import { LinkAllowance } from './allowance/allowance.js';
+import cookie from '@fastify/cookie';
+import { createStateStore, RedisStateStore, type StateStore } from './state/index.js';
 import { registerConfigRoute } from './routes/config.js';
 import { registerDemoRoute } from './routes/demo.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -46,6 +48,18 @@ export interface AppConfig {
   /** Lower deadlines or a smaller cache, e.g. to keep tests fast. */
   resolver?: Partial<ResolverTuning>;
   rateLimits?: Partial<RateLimitTuning>;
+  /**
+   * The shared state (tests share one between two apps, or inject a clock); by default the
+   * settings' Redis, or the in-process store. A store given here is not closed with the app.
+   */
+  state?: StateStore;
+  /** The clock of money decisions (settlement, free days); tests move it. */
+  now?: () => number;
+  /**
+   * The settlement sweep: `auto` runs it at start and on a timer (server.ts turns it on); tests
+   * leave it off and call `app.settlement.sweep()`, or set a short interval.
+   */
+  settlement?: { auto: boolean; intervalMs?: number };
   /** Shorter timeouts or smaller connection caps, e.g. so tests see slow clients cut quickly. */
   connections?: Partial<ConnectionLimits>;
   /**
@@ -73,12 +87,15 @@ function trustProxyOption(
   return trust;
 }
 
-function paymentProviders(settings: Settings): {
+function paymentProviders(
+  settings: Settings,
+  now: () => number,
+): {
   provider: PaymentProvider;
   demo: DemoPaymentProvider | undefined;
 } {
   if (settings.stripe) return { provider: createStripeProvider(settings.stripe), demo: undefined };
-  const demo = createDemoProvider();
+  const demo = createDemoProvider(now);
   return { provider: demo, demo };
 }
 
@@ -100,12 +117,35 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     http: { connectionsCheckingInterval: connections.timeoutCheckIntervalMs },
   });
   installConnectionLimits(app.server, connections, { behindProxy: settings.trustProxy !== false });
-  const { provider, demo } = paymentProviders(settings);
+  const now = config.now ?? Date.now;
+  const { provider, demo } = paymentProviders(settings, now);
   const rateLimits = { ...scaledRateLimits(settings.rateLimitFactor), ...config.rateLimits };
+  const state =
+    config.state ??
+    (await createStateStore({
+      redisUrl: settings.redisUrl,
+      onRedisError: (error) => app.log.error({ err: error }, 'shared state (Redis) failed'),
+    }));
+  if (!config.state) app.addHook('onClose', () => state.close());
   app.decorate('settings', settings);
-  app.decorate('payments', new PaymentService(provider));
+  app.decorate('state', state);
+  app.decorate('now', now);
+  const payments = new PaymentService(provider, state, now);
+  app.decorate('payments', payments);
+  const settlement = createSettlement(
+    {
+      provider,
+      payments,
+      state,
+      now,
+      settleAfterMs: settings.settleAfterMinutes * 60_000,
+      log: app.log,
+    },
+    config.settlement ?? { auto: false },
+  );
+  app.decorate('settlement', settlement);
+  app.addHook('onClose', async () => settlement.stop());
   app.decorate('demoPayments', demo);
-  app.decorate('linkAllowance', new LinkAllowance());
   app.decorate('rateLimits', rateLimits);
   app.decorate(
     'resolver',
@@ -114,14 +154,21 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       mapsOrigin: settings.mapsUpstreamOrigin,
       placesOrigin: settings.placesApiOrigin,
       googleMapsApiKey: settings.googleMapsApiKey,
+      cache: state.placeCache(),
       tuning: config.resolver,
     }),
   );
 
+  await app.register(cookie, { secret: settings.payerCookieSecret });
   app.removeContentTypeParser('text/plain');
   installErrorHandler(app);
   installValibotValidation(app);
-  await installSecurity(app, settings, rateLimits);
+  await installSecurity(
+    app,
+    settings,
+    rateLimits,
+    state instanceof RedisStateStore ? state.client : undefined,
+  );
   registerHealthRoute(app);
   registerConfigRoute(app);
   registerPaymentRoutes(app);

@@ -19,7 +19,11 @@ function readSettings(): Settings {
 /** Starts the API from the environment: listens, logs where, and closes gracefully on a signal. */
 async function main(): Promise<void> {
   const settings = readSettings();
-  const app = await buildApp({ settings, logger: { level: settings.logLevel } });
+  const app = await buildApp({
+    settings,
+    logger: { level: settings.logLevel },
+    settlement: { auto: true },
+  });
   const address = await app.listen({ host: settings.host, port: settings.port });
   app.log.info(
     {

@@ -2,11 +2,29 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_URL_LENGTH } from '@placeport/resolver';
 import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '../src/allowance/limits.js';
-import { RESOLVE_BODY_LIMIT_BYTES } from '../src/routes/resolve.js';
-import { demoApp, UNLIMITED } from './support.js';
+import { FREE_BODY_LIMIT_BYTES, RESOLVE_BODY_LIMIT_BYTES } from '../src/routes/resolve.js';
+import { CookieJars, demoApp, UNLIMITED } from './support.js';
 
 let app: FastifyInstance;
-afterEach(() => app?.close());
+let jars = new CookieJars();
+afterEach(async () => {
+  await app?.close();
+  jars = new CookieJars();
+});
+
+/** One browser's request: its cookies sent, and the ones the API sets kept. */
+async function send(url: string, payload: unknown, raw = false) {
+  const cookie = jars.header();
+  const response = await app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    payload: raw ? (payload as string) : JSON.stringify(payload),
+  });
+  const set = response.headers['set-cookie'];
+  jars.keep('me', set === undefined ? [] : Array.isArray(set) ? set : [set]);
+  return response;
+}
 
 /** Distinct links that already carry their pin, so no upstream is needed to resolve them. */
 function pinnedLinks(count: number): string[] {
@@ -18,22 +36,17 @@ function pinnedLinks(count: number): string[] {
 }
 
 async function resolve(urls: string[], paymentIntentId?: string) {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/resolve-urls-batch',
-    payload: { urls, ...(paymentIntentId ? { paymentIntentId } : {}) },
+  const response = await send('/api/resolve-urls-batch', {
+    urls,
+    ...(paymentIntentId ? { paymentIntentId } : {}),
   });
   return { status: response.statusCode, body: response.json() };
 }
 
 async function paidIntent(places: number): Promise<string> {
-  const created = await app.inject({
-    method: 'POST',
-    url: '/api/create-payment-intent',
-    payload: { amount: places / 10 },
-  });
+  const created = await send('/api/create-payment-intent', { amount: places / 10 });
   const { paymentIntentId } = created.json();
-  await app.inject({ method: 'POST', url: '/api/demo/authorize', payload: { paymentIntentId } });
+  await send('/api/demo/authorize', { paymentIntentId });
   return paymentIntentId;
 }
 
@@ -48,11 +61,21 @@ describe('resolution batch limits', () => {
     expect(over.body.error.code).toBe('payment_required');
   });
 
-  it('counts repeated links once toward the limit', async () => {
+  it('counts the raw list without a payment: 1,000 copies of one link are 1,000 links', async () => {
     app = await demoApp({ rateLimits: UNLIMITED });
-    const links = pinnedLinks(FREE_TIER_MAX_URLS);
-    const { status } = await resolve([...links, ...links]);
-    expect(status).toBe(200);
+    const [link] = pinnedLinks(1);
+    expect((await resolve([link!, link!])).status).toBe(200);
+    const copies = await resolve(Array.from({ length: FREE_TIER_MAX_URLS + 1 }, () => link!));
+    expect(copies.status).toBe(402);
+  });
+
+  it('counts distinct links with a payment: a repeated link costs nothing', async () => {
+    app = await demoApp({ rateLimits: UNLIMITED });
+    const id = await paidIntent(5);
+    const links = pinnedLinks(5);
+    expect((await resolve([...links, ...links], id)).status).toBe(200);
+    expect((await resolve(links, id)).status).toBe(200);
+    expect((await resolve(pinnedLinks(6).slice(5), id)).status).toBe(403);
   });
 
   it("resolves a paid batch up to the intent's place count, and refuses one more", async () => {
@@ -69,9 +92,10 @@ describe('resolution batch limits', () => {
   it('counts links over all calls of one payment', async () => {
     app = await demoApp({ rateLimits: UNLIMITED });
     const id = await paidIntent(12);
-    expect((await resolve(pinnedLinks(8), id)).status).toBe(200);
-    expect((await resolve(pinnedLinks(4), id)).status).toBe(200);
-    const over = await resolve(pinnedLinks(1), id);
+    const links = pinnedLinks(13);
+    expect((await resolve(links.slice(0, 8), id)).status).toBe(200);
+    expect((await resolve(links.slice(8, 12), id)).status).toBe(200);
+    const over = await resolve(links.slice(12), id);
     expect(over.status).toBe(403);
     expect(over.body.error).toEqual({
       code: 'link_allowance_used',
@@ -81,7 +105,7 @@ describe('resolution batch limits', () => {
 
   it(`takes ${MAX_URLS_PER_CALL} links in one call and refuses ${MAX_URLS_PER_CALL + 1}`, async () => {
     app = await demoApp({ rateLimits: UNLIMITED });
-    const id = await paidIntent(5_000);
+    const id = await paidIntent(MAX_URLS_PER_CALL);
     const atLimit = await resolve(pinnedLinks(MAX_URLS_PER_CALL), id);
     expect(atLimit.status).toBe(200);
     expect(Object.keys(atLimit.body.results)).toHaveLength(MAX_URLS_PER_CALL);
@@ -102,16 +126,30 @@ describe('resolution batch limits', () => {
     );
   });
 
-  it('refuses a resolve body over its size limit with 413', async () => {
+  it('refuses a resolve body over its size limit with 413, even from a paying browser', async () => {
     app = await demoApp({ rateLimits: UNLIMITED });
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/resolve-urls-batch',
-      headers: { 'content-type': 'application/json' },
-      payload: `{"urls":[],"pad":"${'x'.repeat(RESOLVE_BODY_LIMIT_BYTES)}"}`,
-    });
+    await paidIntent(10);
+    const response = await send(
+      '/api/resolve-urls-batch',
+      `{"urls":[],"pad":"${'x'.repeat(RESOLVE_BODY_LIMIT_BYTES)}"}`,
+      true,
+    );
     expect(response.statusCode).toBe(413);
     expect(response.json().error.code).toBe('payload_too_large');
+  });
+
+  it(`reads at most ${FREE_BODY_LIMIT_BYTES} bytes from a browser without a payer cookie`, async () => {
+    app = await demoApp({ rateLimits: UNLIMITED });
+    const body = (size: number) => {
+      const head = '{"urls":["https://www.google.com/maps/search/1.5,2.5"],"pad":"';
+      return `${head}${'x'.repeat(size - head.length - 2)}"}`;
+    };
+    // At the limit the body is read (and refused for its unknown field); one byte more is not read.
+    const atLimit = await send('/api/resolve-urls-batch', body(FREE_BODY_LIMIT_BYTES), true);
+    expect(atLimit.statusCode).toBe(400);
+    const over = await send('/api/resolve-urls-batch', body(FREE_BODY_LIMIT_BYTES + 1), true);
+    expect(over.statusCode).toBe(413);
+    expect(over.json().error.message).toContain('Without a payment');
   });
 
   it('refuses unknown intents and malformed ids', async () => {

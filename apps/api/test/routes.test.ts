@@ -3,13 +3,30 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { BODY_LIMIT_BYTES } from '../src/app.js';
 import { PAYMENT_BODY_LIMIT_BYTES } from '../src/routes/payments.js';
-import { demoApp, settingsFor } from './support.js';
+import { CookieJars, demoApp, settingsFor, UNLIMITED } from './support.js';
 
 let app: FastifyInstance;
-afterEach(() => app?.close());
+let jars = new CookieJars();
+afterEach(async () => {
+  await app?.close();
+  jars = new CookieJars();
+});
 
-function post(path: string, payload: unknown, headers: Record<string, string> = {}) {
-  return app.inject({ method: 'POST', url: path, payload: payload as object, headers });
+/** POSTs as one browser (its cookies kept between calls, as with `credentials: 'include'`). */
+async function post(path: string, payload: unknown, headers: Record<string, string> = {}) {
+  const cookie = jars.header();
+  const response = await app.inject({
+    method: 'POST',
+    url: path,
+    payload: payload as object,
+    headers: { ...(cookie ? { cookie } : {}), ...headers },
+  });
+  const setCookie = response.headers['set-cookie'];
+  jars.keep(
+    'me',
+    setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie],
+  );
+  return response;
 }
 
 /** Posts a raw body to create-payment-intent, as any client could. */
@@ -172,7 +189,7 @@ describe('create-payment-intent and capture-payment in demo mode', () => {
       convertedCount: 8,
       totalCount: 12,
     });
-    expect(captured.json()).toEqual({ cancelled: false, amountCaptured: 0.8 });
+    expect(captured.json()).toMatchObject({ cancelled: false, amountCaptured: 0.8 });
     expect(await app.demoPayments?.retrieve(paymentIntentId)).toMatchObject({
       status: 'succeeded',
       amountReceived: 80,
@@ -192,7 +209,7 @@ describe('create-payment-intent and capture-payment in demo mode', () => {
         convertedCount: converted,
         totalCount: 12,
       });
-      expect(response.json()).toEqual({ cancelled: true, amountCaptured: 0 });
+      expect(response.json()).toMatchObject({ cancelled: true, amountCaptured: 0 });
       expect((await app.demoPayments?.retrieve(paymentIntentId))?.status).toBe('canceled');
     }
   });
@@ -207,7 +224,7 @@ describe('create-payment-intent and capture-payment in demo mode', () => {
       convertedCount: 5,
       totalCount: 12,
     });
-    expect(response.json()).toEqual({ cancelled: false, amountCaptured: 0.5 });
+    expect(response.json()).toMatchObject({ cancelled: false, amountCaptured: 0.5 });
   });
 
   it('refuses amounts that are not whole places, non-positive, under $0.50 or over the maximum', async () => {
@@ -223,7 +240,11 @@ describe('create-payment-intent and capture-payment in demo mode', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe(code);
     }
-    expect((await post('/api/create-payment-intent', { amount: 10_000 })).statusCode).toBe(200);
+    // Demo payments cover at most 1,000 places; Stripe's maximum is tested in stripe.test.ts.
+    expect((await post('/api/create-payment-intent', { amount: 100 })).statusCode).toBe(200);
+    const demoOver = await post('/api/create-payment-intent', { amount: 100.1 });
+    expect(demoOver.statusCode).toBe(400);
+    expect(demoOver.json().error.code).toBe('demo_limit');
   });
 
   it('answers unknown intents with a 404 and a clear message', async () => {
@@ -231,7 +252,10 @@ describe('create-payment-intent and capture-payment in demo mode', () => {
     const response = await post('/api/demo/authorize', { paymentIntentId: 'pi_nothere' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({
-      error: { code: 'payment_not_found', message: 'No payment with this id was found.' },
+      error: {
+        code: 'payment_not_found',
+        message: 'No payment with this reference was made in this browser.',
+      },
     });
   });
 
@@ -349,11 +373,35 @@ describe('security headers, CORS and rate limits', () => {
       globalPerMinute: 30,
       paymentPerMinute: 3,
       resolvePerMinute: 15,
+      intentsPerHour: 1,
+      intentsPerDay: 3,
+    });
+    // One intent an hour at this factor: the second is refused by the creation cap.
+    expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(200);
+    const capped = await post('/api/create-payment-intent', { amount: 1 });
+    expect(capped.statusCode).toBe(429);
+    expect(capped.json().error.code).toBe('too_many_payments');
+  });
+
+  it('caps payments started per client per hour and per day, at and past the cap', async () => {
+    app = await demoApp({
+      rateLimits: { ...UNLIMITED, intentsPerHour: 3, intentsPerDay: 1_000 },
     });
     for (let i = 0; i < 3; i += 1) {
       expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(200);
     }
-    expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(429);
+    const refused = await post('/api/create-payment-intent', { amount: 1 });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.message).toBe(
+      'At most 3 payments can be started from one address in an hour. Try again later.',
+    );
+    await app.close();
+    app = await demoApp({ rateLimits: { ...UNLIMITED, intentsPerHour: 1_000, intentsPerDay: 2 } });
+    expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(200);
+    expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(200);
+    expect(
+      (await post('/api/create-payment-intent', { amount: 1 })).json().error.message,
+    ).toContain('in a day');
   });
 
   it('limits all routes per client with the global limit', async () => {

@@ -19,7 +19,7 @@ export const WEB_FIXTURE = fileURLToPath(new URL('./fixtures/web', import.meta.u
 
 /** Settings from an environment, with the web fixture served unless told otherwise. */
 export function settingsFor(env: Record<string, string> = {}) {
-  return loadSettings({ WEB_DIST: WEB_FIXTURE, ...env });
+  return loadSettings({ WEB_DIST: WEB_FIXTURE, FREE_LINKS_PER_DAY: GENEROUS_FREE_BUDGET, ...env });
 }
 
 /** Demo-payments app for `inject` tests. */
@@ -53,7 +53,13 @@ export function recordingFetch() {
 }
 
 /** Rate limits out of the way for tests about something else (the limits have their own tests). */
-export const UNLIMITED = { globalPerMinute: 1e6, paymentPerMinute: 1e6, resolvePerMinute: 1e6 };
+export const UNLIMITED = {
+  globalPerMinute: 1e6,
+  paymentPerMinute: 1e6,
+  resolvePerMinute: 1e6,
+  intentsPerHour: 1e6,
+  intentsPerDay: 1e6,
+};
 
 /** The whole API listening on loopback with fake Google (and fake Stripe when asked). */
 export interface Stack {
@@ -62,8 +68,40 @@ export interface Stack {
   google: FakeGoogle;
   stripe: FakeStripe | undefined;
   upstream: ReturnType<typeof recordingFetch>;
-  post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /**
+   * POSTs JSON as one browser: cookies the API sets are kept per `browser` (default `'me'`) and
+   * sent back, as a browser does with `credentials: 'include'`. Another name is another browser.
+   */
+  post(
+    path: string,
+    body: unknown,
+    browser?: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
+  /** The cookie header a browser would send now. */
+  cookies(browser?: string): string;
   close(): Promise<void>;
+}
+
+/** Cookies per browser name: `name=value` pairs from Set-Cookie, the way a browser keeps them. */
+export class CookieJars {
+  private readonly jars = new Map<string, Map<string, string>>();
+
+  header(browser = 'me'): string {
+    return [...(this.jars.get(browser) ?? new Map<string, string>())]
+      .map(([name, value]) => `${name}=${value}`)
+      .join('; ');
+  }
+
+  keep(browser: string, setCookies: readonly string[]): void {
+    const jar = this.jars.get(browser) ?? new Map<string, string>();
+    for (const line of setCookies) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      jar.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim());
+    }
+    this.jars.set(browser, jar);
+  }
 }
 
 export interface StackOptions {
@@ -72,7 +110,15 @@ export interface StackOptions {
   placesApiKey?: boolean | string;
   google?: FakeGoogleOptions;
   config?: Partial<AppConfig>;
+  /** More environment settings (e.g. `FREE_LINKS_PER_DAY`). */
+  env?: Record<string, string>;
 }
+
+/**
+ * Free lookups per day in stacks whose tests are about something else: every test's requests come
+ * from 127.0.0.1, so the real budget (20) would end them early. The budget has its own tests.
+ */
+export const GENEROUS_FREE_BUDGET = '10000';
 
 /** Starts fakes and a real listening API wired to them through the documented settings. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -82,6 +128,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const env: Record<string, string> = {
     MAPS_UPSTREAM_ORIGIN: google.url,
     PLACES_API_ORIGIN: google.url,
+    FREE_LINKS_PER_DAY: GENEROUS_FREE_BUDGET,
+    ...options.env,
   };
   if (options.placesApiKey) {
     env.GOOGLE_MAPS_API_KEY = options.placesApiKey === true ? google.apiKey : options.placesApiKey;
@@ -98,20 +146,28 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.config,
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const jars = new CookieJars();
   return {
     app,
     url: address,
     google,
     stripe,
     upstream,
-    async post(path, body) {
+    async post(path, body, browser = 'me', headers = {}) {
+      const cookie = jars.header(browser);
       const response = await fetch(`${address}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...headers },
         body: JSON.stringify(body),
       });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      jars.keep(browser, response.headers.getSetCookie());
+      return {
+        status: response.status,
+        body: (await response.json()) as Record<string, unknown>,
+        headers: response.headers,
+      };
     },
+    cookies: (browser = 'me') => jars.header(browser),
     async close() {
       await app.close();
       await google.close();

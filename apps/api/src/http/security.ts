@@ -2,6 +2,8 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { clientKeyOf } from '../state/index.js';
 import type { Settings } from '../config.js';
 import { ApiError } from './errors.js';
 
@@ -10,6 +12,13 @@ export interface RateLimitTuning {
   globalPerMinute: number;
   paymentPerMinute: number;
   resolvePerMinute: number;
+  /**
+   * Payments one client (IPv4 address or IPv6 /64) may start per hour and per day: each intent's
+   * client secret lets its holder try a card, so creation is capped well above what a person
+   * converting lists needs.
+   */
+  intentsPerHour: number;
+  intentsPerDay: number;
 }
 
 /**
@@ -21,6 +30,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitTuning = {
   globalPerMinute: 600,
   paymentPerMinute: 60,
   resolvePerMinute: 300,
+  intentsPerHour: 20,
+  intentsPerDay: 50,
 };
 
 /** The production limits scaled by `RATE_LIMIT_FACTOR` (never below one request a minute). */
@@ -30,6 +41,8 @@ export function scaledRateLimits(factor: number): RateLimitTuning {
     globalPerMinute: scale(DEFAULT_RATE_LIMITS.globalPerMinute),
     paymentPerMinute: scale(DEFAULT_RATE_LIMITS.paymentPerMinute),
     resolvePerMinute: scale(DEFAULT_RATE_LIMITS.resolvePerMinute),
+    intentsPerHour: scale(DEFAULT_RATE_LIMITS.intentsPerHour),
+    intentsPerDay: scale(DEFAULT_RATE_LIMITS.intentsPerDay),
   };
 }
 
@@ -69,6 +82,7 @@ export async function installSecurity(
   app: FastifyInstance,
   settings: Settings,
   limits: RateLimitTuning,
+  redis?: Redis,
 ): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(settings) },
@@ -84,6 +98,10 @@ export async function installSecurity(
     global: true,
     max: limits.globalPerMinute,
     timeWindow: 60_000,
+    // One client is an IPv4 address or an IPv6 /64 (one household's or server's block), as seen
+    // through the proxies TRUST_PROXY names; with REDIS_URL every instance counts together.
+    keyGenerator: (request) => clientKeyOf(request.ip),
+    ...(redis ? { redis, nameSpace: 'placeport:ratelimit:' } : {}),
     errorResponseBuilder: (_request, context) =>
       new ApiError(
         429,

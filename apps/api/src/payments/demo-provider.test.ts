@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDemoProvider, DEMO_MAX_INTENTS } from './demo-provider.js';
+import { createDemoProvider, DEMO_MAX_INTENTS, DEMO_MAX_PLACES } from './demo-provider.js';
 import { PaymentFailure } from './provider.js';
 
 function failureKind(action: () => unknown): Promise<string | undefined> {
@@ -14,7 +14,7 @@ function failureKind(action: () => unknown): Promise<string | undefined> {
 describe('demo payments', () => {
   it('follows requires_payment_method → requires_capture → succeeded, recording places', async () => {
     const demo = createDemoProvider();
-    const created = await demo.create({ amountCents: 120, places: 12 });
+    const created = await demo.create({ amountCents: 120, places: 12, payer: 'h' });
     expect(created.clientSecret).toMatch(new RegExp(`^${created.id}_secret_`));
     expect(await demo.retrieve(created.id)).toMatchObject({
       status: 'requires_payment_method',
@@ -35,7 +35,7 @@ describe('demo payments', () => {
 
   it('replays a capture for the same key and refuses the key with another amount', async () => {
     const demo = createDemoProvider();
-    const { id } = await demo.create({ amountCents: 120, places: 12 });
+    const { id } = await demo.create({ amountCents: 120, places: 12, payer: 'h' });
     demo.authorize(id);
     await demo.capture(id, 80, 'key');
     expect(await demo.capture(id, 80, 'key')).toMatchObject({ amountReceived: 80 });
@@ -45,7 +45,7 @@ describe('demo payments', () => {
 
   it('applies Stripe rules: capturable ceiling, minimum, cancel states, unknown ids', async () => {
     const demo = createDemoProvider();
-    const { id } = await demo.create({ amountCents: 120, places: 12 });
+    const { id } = await demo.create({ amountCents: 120, places: 12, payer: 'h' });
     expect(await failureKind(() => demo.capture(id, 80, 'a'))).toBe('unexpected_state');
     demo.authorize(id);
     expect(await failureKind(() => demo.authorize(id))).toBe('unexpected_state');
@@ -54,17 +54,68 @@ describe('demo payments', () => {
     expect(await demo.cancel(id, 'd')).toMatchObject({ status: 'canceled' });
     expect(await failureKind(() => demo.cancel(id, 'e'))).toBe('unexpected_state');
     expect(await failureKind(() => demo.retrieve('pi_unknown'))).toBe('not_found');
-    expect(await failureKind(() => demo.create({ amountCents: 40, places: 4 }))).toBe(
+    expect(await failureKind(() => demo.create({ amountCents: 40, places: 4, payer: 'h' }))).toBe(
       'amount_too_small',
     );
   });
 
-  it(`keeps at most ${DEMO_MAX_INTENTS} intents, forgetting the oldest`, async () => {
+  it(`keeps at most ${DEMO_MAX_INTENTS} intents, forgetting the oldest that holds no authorization`, async () => {
     const demo = createDemoProvider();
-    const first = await demo.create({ amountCents: 50, places: 5 });
-    for (let i = 1; i < DEMO_MAX_INTENTS; i += 1) await demo.create({ amountCents: 50, places: 5 });
+    const held = await demo.create({ amountCents: 50, places: 5, payer: 'h' });
+    demo.authorize(held.id);
+    const first = await demo.create({ amountCents: 50, places: 5, payer: 'h' });
+    for (let i = 2; i < DEMO_MAX_INTENTS; i += 1) {
+      await demo.create({ amountCents: 50, places: 5, payer: 'h' });
+    }
     expect(await demo.retrieve(first.id)).toMatchObject({ id: first.id });
-    await demo.create({ amountCents: 50, places: 5 });
+    await demo.create({ amountCents: 50, places: 5, payer: 'h' });
+    // 10,000 new intents never evict an authorization: the sweep settles it instead.
     expect(await failureKind(() => demo.retrieve(first.id))).toBe('not_found');
+    expect(await demo.retrieve(held.id)).toMatchObject({ status: 'requires_capture' });
+  });
+
+  it('refuses new intents when every kept one is an open authorization', async () => {
+    const demo = createDemoProvider();
+    for (let i = 0; i < DEMO_MAX_INTENTS; i += 1) {
+      demo.authorize((await demo.create({ amountCents: 50, places: 5, payer: 'h' })).id);
+    }
+    expect(await failureKind(() => demo.create({ amountCents: 50, places: 5, payer: 'h' }))).toBe(
+      'unavailable',
+    );
+  });
+
+  it(`covers at most ${DEMO_MAX_PLACES} places per demo intent`, async () => {
+    const demo = createDemoProvider();
+    await expect(
+      demo.create({ amountCents: DEMO_MAX_PLACES * 10, places: DEMO_MAX_PLACES, payer: 'h' }),
+    ).resolves.toMatchObject({ id: expect.stringMatching(/^pi_demo/) });
+    expect(
+      await failureKind(() =>
+        demo.create({
+          amountCents: (DEMO_MAX_PLACES + 1) * 10,
+          places: DEMO_MAX_PLACES + 1,
+          payer: 'h',
+        }),
+      ),
+    ).toBe('invalid_request');
+  });
+
+  it('records usage and lists open authorizations only', async () => {
+    const demo = createDemoProvider(() => 1_700_000_000_000);
+    const open = await demo.create({ amountCents: 100, places: 10, payer: 'h' });
+    demo.authorize(open.id);
+    await demo.create({ amountCents: 100, places: 10, payer: 'h' });
+    await demo.recordUsage(open.id, { resolved: 7, lastUsed: 1_700_000_100 });
+    const listed = [];
+    for await (const intent of demo.openAuthorizations()) listed.push(intent);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: open.id,
+        resolved: 7,
+        lastUsed: 1_700_000_100,
+        created: 1_700_000_000,
+        payer: 'h',
+      }),
+    ]);
   });
 });

@@ -2,8 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { MINIMUM_CHARGE_CENTS } from './money.js';
 import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 
-/** Demo intents kept in memory; the oldest are forgotten past this, so a long-running demo stays bounded. */
+/**
+ * Demo intents kept in memory. Past this, the oldest intent that holds no authorization is
+ * forgotten; authorizations are never evicted (the settlement sweep settles them), and when every
+ * kept intent is an open authorization, creation is refused until the sweep has run.
+ */
 export const DEMO_MAX_INTENTS = 10_000;
+/** The most places a demo intent covers: demo mode is for trying PlacePort, not free lookups. */
+export const DEMO_MAX_PLACES = 1_000;
 
 const CANCELLABLE = new Set(['requires_payment_method', 'requires_capture']);
 
@@ -23,7 +29,7 @@ function token(): string {
  * the whole product runs on a fresh machine and the server's checks are exercised the same way.
  * Nothing is charged. Idempotency keys replay the first successful result, as Stripe's do.
  */
-export function createDemoProvider(): DemoPaymentProvider {
+export function createDemoProvider(now: () => number = Date.now): DemoPaymentProvider {
   const intents = new Map<string, IntentView>();
   const replies = new Map<string, { fingerprint: string; result: IntentView }>();
 
@@ -52,13 +58,24 @@ export function createDemoProvider(): DemoPaymentProvider {
 
   return {
     kind: 'demo',
-    async create({ amountCents, places }) {
+    async create({ amountCents, places, payer }) {
       if (amountCents < MINIMUM_CHARGE_CENTS) {
         throw new PaymentFailure('amount_too_small', 'Amount must be at least $0.50 usd');
       }
+      if (places > DEMO_MAX_PLACES) {
+        throw new PaymentFailure(
+          'invalid_request',
+          `Demo payments cover at most ${DEMO_MAX_PLACES} places`,
+        );
+      }
       if (intents.size >= DEMO_MAX_INTENTS) {
-        const oldest = intents.keys().next().value;
-        if (oldest !== undefined) intents.delete(oldest);
+        const evictable = [...intents.values()].find(
+          (intent) => intent.status !== 'requires_capture',
+        );
+        if (!evictable) {
+          throw new PaymentFailure('unavailable', 'Too many open demo authorizations');
+        }
+        intents.delete(evictable.id);
       }
       const id = `pi_demo${token()}`;
       intents.set(id, {
@@ -70,6 +87,10 @@ export function createDemoProvider(): DemoPaymentProvider {
         currency: 'usd',
         places,
         product: PRODUCT_TAG,
+        created: Math.floor(now() / 1000),
+        payer,
+        resolved: 0,
+        lastUsed: undefined,
       });
       return { id, clientSecret: `${id}_secret_${token()}` };
     },
@@ -111,6 +132,17 @@ export function createDemoProvider(): DemoPaymentProvider {
         intent.amountCapturable = 0;
         return intent;
       });
+    },
+    async recordUsage(id, usage) {
+      const intent = find(id);
+      intent.resolved = usage.resolved;
+      intent.lastUsed = usage.lastUsed;
+    },
+    async *openAuthorizations() {
+      const open = [...intents.values()].filter(
+        (intent) => intent.status === 'requires_capture' && intent.product === PRODUCT_TAG,
+      );
+      for (const intent of open) yield { ...intent };
     },
     async cancel(id, idempotencyKey) {
       return once(idempotencyKey, `cancel ${id}`, () => {

@@ -20,6 +20,20 @@ export interface IntentView {
   places: number | undefined;
   /** `metadata.product`: which product created the intent. */
   product: string | undefined;
+  /** When the intent was created (Unix seconds). */
+  created: number;
+  /** `metadata.payer`: the hash of the payer cookie of the browser that created it. */
+  payer: string | undefined;
+  /** `metadata.resolved`: distinct places the server resolved for it, as last recorded. */
+  resolved: number;
+  /** `metadata.last_used`: when a lookup last used it (Unix seconds); undefined when never. */
+  lastUsed: number | undefined;
+}
+
+/** What the server records on an intent after lookups (Stripe metadata values are strings). */
+export interface UsageRecord {
+  resolved: number;
+  lastUsed: number;
 }
 
 /** A freshly created intent: what the browser needs to authorize it. */
@@ -61,14 +75,29 @@ export const PRODUCT_TAG = 'placeport';
  */
 export interface PaymentProvider {
   readonly kind: 'stripe' | 'demo';
-  /** Creates a manual-capture intent for `amountCents`, recording the place count and product. */
-  create(input: { amountCents: number; places: number }): Promise<CreatedIntent>;
+  /**
+   * Creates a manual-capture intent for `amountCents`, recording the place count, the product and
+   * the payer's hash in its metadata.
+   */
+  create(input: { amountCents: number; places: number; payer: string }): Promise<CreatedIntent>;
   /** Reads an intent; throws a `not_found` failure for unknown ids. */
   retrieve(id: string): Promise<IntentView>;
   /** Captures `amountCents` of a `requires_capture` intent. */
   capture(id: string, amountCents: number, idempotencyKey: string): Promise<IntentView>;
   /** Cancels the authorization so nothing is charged. */
   cancel(id: string, idempotencyKey: string): Promise<IntentView>;
+  /** Records the server's count of resolved places and the time of last use on the intent. */
+  recordUsage(id: string, usage: UsageRecord): Promise<void>;
+  /**
+   * PlacePort's authorizations still waiting for capture (`requires_capture` with PlacePort's
+   * metadata), page by page; the settlement sweep re-reads each before acting on it.
+   */
+  openAuthorizations(): AsyncIterable<IntentView>;
+}
+
+/** Parses a whole number of metadata (digits only), or undefined. */
+export function wholeFromMetadata(value: string | undefined): number | undefined {
+  return value !== undefined && /^\d{1,12}$/.test(value) ? Number(value) : undefined;
 }
 
 /** Parses `metadata.places` strictly (digits only, positive). */

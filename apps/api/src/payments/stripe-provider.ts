@@ -8,7 +8,11 @@ import {
   type IntentView,
   type PaymentFailureKind,
   type PaymentProvider,
+  wholeFromMetadata,
 } from './provider.js';
+
+/** Stripe's search for PlacePort's open authorizations (search lags writes; the sweep re-reads). */
+export const OPEN_AUTHORIZATIONS_QUERY = `status:'requires_capture' AND metadata['product']:'${PRODUCT_TAG}'`;
 
 /** How long one Stripe call may take before it counts as unavailable. */
 export const STRIPE_TIMEOUT_MS = 15_000;
@@ -25,6 +29,10 @@ function viewOf(intent: Stripe.PaymentIntent): IntentView {
     currency: intent.currency,
     places: placesFromMetadata(intent.metadata.places),
     product: intent.metadata.product,
+    created: intent.created,
+    payer: intent.metadata.payer,
+    resolved: wholeFromMetadata(intent.metadata.resolved) ?? 0,
+    lastUsed: wholeFromMetadata(intent.metadata.last_used),
   };
 }
 
@@ -89,9 +97,31 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
       : {}),
   });
 
+  async function* openAuthorizations(): AsyncIterable<IntentView> {
+    const pages = stripe.paymentIntents.search({ query: OPEN_AUTHORIZATIONS_QUERY, limit: 100 });
+    try {
+      for await (const intent of pages) yield viewOf(intent);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeError) {
+        throw new PaymentFailure(
+          kindOf(error),
+          `${error.type}/${error.code ?? '-'}: ${error.message}`,
+        );
+      }
+      throw error;
+    }
+  }
+
   return {
     kind: 'stripe',
-    create: ({ amountCents, places }) =>
+    openAuthorizations,
+    recordUsage: (id, usage) =>
+      mapped(async () => {
+        await stripe.paymentIntents.update(id, {
+          metadata: { resolved: String(usage.resolved), last_used: String(usage.lastUsed) },
+        });
+      }),
+    create: ({ amountCents, places, payer }) =>
       mapped(async () => {
         const intent = await stripe.paymentIntents.create({
           amount: amountCents,
@@ -99,7 +129,7 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
           capture_method: 'manual',
           automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
           description: `PlacePort: up to ${places} places`,
-          metadata: { places: String(places), product: PRODUCT_TAG },
+          metadata: { places: String(places), product: PRODUCT_TAG, payer },
         });
         if (!intent.client_secret) {
           throw new PaymentFailure('unavailable', 'Stripe returned no client secret');

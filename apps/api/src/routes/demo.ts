@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
 import { withPaymentErrors } from '../payments/failures.js';
+import { requirePayer } from '../payments/payer.js';
 import { PAYMENT_BODY_LIMIT_BYTES, providerLog } from './payments.js';
 
 const AuthorizeBody = v.strictObject({ paymentIntentId: PaymentIntentId });
@@ -22,6 +23,7 @@ export function registerDemoRoute(app: FastifyInstance): void {
       schema: { body: AuthorizeBody, response: responses(AUTHORIZED) },
     },
     async (request) => {
+      await requirePayer(app.state, request, request.body.paymentIntentId);
       await withPaymentErrors(
         async () => demo.authorize(request.body.paymentIntentId),
         providerLog(request),

@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
+import { ApiError } from '../http/errors.js';
 import { Count, Dollars, exactObject, PaymentIntentId, responses } from '../http/schemas.js';
+import { payerFor, payerHash, requirePayer } from '../payments/payer.js';
+import { clientKeyOf } from '../state/index.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** Largest body of a payment call; its JSON holds a few short fields. */
 export const PAYMENT_BODY_LIMIT_BYTES = 1024;
@@ -20,7 +26,28 @@ const CREATED = exactObject({
 const CAPTURED = exactObject({
   cancelled: { type: 'boolean' },
   amountCaptured: { type: 'number' },
+  amountAuthorized: { type: 'number' },
+  amountReleased: { type: 'number' },
+  reference: { type: 'string' },
 });
+
+/** Refuses intent creation past the per-client caps (429 with `Retry-After`). */
+async function checkCreationCaps(app: FastifyInstance, request: FastifyRequest): Promise<void> {
+  const client = clientKeyOf(request.ip);
+  for (const [window, max, span] of [
+    [HOUR_MS, app.rateLimits.intentsPerHour, 'an hour'],
+    [DAY_MS, app.rateLimits.intentsPerDay, 'a day'],
+  ] as const) {
+    const hit = await app.state.hit(`intents:${window}:${client}`, window, max);
+    if (!hit.allowed) {
+      throw new ApiError(
+        429,
+        'too_many_payments',
+        `At most ${max} payments can be started from one address in ${span}. Try again later.`,
+      );
+    }
+  }
+}
 
 /** Logs a provider's own words on the request (never sent to the browser). */
 export function providerLog(request: FastifyRequest): (detail: string) => void {
@@ -28,9 +55,10 @@ export function providerLog(request: FastifyRequest): (detail: string) => void {
 }
 
 /**
- * `POST /api/create-payment-intent { amount }` → `{ clientSecret, paymentIntentId }`, and
- * `POST /api/capture-payment { paymentIntentId, actualAmount, convertedCount, totalCount }` →
- * `{ cancelled, amountCaptured }` (dollars). The rules live in PaymentService.
+ * `POST /api/create-payment-intent { amount }` → `{ clientSecret, paymentIntentId }` and the payer
+ * cookie, and `POST /api/capture-payment { paymentIntentId, actualAmount, convertedCount,
+ * totalCount }` (with that cookie) → `{ cancelled, amountCaptured, amountAuthorized,
+ * amountReleased, reference }` (dollars). The rules live in PaymentService.
  */
 export function registerPaymentRoutes(app: FastifyInstance): void {
   const config = { rateLimit: { max: app.rateLimits.paymentPerMinute, timeWindow: 60_000 } };
@@ -41,7 +69,11 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
       config,
       schema: { body: CreateBody, response: responses(CREATED) },
     },
-    (request) => app.payments.createIntent(request.body.amount, providerLog(request)),
+    async (request, reply) => {
+      await checkCreationCaps(app, request);
+      const payer = payerFor(request, reply);
+      return app.payments.createIntent(request.body.amount, payerHash(payer), providerLog(request));
+    },
   );
   app.post<{ Body: v.InferOutput<typeof CaptureBody> }>(
     '/api/capture-payment',
@@ -50,6 +82,9 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
       config,
       schema: { body: CaptureBody, response: responses(CAPTURED) },
     },
-    (request) => app.payments.capture(request.body, providerLog(request)),
+    async (request) => {
+      await requirePayer(app.state, request, request.body.paymentIntentId);
+      return app.payments.capture(request.body, providerLog(request));
+    },
   );
 }

@@ -1,12 +1,22 @@
+import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
 import { FAILURE_REASONS, MAX_URL_LENGTH, OverloadedError } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
-import { MAX_URLS_PER_CALL } from '../allowance/limits.js';
+import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '../allowance/limits.js';
+import { ApiError } from '../http/errors.js';
 import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
+import { provenPayer, requirePayer } from '../payments/payer.js';
+import { clientKeyOf } from '../state/index.js';
 import { providerLog } from './payments.js';
 
 /** Largest resolve body: the per-call cap of links at the longest length, with JSON overhead. */
 export const RESOLVE_BODY_LIMIT_BYTES = MAX_URLS_PER_CALL * (MAX_URL_LENGTH + 16) + 4096;
+/**
+ * Largest resolve body from a browser that holds no payer cookie (so cannot be paying): the free
+ * tier's links at the longest length. Bigger bodies are refused before they are read.
+ */
+export const FREE_BODY_LIMIT_BYTES = FREE_TIER_MAX_URLS * (MAX_URL_LENGTH + 16) + 1024;
 
 const ResolveBody = v.strictObject({
   urls: v.pipe(
@@ -31,13 +41,43 @@ const RESOLVED = exactObject({
   },
 });
 
+/** A short, fixed-size key for one distinct link (links are never stored as they are). */
+export function linkKey(link: string): string {
+  return createHash('sha256').update(link).digest('base64url').slice(0, 22);
+}
+
+/** A body stream that fails once more than `limit` bytes went through (chunked bodies included). */
+function capped(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) {
+        callback(
+          new ApiError(
+            413,
+            'payload_too_large',
+            'Without a payment, a request can hold at most 4 links.',
+          ),
+        );
+      } else {
+        callback(null, chunk);
+      }
+    },
+  });
+}
+
 /**
  * `POST /api/resolve-urls-batch { urls, paymentIntentId? }` → `{ results, failures }`: a URL
- * carrying coordinates for each link resolved, a reason (product.md) for each one not. Without a
- * payment the batch is limited to the free tier; with an authorized one, to what it paid for. Paid
- * batches are served before free ones, clients take turns; when too many lookups wait the call is
- * refused with 503 and `Retry-After`. Links are not logged or stored; if the browser goes away,
- * the lookups stop.
+ * carrying coordinates for each link resolved, a reason (product.md) for each one not.
+ * - Without a payment: at most 4 links per request and the client's free budget of the day
+ *   (`FREE_LINKS_PER_DAY`, per IPv4 address or IPv6 /64), both counted over the raw list; a
+ *   browser without a payer cookie cannot send a bigger body at all.
+ * - With a payment: only the browser that created it (payer cookie), only while authorized, and
+ *   at most its place count in distinct links over all calls (a retry of counted links is free).
+ *   Every place resolved is recorded as the server's count, the floor of what capture charges.
+ * Paid batches are served before free ones and clients take turns; when too many lookups wait the
+ * call is refused with 503 and `Retry-After`. Links are not logged or stored.
  */
 export function registerResolveRoute(app: FastifyInstance): void {
   app.post<{ Body: v.InferOutput<typeof ResolveBody> }>(
@@ -46,15 +86,65 @@ export function registerResolveRoute(app: FastifyInstance): void {
       bodyLimit: RESOLVE_BODY_LIMIT_BYTES,
       config: { rateLimit: { max: app.rateLimits.resolvePerMinute, timeWindow: 60_000 } },
       schema: { body: ResolveBody, response: responses(RESOLVED) },
+      preParsing: async (request, _reply, payload) => {
+        if (provenPayer(request)) return payload;
+        const length = Number(request.headers['content-length'] ?? 0);
+        if (length > FREE_BODY_LIMIT_BYTES) {
+          throw new ApiError(
+            413,
+            'payload_too_large',
+            'Without a payment, a request can hold at most 4 links.',
+          );
+        }
+        return payload.pipe(capped(FREE_BODY_LIMIT_BYTES));
+      },
     },
     async (request, reply) => {
-      const links = [...new Set(request.body.urls)];
+      const raw = request.body.urls;
+      const links = [...new Set(raw)];
       const intentId = request.body.paymentIntentId;
+      const log = providerLog(request);
       if (intentId === undefined) {
-        app.linkAllowance.checkFree(links.length);
+        if (raw.length > FREE_TIER_MAX_URLS) {
+          throw new ApiError(
+            402,
+            'payment_required',
+            `Without a payment, at most ${FREE_TIER_MAX_URLS} links can be looked up per request.`,
+          );
+        }
+        const perDay = app.settings.freeLinksPerDay;
+        const budget = await app.state.takeFreeLinks(
+          clientKeyOf(request.ip),
+          raw.length,
+          perDay,
+          app.now(),
+        );
+        if (!budget.ok) {
+          throw new ApiError(
+            402,
+            'free_budget_used',
+            `The ${perDay} free lookups of today are used (${budget.remaining} left). A payment covers more.`,
+          );
+        }
       } else {
-        const places = await app.payments.authorizedPlaces(intentId, providerLog(request));
-        app.linkAllowance.reserve(intentId, links.length, places);
+        await requirePayer(app.state, request, intentId);
+        const places = await app.payments.authorizedPlaces(intentId, log);
+        const perCall = Math.min(places, MAX_URLS_PER_CALL);
+        if (links.length > perCall) {
+          throw new ApiError(
+            400,
+            'too_many_urls',
+            `This request holds ${links.length} links; at most ${perCall} are allowed per request for this payment.`,
+          );
+        }
+        const reserved = await app.state.reserveLinks(intentId, links.map(linkKey), places);
+        if (!reserved.ok) {
+          throw new ApiError(
+            403,
+            'link_allowance_used',
+            `This payment covers ${places} places; ${reserved.remaining} more links can be looked up.`,
+          );
+        }
       }
       const gone = new AbortController();
       reply.raw.on('close', () => {
@@ -62,13 +152,16 @@ export function registerResolveRoute(app: FastifyInstance): void {
       });
       const requester = intentId
         ? { client: `pay:${intentId}`, priority: 'paid' as const }
-        : { client: `ip:${request.ip}`, priority: 'free' as const };
+        : { client: `ip:${clientKeyOf(request.ip)}`, priority: 'free' as const };
       try {
         const { results, failures, report } = await app.resolver.resolve(links, {
           signal: gone.signal,
           requester,
         });
         request.log.info({ resolve: report }, 'resolved batch');
+        if (intentId !== undefined && Object.keys(results).length > 0) {
+          await app.payments.recordResolved(intentId, Object.keys(results).map(linkKey), log);
+        }
         return { results, failures };
       } catch (error) {
         if (!(error instanceof OverloadedError)) throw error;

@@ -114,6 +114,7 @@ export class MemoryStateStore implements StateStore {
   private readonly places: BoundedMap<CachedPlace>;
   private readonly links: BoundedMap<Set<string>>;
   private readonly resolved: BoundedMap<Set<string>>;
+  private readonly payers: BoundedMap<string>;
   private readonly free: BoundedMap<number>;
   private readonly counters: BoundedMap<{ count: number; resetAt: number }>;
   private readonly leases: BoundedMap<string>;
@@ -125,6 +126,7 @@ export class MemoryStateStore implements StateStore {
     this.places = new BoundedMap(limits.places, true);
     this.links = new BoundedMap(limits.payments);
     this.resolved = new BoundedMap(limits.payments);
+    this.payers = new BoundedMap(limits.payments);
     this.free = new BoundedMap(limits.freeClients);
     this.counters = new BoundedMap(limits.counters);
     this.leases = new BoundedMap(limits.leases);
@@ -170,6 +172,17 @@ export class MemoryStateStore implements StateStore {
     for (const key of placeKeys) places.add(key);
     this.resolved.set(intentId, places, now + PAYMENT_STATE_TTL_MS, now);
     return places.size;
+  }
+
+  async bindPayer(intentId: string, payerHash: string): Promise<boolean> {
+    const now = this.clock.now();
+    if (this.payers.get(intentId, now) !== undefined) return false;
+    this.payers.set(intentId, payerHash, now + PAYMENT_STATE_TTL_MS, now);
+    return true;
+  }
+
+  async payerOf(intentId: string): Promise<string | undefined> {
+    return this.payers.get(intentId, this.clock.now());
   }
 
   async resolvedCount(intentId: string): Promise<number> {

@@ -27,6 +27,8 @@ function keyOf(ref: EntryRef): string {
       return redisKeys.place(ref.key);
     case 'links':
       return redisKeys.links(ref.intentId);
+    case 'payer':
+      return redisKeys.payer(ref.intentId);
     case 'resolved':
       return redisKeys.resolved(ref.intentId);
     case 'free':

@@ -24,6 +24,8 @@ export const redisKeys = {
   links: (intentId: string) => `${REDIS_KEY_PREFIX}links:${intentId}`,
   /** Set of the place keys the server resolved for the payment. */
   resolved: (intentId: string) => `${REDIS_KEY_PREFIX}resolved:${intentId}`,
+  /** String: the hash of the payer cookie that created the payment. */
+  payer: (intentId: string) => `${REDIS_KEY_PREFIX}payer:${intentId}`,
   /** Integer: free links the client took on the UTC day of `now`. */
   free: (clientKey: string, now: number) => `${REDIS_KEY_PREFIX}free:${utcDayOf(now)}:${clientKey}`,
   /** Integer: hits in the current fixed window. */
@@ -219,8 +221,11 @@ export interface RedisStateStoreOptions {
  */
 export class RedisStateStore implements StateStore {
   private readonly cache: PlaceCache;
+  /** The connection, shared with @fastify/rate-limit so its counters live in the same Redis. */
+  readonly client: Redis;
 
   private constructor(private readonly redis: Redis) {
+    this.client = redis;
     this.cache = {
       get: async (key) => decodePlace(await this.redis.get(redisKeys.place(key))),
       set: async (key, value) => {
@@ -297,6 +302,21 @@ export class RedisStateStore implements StateStore {
         ...placeKeys,
       ]),
     );
+  }
+
+  async bindPayer(intentId: string, payerHash: string): Promise<boolean> {
+    const set = await this.redis.set(
+      redisKeys.payer(intentId),
+      payerHash,
+      'PX',
+      PAYMENT_STATE_TTL_MS,
+      'NX',
+    );
+    return set === 'OK';
+  }
+
+  async payerOf(intentId: string): Promise<string | undefined> {
+    return (await this.redis.get(redisKeys.payer(intentId))) ?? undefined;
   }
 
   async resolvedCount(intentId: string): Promise<number> {

@@ -6,6 +6,7 @@ export type EntryRef =
   | { kind: 'place'; key: string }
   | { kind: 'links'; intentId: string }
   | { kind: 'resolved'; intentId: string }
+  | { kind: 'payer'; intentId: string }
   | { kind: 'free'; clientKey: string; now: number }
   | { kind: 'counter'; key: string }
   | { kind: 'lease'; name: string };
@@ -221,6 +222,33 @@ export function describeStateStoreContract(
           { kind: 'resolved', intentId: 'pi_1' },
           PAYMENT_STATE_TTL_MS,
           async () => (await store.resolvedCount('pi_1')) === 1,
+        );
+      });
+    });
+
+    describe('payer binding', () => {
+      it('binds a payment to one payer, once, and keeps payments apart', async () => {
+        expect(await store.payerOf('pi_1')).toBeUndefined();
+        expect(await store.bindPayer('pi_1', 'hash-a')).toBe(true);
+        expect(await store.bindPayer('pi_1', 'hash-b')).toBe(false);
+        expect(await store.payerOf('pi_1')).toBe('hash-a');
+        expect(await store.payerOf('pi_2')).toBeUndefined();
+      });
+
+      it('lets exactly one of concurrent bindings win', async () => {
+        const wins = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => store.bindPayer('pi_1', `hash-${i}`)),
+        );
+        expect(wins.filter(Boolean)).toHaveLength(1);
+        expect(await store.payerOf('pi_1')).toBe(`hash-${wins.indexOf(true)}`);
+      });
+
+      it('keeps the binding 8 days', async () => {
+        await store.bindPayer('pi_1', 'hash-a');
+        await expectLifetime(
+          { kind: 'payer', intentId: 'pi_1' },
+          PAYMENT_STATE_TTL_MS,
+          async () => (await store.payerOf('pi_1')) === 'hash-a',
         );
       });
     });

@@ -82,6 +82,16 @@ export interface StateStore {
    */
   addResolved(intentId: string, placeKeys: string[]): Promise<number>;
 
+  /**
+   * Records which browser created a payment (the hash of its payer cookie), kept
+   * {@link PAYMENT_STATE_TTL_MS}. Set once: a second binding of the same payment is refused
+   * (false), so a payment can never change hands.
+   */
+  bindPayer(intentId: string, payerHash: string): Promise<boolean>;
+
+  /** The payer hash a payment was bound to, or undefined when unknown (never made here, or forgotten). */
+  payerOf(intentId: string): Promise<string | undefined>;
+
   /** How many distinct places the server resolved for a payment (0 when none or forgotten). */
   resolvedCount(intentId: string): Promise<number>;
 

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { StateStore } from '../state/index.js';
+import { PRICE_PER_PLACE_CENTS } from './money.js';
+import { PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
+import type { PaymentService } from './service.js';
+
+/** How often the sweep looks for authorizations to settle (it also runs once at start-up). */
+export const SETTLE_SWEEP_INTERVAL_MS = 5 * 60_000;
+/**
+ * The sweep holds this lease while it runs, so one instance sweeps at a time; it outlives any
+ * sweep of a few thousand intents, and expires by itself if an instance dies mid-sweep.
+ */
+export const SETTLE_LEASE_MS = 4 * 60_000;
+const LEASE = 'settlement';
+
+/** What one sweep did. */
+export interface SweepReport {
+  /** False when another instance held the lease, so this one did nothing. */
+  ran: boolean;
+  examined: number;
+  captured: number;
+  cancelled: number;
+  /** Still in use (used within the settle-after time), left for later. */
+  waiting: number;
+  failed: number;
+}
+
+/** What the sweep needs. */
+export interface SettlementDeps {
+  provider: PaymentProvider;
+  payments: PaymentService;
+  state: StateStore;
+  now: () => number;
+  /** An authorization unused this long is settled (`SETTLE_AFTER_MINUTES`). */
+  settleAfterMs: number;
+  log: FastifyBaseLogger;
+}
+
+function lastUseMs(intent: IntentView): number {
+  return (intent.lastUsed ?? intent.created) * 1000;
+}
+
+/**
+ * Settles every PlacePort authorization left behind (product.md: "No hold is left behind"): an
+ * intent in `requires_capture` unused for the settle-after time is captured for the places the
+ * server resolved for it when that reaches $0.50, and cancelled otherwise. It reads Stripe (so it
+ * survives restarts), re-reads each intent before acting (search lags writes), acts through the
+ * same idempotency keys as the browser's capture (so the two can never both act), and holds a
+ * lease in the shared state so several instances do not sweep at once.
+ */
+export async function sweepOnce(deps: SettlementDeps, holder: string): Promise<SweepReport> {
+  const report: SweepReport = {
+    ran: false,
+    examined: 0,
+    captured: 0,
+    cancelled: 0,
+    waiting: 0,
+    failed: 0,
+  };
+  if (!(await deps.state.tryLease(LEASE, holder, SETTLE_LEASE_MS))) return report;
+  report.ran = true;
+  const log = (detail: string) =>
+    deps.log.warn({ provider: detail }, 'settlement: provider refused');
+  try {
+    for await (const listed of deps.provider.openAuthorizations()) {
+      report.examined += 1;
+      if (deps.now() - lastUseMs(listed) < deps.settleAfterMs) {
+        report.waiting += 1;
+        continue;
+      }
+      try {
+        const outcome = await deps.payments.serialized(listed.id, async () => {
+          const intent = await deps.payments.retrieve(listed.id, log);
+          if (intent.status !== 'requires_capture' || intent.product !== PRODUCT_TAG) return 'gone';
+          if (deps.now() - lastUseMs(intent) < deps.settleAfterMs) return 'waiting';
+          const resolved = await deps.payments.resolvedByServer(intent);
+          const places = Math.min(intent.places ?? 0, resolved);
+          const result = await deps.payments.captureOrCancel(
+            intent,
+            places * PRICE_PER_PLACE_CENTS,
+            log,
+          );
+          deps.log.info(
+            { payment: intent.id, resolved, captured: result.amountCaptured },
+            result.cancelled ? 'settlement: authorization cancelled' : 'settlement: captured',
+          );
+          return result.cancelled ? 'cancelled' : 'captured';
+        });
+        if (outcome === 'captured') report.captured += 1;
+        else if (outcome === 'cancelled') report.cancelled += 1;
+        else if (outcome === 'waiting') report.waiting += 1;
+      } catch (error) {
+        report.failed += 1;
+        deps.log.error({ err: error, payment: listed.id }, 'settlement: could not settle');
+      }
+    }
+  } catch (error) {
+    deps.log.error({ err: error }, 'settlement: could not list open authorizations');
+  } finally {
+    await deps.state.releaseLease(LEASE, holder);
+  }
+  return report;
+}
+
+/** A running sweep: `sweep()` runs one now; `stop()` ends the timer. */
+export interface Settlement {
+  sweep(): Promise<SweepReport>;
+  stop(): void;
+}
+
+/**
+ * The sweep on a timer: once at start and every `intervalMs`, never two at once in this process.
+ * `auto: false` (tests) only exposes `sweep()`.
+ */
+export function createSettlement(
+  deps: SettlementDeps,
+  options: { auto: boolean; intervalMs?: number },
+): Settlement {
+  const holder = randomBytes(9).toString('base64url');
+  let running: Promise<SweepReport> | undefined;
+  const sweep = () => {
+    running ??= sweepOnce(deps, holder).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  let timer: ReturnType<typeof setInterval> | undefined;
+  if (options.auto) {
+    void sweep();
+    timer = setInterval(() => void sweep(), options.intervalMs ?? SETTLE_SWEEP_INTERVAL_MS);
+    timer.unref();
+  }
+  return {
+    sweep,
+    stop: () => {
+      if (timer) clearInterval(timer);
+    },
+  };
+}

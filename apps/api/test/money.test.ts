@@ -1,0 +1,324 @@
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { MemoryStateStore } from '../src/state/index.js';
+import { PAYER_COOKIE } from '../src/payments/payer.js';
+import { CookieJars, settingsFor, startStack, UNLIMITED, type Stack } from './support.js';
+
+let stack: Stack | undefined;
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+  for (const app of apps.splice(0)) await app.close();
+});
+
+const fake = () => stack!.stripe!;
+
+/** Distinct links that already carry their pin: they resolve without any upstream request. */
+function pinned(count: number, from = 0): string[] {
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      `https://www.google.com/maps/place/P${from + i}/data=!3d${((from + i) % 80) + 1}.5!4d${((from + i) % 170) + 1}.25`,
+  );
+}
+
+/** A Stripe-mode intent for `places`, created and authorized by browser `me`. */
+async function authorized(places: number, browser = 'me'): Promise<string> {
+  const created = await stack!.post('/api/create-payment-intent', { amount: places / 10 }, browser);
+  const id = created.body.paymentIntentId as string;
+  fake().authorize(id);
+  return id;
+}
+
+const captures = () =>
+  fake()
+    .mutations()
+    .filter((request) => request.path.endsWith('/capture'));
+const cancels = () =>
+  fake()
+    .mutations()
+    .filter((request) => request.path.endsWith('/cancel'));
+
+describe('only the payer acts on a payment', () => {
+  it('sets an HttpOnly, SameSite=Strict payer cookie on /api, Secure over https', async () => {
+    stack = await startStack({ stripe: true, env: { TRUST_PROXY: '1' } });
+    const plain = await stack.post('/api/create-payment-intent', { amount: 1.2 });
+    const cookie = plain.headers
+      .getSetCookie()
+      .find((line) => line.startsWith(`${PAYER_COOKIE}=`))!;
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Strict/);
+    expect(cookie).toMatch(/; Path=\/api/);
+    expect(cookie).not.toMatch(/; Secure/);
+    const https = await stack.post('/api/create-payment-intent', { amount: 1.2 }, 'tls', {
+      'x-forwarded-proto': 'https',
+    });
+    expect(https.headers.getSetCookie().join()).toMatch(/; Secure/);
+    // The intent records only a hash of the payer, never the cookie's value.
+    const value = cookie.split(';')[0]!.split('=')[1]!;
+    const recorded = fake().paymentIntent(plain.body.paymentIntentId as string)!.metadata.payer!;
+    expect(recorded).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(value).not.toContain(recorded);
+  });
+
+  it('refuses a stranger who knows the id: capture, resolve and demo authorize, with no Stripe call', async () => {
+    stack = await startStack({ stripe: true });
+    const id = await authorized(10);
+    fake().clearRequests();
+    const claim = { paymentIntentId: id, actualAmount: 0.5, convertedCount: 5, totalCount: 10 };
+    for (const [path, body] of [
+      ['/api/capture-payment', claim],
+      ['/api/resolve-urls-batch', { urls: pinned(4), paymentIntentId: id }],
+    ] as const) {
+      const refused = await stack.post(path, body, 'stranger');
+      expect(refused.status).toBe(404);
+      expect(refused.body).toEqual({
+        error: {
+          code: 'payment_not_found',
+          message: 'No payment with this reference was made in this browser.',
+        },
+      });
+    }
+    expect(fake().requests).toHaveLength(0);
+    expect(fake().paymentIntent(id)?.status).toBe('requires_capture');
+  });
+
+  it("refuses another payer's cookie and a forged one alike", async () => {
+    stack = await startStack({ stripe: true });
+    const mine = await authorized(10, 'me');
+    await authorized(10, 'other');
+    fake().clearRequests();
+    const claim = { paymentIntentId: mine, actualAmount: 0.5, convertedCount: 5, totalCount: 10 };
+    expect((await stack.post('/api/capture-payment', claim, 'other')).status).toBe(404);
+    const forged = stack.cookies('me').replace(/\.[^.;]+$/, '.forgedsignature');
+    const withForged = await stack.post('/api/capture-payment', claim, 'nobody', {
+      cookie: forged,
+    });
+    expect(withForged.status).toBe(404);
+    expect(fake().requests).toHaveLength(0);
+    expect((await stack.post('/api/capture-payment', claim, 'me')).status).toBe(200);
+  });
+
+  it('refuses a made-up id without calling Stripe', async () => {
+    stack = await startStack({ stripe: true });
+    await authorized(10);
+    fake().clearRequests();
+    for (const id of ['pi_forged123', 'pi_3PzQxYZabcdefghijklmnop']) {
+      const response = await stack.post('/api/capture-payment', {
+        paymentIntentId: id,
+        actualAmount: 0.5,
+        convertedCount: 5,
+        totalCount: 10,
+      });
+      expect(response.status).toBe(404);
+    }
+    expect(fake().requests).toHaveLength(0);
+  });
+});
+
+describe("the server's count is the floor of the charge", () => {
+  it('a claim of 0 after 1,000 server lookups captures 1,000 × 10 cents', async () => {
+    stack = await startStack({ stripe: true });
+    const id = await authorized(1_000);
+    const resolved = await stack.post('/api/resolve-urls-batch', {
+      urls: pinned(1_000),
+      paymentIntentId: id,
+    });
+    expect(Object.keys(resolved.body.results as object)).toHaveLength(1_000);
+    // The count is on the intent too, so a restart cannot lose it.
+    expect(fake().paymentIntent(id)?.metadata.resolved).toBe('1000');
+    const captured = await stack.post('/api/capture-payment', {
+      paymentIntentId: id,
+      actualAmount: 0,
+      convertedCount: 0,
+      totalCount: 1_000,
+    });
+    expect(captured.body).toEqual({
+      cancelled: false,
+      amountCaptured: 100,
+      amountAuthorized: 100,
+      amountReleased: 0,
+      reference: id,
+    });
+    expect(captures().map((request) => request.body.amount_to_capture)).toEqual(['10000']);
+  });
+
+  it('charges the claim when it is higher, capped at the authorized count', async () => {
+    stack = await startStack({ stripe: true });
+    const id = await authorized(20);
+    await stack.post('/api/resolve-urls-batch', { urls: pinned(6), paymentIntentId: id });
+    const captured = await stack.post('/api/capture-payment', {
+      paymentIntentId: id,
+      actualAmount: 1.2,
+      convertedCount: 12,
+      totalCount: 20,
+    });
+    expect(captured.body).toMatchObject({ amountCaptured: 1.2, amountReleased: 0.8 });
+  });
+});
+
+describe('no hold is left behind: the settlement sweep', () => {
+  it('captures the server count of an unused authorization, and cancels one with nothing resolved', async () => {
+    let now = Date.now();
+    stack = await startStack({ stripe: true, config: { now: () => now } });
+    const used = await authorized(20);
+    const unused = await authorized(20);
+    await stack.post('/api/resolve-urls-batch', { urls: pinned(7), paymentIntentId: used });
+    const early = await stack.app.settlement.sweep();
+    expect(early).toMatchObject({ ran: true, waiting: 2, captured: 0, cancelled: 0 });
+    now += 31 * 60_000;
+    const report = await stack.app.settlement.sweep();
+    expect(report).toMatchObject({ ran: true, captured: 1, cancelled: 1, failed: 0 });
+    expect(fake().paymentIntent(used)).toMatchObject({ status: 'succeeded', amount_received: 70 });
+    expect(fake().paymentIntent(unused)).toMatchObject({ status: 'canceled' });
+    expect(captures().map((request) => request.idempotencyKey)).toEqual([
+      `placeport-capture-${used}`,
+    ]);
+    expect(cancels().map((request) => request.idempotencyKey)).toEqual([
+      `placeport-cancel-${unused}`,
+    ]);
+    // The browser's late capture gets the settled result, not a second charge.
+    const late = await stack.post('/api/capture-payment', {
+      paymentIntentId: used,
+      actualAmount: 0.7,
+      convertedCount: 7,
+      totalCount: 20,
+    });
+    expect(late.body).toMatchObject({ cancelled: false, amountCaptured: 0.7 });
+    expect(captures()).toHaveLength(1);
+  });
+
+  it('cancels when the server count is under the $0.50 minimum', async () => {
+    let now = Date.now();
+    stack = await startStack({ stripe: true, config: { now: () => now } });
+    const id = await authorized(20);
+    await stack.post('/api/resolve-urls-batch', { urls: pinned(4), paymentIntentId: id });
+    now += 31 * 60_000;
+    expect(await stack.app.settlement.sweep()).toMatchObject({ captured: 0, cancelled: 1 });
+    expect(fake().paymentIntent(id)?.status).toBe('canceled');
+  });
+
+  it('two sweepers at once settle each authorization once', async () => {
+    let now = Date.now();
+    stack = await startStack({ stripe: true, config: { now: () => now } });
+    const id = await authorized(20);
+    await stack.post('/api/resolve-urls-batch', { urls: pinned(9), paymentIntentId: id });
+    const second = await buildApp({
+      settings: stack.app.settings,
+      state: stack.app.state,
+      now: () => now,
+      rateLimits: UNLIMITED,
+    });
+    apps.push(second);
+    now += 31 * 60_000;
+    const reports = await Promise.all([stack.app.settlement.sweep(), second.settlement.sweep()]);
+    expect(reports.filter((report) => report.ran)).toHaveLength(1);
+    expect(captures()).toHaveLength(1);
+    expect(fake().paymentIntent(id)).toMatchObject({ status: 'succeeded', amount_received: 90 });
+  });
+
+  it('runs by itself at start and on its timer', async () => {
+    stack = await startStack({ stripe: true });
+    const id = await authorized(20);
+    // A second instance on the same Stripe account and state, whose clock is 2 minutes ahead.
+    const sweeper = await buildApp({
+      settings: settingsFor({
+        SETTLE_AFTER_MINUTES: '1',
+        STRIPE_SECRET_KEY: fake().secretKey,
+        STRIPE_PUBLISHABLE_KEY: fake().publishableKey,
+        STRIPE_API_BASE: fake().url,
+      }),
+      state: stack.app.state,
+      now: () => Date.now() + 2 * 60_000,
+      settlement: { auto: true, intervalMs: 50 },
+    });
+    apps.push(sweeper);
+    await expect.poll(() => fake().paymentIntent(id)?.status, { timeout: 60_000 }).toBe('canceled');
+  });
+
+  it('settles demo authorizations the same way', async () => {
+    let now = Date.now();
+    const jars = new CookieJars();
+    const app = await buildApp({ settings: settingsFor(), now: () => now, rateLimits: UNLIMITED });
+    apps.push(app);
+    const send = async (url: string, payload: unknown) => {
+      const response = await app.inject({
+        method: 'POST',
+        url,
+        payload: payload as object,
+        headers: { cookie: jars.header() },
+      });
+      const set = response.headers['set-cookie'];
+      jars.keep('me', set === undefined ? [] : Array.isArray(set) ? set : [set]);
+      return response.json();
+    };
+    const { paymentIntentId } = await send('/api/create-payment-intent', { amount: 2 });
+    await send('/api/demo/authorize', { paymentIntentId });
+    await send('/api/resolve-urls-batch', { urls: pinned(8), paymentIntentId });
+    now += 31 * 60_000;
+    expect(await app.settlement.sweep()).toMatchObject({ captured: 1 });
+    expect(await app.payments.retrieve(paymentIntentId, () => {})).toMatchObject({
+      status: 'succeeded',
+      amountReceived: 80,
+    });
+  });
+});
+
+describe('free lookups are a small daily budget', () => {
+  async function freeApp(env: Record<string, string>, state = new MemoryStateStore()) {
+    const app = await buildApp({
+      settings: settingsFor({ FREE_LINKS_PER_DAY: '6', ...env }),
+      state,
+      rateLimits: UNLIMITED,
+    });
+    apps.push(app);
+    return (urls: string[], headers: Record<string, string> = {}, remoteAddress = '203.0.113.7') =>
+      app
+        .inject({
+          method: 'POST',
+          url: '/api/resolve-urls-batch',
+          payload: { urls },
+          headers,
+          remoteAddress,
+        })
+        .then((response) => response.statusCode);
+  }
+
+  it('is spent across requests, counted over the raw list, and refused past it', async () => {
+    const resolve = await freeApp({});
+    expect(await resolve(pinned(4))).toBe(200);
+    expect(await resolve([pinned(1)[0]!, pinned(1)[0]!])).toBe(200);
+    expect(await resolve(pinned(1))).toBe(402);
+    // Another address has its own budget; an IPv6 address shares its /64.
+    expect(await resolve(pinned(4), {}, '203.0.113.8')).toBe(200);
+    expect(await resolve(pinned(4), {}, '2001:db8:1:2::1')).toBe(200);
+    expect(await resolve(pinned(4), {}, '2001:db8:1:2::ffff')).toBe(402);
+  });
+
+  it('is one budget across two API instances sharing their state', async () => {
+    const state = new MemoryStateStore();
+    const first = await freeApp({}, state);
+    const second = await freeApp({}, state);
+    expect(await first(pinned(4))).toBe(200);
+    expect(await second(pinned(3))).toBe(402);
+    expect(await second(pinned(2))).toBe(200);
+    expect(await first(pinned(1))).toBe(402);
+  });
+
+  it.each([
+    ['no TRUST_PROXY: X-Forwarded-For is ignored', {}],
+    ['TRUST_PROXY=1: only the hop our proxy added counts', { TRUST_PROXY: '1' }],
+    ['TRUST_PROXY as an address list', { TRUST_PROXY: '203.0.113.7' }],
+  ])('a spoofed X-Forwarded-For buys no new budget (%s)', async (_name, env) => {
+    const resolve = await freeApp(env);
+    let allowed = 0;
+    for (let i = 0; i < 12; i += 1) {
+      // The client writes any address it likes; the proxy (203.0.113.7) appends the real one.
+      const spoofed = { 'x-forwarded-for': `10.0.${i}.1, 198.51.100.20` };
+      if ((await resolve(pinned(1, i), spoofed)) === 200) allowed += 1;
+    }
+    expect(allowed).toBe(6);
+  });
+});
