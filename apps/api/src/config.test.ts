@@ -151,8 +151,9 @@ describe('loadSettings', () => {
       payerCookieSecretSet: true,
     });
     expect(problemsOf({ PAYER_COOKIE_SECRET: 'x'.repeat(31) })).toContain('PAYER_COOKIE_SECRET');
-    expect(loadSettings({ SETTLE_AFTER_MINUTES: '1' }).settleAfterMinutes).toBe(1);
+    expect(loadSettings({ SETTLE_AFTER_MINUTES: '0.05' }).settleAfterMinutes).toBe(0.05);
     expect(loadSettings({ SETTLE_AFTER_MINUTES: '10080' }).settleAfterMinutes).toBe(10_080);
+    expect(problemsOf({ SETTLE_AFTER_MINUTES: '0.04' })).toContain('SETTLE_AFTER_MINUTES');
     expect(problemsOf({ SETTLE_AFTER_MINUTES: '0' })).toContain('SETTLE_AFTER_MINUTES');
     expect(problemsOf({ SETTLE_AFTER_MINUTES: '10081' })).toContain('SETTLE_AFTER_MINUTES');
     expect(loadSettings({ FREE_LINKS_PER_DAY: '0' }).freeLinksPerDay).toBe(0);

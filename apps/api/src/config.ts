@@ -176,10 +176,13 @@ const EnvSchema = v.object({
   SETTLE_AFTER_MINUTES: v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^\d{1,5}$/, 'must be a whole number of minutes from 1 to 10080 (7 days)'),
+      v.regex(
+        /^\d{1,5}(?:\.\d{1,3})?$/,
+        'must be a number of minutes from 0.05 to 10080 (7 days), such as 30',
+      ),
       v.transform(Number),
-      v.minValue(1, 'must be a whole number of minutes from 1 to 10080 (7 days)'),
-      v.maxValue(10_080, 'must be a whole number of minutes from 1 to 10080 (7 days)'),
+      v.minValue(0.05, 'must be a number of minutes from 0.05 to 10080 (7 days), such as 30'),
+      v.maxValue(10_080, 'must be a number of minutes from 0.05 to 10080 (7 days), such as 30'),
     ),
     '30',
   ),

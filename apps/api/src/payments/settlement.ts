@@ -5,8 +5,16 @@ import { PRICE_PER_PLACE_CENTS } from './money.js';
 import { PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 import type { PaymentService } from './service.js';
 
-/** How often the sweep looks for authorizations to settle (it also runs once at start-up). */
+/**
+ * How often the sweep looks for authorizations to settle (it also runs once at start-up): every 5
+ * minutes, or every half settle-after time when that is shorter (at least every second).
+ */
 export const SETTLE_SWEEP_INTERVAL_MS = 5 * 60_000;
+
+/** The sweep interval for a settle-after time. */
+export function sweepIntervalFor(settleAfterMs: number): number {
+  return Math.max(1_000, Math.min(SETTLE_SWEEP_INTERVAL_MS, Math.floor(settleAfterMs / 2)));
+}
 /**
  * The sweep holds this lease while it runs, so one instance sweeps at a time; it outlives any
  * sweep of a few thousand intents, and expires by itself if an instance dies mid-sweep.
@@ -128,7 +136,10 @@ export function createSettlement(
   let timer: ReturnType<typeof setInterval> | undefined;
   if (options.auto) {
     void sweep();
-    timer = setInterval(() => void sweep(), options.intervalMs ?? SETTLE_SWEEP_INTERVAL_MS);
+    timer = setInterval(
+      () => void sweep(),
+      options.intervalMs ?? sweepIntervalFor(deps.settleAfterMs),
+    );
     timer.unref();
   }
   return {
