@@ -47,7 +47,31 @@ export default tseslint.config(
     files: ['packages/converter/src/**/*.ts'],
     ignores: ['**/*.test.ts', 'packages/converter/src/core/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/api', '@placeport/web', '@placeport/testkit'], message: 'The converter depends on nothing of ours.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/api', '@placeport/web', '@placeport/resolver', '@placeport/resolver/*', '@placeport/testkit', 'placeport'], message: 'The converter depends on nothing of ours.' }] }],
+    },
+  },
+  {
+    // architecture.md: api → resolver → converter. The resolver knows no server, page or CLI, and no Fastify.
+    files: ['packages/resolver/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/api', '@placeport/web', '@placeport/testkit', 'placeport', 'fastify', '@fastify/*', '@placeport/converter/*'], message: 'The resolver depends only on the converter (its public entry) and takes everything else injected.' }] }],
+    },
+  },
+  {
+    // web → converter only: lookups go through the API, never the resolver in the page.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/api', '@placeport/resolver', '@placeport/resolver/*', '@placeport/testkit', 'placeport'], message: 'The web app depends only on the converter.' }] }],
+    },
+  },
+  {
+    // api → resolver → converter; the testkit only in tests and benchmarks.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.contract.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/web', '@placeport/testkit', 'placeport'], message: 'The API depends on the resolver and the converter only.' }] }],
     },
   },
   {
