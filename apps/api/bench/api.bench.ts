@@ -1,23 +1,49 @@
 /**
- * API benchmark (`pnpm --filter @placeport/api bench`):
+ * API benchmark (`pnpm --filter @placeport/api bench`, about a minute on an idle machine):
  * 1. resolve 1,000 distinct places against the fake Google answering every page in 100 ms
  *    (wall time, upstream requests), then the same batch again (all cache hits);
- * 2. autocannon, run as a second process, against `create-payment-intent` (demo payments) and a
- *    cached resolve batch on loopback: requests per second and p99 latency.
+ * 2. with the in-process memory store and with Redis (a private redis-server from `startRedis`),
+ *    load from a second process (autocannon, see load.ts), requests per second and p99:
+ *    - `capture-payment` (demo): every request captures its own prepared, authorized intent with
+ *      the payer cookie (autocannon's programmatic API, a body per request: capture-load.mjs);
+ *    - `create-payment-intent` (demo);
+ *    - a paid `resolve-urls-batch` of 4 cached links (a demo intent and its payer cookie: the free
+ *      tier's daily budget would refuse a load test);
+ * 3. the settlement sweep of 1,000 open authorizations seeded on the fake Stripe (memory and
+ *    Redis): wall time and what it captured and cancelled.
  */
-import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { ftidForCid, startFakeGoogle } from '@placeport/testkit';
+import { cpus, loadavg } from 'node:os';
+import {
+  ensureRedisServer,
+  ftidForCid,
+  startFakeGoogle,
+  startFakeStripe,
+  startRedis,
+  type FakeGoogle,
+} from '@placeport/testkit';
+import { UPSTREAM_CONCURRENCY } from '@placeport/resolver';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadSettings } from '../src/config.js';
-import { UPSTREAM_CONCURRENCY } from '@placeport/resolver';
+import { PAYER_COOKIE, payerHash } from '../src/payments/payer.js';
+import { describeLoad, loadEach, loadFor, type LoadResult } from './load.js';
 
 const PLACES = 1_000;
 const UPSTREAM_DELAY_MS = 100;
 const LOAD_SECONDS = 5;
 const LOAD_CONNECTIONS = 50;
+/**
+ * Measured captures per store, each with its own authorized intent. Demo payments keep at most
+ * 10,000 intents and never evict open authorizations: warm-up, spares and these stay below that.
+ */
+const CAPTURES = 8_000;
+/** Unmeasured captures before the measured ones (the JIT's warm-up). */
+const CAPTURE_WARM_UP = 500;
+/** Bodies autocannon builds ahead of time and never sends (one or two per connection). */
+const CAPTURE_SPARES = 2 * LOAD_CONNECTIONS + 10;
+/** Places of each captured intent; each capture charges all of them ($1.00). */
+const CAPTURE_PLACES = 10;
+const SWEEP_INTENTS = 1_000;
 const UNLIMITED = {
   globalPerMinute: 1e9,
   paymentPerMinute: 1e9,
@@ -26,125 +52,271 @@ const UNLIMITED = {
   intentsPerDay: 1e9,
 };
 
-const run = promisify(execFile);
-const autocannonCli = join(
-  dirname(createRequire(import.meta.url).resolve('autocannon/package.json')),
-  'autocannon.js',
-);
+type StoreName = 'memory' | 'redis';
 
 function link(index: number): string {
   const ftid = ftidForCid(BigInt(0x1000 + index));
   return `https://www.google.com/maps/place/Bench+${index}/data=!4m2!3m1!1s${ftid}`;
 }
 
-interface LoadResult {
-  requestsPerSecond: number;
-  p99Ms: number;
-  p50Ms: number;
-  total: number;
-  non2xx: number;
-  errors: number;
+const count = (n: number) => n.toLocaleString('en-US');
+
+interface Posted {
+  body: Record<string, unknown>;
+  /** The payer cookie as a `name=value` pair, when the answer set one. */
+  payerCookie: string | undefined;
 }
 
-/** Runs autocannon in a child process (so the load generator does not share the server's event loop). */
-async function load(url: string, body: unknown): Promise<LoadResult> {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      autocannonCli,
-      '--json',
-      '-c',
-      String(LOAD_CONNECTIONS),
-      '-d',
-      String(LOAD_SECONDS),
-      '-m',
-      'POST',
-      '-H',
-      'content-type=application/json',
-      '-b',
-      JSON.stringify(body),
-      url,
-    ],
-    { maxBuffer: 16 * 1024 * 1024 },
-  );
-  const result = JSON.parse(stdout) as {
-    requests: { average: number; total: number };
-    latency: { p99: number; p50: number };
-    non2xx: number;
-    errors: number;
-  };
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p99Ms: result.latency.p99,
-    p50Ms: result.latency.p50,
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
-}
-
-async function post(base: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+async function post(base: string, path: string, body: unknown, cookie?: string): Promise<Posted> {
   const response = await fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
+  const payerCookie = response.headers
+    .getSetCookie()
+    .find((line) => line.startsWith(`${PAYER_COOKIE}=`))
+    ?.split(';')[0];
+  return { body: (await response.json()) as Record<string, unknown>, payerCookie };
 }
 
-async function main(): Promise<void> {
-  const google = await startFakeGoogle({ delayMs: UPSTREAM_DELAY_MS });
-  const settings = loadSettings({
+/** A demo API listening on loopback, its state in memory or in the given Redis. */
+async function startApi(
+  env: Record<string, string>,
+): Promise<{ app: FastifyInstance; base: string }> {
+  const settings = loadSettings(env);
+  const app = await buildApp({
+    settings: { ...settings, webDist: undefined },
+    rateLimits: UNLIMITED,
+  });
+  return { app, base: await app.listen({ host: '127.0.0.1', port: 0 }) };
+}
+
+/** A demo intent for `places`, created and authorized through the API by the browser `cookie` holds. */
+async function authorizedThroughApi(
+  base: string,
+  places: number,
+  cookie?: string,
+): Promise<{ paymentIntentId: string; cookie: string }> {
+  const created = await post(base, '/api/create-payment-intent', { amount: places / 10 }, cookie);
+  const paymentIntentId = created.body.paymentIntentId as string;
+  const payer = cookie ?? created.payerCookie;
+  if (!payer) throw new Error('create-payment-intent set no payer cookie');
+  await post(base, '/api/demo/authorize', { paymentIntentId }, payer);
+  return { paymentIntentId, cookie: payer };
+}
+
+/**
+ * `total` authorized demo intents of the browser whose payer cookie is `cookie`, made through the
+ * payment service directly (the route's own work, without HTTP), so preparing them stays quick.
+ */
+async function prepareCaptures(app: FastifyInstance, cookie: string, total: number) {
+  const raw = decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1));
+  const payer = app.unsignCookie(raw);
+  if (!payer.valid || !payer.value) throw new Error('the payer cookie does not verify');
+  const hash = payerHash(payer.value);
+  const demo = app.demoPayments;
+  if (!demo) throw new Error('demo payments are off');
+  const bodies: string[] = [];
+  for (let done = 0; done < total; done += 200) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(200, total - done) }, () =>
+        app.payments.createIntent(CAPTURE_PLACES / 10, hash, () => {}),
+      ),
+    );
+    for (const { paymentIntentId } of batch) {
+      demo.authorize(paymentIntentId);
+      bodies.push(
+        JSON.stringify({
+          paymentIntentId,
+          actualAmount: CAPTURE_PLACES / 10,
+          convertedCount: CAPTURE_PLACES,
+          totalCount: CAPTURE_PLACES,
+        }),
+      );
+    }
+  }
+  return bodies;
+}
+
+/** Part 1: a cold batch of 1,000 distinct places, then the same batch from the cache. */
+async function resolutionBench(google: FakeGoogle): Promise<void> {
+  const { app, base } = await startApi({
     MAPS_UPSTREAM_ORIGIN: google.url,
     PLACES_API_ORIGIN: google.url,
+  });
+  try {
+    const { paymentIntentId, cookie } = await authorizedThroughApi(base, PLACES);
+    const urls = Array.from({ length: PLACES }, (_, i) => link(i));
+    console.log(
+      `\n[1] Resolving ${count(PLACES)} distinct places, fake upstream ${UPSTREAM_DELAY_MS} ms per page, concurrency ${UPSTREAM_CONCURRENCY} (memory store)`,
+    );
+    google.clearRequests();
+    let started = performance.now();
+    const cold = await post(base, '/api/resolve-urls-batch', { urls, paymentIntentId }, cookie);
+    const coldMs = performance.now() - started;
+    const coldRequests = google.requests.length;
+    google.clearRequests();
+    started = performance.now();
+    const warm = await post(base, '/api/resolve-urls-batch', { urls, paymentIntentId }, cookie);
+    const warmMs = performance.now() - started;
+    console.log(
+      `first batch: ${Math.round(coldMs)} ms wall time, ${Object.keys(cold.body.results as object).length} resolved, ${coldRequests} upstream requests`,
+    );
+    console.log(
+      `same batch again: ${Math.round(warmMs)} ms wall time, ${Object.keys(warm.body.results as object).length} resolved, ${google.requests.length} upstream requests`,
+    );
+  } finally {
+    await app.close();
+  }
+}
+
+/** Part 2 for one store: capture, create and a cached resolve batch under load. */
+async function loadBench(
+  store: StoreName,
+  google: FakeGoogle,
+  redisUrl: string | undefined,
+): Promise<Record<string, LoadResult>> {
+  const { app, base } = await startApi({
+    MAPS_UPSTREAM_ORIGIN: google.url,
+    PLACES_API_ORIGIN: google.url,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+  });
+  const results: Record<string, LoadResult> = {};
+  const report = (label: string, result: LoadResult) => {
+    results[label] = result;
+    console.log(describeLoad(`${label} [${store}]`, result));
+  };
+  try {
+    // Capture first, on a fresh demo provider: it keeps at most 10,000 intents.
+    const payer = await post(base, '/api/create-payment-intent', { amount: 1 });
+    const cookie = payer.payerCookie!;
+    // A short unreported run first, so the measured one does not pay for the JIT's warm-up.
+    const warmUp = await prepareCaptures(app, cookie, CAPTURE_WARM_UP + CAPTURE_SPARES);
+    await loadEach(`${base}/api/capture-payment`, warmUp, {
+      connections: LOAD_CONNECTIONS,
+      amount: CAPTURE_WARM_UP,
+      cookie,
+    });
+    const bodies = await prepareCaptures(app, cookie, CAPTURES + CAPTURE_SPARES);
+    const capture = await loadEach(`${base}/api/capture-payment`, bodies, {
+      connections: LOAD_CONNECTIONS,
+      amount: CAPTURES,
+      cookie,
+    });
+    report(
+      `capture-payment (demo, ${count(CAPTURES)} intents, one each; autocannon requests[].setupRequest)`,
+      capture,
+    );
+
+    report(
+      'create-payment-intent (demo)',
+      await loadFor(
+        `${base}/api/create-payment-intent`,
+        { amount: 1.2 },
+        {
+          connections: LOAD_CONNECTIONS,
+          seconds: LOAD_SECONDS,
+        },
+      ),
+    );
+
+    const paid = await authorizedThroughApi(base, PLACES);
+    const urls = Array.from({ length: 4 }, (_, i) => link(i));
+    const batch = { urls, paymentIntentId: paid.paymentIntentId };
+    await post(base, '/api/resolve-urls-batch', batch, paid.cookie);
+    google.clearRequests();
+    report(
+      'resolve-urls-batch (4 cached links, paid)',
+      await loadFor(`${base}/api/resolve-urls-batch`, batch, {
+        connections: LOAD_CONNECTIONS,
+        seconds: LOAD_SECONDS,
+        cookie: paid.cookie,
+      }),
+    );
+    if (google.requests.length > 0) {
+      console.log(`  (warning: ${google.requests.length} upstream requests during the cached run)`);
+    }
+  } finally {
+    await app.close();
+  }
+  return results;
+}
+
+/** Part 3: one sweep over 1,000 open PlacePort authorizations, all unused for two hours. */
+async function sweepBench(store: StoreName, redisUrl: string | undefined): Promise<void> {
+  const stripe = await startFakeStripe();
+  const lastUsed = String(Math.floor(Date.now() / 1000) - 2 * 60 * 60);
+  // resolved 0–9 in turn: 5–9 places reach the $0.50 minimum (captured), 0–4 do not (cancelled).
+  stripe.seedIntents(SWEEP_INTENTS, {
+    amount: 20 * 10,
+    metadata: (index) => ({
+      product: 'placeport',
+      places: '20',
+      payer: 'x',
+      resolved: String(index % 10),
+      last_used: lastUsed,
+    }),
+  });
+  const settings = loadSettings({
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
+    STRIPE_API_BASE: stripe.url,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
   });
   const app = await buildApp({
     settings: { ...settings, webDist: undefined },
     rateLimits: UNLIMITED,
   });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
   try {
-    const intent = await post(base, '/api/create-payment-intent', { amount: (2 * PLACES) / 10 });
-    const paymentIntentId = intent.paymentIntentId as string;
-    await post(base, '/api/demo/authorize', { paymentIntentId });
-    const urls = Array.from({ length: PLACES }, (_, i) => link(i));
-
+    const started = performance.now();
+    const report = await app.settlement.sweep();
+    const ms = performance.now() - started;
     console.log(
-      `Resolving ${PLACES} distinct places, fake upstream ${UPSTREAM_DELAY_MS} ms per page, concurrency ${UPSTREAM_CONCURRENCY}`,
+      `settlement sweep of ${count(SWEEP_INTENTS)} open authorizations (fake Stripe, ${store} store): ` +
+        `${(ms / 1000).toFixed(2)} s, ${count(stripe.requests.length)} Stripe calls; examined ${report.examined}, ` +
+        `captured ${report.captured}, cancelled ${report.cancelled}, waiting ${report.waiting}, failed ${report.failed}`,
     );
-    let started = performance.now();
-    const cold = await post(base, '/api/resolve-urls-batch', { urls, paymentIntentId });
-    const coldMs = performance.now() - started;
-    const coldRequests = google.requests.length;
-    google.clearRequests();
-    started = performance.now();
-    const warm = await post(base, '/api/resolve-urls-batch', { urls, paymentIntentId });
-    const warmMs = performance.now() - started;
-    console.table({
-      'first batch': {
-        'wall time (ms)': Math.round(coldMs),
-        resolved: Object.keys(cold.results as object).length,
-        'upstream requests': coldRequests,
-      },
-      'same batch again': {
-        'wall time (ms)': Math.round(warmMs),
-        resolved: Object.keys(warm.results as object).length,
-        'upstream requests': google.requests.length,
-      },
-    });
-
-    console.log(
-      `autocannon: ${LOAD_CONNECTIONS} connections for ${LOAD_SECONDS} s each, from a second process`,
-    );
-    const create = await load(`${base}/api/create-payment-intent`, { amount: 1.2 });
-    const cached = await load(`${base}/api/resolve-urls-batch`, { urls: urls.slice(0, 4) });
-    console.table({
-      'POST /api/create-payment-intent (demo)': create,
-      'POST /api/resolve-urls-batch (4 cached links)': cached,
-    });
   } finally {
     await app.close();
+    await stripe.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const [load1, load5] = loadavg();
+  console.log(
+    `PlacePort API benchmark: ${cpus().length} cores, load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)} (1 / 5 min) at start; loopback only`,
+  );
+  ensureRedisServer({ log: (line) => console.log(line) });
+  const google = await startFakeGoogle({ delayMs: UPSTREAM_DELAY_MS });
+  const redis = await startRedis();
+  try {
+    await resolutionBench(google);
+
+    console.log(
+      `\n[2] Load: autocannon in a second process, ${LOAD_CONNECTIONS} connections; timed runs ${LOAD_SECONDS} s each`,
+    );
+    const memory = await loadBench('memory', google, undefined);
+    const shared = await loadBench('redis', google, redis.url);
+    const summary: Record<string, Record<string, number>> = {};
+    for (const label of Object.keys(memory)) {
+      const name = label.replace(/ \(.*$/, '');
+      summary[name] = {
+        'memory req/s': memory[label]!.requestsPerSecond,
+        'memory p99 ms': memory[label]!.p99Ms,
+        'redis req/s': shared[label]!.requestsPerSecond,
+        'redis p99 ms': shared[label]!.p99Ms,
+      };
+    }
+    console.table(summary);
+
+    console.log(`\n[3] Settlement sweep`);
+    await sweepBench('memory', undefined);
+    await sweepBench('redis', redis.url);
+  } finally {
+    await redis.stop();
     await google.close();
   }
 }

@@ -69,9 +69,14 @@ export function createDemoProvider(now: () => number = Date.now): DemoPaymentPro
         );
       }
       if (intents.size >= DEMO_MAX_INTENTS) {
-        const evictable = [...intents.values()].find(
-          (intent) => intent.status !== 'requires_capture',
-        );
+        let evictable: IntentView | undefined;
+        // Oldest first; usually the first one is no open authorization, so this stops at once.
+        for (const intent of intents.values()) {
+          if (intent.status !== 'requires_capture') {
+            evictable = intent;
+            break;
+          }
+        }
         if (!evictable) {
           throw new PaymentFailure('unavailable', 'Too many open demo authorizations');
         }
