@@ -22,7 +22,7 @@ import { helpText } from './help.js';
 import { apiLookups, countLookups, emptyStats, localLookups, type Lookups } from './lookups.js';
 import { createProgressLine, type ProgressLine } from './progress.js';
 import { formatSummary, summarize, type CacheSummary } from './summary.js';
-import { parseCommandLine, UsageError, type ConvertCommand } from './usage.js';
+import { parseCommandLine, pickList, UsageError, type ConvertCommand } from './usage.js';
 
 /** Links per request to a PlacePort API: its free tier answers 402 past 4 links in one request. */
 export const API_CHUNK_SIZE = 4;
@@ -96,12 +96,12 @@ async function readLists(command: ConvertCommand): Promise<InspectedList[]> {
   });
   const lists = readArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   if (command.lists.length === 0) return lists;
-  return command.lists.map((name) => {
-    const list = lists.find((candidate) => candidate.path === name || candidate.name === name);
+  return command.lists.map((wanted) => {
+    const list = pickList(lists, wanted);
     if (!list) {
       throw new ConverterError(
         'unknown-list',
-        `No list named "${name}" in this archive. Lists: ${lists.map((l) => l.name).join(', ')}`,
+        `No list named "${wanted}" in this archive. Lists: ${lists.map((l) => l.name).join(', ')}`,
       );
     }
     return list;
@@ -226,6 +226,8 @@ async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment):
     return unread.length > 0 ? 1 : 0;
   } catch (error) {
     progress?.finish();
+    // An ambiguous --list is wrong usage (exit 2), found only once the archive is read.
+    if (error instanceof UsageError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (command.json) {
       io.stdout(

@@ -120,3 +120,23 @@ export function parseCommandLine(
     cacheFile,
   };
 }
+
+/**
+ * The list `--list <wanted>` names: the list at that path in the archive, else the one list with that
+ * name. Names repeat across folders (product.md), so a name that several lists share is refused with
+ * their paths, any of which selects exactly. Undefined when nothing matches.
+ */
+export function pickList<T extends { path: string; name: string }>(
+  lists: readonly T[],
+  wanted: string,
+): T | undefined {
+  const byPath = lists.find((list) => list.path === wanted);
+  if (byPath) return byPath;
+  const named = lists.filter((list) => list.name === wanted);
+  if (named.length > 1) {
+    throw new UsageError(
+      `--list "${wanted}" names ${named.length} lists in this archive; give its path instead:\n${named.map((list) => `  ${list.path}`).join('\n')}`,
+    );
+  }
+  return named[0];
+}

@@ -163,6 +163,22 @@ describe('placeport CLI', () => {
     expect(refused.stderr).toMatch(/more than 256 MB once unpacked/);
   });
 
+  it("exits 1 with product.md's messages for an archive of image and page lists only and for a download cut short", async () => {
+    const imagesOnly = path.join(dir, 'images-only.zip');
+    await writeFile(imagesOnly, generateTakeout({ seed: 2, lists: [] }).zip);
+    expect(await run(['convert', imagesOnly, '--out', dir, '--json'])).toMatchObject({
+      code: 1,
+      stdout: `${JSON.stringify({ error: { code: 'no-place-lists', message: 'No saved place lists found in this archive. In Google Takeout, select Saved (and Maps (your places) for starred places).' } })}\n`,
+    });
+    const cut = path.join(dir, 'cut-short.zip');
+    await writeFile(cut, takeout.zip.subarray(0, Math.floor(takeout.zip.length / 2)));
+    expect(await run(['convert', cut, '--out', dir])).toMatchObject({
+      code: 1,
+      stderr:
+        'placeport: This file is not a complete ZIP archive. Download it again from Google Takeout.\n',
+    });
+  });
+
   it('--offline: no request at all, KML a real reader parses (longitude first), the rest not_looked_up', async () => {
     const out = path.join(dir, 'offline');
     const result = await run(['convert', archive, '--out', out, '--offline', '--json']);
@@ -276,7 +292,7 @@ describe('placeport CLI', () => {
       includeNonPlaceLists: false,
       lists: [
         { name: 'Food', places: 3 },
-        { name: 'Food', places: 2, folder: 'Takeout/Older' },
+        { name: 'Food', places: 2, folder: 'Takeout 2/Saved' },
       ],
     });
     const twinsZip = path.join(dir, 'twins.zip');
@@ -285,11 +301,69 @@ describe('placeport CLI', () => {
     const result = await run(['convert', twinsZip, '--out', out, '--json']);
     expect(result.code).toBe(0);
     expect(google.count()).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(['Food (2).kml', 'Food.kml']);
+    expect((await readdir(out)).sort()).toEqual(['Food (Takeout 2).kml', 'Food.kml']);
     // Nothing was looked up, so no cache file was written.
     expect(JSON.parse(result.stdout)).toMatchObject({ cache: { loaded: 0, saved: null } });
     await expect(readdir(path.join(dir, 'placeport'))).rejects.toThrow();
-    expect(await readKmlFile(path.join(out, 'Food (2).kml'))).toHaveLength(2);
+    expect(await readKmlFile(path.join(out, 'Food (Takeout 2).kml'))).toHaveLength(2);
+  });
+
+  it("pairs each same-named list's KML and failed-places CSV, and refuses an ambiguous --list (exit 2) with the candidates' paths", async () => {
+    const twins = generateTakeout({
+      seed: 6,
+      includeNonPlaceLists: false,
+      lists: [
+        { name: 'Food', places: 4, kinds: { pin: 1, ftid: 1 } },
+        { name: 'Food', places: 3, kinds: { pin: 1, ftid: 1 }, folder: 'Takeout 2/Saved' },
+      ],
+    });
+    // Each list has places with and without coordinates in their links: both kinds of file.
+    for (const list of twins.lists) {
+      expect(list.places.some((p) => p.expected)).toBe(true);
+      expect(list.places.some((p) => !p.expected)).toBe(true);
+    }
+    const twinsZip = path.join(dir, 'twins-failed.zip');
+    await writeFile(twinsZip, twins.zip);
+    const out = path.join(dir, 'twins-failed');
+    const all = await run(['convert', twinsZip, '--out', out, '--offline', '--json']);
+    expect(all.code).toBe(0);
+    const summary = JSON.parse(all.stdout) as JsonSummary;
+    expect(summary.lists.map((l) => [l.path, l.files.map((f) => path.basename(f))])).toEqual([
+      ['Takeout/Saved/Food.csv', ['Food.kml', 'Food - failed-places.csv']],
+      [
+        'Takeout 2/Saved/Food.csv',
+        ['Food (Takeout 2).kml', 'Food (Takeout 2) - failed-places.csv'],
+      ],
+    ]);
+    expect(await readKmlFile(path.join(out, 'Food (Takeout 2).kml'))).toHaveLength(
+      twins.lists[1]!.places.filter((p) => p.expected).length,
+    );
+
+    const ambiguousOut = path.join(dir, 'twins-ambiguous');
+    const ambiguous = await run(['convert', twinsZip, '--out', ambiguousOut, '--list', 'Food']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stdout).toBe('');
+    expect(ambiguous.stderr).toContain('--list "Food" names 2 lists in this archive');
+    expect(ambiguous.stderr).toContain('  Takeout/Saved/Food.csv\n');
+    expect(ambiguous.stderr).toContain('  Takeout 2/Saved/Food.csv\n');
+    await expect(readdir(ambiguousOut)).rejects.toThrow();
+
+    // A path selects exactly one, and its files keep the name they get beside its twin.
+    const exactOut = path.join(dir, 'twins-exact');
+    const exact = await run([
+      'convert',
+      twinsZip,
+      '--out',
+      exactOut,
+      '--offline',
+      '--list',
+      'Takeout 2/Saved/Food.csv',
+    ]);
+    expect(exact.code).toBe(0);
+    expect((await readdir(exactOut)).sort()).toEqual([
+      'Food (Takeout 2) - failed-places.csv',
+      'Food (Takeout 2).kml',
+    ]);
   });
 
   it('prints a readable summary and refuses an unknown list name', async () => {

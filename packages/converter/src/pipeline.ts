@@ -3,7 +3,12 @@ import { ConverterError, MESSAGES } from './core/errors.js';
 import { buildFailedCsv } from './core/failed-csv.js';
 import { buildKmlParts, type MappedPlace } from './core/kml.js';
 import { isMapsServiceUrl } from './core/maps-urls.js';
-import { failedCsvFileName, fileNameFromPath, listNameFromPath } from './core/names.js';
+import {
+  failedCsvFileName,
+  fileNameFromPath,
+  listNameFromPath,
+  listOutputNames,
+} from './core/names.js';
 import { extractPlaceRef, placeKey } from './core/place-ids.js';
 import { parseSavedPlacesCsv, type ParsedCsv } from './core/csv.js';
 import {
@@ -81,6 +86,11 @@ export interface ListInput {
   content: string;
   /** A parse made earlier (when the archive was inspected), so the CSV is not parsed twice. */
   parsed?: ParsedCsv | ConverterError;
+  /**
+   * The name its files are written under (`listOutputNames` over the whole archive, as `readArchive`
+   * gives it). Without it, names are told apart among the lists of this run.
+   */
+  outputName?: string;
 }
 
 export interface PipelineOptions {
@@ -285,6 +295,8 @@ function lookupKey(url: string): string {
  * Converts lists per the seed's "Place conversion": coordinates from the URL first; links without them
  * that point at Google Maps are sent, one per distinct place, to `resolveUrls`, and coordinates are read
  * from the resolved URL. A list that fails validation is skipped with its reason; the others go on.
+ * Same-named lists write files told apart by folder (`listOutputNames`), their KML parts and
+ * failed-places CSV under the same name.
  */
 export async function convertLists(
   lists: readonly ListInput[],
@@ -296,10 +308,12 @@ export async function convertLists(
   const results: ConversionResult[] = [];
   let unconvertedLogged = 0;
   let unconvertedTotal = 0;
+  const outputNames = listOutputNames(lists.map((list) => list.path));
 
   for (const [index, list] of lists.entries()) {
     const fileName = fileNameFromPath(list.path);
     const listName = listNameFromPath(list.path);
+    const outputName = list.outputName ?? outputNames[index]!;
     progress.report('validating', index, fileName);
     const parsed = list.parsed ?? parseList(list.content);
     if (parsed instanceof ConverterError) {
@@ -383,13 +397,24 @@ export async function convertLists(
       listName,
       stats: statsFor(places),
       places,
-      kml: mapped.length > 0 ? buildKmlParts(listName, mapped, options.maxPlacemarksPerKml) : [],
+      kml:
+        mapped.length > 0
+          ? buildKmlParts(
+              {
+                name: listName,
+                outputName,
+                ...(parsed.description ? { description: parsed.description } : {}),
+              },
+              mapped,
+              options.maxPlacemarksPerKml,
+            )
+          : [],
       resolvedCount,
     };
     if (parsed.description) result.description = parsed.description;
     if (failed.length > 0) {
       result.failedCsvContent = buildFailedCsv(failed);
-      result.failedCsvFileName = failedCsvFileName(listName);
+      result.failedCsvFileName = failedCsvFileName(outputName);
     }
     results.push(result);
   }

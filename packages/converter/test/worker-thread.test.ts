@@ -46,7 +46,10 @@ describe('the worker API through a real worker thread and Comlink', () => {
   it('brings errors back as data across the boundary', async () => {
     expect(await api.inspect(new Uint8Array([1, 2, 3]), 'broken.zip')).toMatchObject({
       ok: false,
-      error: { code: 'extract-failed' },
+      error: {
+        code: 'incomplete-zip',
+        message: 'This file is not a complete ZIP archive. Download it again from Google Takeout.',
+      },
     });
   });
 });

@@ -50,11 +50,51 @@ describe('archive rules (seed section 5, product.md)', () => {
     expect(readArchive(bytes).map((l) => l.name)).toEqual(['A']);
   });
 
+  it('takes the CSVs inside a folder named Saved (any depth, any case) as the lists, and no others', () => {
+    const bytes = zip({
+      'Takeout/Saved/Want to go.csv': list(1),
+      'Takeout/Saved/Trips/Lisbon.csv': list(1),
+      'Other export/SAVED/Food.csv': list(1),
+      'Takeout/Saved Places/Old.csv': list(1),
+      'Takeout/Maps/Something else.csv': list(1),
+      'Loose.csv': list(1),
+    });
+    expect(readArchive(bytes).map((l) => l.path)).toEqual([
+      'Takeout/Saved/Want to go.csv',
+      'Takeout/Saved/Trips/Lisbon.csv',
+      'Other export/SAVED/Food.csv',
+    ]);
+  });
+
+  it('never lets a list named "My saved places.csv" hide the others', () => {
+    // Beside the other lists of Saved/: every list is kept.
+    const inSaved = zip({
+      'Takeout/Saved/My saved places.csv': list(1),
+      'Takeout/Saved/Want to go.csv': list(2),
+      'Takeout/Saved/Food.csv': list(3),
+    });
+    expect(readArchive(inSaved).map((l) => [l.name, l.rowCount])).toEqual([
+      ['My saved places', 1],
+      ['Want to go', 2],
+      ['Food', 3],
+    ]);
+    // Beside the Saved/ folder: Saved/ holds the lists, and the file's name does not change that.
+    const beside = zip({
+      'Takeout/My saved places.csv': list(1),
+      'Takeout/Saved/Want to go.csv': list(2),
+      'Takeout/Saved/Food.csv': list(3),
+    });
+    expect(readArchive(beside).map((l) => l.name)).toEqual(['Want to go', 'Food']);
+    // Without a Saved folder (the seed's rule): "saved places" in a file name prefers nothing.
+    const noSaved = zip({ 'Lists/My saved places.csv': list(1), 'Lists/Want to go.csv': list(2) });
+    expect(readArchive(noSaved).map((l) => l.name)).toEqual(['My saved places', 'Want to go']);
+  });
+
   it('strips .csv in any case and keeps same-named lists apart by path', () => {
     const bytes = zip({ 'Takeout/Saved/Food.CSV': list(1), 'Older/Saved/Food.csv': list(3) });
-    expect(readArchive(bytes).map((l) => [l.path, l.name, l.rowCount])).toEqual([
-      ['Takeout/Saved/Food.CSV', 'Food', 1],
-      ['Older/Saved/Food.csv', 'Food', 3],
+    expect(readArchive(bytes).map((l) => [l.path, l.name, l.rowCount, l.outputName])).toEqual([
+      ['Takeout/Saved/Food.CSV', 'Food', 1, 'Food'],
+      ['Older/Saved/Food.csv', 'Food', 3, 'Food (Older)'],
     ]);
   });
 
@@ -63,6 +103,16 @@ describe('archive rules (seed section 5, product.md)', () => {
       `A description\n\nTitle,Note,URL,Tags,Comment\n,,,,\n"A","multi\nline",${URL_A},,\n\n,,,,\nB,,${URL_A},,\n`,
     );
     expect(readArchive(zip({ 'Saved/L.csv': csv }))[0]?.rowCount).toBe(2);
+  });
+
+  it('does not count the row of tag names after a 2025 header, nor any row without Title and URL', () => {
+    // rowCount is what the page prices the selection from: 2 places, not 4.
+    const csv = strToU8(
+      `Title,Note,URL,Tags,Comment\n,,,🛴 Fun stores;📚 Bookstores,\nA,,${URL_A},🛴 Fun stores,\n,a note alone,,,\n,,${URL_A},,\n`,
+    );
+    const [only] = readArchive(zip({ 'Takeout/Saved/Shops.csv': csv }));
+    expect(only?.rowCount).toBe(2);
+    expect(only?.parsed).not.toBeInstanceOf(ConverterError);
   });
 
   it('removes a BOM from the text', () => {
@@ -76,20 +126,48 @@ describe('archive rules (seed section 5, product.md)', () => {
     expect(only?.rowCount).toBe(1);
   });
 
-  it('says "No CSV files found in the zip file." when there is no list', () => {
+  it('says "No CSV files found in the zip file." when there is no CSV at all', () => {
     expect(codeOf(() => readArchive(zip({ 'Takeout/a.txt': strToU8('x') })))).toBe(
       'no-csv: No CSV files found in the zip file.',
     );
-    expect(
-      codeOf(() => readArchive(zip({ 'Takeout/Saved/Favourite images.csv': list(1) }))),
-    ).toMatch(/^no-csv/);
+    expect(codeOf(() => readArchive(zip({})))).toBe('no-csv: No CSV files found in the zip file.');
   });
 
-  it('gives the extraction error message for something that is not a ZIP', () => {
-    expect(codeOf(() => readArchive(strToU8('this is not a zip file at all')))).toMatch(
-      /^extract-failed: .+/,
+  it('says no saved place lists were found when every CSV is an image or page list', () => {
+    const message =
+      'no-place-lists: No saved place lists found in this archive. In Google Takeout, select Saved (and Maps (your places) for starred places).';
+    expect(codeOf(() => readArchive(zip({ 'Takeout/Saved/Favourite images.csv': list(1) })))).toBe(
+      message,
     );
-    expect(codeOf(() => readArchive(new Uint8Array()))).toMatch(/^extract-failed: .+/);
+    const imagesAndPages = zip({
+      'Takeout/Saved/Favourite images.csv': list(1),
+      'Takeout/Saved/favorite IMAGES.csv': list(1),
+      'Takeout/Saved/Images.csv': list(1),
+      'Takeout/Saved/Favourite Pages.CSV': list(1),
+      'Takeout/Saved/favorite pages.csv': list(1),
+      'Takeout/Maps (your places)/Saved Places.json': strToU8('{}'),
+      'Takeout/archive_browser.html': strToU8('<html></html>'),
+    });
+    expect(codeOf(() => readArchive(imagesAndPages))).toBe(message);
+    // Without a Saved folder too (the seed's rule still excludes them).
+    expect(codeOf(() => readArchive(zip({ 'Images.csv': list(1) })))).toBe(message);
+  });
+
+  it('says a ZIP that cannot be read is not complete (a download cut short), whatever fflate says', () => {
+    const message =
+      'incomplete-zip: This file is not a complete ZIP archive. Download it again from Google Takeout.';
+    const whole = zip({
+      'Takeout/Saved/Want to go.csv': list(200),
+      'Takeout/Saved/B.csv': list(9),
+    });
+    // Every cut loses the directory at the end of the file, as a broken download does.
+    for (const cut of [0, 4, 30, Math.floor(whole.length / 2), whole.length - 1]) {
+      expect({ cut, code: codeOf(() => readArchive(whole.subarray(0, cut))) }).toEqual({
+        cut,
+        code: message,
+      });
+    }
+    expect(codeOf(() => readArchive(strToU8('this is not a zip file at all')))).toBe(message);
   });
 
   it('skips an entry that fails to inflate and keeps the others', () => {
@@ -103,6 +181,15 @@ describe('archive rules (seed section 5, product.md)', () => {
     const lists = extractCsvEntries(corrupt, LIMITS, (w) => warnings.push(w));
     expect(lists.map((l) => l.path)).toEqual(['Saved/A.csv']);
     expect(warnings[0]).toMatch(/^Skipped Saved\/B\.csv/);
+  });
+
+  it('says the archive is not complete when no list can be inflated', () => {
+    const corrupt = zip({ 'Saved/B.csv': list(400) }).slice();
+    const nameAt = findBytes(corrupt, strToU8('Saved/B.csv'));
+    for (let i = nameAt + 20; i < nameAt + 60; i += 1) corrupt[i] = 0xff;
+    expect(codeOf(() => extractCsvEntries(corrupt))).toBe(
+      'incomplete-zip: This file is not a complete ZIP archive. Download it again from Google Takeout.',
+    );
   });
 
   it('treats entry names with .. or absolute paths as names only', () => {

@@ -30,25 +30,67 @@ const NOT_PLACE_LISTS = new Set([
 
 const utf8 = new TextDecoder('utf-8');
 
+function pathParts(path: string): string[] {
+  return path.split(/[\\/]/);
+}
+
 function baseName(path: string): string {
-  const parts = path.split(/[\\/]/);
+  const parts = pathParts(path);
   return parts[parts.length - 1] ?? path;
+}
+
+/** The folders of a path, outermost first (the file name left out). */
+function folderNames(path: string): string[] {
+  return pathParts(path).slice(0, -1);
 }
 
 function isDirectory(info: UnzipFileInfo): boolean {
   return info.name.endsWith('/') || info.name.endsWith('\\');
 }
 
+function isCsvPath(path: string): boolean {
+  return baseName(path).toLowerCase().endsWith('.csv');
+}
+
 /** True for an entry that may hold saved places: a `.csv` file that is not one of the non-place lists. */
 export function isPlaceListPath(path: string): boolean {
-  const file = baseName(path).toLowerCase();
-  return file.endsWith('.csv') && !NOT_PLACE_LISTS.has(file);
+  return isCsvPath(path) && !NOT_PLACE_LISTS.has(baseName(path).toLowerCase());
+}
+
+/** True for a path inside a folder named `Saved` (any depth, any case): where Takeout puts the lists. */
+export function isInSavedFolder(path: string): boolean {
+  return folderNames(path).some((folder) => folder.toLowerCase() === 'saved');
 }
 
 /**
- * Reads the ZIP directory only (nothing is inflated) and chooses the CSV entries per the seed: folders
- * skipped, only `.csv`, non-place lists excluded, paths containing "saved places" preferred, otherwise
- * every other CSV. Refuses archives past the limits before any inflating.
+ * The seed's preference, applied to folders only: a list that merely has "saved places" in its own
+ * name ("My saved places.csv") must not hide the others (product.md).
+ */
+function inSavedPlacesFolder(path: string): boolean {
+  return folderNames(path).join('/').toLowerCase().includes('saved places');
+}
+
+/**
+ * Picks the place lists among the archive's CSVs (product.md): the CSVs inside a `Saved` folder when
+ * the archive has one (one holding any CSV, image and page lists included); otherwise the seed's
+ * rule, CSVs in a folder whose path says "saved places" preferred, else every CSV. Image and page
+ * lists are never place lists.
+ */
+function choosePlaceLists(csvs: readonly CsvEntry[]): CsvEntry[] {
+  const candidates = csvs.filter((entry) => isPlaceListPath(entry.path));
+  if (csvs.some((entry) => isInSavedFolder(entry.path))) {
+    return candidates.filter((entry) => isInSavedFolder(entry.path));
+  }
+  const preferred = candidates.filter((entry) => inSavedPlacesFolder(entry.path));
+  return preferred.length > 0 ? preferred : candidates;
+}
+
+/**
+ * Reads the ZIP directory only (nothing is inflated) and chooses the place lists (see
+ * {@link isInSavedFolder}, {@link isPlaceListPath}; folders skipped, only `.csv`). Refuses archives
+ * past the limits before any inflating. Throws ConverterError: `incomplete-zip` when the directory
+ * cannot be read (a download cut short), `no-csv` when the archive holds no CSV at all,
+ * `no-place-lists` when it holds only lists that are not places.
  */
 export function chooseCsvEntries(bytes: Uint8Array, limits: Limits = LIMITS): CsvEntry[] {
   if (bytes.length > limits.maxArchiveBytes) {
@@ -57,26 +99,33 @@ export function chooseCsvEntries(bytes: Uint8Array, limits: Limits = LIMITS): Cs
       `This ZIP file is larger than ${describeBytes(limits.maxArchiveBytes)}. Export only "Saved" from Google Takeout and try again.`,
     );
   }
-  const candidates: CsvEntry[] = [];
+  const csvs: CsvEntry[] = [];
   let entries = 0;
   let csvBytes = 0;
-  unzipSync(bytes, {
-    filter(info) {
-      entries += 1;
-      if (entries > limits.maxEntries) {
-        throw new ConverterError(
-          'too-many-entries',
-          `This ZIP file holds more than ${limits.maxEntries.toLocaleString('en-US')} files. Export only "Saved" from Google Takeout and try again.`,
-        );
-      }
-      if (!isDirectory(info) && isPlaceListPath(info.name)) {
-        candidates.push({ path: info.name, size: info.originalSize });
-      }
-      return false;
-    },
-  });
-  const preferred = candidates.filter((entry) => entry.path.toLowerCase().includes('saved places'));
-  const chosen = preferred.length > 0 ? preferred : candidates;
+  try {
+    unzipSync(bytes, {
+      filter(info) {
+        entries += 1;
+        if (entries > limits.maxEntries) {
+          throw new ConverterError(
+            'too-many-entries',
+            `This ZIP file holds more than ${limits.maxEntries.toLocaleString('en-US')} files. Export only "Saved" from Google Takeout and try again.`,
+          );
+        }
+        if (!isDirectory(info) && isCsvPath(info.name)) {
+          csvs.push({ path: info.name, size: info.originalSize });
+        }
+        return false;
+      },
+    });
+  } catch (error) {
+    if (error instanceof ConverterError) throw error;
+    // fflate's "invalid zip data" and the like: the directory at the end of the file is missing.
+    throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
+  }
+  if (csvs.length === 0) throw new ConverterError('no-csv', MESSAGES.noCsv);
+  const chosen = choosePlaceLists(csvs);
+  if (chosen.length === 0) throw new ConverterError('no-place-lists', MESSAGES.noPlaceLists);
   if (chosen.length > limits.maxLists) {
     throw new ConverterError(
       'too-many-entries',
@@ -100,21 +149,14 @@ function inflate(bytes: Uint8Array, paths: ReadonlySet<string>): Record<string, 
 /**
  * Takes the chosen CSV lists out of the archive as text (UTF-8, BOM removed). Only those entries are
  * inflated. An entry that fails to inflate is logged and skipped, as the seed says; if every one fails,
- * the archive is refused.
+ * the archive is refused as incomplete (product.md). Throws ConverterError (see {@link chooseCsvEntries}).
  */
 export function extractCsvEntries(
   bytes: Uint8Array,
   limits: Limits = LIMITS,
   warn: (message: string) => void = () => {},
 ): ArchiveEntry[] {
-  let chosen: CsvEntry[];
-  try {
-    chosen = chooseCsvEntries(bytes, limits);
-  } catch (error) {
-    if (error instanceof ConverterError) throw error;
-    throw new ConverterError('extract-failed', extractMessage(error));
-  }
-  if (chosen.length === 0) throw new ConverterError('no-csv', MESSAGES.noCsv);
+  const chosen = chooseCsvEntries(bytes, limits);
 
   let inflated: Record<string, Uint8Array>;
   try {
@@ -141,7 +183,7 @@ export function extractCsvEntries(
       content: utf8.decode(data),
     });
   }
-  if (lists.length === 0) throw new ConverterError('extract-failed', MESSAGES.extractFailed);
+  if (lists.length === 0) throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
   return lists;
 }
 

@@ -29,8 +29,28 @@ describe('parseSavedPlacesCsv', () => {
     ]);
     const tags = `Title,Note,URL,Tags,Comment\n,,,,\nA,n,${URL_A},food,c\n`;
     expect(parseSavedPlacesCsv(tags).places).toEqual([
-      { title: 'A', note: 'n', url: URL_A, comment: 'c' },
+      { title: 'A', note: 'n', url: URL_A, comment: 'c', tags: ['food'] },
     ]);
+  });
+
+  it('keeps the Tags cell as tag names, split on ";" and trimmed', () => {
+    const csv = `Title,Note,URL,Tags,Comment\nA,,${URL_A},🛴 Fun stores; 📚 Bookstores ;;,\nB,,${URL_A}, ; ,\n`;
+    const [a, b] = parseSavedPlacesCsv(csv).places;
+    expect(a?.tags).toEqual(['🛴 Fun stores', '📚 Bookstores']);
+    expect(b?.tags).toBeUndefined();
+  });
+
+  it('drops every row with neither a Title nor a URL: the tag row after a 2025 header is not a place', () => {
+    const csv = `Title,Note,URL,Tags,Comment\n,,,🛴 Fun stores;📚 Bookstores,\nA,,${URL_A},🛴 Fun stores,\n, a note ,,,and a comment\n,,${URL_A},,\nNo link,,,,\n`;
+    const parsed = parseSavedPlacesCsv(csv);
+    expect(parsed.places.map((p) => [p.title, p.url])).toEqual([
+      ['A', URL_A],
+      ['', URL_A],
+      ['No link', ''],
+    ]);
+    expect(parsed.warningCount).toBe(0);
+    // A list whose only row is its tag names holds no place.
+    expect(errorOf('Title,Note,URL,Tags,Comment\n,,,🛴 Fun stores,\n').code).toBe('csv-empty');
   });
 
   it('finds the header after a list description and keeps the description', () => {

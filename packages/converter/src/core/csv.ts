@@ -13,6 +13,7 @@ const RowSchema = v.object({
   URL: v.string(),
   Note: v.optional(v.string()),
   Comment: v.optional(v.string()),
+  Tags: v.optional(v.string()),
 });
 
 /** A row that failed the schema: kept with empty strings, reported here. */
@@ -50,11 +51,24 @@ function optionalText(text: string | undefined): string | undefined {
   return text === undefined || text === '' ? undefined : text;
 }
 
+/** The Tags cell: `;`-separated names (`🛴 Fun stores;📚 Bookstores`), trimmed; undefined when none. */
+export function parseTags(cell: string | undefined): string[] | undefined {
+  if (!cell) return undefined;
+  const tags = cell
+    .split(';')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+  return tags.length > 0 ? tags : undefined;
+}
+
 /**
  * Parses a saved-places CSV per the seed and product.md: BOM and CRLF tolerated, quoted multi-line notes,
- * the header found after an optional list description, blank and all-comma rows dropped, extra columns
- * (Tags) ignored. A row that fails the schema is kept with empty strings and reported as a warning.
- * Throws ConverterError with the seed's messages for parser errors, a missing header or no data rows.
+ * the header found after an optional list description, blank and all-comma rows dropped, and a row
+ * with neither a Title nor a URL is not a place (2025+ exports put the list's tag names alone in the
+ * row after the header). The Tags column, when there is one, becomes each place's `tags`; other
+ * extra columns are ignored. A row that fails the schema is kept with empty strings and reported as a
+ * warning. Throws ConverterError with the seed's messages for parser errors, a missing header or no
+ * places.
  */
 export function parseSavedPlacesCsv(text: string): ParsedCsv {
   const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -82,6 +96,7 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
     url: columnIndex(columns, 'URL'),
     note: columnIndex(columns, 'Note'),
     comment: columnIndex(columns, 'Comment'),
+    tags: columnIndex(columns, 'Tags'),
   };
   const cell = (row: readonly string[], index: number): string | undefined =>
     index < 0 ? undefined : row[index];
@@ -90,7 +105,7 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
   const warnings: RowWarning[] = [];
   let warningCount = 0;
   // papaparse yields strings, so only a row missing cells can fail the schema: those go through valibot.
-  const complete = Math.max(at.title, at.url, at.note, at.comment) + 1;
+  const complete = Math.max(at.title, at.url, at.note, at.comment, at.tags) + 1;
   for (let i = 0; i < dataRows.length; i += 1) {
     const row = dataRows[i]!;
     const record = {
@@ -98,7 +113,12 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
       URL: cell(row, at.url),
       Note: cell(row, at.note),
       Comment: cell(row, at.comment),
+      Tags: cell(row, at.tags),
     };
+    const title = (record.Title ?? '').trim();
+    const url = (record.URL ?? '').trim();
+    // Not a place: not counted, not charged, not written anywhere (product.md).
+    if (title === '' && url === '') continue;
     if (row.length < complete) {
       const checked = v.safeParse(RowSchema, record);
       if (!checked.success) {
@@ -116,13 +136,15 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
     // Every place gets the same fields in the same order (absent ones undefined): one object shape
     // keeps the per-place code of a 100,000-place conversion monomorphic.
     places.push({
-      title: (record.Title ?? '').trim(),
-      url: (record.URL ?? '').trim(),
+      title,
+      url,
       note: optionalText(record.Note),
       comment: optionalText(record.Comment),
+      tags: parseTags(record.Tags),
       coordinates: undefined,
     });
   }
+  if (places.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
 
   const description = rows
     .slice(0, headerAt)

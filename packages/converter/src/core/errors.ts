@@ -2,6 +2,8 @@
 export type ConverterErrorCode =
   | 'not-a-zip'
   | 'no-csv'
+  | 'no-place-lists'
+  | 'incomplete-zip'
   | 'extract-failed'
   | 'archive-too-large'
   | 'too-many-entries'
@@ -16,6 +18,11 @@ export type ConverterErrorCode =
 export const MESSAGES = {
   notAZip: 'Please upload a ZIP file from Google Takeout with your saved places.',
   noCsv: 'No CSV files found in the zip file.',
+  /** product.md: every CSV of the archive is an image or page list, none holds places. */
+  noPlaceLists:
+    'No saved place lists found in this archive. In Google Takeout, select Saved (and Maps (your places) for starred places).',
+  /** product.md: the ZIP cannot be read, most often a download cut short. */
+  incompleteZip: 'This file is not a complete ZIP archive. Download it again from Google Takeout.',
   extractFailed: 'Failed to extract zip file.',
   csvEmpty: 'CSV file is empty or contains no valid data rows.',
   noListsChosen: 'Please select at least one file to convert.',

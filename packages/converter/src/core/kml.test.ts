@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildKml,
   buildKmlParts,
+  KML_DOCUMENT_DESCRIPTION,
   KML_DOCUMENT_NAME,
   placeDescription,
   UNTITLED_PLACE_NAME,
@@ -63,6 +64,68 @@ describe('buildKml', () => {
     ).toHaveLength(1);
   });
 
+  it('writes the tags in the balloon after the comment, "Tags: a, b", only when there are any', () => {
+    expect(
+      placeDescription(place({ note: 'n', comment: 'c', tags: ['🛴 Fun stores', 'A & <B>'] })),
+    ).toBe(
+      'Note: n<br><br>Comment: c<br><br>Tags: 🛴 Fun stores, A &amp; &lt;B&gt;<br><br><a href="https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2">View on Google Maps</a>',
+    );
+    expect(placeDescription(place({ url: '', tags: ['x'] }))).toBe('Tags: x');
+    expect(placeDescription(place({ url: '', tags: [] }))).toBe('');
+  });
+
+  it('carries the tags as data too, which a real reader gets back with the balloon', () => {
+    const { doc, geojson } = parse(
+      buildKml([
+        place({ tags: ['🛴 Fun stores', '📚 Bookstores'] }),
+        place({ title: 'Untagged', coordinates: { lat: 1, lng: 2 } }),
+      ]),
+    );
+    const [tagged, untagged] = geojson.features;
+    expect(tagged?.properties?.tags).toBe('🛴 Fun stores, 📚 Bookstores');
+    const raw = tagged?.properties?.description as { value: string } | string;
+    expect(htmlToText(typeof raw === 'object' ? raw.value : raw)).toContain(
+      'Tags: 🛴 Fun stores, 📚 Bookstores',
+    );
+    expect(tagged?.geometry).toEqual({ type: 'Point', coordinates: [2.3376, 48.8606, 0] });
+    expect(untagged?.properties).not.toHaveProperty('tags');
+    // KML 2.2's order inside a Placemark: description, styleUrl, ExtendedData, then the geometry.
+    const first = doc.getElementsByTagName('Placemark')[0]!;
+    const children = Array.from({ length: first.childNodes.length }, (_, i) => first.childNodes[i])
+      .filter((node) => node?.nodeType === 1)
+      .map((node) => node!.nodeName);
+    expect(children).toEqual(['name', 'description', 'styleUrl', 'ExtendedData', 'Point']);
+    expect(doc.getElementsByTagName('Data')[0]?.getAttribute('name')).toBe('tags');
+  });
+
+  it('puts the places in a Folder named after the list, carrying its description, inside the seed Document', () => {
+    const description = 'Ramen & more in Tokyo, 2024\n<spring>';
+    const { doc, geojson } = parse(
+      buildKml([place()], KML_DOCUMENT_NAME, { name: '東京 🍜 & "Bars"', description }),
+    );
+    const document = doc.getElementsByTagName('Document')[0]!;
+    const own = (element: typeof document, tag: string) =>
+      Array.from({ length: element.childNodes.length }, (_, i) => element.childNodes[i]).filter(
+        (node) => node?.nodeName === tag,
+      )[0]?.textContent;
+    expect(own(document, 'name')).toBe(KML_DOCUMENT_NAME);
+    expect(own(document, 'description')).toBe(KML_DOCUMENT_DESCRIPTION);
+    const folders = doc.getElementsByTagName('Folder');
+    expect(folders).toHaveLength(1);
+    expect(folders[0]?.parentNode?.nodeName).toBe('Document');
+    expect(own(folders[0]!, 'name')).toBe('東京 🍜 & "Bars"');
+    expect(own(folders[0]!, 'description')).toBe(description);
+    expect(folders[0]?.getElementsByTagName('Placemark')).toHaveLength(1);
+    expect(geojson.features[0]?.properties?.name).toBe('Louvre');
+    // Without a description the seed's structure is kept: placemarks directly in the Document.
+    expect(
+      parse(buildKml([place()], KML_DOCUMENT_NAME, { name: 'L' })).doc.getElementsByTagName(
+        'Folder',
+      ),
+    ).toHaveLength(0);
+    expect(parse(buildKml([place()])).doc.getElementsByTagName('Folder')).toHaveLength(0);
+  });
+
   it('carries the balloon HTML in CDATA, even when the text holds "]]>"', () => {
     const { doc } = parse(buildKml([place({ note: 'a ]]> b' })]));
     const placemarkDescription = doc
@@ -103,6 +166,31 @@ describe('buildKml', () => {
   });
 });
 
+describe('buildKml with tags and a list description (property)', () => {
+  it('stays well-formed and gives back any tag names and description', () => {
+    const text = fc.string({ unit: 'binary', minLength: 1, maxLength: 30 });
+    const norm = (s: string) => s.replace(/\r\n?/g, '\n');
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 4 }), text, (tags, description) => {
+        const kml = buildKml([place({ tags })], KML_DOCUMENT_NAME, { name: 'L', description });
+        const { doc, geojson } = parse(kml);
+        const written = tags.map(stripForbiddenXmlChars).join(', ');
+        expect(norm(String(geojson.features[0]?.properties?.tags ?? ''))).toBe(norm(written));
+        const folder = doc.getElementsByTagName('Folder')[0];
+        const folderDescription = folder
+          ? folder.getElementsByTagName('description')[0]
+          : undefined;
+        if (stripForbiddenXmlChars(description)) {
+          expect(norm(folderDescription?.textContent ?? '')).toBe(
+            norm(stripForbiddenXmlChars(description)),
+          );
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('buildKmlParts', () => {
   const many = (n: number) =>
     Array.from({ length: n }, (_, i) =>
@@ -112,6 +200,23 @@ describe('buildKmlParts', () => {
   it('keeps exactly 2,000 places in one file', () => {
     const parts = buildKmlParts('Want to go', many(2000));
     expect(parts.map((p) => [p.fileName, p.placemarks])).toEqual([['Want to go.kml', 2000]]);
+  });
+
+  it('names the files after the output name and gives every part the list Folder', () => {
+    const parts = buildKmlParts(
+      { name: 'Food', outputName: 'Food (Older)', description: 'Eat' },
+      many(3),
+      2,
+    );
+    expect(parts.map((p) => p.fileName)).toEqual([
+      'Food (Older) (part 1 of 2).kml',
+      'Food (Older) (part 2 of 2).kml',
+    ]);
+    for (const part of parts) {
+      const folder = parse(part.content).doc.getElementsByTagName('Folder')[0];
+      expect(folder?.getElementsByTagName('name')[0]?.textContent).toBe('Food');
+      expect(folder?.getElementsByTagName('description')[0]?.textContent).toBe('Eat');
+    }
   });
 
   it('splits 2,001 places into two parts named "part i of n"', () => {

@@ -10,16 +10,29 @@ export const KML_DOCUMENT_DESCRIPTION = 'Converted from Google Maps saved places
 /** Name given to a place exported without a title (Takeout's dropped pins). */
 export const UNTITLED_PLACE_NAME = 'Dropped pin';
 const STYLE_ID = 'red-pushpin';
+/** The name of the `<Data>` element that carries a placemark's tags. */
+export const TAGS_DATA_NAME = 'tags';
 const RED_PUSHPIN = 'https://maps.google.com/mapfiles/kml/pushpin/red-pushpin.png';
 
 /** A place that has coordinates, ready for a map file. */
 export type MappedPlace = ParsedPlace & { coordinates: LatLng };
 
-/** HTML for the balloon: note, comment and the Google Maps link, each only if present (the seed's rule). */
+/** A place's tags as one line of text: `Fun stores, Bookstores`. */
+export function tagsText(tags: readonly string[]): string {
+  return tags.join(', ');
+}
+
+/**
+ * HTML for the balloon: note, comment, tags (`Tags: a, b`, product.md) and the Google Maps link, each
+ * only if present and set apart as the seed sets note and comment apart.
+ */
 export function placeDescription(place: ParsedPlace): string {
   let html = '';
   if (place.note) html += `Note: ${htmlText(place.note)}`;
   if (place.comment) html += `${html ? '<br><br>' : ''}Comment: ${htmlText(place.comment)}`;
+  if (place.tags && place.tags.length > 0) {
+    html += `${html ? '<br><br>' : ''}Tags: ${htmlText(tagsText(place.tags))}`;
+  }
   if (place.url && WEB_LINK.test(place.url)) {
     html += `${html ? '<br><br>' : ''}<a href="${escapeXml(place.url)}">View on Google Maps</a>`;
   }
@@ -38,44 +51,81 @@ function htmlText(text: string): string {
  * One placemark: the hot path of a 100,000-place conversion, so one template literal with no
  * intermediate markup objects. Every value is still escaped: the name by `escapeXml`; the balloon is
  * built by `placeDescription` from escaped text and fixed tags, so it holds no character XML forbids
- * and no `]]>` (every `>` of the text is `&gt;`) and can go in CDATA as is; the coordinates are
- * digits, signs, dots and commas written by `toKmlCoordinates`.
+ * and no `]]>` (every `>` of the text is `&gt;`) and can go in CDATA as is; the tags are escaped by
+ * `escapeXml`; the coordinates are digits, signs, dots and commas written by `toKmlCoordinates`.
+ * ExtendedData follows styleUrl and precedes the geometry, as KML 2.2's element order requires.
  */
 function placemark(place: MappedPlace): string {
   const description = placeDescription(place);
   const name = escapeXml(stripForbiddenXmlChars(place.title).trim() || UNTITLED_PLACE_NAME);
   const balloon = description ? `<description><![CDATA[${description}]]></description>` : '';
-  return `<Placemark><name>${name}</name>${balloon}<styleUrl>#${STYLE_ID}</styleUrl><Point><coordinates>${toKmlCoordinates(place.coordinates)}</coordinates></Point></Placemark>`;
+  const data =
+    place.tags && place.tags.length > 0
+      ? `<ExtendedData><Data name="${TAGS_DATA_NAME}"><value>${escapeXml(tagsText(place.tags))}</value></Data></ExtendedData>`
+      : '';
+  return `<Placemark><name>${name}</name>${balloon}<styleUrl>#${STYLE_ID}</styleUrl>${data}<Point><coordinates>${toKmlCoordinates(place.coordinates)}</coordinates></Point></Placemark>`;
 }
 
-/** One KML document for the given places (places without coordinates must be left out by the caller). */
-export function buildKml(places: readonly MappedPlace[], documentName = KML_DOCUMENT_NAME): string {
+/** A list as a KML `<Folder>`: its name and the description written above its header (product.md). */
+export interface KmlFolder {
+  name: string;
+  description?: string;
+}
+
+/**
+ * One KML document for the given places (places without coordinates must be left out by the caller):
+ * the seed's Document (its name, description and style). With a `folder` that has a description, the
+ * placemarks sit in a `<Folder>` named after the list and carrying its description, inside the
+ * Document; without one, directly in the Document as the seed writes them.
+ */
+export function buildKml(
+  places: readonly MappedPlace[],
+  documentName = KML_DOCUMENT_NAME,
+  folder?: KmlFolder,
+): string {
   const style = xml`<Style id="${STYLE_ID}"><IconStyle><scale>1.1</scale><Icon><href>${RED_PUSHPIN}</href></Icon></IconStyle></Style>`;
-  const head = xml`<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${documentName}</name><description>${KML_DOCUMENT_DESCRIPTION}</description>${style}`;
+  const inFolder = folder?.description ? folder : undefined;
+  const open = inFolder
+    ? xml`<Folder><name>${inFolder.name}</name><description>${inFolder.description}</description>`
+    : xml``;
+  const head = xml`<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${documentName}</name><description>${KML_DOCUMENT_DESCRIPTION}</description>${style}${open}`;
   // One join of all pieces: a 2,000-placemark file is built with a single copy of its text.
   const pieces = new Array<string>(places.length + 2);
   pieces[0] = xmlDocumentStart(head);
   for (let i = 0; i < places.length; i += 1) pieces[i + 1] = placemark(places[i]!);
-  pieces[places.length + 1] = '</Document></kml>\n';
+  pieces[places.length + 1] = `${inFolder ? '</Folder>' : ''}</Document></kml>\n`;
   return pieces.join('');
+}
+
+/** What {@link buildKmlParts} needs of a list beyond its places. */
+export interface KmlList {
+  /** The list's name: the `<Folder>`'s name. */
+  name: string;
+  /** The list description, carried by the `<Folder>`. */
+  description?: string;
+  /** The name files are written under when it differs from `name` (same-named lists, see `listOutputNames`). */
+  outputName?: string;
 }
 
 /**
  * The KML files for one list: one file, or parts of at most `maxPerFile` placemarks when the list is too
- * big for one My Maps layer, named `<list> (part i of n).kml`.
+ * big for one My Maps layer, named `<list> (part i of n).kml`. `list` is the list's name, or the list
+ * with its description and output name.
  */
 export function buildKmlParts(
-  listName: string,
+  list: string | KmlList,
   places: readonly MappedPlace[],
   maxPerFile: number = LIMITS.maxPlacemarksPerKml,
 ): KmlPart[] {
+  const { name, description, outputName } = typeof list === 'string' ? { name: list } : list;
+  const folder: KmlFolder | undefined = description ? { name, description } : undefined;
   const parts = Math.max(1, Math.ceil(places.length / maxPerFile));
   const files: KmlPart[] = [];
   for (let part = 1; part <= parts; part += 1) {
     const slice = places.slice((part - 1) * maxPerFile, part * maxPerFile);
     files.push({
-      fileName: kmlFileName(listName, part, parts),
-      content: buildKml(slice),
+      fileName: kmlFileName(outputName ?? name, part, parts),
+      content: buildKml(slice, KML_DOCUMENT_NAME, folder),
       placemarks: slice.length,
       part,
       parts,

@@ -43,3 +43,89 @@ export function failedCsvFileName(listName: string): string {
   const stem = safeFileStem(listName);
   return stem ? `${stem} - ${DEFAULT_FAILED_CSV_FILE_NAME}` : DEFAULT_FAILED_CSV_FILE_NAME;
 }
+
+/** The longest stem {@link safeFileStem} keeps. */
+const MAX_STEM = 150;
+/** The longest folder label put after a list's name. */
+const MAX_LABEL = 60;
+
+/** How two output names compare on file systems that ignore case (Windows, macOS). */
+function stemKey(stem: string): string {
+  return stem.normalize('NFC').toLowerCase();
+}
+
+/** `stem (label)`, shortening the stem so the label always survives {@link safeFileStem}'s limit. */
+function withLabel(stem: string, label: string): string {
+  const tail = ` (${label})`;
+  return `${stem.slice(0, MAX_STEM - tail.length).trimEnd()}${tail}`;
+}
+
+/**
+ * The names the outputs of each list are written under, in the order of `paths` (archive order).
+ * Lists' names repeat across folders (product.md: a list's identity is its path), so among lists
+ * whose names would give the same file name (ignoring case), the first keeps its plain name and each
+ * other one is told apart by the folders where its path differs from the first one's:
+ * `Takeout/Saved/Default list.csv` → `Default list`, `Takeout 2/Saved/Default list.csv` →
+ * `Default list (Takeout 2)`; several folders are joined with " - " (all of its folders when it
+ * only has more or fewer). Should that still collide, or the folders be the same (names differing in
+ * case only), a number follows (`Default list (2)`). Every file of a list (KML parts, failed-places CSV)
+ * is named from the same name, so they pair. The result depends only on the paths given, so pass the
+ * whole archive's paths to keep names stable whichever lists are converted.
+ */
+export function listOutputNames(paths: readonly string[]): string[] {
+  const names = paths.map(listNameFromPath);
+  const stems = names.map(
+    (name) => safeFileStem(name) || DEFAULT_KML_FILE_NAME.replace('.kml', ''),
+  );
+  const groups = new Map<string, number[]>();
+  stems.forEach((stem, i) => {
+    const key = stemKey(stem);
+    const members = groups.get(key);
+    if (members) members.push(i);
+    else groups.set(key, [i]);
+  });
+  const out = [...names];
+  // The plain names are taken first, so a list really named "Food (Old)" keeps that name.
+  const taken = new Set(groups.keys());
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    const first = paths[members[0]!]!;
+    for (const index of members.slice(1)) {
+      const stem = stems[index]!;
+      const label = safeFileStem(folderLabel(first, paths[index]!)).slice(0, MAX_LABEL).trim();
+      let name = label ? withLabel(stem, label) : '';
+      for (let n = 2; !name || taken.has(stemKey(name)); n += 1) name = withLabel(stem, String(n));
+      taken.add(stemKey(name));
+      out[index] = name;
+    }
+  }
+  return out;
+}
+
+/** The folders of an archive path, outermost first. */
+function folderNamesOf(path: string): string[] {
+  return path.split(/[\\/]/).slice(0, -1).filter(Boolean);
+}
+
+/**
+ * What tells `path` apart from `first`: its folders where the two differ (the folders they start and
+ * end with in common left out), else all its folders.
+ */
+function folderLabel(first: string, path: string): string {
+  const a = folderNamesOf(first);
+  const b = folderNamesOf(path);
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
+  let end = 0;
+  while (
+    end < a.length - start &&
+    end < b.length - start &&
+    a[a.length - 1 - end] === b[b.length - 1 - end]
+  ) {
+    end += 1;
+  }
+  const differing = b.slice(start, b.length - end);
+  // Same folders (names differing in case only): nothing to tell them apart by, a number will.
+  if (a.length === b.length && differing.length === 0) return '';
+  return (differing.length > 0 ? differing : b).join(' - ');
+}

@@ -14,7 +14,7 @@ export interface UploadedList {
   name: string;
   /** The CSV text (UTF-8, BOM removed). */
   content: string;
-  /** Non-blank data rows (the header and a list description excluded). */
+  /** Places: data rows with a Title or a URL (the header, a list description, blank rows and the tag row of 2025+ exports excluded). */
   rowCount: number;
   /** Uncompressed size in bytes. */
   size: number;
@@ -23,12 +23,14 @@ export interface UploadedList {
 /** What the page shows of a list before conversion (no content, so it is cheap to send across the worker boundary). */
 export type ListSummary = Omit<UploadedList, 'content'>;
 
-/** One row of a saved-places CSV, after validation. */
+/** One place of a saved-places CSV, after validation (a row with neither Title nor URL is not one). */
 export interface ParsedPlace {
   title: string;
   url: string;
   note?: string;
   comment?: string;
+  /** The Tags cell of 2025+ exports, split on `;`, trimmed, empty names dropped; absent when none. */
+  tags?: string[];
   coordinates?: LatLng;
   /** Why the place has no coordinates (set by the pipeline for every place left without). */
   reason?: UnplacedReason;
