@@ -20,7 +20,9 @@ import { readDownload, readFailedCsv, readKml } from './support/kml';
 import {
   chooseFile,
   download,
+  expectReceiptDated,
   paymentDialog,
+  receiptLines,
   resultPanel,
   resultsHeading,
   selectionDialog,
@@ -87,7 +89,12 @@ test('demo payments: upload, select, authorize, convert and download every list'
     dialog.getByText(`${chosen.length} of ${lists.length} lists selected`),
   ).toBeVisible();
   await expect(dialog.getByText(`${expected.total} places in total`)).toBeVisible();
+  const intentCreated = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/create-payment-intent',
+  );
+  const started = Date.now();
   await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
+  const { paymentIntentId } = (await (await intentCreated).json()) as { paymentIntentId: string };
 
   // Payment view: demo panel, the counts and the maximum charge.
   const payment = paymentDialog(page);
@@ -134,6 +141,14 @@ test('demo payments: upload, select, authorize, convert and download every list'
     page.getByText(`Successfully converted: ${expected.converted} places`),
   ).toBeVisible();
   await expect(page.getByText(`Final charge: ${dollarsFor(expected.converted)}`)).toBeVisible();
+  // The receipt of the demo payment: held, charged, released, its reference and the date.
+  expect(await receiptLines(page)).toMatchObject({
+    'Authorized (held)': dollarsFor(expected.total),
+    Charged: dollarsFor(expected.converted),
+    Released: dollarsFor(expected.total - expected.converted),
+    Reference: paymentIntentId,
+  });
+  await expectReceiptDated(page, started);
   await expect(page.getByText(/Download your files now, before you close this tab/)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Next Steps' })).toBeVisible();
   await expect(resultPanel(page, `${dropped.name}.kml`)).toHaveCount(0);

@@ -1,7 +1,7 @@
 /**
- * The other ways a conversion can end: nothing converts (the authorization is cancelled), the
- * selection is too small to charge (free, no payment step), and a list fails validation (its
- * skipped panel, while the other lists convert).
+ * The other ways a conversion can end: nothing converts (the authorization is cancelled, and the
+ * receipt releases everything held), the selection is too small to charge (free, no payment
+ * step), and a list fails validation (its skipped panel, while the other lists convert).
  */
 import { generateTakeout } from '@placeport/testkit';
 import { expectedPlacemarks, placeLists, safeStem, zipUpload } from './support/archives';
@@ -11,6 +11,7 @@ import {
   chooseFile,
   download,
   paymentDialog,
+  receiptLines,
   resultPanel,
   resultsHeading,
   selectionDialog,
@@ -58,6 +59,13 @@ test('Payment Cancelled: when no place converts, the authorization is cancelled 
   expect(
     fakeStripe.mutations().filter((request) => request.path.endsWith(`${intent!.id}/capture`)),
   ).toEqual([]);
+  // The receipt: everything held is released.
+  expect(await receiptLines(page)).toMatchObject({
+    'Authorized (held)': '$0.80',
+    Charged: '$0.00',
+    Released: '$0.80',
+    Reference: intent!.id,
+  });
 });
 
 test('the free path: under 5 places there is no payment step, no intent and no Stripe.js', async ({

@@ -1,7 +1,8 @@
 /**
  * Every screen of the product, at a desktop width (1280 px) and a phone width (360 px): axe-core
  * must find no violation on any of them once their animations have finished, and each is kept as
- * a screenshot in `test-results/e2e-screenshots/` for a person to look at.
+ * a screenshot in `test-results/e2e-screenshots/` for a person to look at. Results are taken once
+ * the payment is settled, with its receipt under the summary.
  */
 import { generateTakeout, type GeneratedTakeout } from '@placeport/testkit';
 import { placeLists, uploadOf, zipUpload } from './support/archives';
@@ -10,6 +11,7 @@ import {
   chooseFile,
   expectAccessible,
   paymentDialog,
+  receipt,
   resultsHeading,
   selectionDialog,
   snap,
@@ -75,7 +77,12 @@ for (const width of WIDTHS) {
           page,
           uploadOf('takeout.zip', takeout.zip.subarray(0, 900), 'application/zip'),
         );
-        await expect(page.getByText('invalid zip data', { exact: true })).toBeVisible();
+        await expect(
+          page.getByText(
+            'This file is not a complete ZIP archive. Download it again from Google Takeout.',
+            { exact: true },
+          ),
+        ).toBeVisible();
         await screen(page, '03-extraction-error');
       });
 
@@ -110,10 +117,11 @@ for (const width of WIDTHS) {
         await screen(page, '07-processing');
       });
 
-      await test.step('results, with a skipped list', async () => {
+      await test.step('results, with a skipped list and the receipt', async () => {
         await expect(resultsHeading(page)).toBeVisible({ timeout: 30_000 });
         await expect(page.getByText('File skipped - validation failed')).toBeVisible();
         await expect(page.getByText(/^Final charge: \$/)).toBeVisible();
+        await expect(receipt(page)).toBeVisible();
         await screen(page, '08-results');
       });
 
@@ -147,9 +155,43 @@ for (const width of WIDTHS) {
         await expect(page.getByRole('heading', { name: 'Payment Cancelled' })).toBeVisible({
           timeout: 30_000,
         });
+        await expect(receipt(page)).toBeVisible();
         await screen(page, '11-results-payment-cancelled');
       });
 
+      await test.step('404', async () => {
+        // Remove first: results not downloaded make the page ask before it is left.
+        await page.getByRole('button', { name: 'Remove' }).click();
+        await page.goto(`${demoApi.url}/no/such/page`);
+        await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
+        await screen(page, '13-not-found');
+      });
+    });
+
+    test('Stripe payments', async ({ page, stripeApi, fakeStripe }) => {
+      await useStripeShim(page, fakeStripe.url);
+
+      await test.step('payment (Stripe)', async () => {
+        await page.goto(stripeApi.url);
+        await chooseFile(page, zipUpload(generateTakeout({ seed: 740 + width })));
+        await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+        await expect(paymentDialog(page).getByTestId('fake-stripe-payment')).toBeVisible();
+        await expect(
+          paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }),
+        ).toBeEnabled();
+        await dialogScreen(page, '14-payment-stripe');
+      });
+
+      await test.step('results (Stripe), with the receipt', async () => {
+        await paymentDialog(page)
+          .getByRole('button', { name: 'Authorize Payment & Convert' })
+          .click();
+        await expect(resultsHeading(page)).toBeVisible({ timeout: 60_000 });
+        await expect(receipt(page).getByText(/^pi_/)).toBeVisible();
+        await screen(page, '15-results-stripe');
+      });
+
+      // Over 1,000 places: more than a demo payment covers, so this one is paid by card.
       await test.step('results (a list split for My Maps)', async () => {
         await page.getByRole('button', { name: 'Remove' }).click();
         const large = generateTakeout({
@@ -161,6 +203,7 @@ for (const width of WIDTHS) {
         });
         await chooseFile(page, zipUpload(large));
         await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+        await expect(paymentDialog(page).getByTestId('fake-stripe-payment')).toBeVisible();
         await paymentDialog(page)
           .getByRole('button', { name: 'Authorize Payment & Convert' })
           .click();
@@ -168,26 +211,9 @@ for (const width of WIDTHS) {
         await expect(
           page.getByRole('link', { name: /Download KML \(part 3 of 3\)/ }),
         ).toBeVisible();
+        await expect(receipt(page)).toBeVisible();
         await screen(page, '12-results-split');
       });
-
-      await test.step('404', async () => {
-        await page.goto(`${demoApi.url}/no/such/page`);
-        await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
-        await screen(page, '13-not-found');
-      });
-    });
-
-    test('Stripe payments', async ({ page, stripeApi, fakeStripe }) => {
-      await useStripeShim(page, fakeStripe.url);
-      await page.goto(stripeApi.url);
-      await chooseFile(page, zipUpload(generateTakeout({ seed: 740 + width })));
-      await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
-      await expect(paymentDialog(page).getByTestId('fake-stripe-payment')).toBeVisible();
-      await expect(
-        paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }),
-      ).toBeEnabled();
-      await dialogScreen(page, '14-payment-stripe');
     });
   });
 }

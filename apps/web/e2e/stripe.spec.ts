@@ -1,12 +1,20 @@
 /**
  * Stripe mode: the API holds test keys and talks to the fake Stripe API; the page's Stripe.js is
  * the testkit's shim, whose confirmPayment authorizes the intent on that same fake. What Stripe
- * ends up holding (the intent's amounts and status) is read on the fake itself.
+ * ends up holding (the intent's amounts and status) is read on the fake itself, and the receipt
+ * on the results must say the same.
  */
 import { generateTakeout } from '@placeport/testkit';
 import { countsOf, dollarsFor, placeLists, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
-import { chooseFile, paymentDialog, resultsHeading, selectionDialog } from './support/page';
+import {
+  chooseFile,
+  expectReceiptDated,
+  paymentDialog,
+  receiptLines,
+  resultsHeading,
+  selectionDialog,
+} from './support/page';
 import { useStripeShim } from './support/stripe';
 
 test('Stripe: the card is authorized for the maximum and captured for the converted places only', async ({
@@ -25,6 +33,7 @@ test('Stripe: the card is authorized for the maximum and captured for the conver
   expect(converted).toBeLessThan(total);
   const stripeJs = await useStripeShim(page, fakeStripe.url);
   const intentsBefore = new Set(fakeStripe.paymentIntents().map((intent) => intent.id));
+  const started = Date.now();
 
   await page.goto(stripeApi.url);
   await chooseFile(page, zipUpload(takeout));
@@ -84,6 +93,19 @@ test('Stripe: the card is authorized for the maximum and captured for the conver
     amount: total * 10,
     amount_received: converted * 10,
   });
+
+  // The receipt under the summary: what Stripe held, charged and released, its id, the date.
+  expect(await receiptLines(page)).toEqual({
+    'Authorized (held)': dollarsFor(total),
+    Charged: dollarsFor(converted),
+    Released: dollarsFor(total - converted),
+    Reference: intentId,
+    Date: expect.stringMatching(/^[A-Z][a-z]+ \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/),
+  });
+  await expectReceiptDated(page, started);
+  await expect(
+    page.getByRole('heading', { name: 'Payment Summary' }).locator('..').getByRole('group'),
+  ).toHaveAccessibleName('Receipt');
 });
 
 test('Stripe: a failed intent creation shows the Payment Issue panel and a Payment Error toast', async ({

@@ -34,7 +34,8 @@ const uploadErrors = [
     what: 'a zip with no place lists (only the image and page lists)',
     file: zipUpload(generateTakeout({ seed: 51, lists: [] }), 'takeout-images-only.zip'),
     heading: 'Invalid File',
-    message: 'No CSV files found in the zip file.',
+    message:
+      'No saved place lists found in this archive. In Google Takeout, select Saved (and Maps (your places) for starred places).',
     refusal: null,
   },
   {
@@ -45,7 +46,7 @@ const uploadErrors = [
       'application/zip',
     ),
     heading: 'Invalid File',
-    message: 'invalid zip data',
+    message: 'This file is not a complete ZIP archive. Download it again from Google Takeout.',
     refusal: null,
   },
 ];

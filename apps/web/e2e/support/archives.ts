@@ -76,7 +76,8 @@ export function safeStem(listName: string): string {
   return listName.replace(/[<>:"/\\|?*]/g, '_');
 }
 
-/** `$12.70` for 127 places at $0.10. */
+/** `$12.70` for 127 places at $0.10; `$1,234.50` for 12,345 (the page writes thousands separators). */
 export function dollarsFor(places: number): string {
-  return `$${((places * 10) / 100).toFixed(2)}`;
+  const [whole, cents] = ((places * 10) / 100).toFixed(2).split('.');
+  return `$${whole!.replace(/\B(?=(\d{3})+$)/g, ',')}.${cents}`;
 }

@@ -4,6 +4,10 @@
  * API process twice — once in demo payments mode, once in Stripe mode against the fake Stripe.
  * Each starts the first time a test asks for it and stops when the worker ends. The fakes live in
  * this process, so tests can steer them and read what reached them.
+ *
+ * A spec that needs the API started with other settings sets the worker option for it with
+ * `test.use({ settleAfterMinutes: '0.05' })`: Playwright then runs that spec in a worker of its
+ * own, with its own servers, so no other test meets those settings.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -31,8 +35,23 @@ interface Servers {
   stripeApi: ApiProcess;
 }
 
+/** Settings a spec may give the API processes of its worker. */
+interface ApiOptions {
+  /**
+   * `SETTLE_AFTER_MINUTES`: an authorization unused this long is settled by the server's sweep
+   * (`'0.05'` = 3 s). Unset: the API's default (30 minutes), which no test outlasts.
+   */
+  settleAfterMinutes: string | undefined;
+}
+
+/** The environment the API processes get from {@link ApiOptions}. */
+function optionSettings({ settleAfterMinutes }: ApiOptions): Record<string, string> {
+  return settleAfterMinutes === undefined ? {} : { SETTLE_AFTER_MINUTES: settleAfterMinutes };
+}
+
 /** `test` with the servers as worker fixtures; import it instead of Playwright's own. */
-export const test = base.extend<object, Servers>({
+export const test = base.extend<object, Servers & ApiOptions>({
+  settleAfterMinutes: [undefined, { option: true, scope: 'worker' }],
   fakeGoogle: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
     async ({}, use) => {
@@ -52,9 +71,9 @@ export const test = base.extend<object, Servers>({
     { scope: 'worker' },
   ],
   demoApi: [
-    async ({ fakeGoogle }, use, workerInfo) => {
+    async ({ fakeGoogle, settleAfterMinutes }, use, workerInfo) => {
       const api = await startApi(
-        { MAPS_UPSTREAM_ORIGIN: fakeGoogle.url },
+        { MAPS_UPSTREAM_ORIGIN: fakeGoogle.url, ...optionSettings({ settleAfterMinutes }) },
         await logFile(workerInfo, 'demo'),
       );
       await use(api);
@@ -63,13 +82,14 @@ export const test = base.extend<object, Servers>({
     { scope: 'worker' },
   ],
   stripeApi: [
-    async ({ fakeGoogle, fakeStripe }, use, workerInfo) => {
+    async ({ fakeGoogle, fakeStripe, settleAfterMinutes }, use, workerInfo) => {
       const api = await startApi(
         {
           MAPS_UPSTREAM_ORIGIN: fakeGoogle.url,
           STRIPE_SECRET_KEY: fakeStripe.secretKey,
           STRIPE_PUBLISHABLE_KEY: fakeStripe.publishableKey,
           STRIPE_API_BASE: fakeStripe.url,
+          ...optionSettings({ settleAfterMinutes }),
         },
         await logFile(workerInfo, 'stripe'),
       );

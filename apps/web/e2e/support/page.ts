@@ -47,6 +47,55 @@ export function resultPanel(page: Page, shownFileName: string): Locator {
   });
 }
 
+/** The receipt under the payment summary, once the payment is settled. */
+export function receipt(page: Page): Locator {
+  return page.getByRole('group', { name: 'Receipt' });
+}
+
+/** The receipt's lines as a person reads them, term → value, once it is shown. */
+export async function receiptLines(page: Page): Promise<Record<string, string>> {
+  const group = receipt(page);
+  await expect(group).toBeVisible();
+  const terms = await group.getByRole('term').allTextContents();
+  const values = await group.getByRole('definition').allTextContents();
+  expect(values).toHaveLength(terms.length);
+  return Object.fromEntries(terms.map((term, index) => [term, values[index]!]));
+}
+
+/**
+ * The receipt's date, checked: it names a moment between `notBefore` and now (the browser and
+ * the tests share the machine's clock), written as the page writes dates in the browser's time
+ * zone (`January 15, 2026, 2:05 PM`, what `toLocaleString('en-US')` gives).
+ */
+export async function expectReceiptDated(page: Page, notBefore: number): Promise<void> {
+  const time = receipt(page).locator('time');
+  const moment = Date.parse((await time.getAttribute('datetime')) ?? '');
+  expect(moment).toBeGreaterThanOrEqual(notBefore);
+  expect(moment).toBeLessThanOrEqual(Date.now());
+  const written = await page.evaluate((ms) => {
+    const text = new Date(ms).toLocaleString('en-US', { dateStyle: 'long', timeStyle: 'short' });
+    return text.replace(' at ', ', ').replace(/\u202f/g, ' ');
+  }, moment);
+  await expect(time).toHaveText(written);
+}
+
+/** Every dialog a page opened, by type, and how the next one is answered. */
+export interface DialogLog {
+  types: string[];
+  /** `stay` dismisses (a beforeunload dialog then keeps the page); `leave` accepts. */
+  answer: 'stay' | 'leave';
+}
+
+/** Listens for the page's dialogs (`page.on('dialog')`), recording and answering each one. */
+export function answerDialogs(page: Page, answer: DialogLog['answer']): DialogLog {
+  const log: DialogLog = { types: [], answer };
+  page.on('dialog', (dialog) => {
+    log.types.push(dialog.type());
+    void (log.answer === 'stay' ? dialog.dismiss() : dialog.accept());
+  });
+  return log;
+}
+
 /** Waits until no finite CSS animation or transition is running (dialogs, toasts, cards). */
 export async function settle(page: Page): Promise<void> {
   await page.evaluate(async () => {

@@ -2,7 +2,7 @@
  * The API calls the page makes (architecture.md, "Contracts"). Amounts cross as dollars, as the
  * contract says; the page keeps integer cents everywhere else.
  */
-import { centsToDollars } from '../lib/money';
+import { centsToDollars, chargeCents } from '../lib/money';
 import { type AppConfig, parseConfig } from './config';
 import { requestJson } from './http';
 
@@ -19,9 +19,20 @@ export interface CaptureRequest {
   actualAmountCents: number;
 }
 
+/**
+ * The capture answer (`{ cancelled, amountCaptured, amountAuthorized, amountReleased, reference }`
+ * in dollars) in cents: what the payment summary's receipt shows.
+ */
 export interface CaptureOutcome {
   cancelled: boolean;
+  /** What the authorization held. */
+  amountAuthorizedCents: number;
+  /** What was charged. */
   amountCapturedCents: number;
+  /** What went back to the card. */
+  amountReleasedCents: number;
+  /** The payment's reference: the payment intent id. */
+  reference: string;
 }
 
 /** The calls, behind an interface so tests and the page can point them at any origin. */
@@ -31,6 +42,13 @@ export interface Api {
   capturePayment(request: CaptureRequest): Promise<CaptureOutcome>;
   /** Demo payments only: marks the intent authorized, as a confirmed card would be. */
   demoAuthorize(paymentIntentId: string): Promise<{ status: string }>;
+}
+
+/** A dollar amount of an answer in whole cents, or undefined when it is not a number. */
+function centsOf(dollars: unknown): number | undefined {
+  return typeof dollars === 'number' && Number.isFinite(dollars)
+    ? Math.round(dollars * 100)
+    : undefined;
 }
 
 /** Talks to the API at `base` (empty: the page's own origin). */
@@ -51,7 +69,7 @@ export function createApi(base = ''): Api {
       return { clientSecret: body.clientSecret, paymentIntentId: body.paymentIntentId };
     },
     async capturePayment({ paymentIntentId, convertedCount, totalCount, actualAmountCents }) {
-      const body = await requestJson<{ cancelled?: unknown; amountCaptured?: unknown }>(
+      const body = await requestJson<Record<string, unknown>>(
         `${base}/api/capture-payment`,
         'POST',
         {
@@ -61,8 +79,20 @@ export function createApi(base = ''): Api {
           totalCount,
         },
       );
-      const amount = typeof body.amountCaptured === 'number' ? body.amountCaptured : 0;
-      return { cancelled: body.cancelled === true, amountCapturedCents: Math.round(amount * 100) };
+      // A field the answer lacks is derived from what was asked: the hold was the selection's
+      // maximum charge, and the reference is the intent's id.
+      const captured = centsOf(body.amountCaptured) ?? 0;
+      const authorized = centsOf(body.amountAuthorized) ?? chargeCents(totalCount);
+      return {
+        cancelled: body.cancelled === true,
+        amountAuthorizedCents: authorized,
+        amountCapturedCents: captured,
+        amountReleasedCents: centsOf(body.amountReleased) ?? Math.max(0, authorized - captured),
+        reference:
+          typeof body.reference === 'string' && body.reference !== ''
+            ? body.reference
+            : paymentIntentId,
+      };
     },
     async demoAuthorize(paymentIntentId) {
       return requestJson<{ status: string }>(`${base}/api/demo/authorize`, 'POST', {

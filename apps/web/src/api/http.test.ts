@@ -74,7 +74,51 @@ describe('createApi', () => {
       convertedCount: 37,
       totalCount: 50,
     });
-    expect(outcome).toEqual({ cancelled: false, amountCapturedCents: 370 });
+    expect(outcome).toEqual({
+      cancelled: false,
+      amountAuthorizedCents: 500,
+      amountCapturedCents: 370,
+      amountReleasedCents: 130,
+      reference: paymentIntentId,
+    });
+  });
+
+  it('reads a cancelled capture: nothing charged, everything held released', async () => {
+    const client = createApi(api.url);
+    const { paymentIntentId } = await client.createPaymentIntent(1234);
+    const outcome = await client.capturePayment({
+      paymentIntentId,
+      convertedCount: 3,
+      totalCount: 123,
+      actualAmountCents: 30,
+    });
+    expect(outcome).toEqual({
+      cancelled: true,
+      amountAuthorizedCents: 1234,
+      amountCapturedCents: 0,
+      amountReleasedCents: 1234,
+      reference: paymentIntentId,
+    });
+  });
+
+  it("derives the receipt from the request when the answer has only the seed's fields", async () => {
+    api.options.thinCapture = true;
+    const client = createApi(api.url);
+    const { paymentIntentId } = await client.createPaymentIntent(500);
+    const outcome = await client.capturePayment({
+      paymentIntentId,
+      convertedCount: 37,
+      totalCount: 50,
+      actualAmountCents: 370,
+    });
+    api.options.thinCapture = false;
+    expect(outcome).toEqual({
+      cancelled: false,
+      amountAuthorizedCents: 500,
+      amountCapturedCents: 370,
+      amountReleasedCents: 130,
+      reference: paymentIntentId,
+    });
   });
 
   it('reads the config the server gives', async () => {

@@ -4,13 +4,21 @@ import { describe, expect, it, vi } from 'vitest';
 import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '../components/Toaster';
 import { PRIVACY_TEXT } from '../features/guide/PrivacyNote';
 import { SUBTITLE } from '../features/header/Header';
-import { testServices } from '../test/fixtures';
+import type { AppState } from '../state/types';
+import { RESULT, STATES, testServices } from '../test/fixtures';
 import { App, isConverterPath } from './App';
 
-function mountApp(pathname: string) {
-  const services = testServices();
-  render(<App services={services} pathname={pathname} />);
-  return services;
+function mountApp(pathname: string, state?: AppState) {
+  const services = testServices(state ? { state } : {});
+  const view = render(<App services={services} pathname={pathname} />);
+  return { ...services, unmount: view.unmount };
+}
+
+/** Asks the page whether it may be left, as the browser does; true when it asks to stay. */
+function leavingIsQuestioned(): boolean {
+  const event = new Event('beforeunload', { cancelable: true });
+  window.dispatchEvent(event);
+  return event.defaultPrevented;
 }
 
 describe('routes', () => {
@@ -53,6 +61,40 @@ describe('converter page', () => {
     Object.defineProperty(drop, 'dataTransfer', { value: { types: ['Files'] } });
     window.dispatchEvent(drop);
     expect(drop.defaultPrevented).toBe(true);
+  });
+
+  it('asks before the tab is left during a conversion and until the results are downloaded', () => {
+    const { store, unmount } = mountApp('/', STATES.converting);
+    expect(leavingIsQuestioned()).toBe(true);
+    act(() => {
+      store.getState().send({
+        type: 'conversionFinished',
+        results: [RESULT],
+        totals: { total: 40, converted: 37, skipped: 3 },
+      });
+    });
+    expect(leavingIsQuestioned()).toBe(true);
+    act(() => {
+      screen.getByRole('link', { name: /^Download KML/ }).click();
+    });
+    expect(leavingIsQuestioned()).toBe(true);
+    act(() => {
+      screen.getByRole('link', { name: /^Download Failed/ }).click();
+    });
+    expect(leavingIsQuestioned()).toBe(false);
+    unmount();
+  });
+
+  it('stops asking when the page goes away', () => {
+    const { unmount } = mountApp('/', STATES.converting);
+    expect(leavingIsQuestioned()).toBe(true);
+    unmount();
+    expect(leavingIsQuestioned()).toBe(false);
+  });
+
+  it('never asks on the 404 screen', () => {
+    mountApp('/nowhere', STATES.converting);
+    expect(leavingIsQuestioned()).toBe(false);
   });
 
   it('follows the config the server sends once it arrives', () => {

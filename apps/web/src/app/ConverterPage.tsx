@@ -8,10 +8,12 @@ import { ResultsCard } from '../features/results/ResultsCard';
 import { ListDialog } from '../features/selection/ListDialog';
 import { UploadCard } from '../features/upload/UploadCard';
 import { useNoDropNavigation } from '../lib/useNoDropNavigation';
+import { useLeaveWarning } from './useLeaveWarning';
 
 /** The converter page, its sections in the seed's order (section 2). */
 export function ConverterPage() {
   useNoDropNavigation();
+  useLeaveWarning();
   return (
     <div className="page">
       <Header />

@@ -44,6 +44,11 @@ export function useApp<T>(selector: (store: AppStore) => T): T {
   return useStore(useServices().store, selector);
 }
 
+/** The store itself, for effects that follow its changes. */
+export function useStoreApi(): AppStoreApi {
+  return useServices().store;
+}
+
 /** The effects: what a button does beyond reporting an event. */
 export function useEffects(): Effects {
   return useServices().effects;

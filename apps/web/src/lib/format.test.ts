@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { errorHeading, formatCount, formatFileSize, formatPlaces, listDisplayName } from './format';
+import { MESSAGES } from '../state/messages';
+import {
+  errorHeading,
+  formatCount,
+  formatDateTime,
+  formatFileSize,
+  formatPlaces,
+  listDisplayName,
+} from './format';
 
 describe('formatFileSize (base 1024, one decimal, Bytes/KB/MB/GB)', () => {
   it.each([
@@ -76,6 +84,8 @@ describe('errorHeading', () => {
     ['The PAYMENT file is odd', 'Payment Issue'],
     ['Please upload a ZIP file from Google Takeout with your saved places.', 'Invalid File'],
     ['No CSV files found in the zip file.', 'Invalid File'],
+    [MESSAGES.noPlaceLists, 'Invalid File'],
+    [MESSAGES.incompleteZip, 'Invalid File'],
     ['CSV parsing error: Quotes', 'Invalid File'],
     ['Failed to extract Zip', 'Invalid File'],
     ['Profile missing', 'Invalid File'],
@@ -83,5 +93,25 @@ describe('errorHeading', () => {
     ['500: Internal Server Error', 'Error'],
   ])('%s → %s', (message, heading) => {
     expect(errorHeading(message)).toBe(heading);
+  });
+});
+
+describe('formatDateTime (the receipt date, local time, without Intl)', () => {
+  it.each([
+    [new Date(2026, 0, 15, 14, 5), 'January 15, 2026, 2:05 PM'],
+    [new Date(2026, 11, 31, 0, 0), 'December 31, 2026, 12:00 AM'],
+    [new Date(2027, 5, 1, 12, 30), 'June 1, 2027, 12:30 PM'],
+    [new Date(2025, 8, 9, 9, 59), 'September 9, 2025, 9:59 AM'],
+  ])('%s → %s', (date, text) => {
+    expect(formatDateTime(date.getTime())).toBe(text);
+  });
+
+  it('writes what toLocaleString("en-US") writes, without the seconds', () => {
+    const moment = new Date(2026, 2, 8, 23, 41, 17).getTime();
+    const intl = new Date(moment).toLocaleString('en-US', {
+      dateStyle: 'long',
+      timeStyle: 'short',
+    });
+    expect(intl.replace(' at ', ', ').replace(/\u202f/g, ' ')).toBe(formatDateTime(moment));
   });
 });

@@ -40,11 +40,47 @@ export function formatPlaces(count: number): string {
   return `${formatCount(count)} ${count === 1 ? 'place' : 'places'}`;
 }
 
-/** The error panel's heading, by the seed's rule: payment first, then file/csv/zip, else Error. */
+/**
+ * The error panel's heading, by the seed's rule: payment first, then file/csv/zip, else Error. An
+ * archive is the uploaded file too, so product.md's "No saved place lists found in this archive…"
+ * is headed Invalid File, as the seed heads "No CSV files found in the zip file.".
+ */
 export function errorHeading(message: string): 'Payment Issue' | 'Invalid File' | 'Error' {
   const lower = message.toLowerCase();
   if (lower.includes('payment')) return 'Payment Issue';
-  if (lower.includes('file') || lower.includes('csv') || lower.includes('zip'))
+  if (
+    lower.includes('file') ||
+    lower.includes('csv') ||
+    lower.includes('zip') ||
+    lower.includes('archive')
+  )
     return 'Invalid File';
   return 'Error';
+}
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/**
+ * A moment in the visitor's time zone as `January 15, 2026, 2:05 PM`, the way
+ * `toLocaleString('en-US')` would write it, without Intl (see {@link formatCount}).
+ */
+export function formatDateTime(ms: number): string {
+  const date = new Date(ms);
+  const hours = date.getHours();
+  const minutes = String(date.getMinutes()).padStart(2, '0');
+  const clock = `${hours % 12 === 0 ? 12 : hours % 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`;
+  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}, ${clock}`;
 }

@@ -71,6 +71,8 @@ function summary(...lists: ListOutcome[]): ConversionSummary {
 }
 
 let api: FakeApi;
+/** The clock the effects read when a capture answers: the receipt's date. */
+const NOW = Date.UTC(2026, 0, 15, 13, 5);
 
 beforeAll(async () => {
   api = await startFakeApi();
@@ -107,6 +109,7 @@ function setup(converter: Converter = fakeConverter()) {
     api: createApi(api.url),
     apiBase: api.url,
     urls,
+    now: () => NOW,
   });
   const state = () => store.getState().state;
   return { store, effects, state, created, revoked, statuses };
@@ -260,7 +263,15 @@ describe('authorizing and converting', () => {
       totalCount: 40,
     });
     const done = context.state() as Extract<AppState, { status: 'complete' }>;
-    expect(done.capture).toEqual({ kind: 'settled', cancelled: false, amountCapturedCents: 370 });
+    expect(done.capture).toEqual({
+      kind: 'settled',
+      cancelled: false,
+      amountAuthorizedCents: 400,
+      amountCapturedCents: 370,
+      amountReleasedCents: 30,
+      reference: context.intentId,
+      settledAt: NOW,
+    });
     expect(done.results[0]).toMatchObject({
       listName: 'Want to go',
       counts: { total: 40, converted: 37, skipped: 3 },
@@ -310,23 +321,35 @@ describe('authorizing and converting', () => {
     });
     expect(context.state()).toMatchObject({
       status: 'complete',
-      capture: { kind: 'settled', cancelled: true, amountCapturedCents: 0 },
+      capture: {
+        kind: 'settled',
+        cancelled: true,
+        amountAuthorizedCents: 400,
+        amountCapturedCents: 0,
+        amountReleasedCents: 400,
+        reference: context.intentId,
+        settledAt: NOW,
+      },
     });
   });
 
-  it('keeps the downloads and warns when the capture fails', async () => {
+  it('keeps the downloads and warns, quoting the reference, when the capture fails', async () => {
     api.options.failCapture = true;
     const converter = fakeConverter({
       convert: async () => ({ ok: true, value: summary(outcome(LISTS[0]!.path, 40, 40)) }),
     });
     const context = await paying(converter);
     await context.effects.authorizeDemo();
+    const message = `${MESSAGES.captureFailed} Reference: ${context.intentId}`;
     expect(context.state()).toMatchObject({
       status: 'complete',
-      capture: { kind: 'failed', message: MESSAGES.captureFailed },
+      capture: { kind: 'failed', message },
+      results: [{ kml: [{ url: 'blob:test/1' }] }],
     });
     expect(context.store.getState().toasts[0]).toMatchObject({
-      description: MESSAGES.captureFailed,
+      title: 'Payment Capture Failed',
+      description: message,
+      variant: 'destructive',
     });
   });
 

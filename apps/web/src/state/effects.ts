@@ -8,7 +8,7 @@ import { chargeCents } from '../lib/money';
 import type { Converter } from '../worker/converter';
 import type { ConversionSummary } from '../worker/types';
 import { selectedPlaces } from './machine';
-import { MESSAGES } from './messages';
+import { captureFailedMessage, MESSAGES } from './messages';
 import { StagePacer } from './pacer';
 import type { AppStoreApi } from './store';
 import type { AppEvent, Authorization, Counts, FileResult, KmlDownload } from './types';
@@ -29,6 +29,8 @@ export interface EffectsDeps {
   /** Base URL the worker sends link resolution to: the page's origin. */
   apiBase: string;
   urls?: ObjectUrls;
+  /** The clock that dates a receipt (ms since the epoch); `Date.now` unless a test sets one. */
+  now?: () => number;
 }
 
 export interface Effects {
@@ -73,6 +75,7 @@ export function createEffects({
   api,
   apiBase,
   urls = browserUrls,
+  now = Date.now,
 }: EffectsDeps): Effects {
   let nextId = 1;
   let liveUrls: string[] = [];
@@ -156,13 +159,14 @@ export function createEffects({
         totalCount: places,
         actualAmountCents: chargeCents(totals.converted),
       });
-      store.getState().send({ type: 'captureSettled', ...outcome });
+      store.getState().send({ type: 'captureSettled', ...outcome, settledAt: now() });
     } catch (error) {
       console.error('Payment capture failed', error);
-      store.getState().send({ type: 'captureFailed', message: MESSAGES.captureFailed });
+      const message = captureFailedMessage(authorization.paymentIntentId);
+      store.getState().send({ type: 'captureFailed', message });
       store.getState().toast({
         title: 'Payment Capture Failed',
-        description: MESSAGES.captureFailed,
+        description: message,
         variant: 'destructive',
       });
     }

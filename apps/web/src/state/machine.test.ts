@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ARCHIVE, CARD, FILE, LISTS, PROGRESS, RESULT, STATES } from '../test/fixtures';
+import { ARCHIVE, CARD, FILE, LISTS, PROGRESS, RECEIPT, RESULT, STATES } from '../test/fixtures';
 import { INITIAL_STATE, isZipFileName, selectedPlaces, transition } from './machine';
-import { MESSAGES } from './messages';
+import { captureFailedMessage, MESSAGES } from './messages';
 import type { AppEvent, AppState, EventType, Status } from './types';
 
 const TOTALS = { total: 40, converted: 37, skipped: 3 };
@@ -40,8 +40,9 @@ const EVENTS: Record<EventType, AppEvent> = {
   },
   conversionFinished: { type: 'conversionFinished', results: [RESULT], totals: TOTALS },
   conversionFailed: { type: 'conversionFailed', message: 'Worker crashed' },
-  captureSettled: { type: 'captureSettled', cancelled: false, amountCapturedCents: 370 },
-  captureFailed: { type: 'captureFailed', message: MESSAGES.captureFailed },
+  captureSettled: { type: 'captureSettled', ...RECEIPT },
+  captureFailed: { type: 'captureFailed', message: captureFailedMessage('pi_123') },
+  fileDownloaded: { type: 'fileDownloaded', url: RESULT.kml[0]!.url },
   removed: { type: 'removed' },
 };
 
@@ -82,7 +83,12 @@ const EXPECTED: Record<Status, Partial<Record<EventType, Status>>> = {
   extracting: PROCESSING,
   converting: PROCESSING,
   preparing: PROCESSING,
-  complete: { captureSettled: 'complete', captureFailed: 'complete', removed: 'empty' },
+  complete: {
+    captureSettled: 'complete',
+    captureFailed: 'complete',
+    fileDownloaded: 'complete',
+    removed: 'empty',
+  },
 };
 
 const STATUSES = Object.keys(STATES) as Status[];
@@ -93,7 +99,7 @@ const PAIRS = STATUSES.flatMap((status) =>
 
 describe('transition, every status × every event', () => {
   it('covers every status and event of the types', () => {
-    expect(PAIRS).toHaveLength(12 * 21);
+    expect(PAIRS).toHaveLength(12 * 22);
   });
 
   it.each(PAIRS)('$status + $event → $expected', ({ status, event, expected }) => {
@@ -336,19 +342,49 @@ describe('processing', () => {
 });
 
 describe('capture', () => {
-  it('settles once; a second answer is ignored', () => {
+  it('settles once, keeping the receipt; a second answer is ignored', () => {
     const settled = inState(transition(STATES.complete, EVENTS.captureSettled), 'complete');
     expect(settled.capture).toEqual({
       kind: 'settled',
       cancelled: false,
+      amountAuthorizedCents: 400,
       amountCapturedCents: 370,
+      amountReleasedCents: 30,
+      reference: 'pi_123',
+      settledAt: RECEIPT.settledAt,
     });
     expect(transition(settled, EVENTS.captureFailed)).toBe(settled);
     expect(transition(settled, EVENTS.captureSettled)).toBe(settled);
   });
 
-  it('records a failed capture with the seed warning', () => {
+  it('records a failed capture with the seed warning and the reference', () => {
     const failed = inState(transition(STATES.complete, EVENTS.captureFailed), 'complete');
-    expect(failed.capture).toEqual({ kind: 'failed', message: MESSAGES.captureFailed });
+    expect(failed.capture).toEqual({
+      kind: 'failed',
+      message: `${MESSAGES.captureFailed} Reference: pi_123`,
+    });
+  });
+});
+
+describe('downloads', () => {
+  const twoFiles = STATES.complete as Extract<AppState, { status: 'complete' }>;
+  const clicked = (state: AppState, url: string) =>
+    transition(state, { type: 'fileDownloaded', url });
+
+  it('starts with nothing downloaded', () => {
+    const done = inState(transition(STATES.preparing, EVENTS.conversionFinished), 'complete');
+    expect(done.downloaded).toEqual([]);
+  });
+
+  it('remembers each file of the results once, in click order', () => {
+    const csv = inState(clicked(twoFiles, 'blob:csv-1'), 'complete');
+    expect(csv.downloaded).toEqual(['blob:csv-1']);
+    expect(clicked(csv, 'blob:csv-1')).toBe(csv);
+    const both = inState(clicked(csv, 'blob:kml-1'), 'complete');
+    expect(both.downloaded).toEqual(['blob:csv-1', 'blob:kml-1']);
+  });
+
+  it('ignores a link that is not one of the results', () => {
+    expect(clicked(twoFiles, 'blob:elsewhere')).toBe(twoFiles);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { chargeCents, isUnderMinimum } from '../lib/money';
 import { MESSAGES } from './messages';
-import type { AppEvent, AppState, Archive, Progress } from './types';
+import type { AppEvent, AppState, Archive, FileResult, Progress } from './types';
 
 /** The state of a fresh page: no file, no error. */
 export const INITIAL_STATE: AppState = { status: 'empty', error: null, refusedFileName: null };
@@ -254,6 +254,7 @@ function fromProcessing(
         results: event.results,
         totals: event.totals,
         capture: state.authorization.kind === 'free' ? { kind: 'notNeeded' } : { kind: 'pending' },
+        downloaded: [],
       };
     case 'conversionFailed':
       return {
@@ -266,6 +267,14 @@ function fromProcessing(
   }
 }
 
+/** Every file the results offer: each KML (or part) and each failed-places CSV, by Blob URL. */
+export function downloadUrls(state: { results: readonly FileResult[] }): string[] {
+  return state.results.flatMap((result) => [
+    ...result.kml.map((file) => file.url),
+    ...(result.failed ? [result.failed.url] : []),
+  ]);
+}
+
 function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: AppEvent): AppState {
   switch (event.type) {
     case 'captureSettled':
@@ -275,12 +284,21 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
         capture: {
           kind: 'settled',
           cancelled: event.cancelled,
+          amountAuthorizedCents: event.amountAuthorizedCents,
           amountCapturedCents: event.amountCapturedCents,
+          amountReleasedCents: event.amountReleasedCents,
+          reference: event.reference,
+          settledAt: event.settledAt,
         },
       };
     case 'captureFailed':
       if (state.capture.kind !== 'pending') return state;
       return { ...state, capture: { kind: 'failed', message: event.message } };
+    case 'fileDownloaded':
+      if (state.downloaded.includes(event.url) || !downloadUrls(state).includes(event.url)) {
+        return state;
+      }
+      return { ...state, downloaded: [...state.downloaded, event.url] };
     case 'removed':
       return INITIAL_STATE;
     default:

@@ -1,7 +1,12 @@
-/** The seed's exact user-facing messages (sections 5 and 8), in one place so tests can name them. */
+/** The seed's exact user-facing messages (sections 5 and 8) and product.md's, in one place so tests can name them. */
 export const MESSAGES = {
   notZip: 'Please upload a ZIP file from Google Takeout with your saved places.',
   noCsv: 'No CSV files found in the zip file.',
+  /** product.md: the converter's `no-place-lists`, an archive of image and page lists only. */
+  noPlaceLists:
+    'No saved place lists found in this archive. In Google Takeout, select Saved (and Maps (your places) for starred places).',
+  /** product.md: the converter's `incomplete-zip`, a ZIP that cannot be read (a download cut short). */
+  incompleteZip: 'This file is not a complete ZIP archive. Download it again from Google Takeout.',
   extractFailed: 'Failed to extract zip file.',
   noSelection: 'Please select at least one file to convert.',
   intentFailed: 'Failed to initialize payment. Please try again.',
@@ -11,3 +16,11 @@ export const MESSAGES = {
     'Warning: Payment capture failed. Please contact support if you were charged incorrectly.',
   conversionFailed: 'An error occurred during conversion.',
 } as const;
+
+/**
+ * The seed's capture-failure warning, quoting the payment's reference so support can find it
+ * (product.md "Receipt").
+ */
+export function captureFailedMessage(reference: string): string {
+  return `${MESSAGES.captureFailed} Reference: ${reference}`;
+}

@@ -73,11 +73,30 @@ export interface FileResult {
   failed: FailedDownload | null;
 }
 
+/**
+ * The receipt of a settled payment (product.md "Money": held, charged, released, reference, date):
+ * the API's capture answer in cents, and when the page got it.
+ */
+export interface Receipt {
+  /** True when the authorization was cancelled and nothing was charged. */
+  cancelled: boolean;
+  /** What the card authorization held: the maximum charge. */
+  amountAuthorizedCents: number;
+  /** What was charged. */
+  amountCapturedCents: number;
+  /** What went back to the card: everything held when cancelled. */
+  amountReleasedCents: number;
+  /** The payment's reference for support: the payment intent id. */
+  reference: string;
+  /** When the page got the answer, in ms since the epoch (the visitor's clock). */
+  settledAt: number;
+}
+
 /** Where the payment stands after conversion. */
 export type Capture =
   | { kind: 'notNeeded' }
   | { kind: 'pending' }
-  | { kind: 'settled'; cancelled: boolean; amountCapturedCents: number }
+  | ({ kind: 'settled' } & Receipt)
   | { kind: 'failed'; message: string };
 
 export type AppState =
@@ -95,6 +114,8 @@ export type AppState =
       results: readonly FileResult[];
       totals: Counts;
       capture: Capture;
+      /** Blob URLs of the files the visitor has downloaded (clicked), in click order. */
+      downloaded: readonly string[];
     } & Archive);
 
 export type Status = AppState['status'];
@@ -118,8 +139,9 @@ export type AppEvent =
   | { type: 'progressReported'; progress: ConversionProgress }
   | { type: 'conversionFinished'; results: readonly FileResult[]; totals: Counts }
   | { type: 'conversionFailed'; message: string }
-  | { type: 'captureSettled'; cancelled: boolean; amountCapturedCents: number }
+  | ({ type: 'captureSettled' } & Receipt)
   | { type: 'captureFailed'; message: string }
+  | { type: 'fileDownloaded'; url: string }
   | { type: 'removed' };
 
 export type EventType = AppEvent['type'];

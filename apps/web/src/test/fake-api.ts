@@ -17,6 +17,8 @@ export interface FakeApiOptions {
   failIntent?: boolean;
   /** Answer capture with a 502. */
   failCapture?: boolean;
+  /** Answer capture with the seed's fields only (`cancelled`, `amountCaptured`), no receipt. */
+  thinCapture?: boolean;
   /** Coordinates for a link without any, or null to leave it unresolved. */
   resolve?: (url: string) => string | null;
   /** A built web app to serve at `/`, unknown paths falling back to its index.html. */
@@ -131,8 +133,16 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
           if (!intent) return fail(res, 404, 'resource_missing', 'No such payment intent.');
           const cents = Number(fields.convertedCount) * 10;
           const cancelled = cents < 50;
+          const captured = cancelled ? 0 : cents;
           intent.status = cancelled ? 'canceled' : 'succeeded';
-          return send(res, 200, { cancelled, amountCaptured: cancelled ? 0 : cents / 100 });
+          if (o.thinCapture) return send(res, 200, { cancelled, amountCaptured: captured / 100 });
+          return send(res, 200, {
+            cancelled,
+            amountCaptured: captured / 100,
+            amountAuthorized: intent.cents / 100,
+            amountReleased: (intent.cents - captured) / 100,
+            reference: String(fields.paymentIntentId),
+          });
         }
         case 'POST /api/resolve-urls-batch': {
           const urls = Array.isArray(fields.urls) ? (fields.urls as unknown[]) : [];

@@ -5,11 +5,11 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { type AppConfig, DEFAULT_CONFIG } from '../api/config';
-import type { Api } from '../api/client';
+import type { Api, CaptureOutcome } from '../api/client';
 import { type AppServices, AppProvider } from '../app/context';
 import { createEffects } from '../state/effects';
 import { createAppStore } from '../state/store';
-import type { AppState, Archive, FileResult, Status } from '../state/types';
+import type { AppState, Archive, FileResult, Receipt, Status } from '../state/types';
 import type { Converter } from '../worker/converter';
 import type { ListSummary } from '../worker/types';
 
@@ -73,7 +73,23 @@ export const STATES: Record<Status, AppState> = {
     results: [RESULT],
     totals: { total: 40, converted: 37, skipped: 3 },
     capture: { kind: 'pending' },
+    downloaded: [],
   },
+};
+
+/** What the API answers for the capture of {@link CARD}'s $4.00 hold after 37 places converted. */
+export const CAPTURE_OUTCOME: CaptureOutcome = {
+  cancelled: false,
+  amountAuthorizedCents: 400,
+  amountCapturedCents: 370,
+  amountReleasedCents: 30,
+  reference: 'pi_123',
+};
+
+/** {@link CAPTURE_OUTCOME} as the page keeps it: dated 15 January 2026, 2:05 PM local time. */
+export const RECEIPT: Receipt = {
+  ...CAPTURE_OUTCOME,
+  settledAt: new Date(2026, 0, 15, 14, 5).getTime(),
 };
 
 /** A worker stand-in that records calls and answers what the test set. */

@@ -3,7 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Api } from '../../api/client';
 import type { AppState } from '../../state/types';
-import { ARCHIVE, fakeConverter, LISTS, mount, STATES, UNUSED_API } from '../../test/fixtures';
+import {
+  ARCHIVE,
+  CAPTURE_OUTCOME,
+  fakeConverter,
+  LISTS,
+  mount,
+  STATES,
+  UNUSED_API,
+} from '../../test/fixtures';
 import { ListDialog } from '../selection/ListDialog';
 
 const DEMO = { payments: 'demo' as const };
@@ -37,7 +45,7 @@ describe('payment view', () => {
         authorized.push(id);
         return { status: 'requires_capture' };
       },
-      capturePayment: async () => ({ cancelled: false, amountCapturedCents: 0 }),
+      capturePayment: async () => CAPTURE_OUTCOME,
     };
     const { store } = mount(<ListDialog />, { state: STATES.paying, config: DEMO, api });
     expect(screen.getByText('Demo mode — no card is charged')).toBeTruthy();

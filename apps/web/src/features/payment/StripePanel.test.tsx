@@ -11,7 +11,7 @@ import { type FakeStripe, startFakeStripe } from '@placeport/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Api } from '../../api/client';
 import type { AppState } from '../../state/types';
-import { ARCHIVE, mount, UNUSED_API } from '../../test/fixtures';
+import { ARCHIVE, CAPTURE_OUTCOME, mount, UNUSED_API } from '../../test/fixtures';
 import { ListDialog } from '../selection/ListDialog';
 
 declare global {
@@ -64,7 +64,7 @@ function payingWithNewIntent(): { state: AppState; id: string } {
 
 const CAPTURE_OK: Api = {
   ...UNUSED_API,
-  capturePayment: async () => ({ cancelled: false, amountCapturedCents: 0 }),
+  capturePayment: async () => CAPTURE_OUTCOME,
 };
 
 function stripeConfig() {

@@ -1,4 +1,5 @@
 import { Tooltip } from 'radix-ui';
+import { useSend } from '../../app/context';
 import { DownloadIcon } from '../../components/Icons';
 import type { FileResult } from '../../state/types';
 import { formatCount } from '../../lib/format';
@@ -20,6 +21,13 @@ export function FileResultPanel({ result }: { result: FileResult }) {
     );
   }
 
+  return <FileDownloads result={result} />;
+}
+
+/** A converted list: its name, its downloads (each click is remembered) and its counts. */
+function FileDownloads({ result }: { result: FileResult }) {
+  const send = useSend();
+  const downloaded = (url: string) => () => send({ type: 'fileDownloaded', url });
   const { counts, kml, failed } = result;
   const parts = kml.length;
   return (
@@ -46,6 +54,7 @@ export function FileResultPanel({ result }: { result: FileResult }) {
             className="button primary"
             href={file.url}
             download={file.fileName}
+            onClick={downloaded(file.url)}
           >
             <DownloadIcon />
             {parts > 1 ? `Download KML (part ${file.part} of ${file.parts})` : 'Download KML'}
@@ -55,7 +64,12 @@ export function FileResultPanel({ result }: { result: FileResult }) {
         {failed && (
           <Tooltip.Root>
             <Tooltip.Trigger asChild>
-              <a className="button" href={failed.url} download={failed.fileName}>
+              <a
+                className="button"
+                href={failed.url}
+                download={failed.fileName}
+                onClick={downloaded(failed.url)}
+              >
                 <DownloadIcon />
                 {`Download Failed (${failed.count})`}
                 <span className="visually-hidden">{` — ${result.listName}`}</span>

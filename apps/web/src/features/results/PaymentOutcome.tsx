@@ -1,8 +1,8 @@
 import { Spinner } from '../../components/Spinner';
 import { formatPlaces } from '../../lib/format';
 import { chargeCents, formatUsd, isUnderMinimum, MINIMUM_CHARGE_CENTS } from '../../lib/money';
-import { MESSAGES } from '../../state/messages';
 import type { Authorization, Capture, Counts } from '../../state/types';
+import { PaymentReceipt } from './PaymentReceipt';
 
 interface PaymentOutcomeProps {
   authorization: Authorization;
@@ -10,7 +10,11 @@ interface PaymentOutcomeProps {
   totals: Counts;
 }
 
-/** 'Payment Cancelled' when nothing (or too little to charge) converted, else 'Payment Summary'. */
+/**
+ * 'Payment Cancelled' when nothing (or too little to charge) converted, else 'Payment Summary';
+ * once the capture is settled, its receipt below; if it failed, the seed's warning with the
+ * payment's reference.
+ */
 export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcomeProps) {
   const converted = totals.converted;
   const finalCents = chargeCents(converted);
@@ -38,6 +42,7 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
             ? 'No places were converted, so your payment authorization has been cancelled. You have not been charged.'
             : `Only ${formatPlaces(converted)} converted (${formatUsd(finalCents)}), under the ${formatUsd(MINIMUM_CHARGE_CENTS)} minimum card charge, so your payment authorization has been cancelled. You have not been charged.`}
         </p>
+        {capture.kind === 'settled' && <PaymentReceipt receipt={capture} />}
       </div>
     );
   }
@@ -49,9 +54,10 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
       <p>{`Successfully converted: ${formatPlaces(converted)}`}</p>
       <p>{`Final charge: ${formatUsd(charged)}`}</p>
       {capture.kind === 'pending' && <Spinner label="Finalizing your payment…" visibleLabel />}
+      {capture.kind === 'settled' && <PaymentReceipt receipt={capture} />}
       {capture.kind === 'failed' && (
         <p className="inline-error" role="alert">
-          {MESSAGES.captureFailed}
+          {capture.message}
         </p>
       )}
     </div>

@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { TOOLTIP_DELAY_MS } from '../../app/context';
-import { MESSAGES } from '../../state/messages';
+import { captureFailedMessage, MESSAGES } from '../../state/messages';
 import type { AppState, Capture, FileResult } from '../../state/types';
-import { mount, RESULT, STATES } from '../../test/fixtures';
+import { mount, RECEIPT, RESULT, STATES } from '../../test/fixtures';
 import { ResultsCard } from './ResultsCard';
 
 type Complete = Extract<AppState, { status: 'complete' }>;
@@ -133,13 +133,32 @@ describe('ResultsCard', () => {
     expect(screen.getByText('4,500 of 4,500 places converted')).toBeTruthy();
   });
 
+  it('remembers each download the visitor clicks', () => {
+    const { store } = mount(<ResultsCard />, { state: STATES.complete });
+    const downloaded = () => (store.getState().state as Complete).downloaded;
+    fireEvent.click(screen.getByRole('link', { name: /^Download Failed/ }));
+    expect(downloaded()).toEqual(['blob:csv-1']);
+    fireEvent.click(screen.getByRole('link', { name: /^Download KML/ }));
+    expect(downloaded()).toEqual(['blob:csv-1', 'blob:kml-1']);
+  });
+
   describe('payment outcome', () => {
     const totals = (converted: number) => ({ total: 40, converted, skipped: 40 - converted });
     const settled = (cancelled: boolean, cents: number): Capture => ({
       kind: 'settled',
+      ...RECEIPT,
       cancelled,
       amountCapturedCents: cents,
+      amountReleasedCents: RECEIPT.amountAuthorizedCents - cents,
     });
+    /** The receipt's lines as a person reads them: term → value. */
+    const receiptLines = () => {
+      const receipt = screen.getByRole('group', { name: 'Receipt' });
+      const terms = within(receipt).getAllByRole('term');
+      return Object.fromEntries(
+        terms.map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+      );
+    };
 
     it('Payment Summary with the converted places and the captured charge', () => {
       mount(<ResultsCard />, { state: complete({ capture: settled(false, 370) }) });
@@ -148,9 +167,44 @@ describe('ResultsCard', () => {
       expect(screen.getByText('Final charge: $3.70')).toBeTruthy();
     });
 
-    it('says the payment is being finalized while the capture is pending', () => {
+    it('shows the receipt below the summary: held, charged, released, reference and date', () => {
+      mount(<ResultsCard />, { state: complete({ capture: settled(false, 370) }) });
+      expect(receiptLines()).toEqual({
+        'Authorized (held)': '$4.00',
+        Charged: '$3.70',
+        Released: '$0.30',
+        Reference: 'pi_123',
+        Date: 'January 15, 2026, 2:05 PM',
+      });
+      const summary = screen.getByRole('heading', { name: 'Payment Summary' }).parentElement!;
+      expect(summary.lastElementChild).toBe(screen.getByRole('group', { name: 'Receipt' }));
+      const time = screen.getByText('January 15, 2026, 2:05 PM');
+      expect(new Date(time.getAttribute('datetime')!).getTime()).toBe(RECEIPT.settledAt);
+    });
+
+    it('writes large amounts with thousands separators', () => {
+      const capture: Capture = {
+        ...(settled(false, 12_345_670) as Extract<Capture, { kind: 'settled' }>),
+        amountAuthorizedCents: 15_000_000,
+        amountReleasedCents: 2_654_330,
+      };
+      mount(<ResultsCard />, {
+        state: complete({
+          totals: { total: 1_500_000, converted: 1_234_567, skipped: 265_433 },
+          capture,
+        }),
+      });
+      expect(receiptLines()).toMatchObject({
+        'Authorized (held)': '$150,000.00',
+        Charged: '$123,456.70',
+        Released: '$26,543.30',
+      });
+    });
+
+    it('says the payment is being finalized while the capture is pending, without a receipt yet', () => {
       mount(<ResultsCard />, { state: STATES.complete });
       expect(screen.getByText('Finalizing your payment…')).toBeTruthy();
+      expect(screen.queryByRole('group', { name: 'Receipt' })).toBeNull();
     });
 
     it('Payment Cancelled when no place converted', () => {
@@ -162,6 +216,12 @@ describe('ResultsCard', () => {
         'authorization has been cancelled. You have not been charged.',
       );
       expect(screen.queryByText('Payment Summary')).toBeNull();
+      expect(receiptLines()).toMatchObject({
+        'Authorized (held)': '$4.00',
+        Charged: '$0.00',
+        Released: '$4.00',
+        Reference: 'pi_123',
+      });
     });
 
     it('Payment Cancelled with the reason when the charge would be under $0.50', () => {
@@ -174,11 +234,15 @@ describe('ResultsCard', () => {
       ).toBeTruthy();
     });
 
-    it('warns with the seed message when the capture failed', () => {
+    it('warns with the seed message and the reference when the capture failed', () => {
       mount(<ResultsCard />, {
-        state: complete({ capture: { kind: 'failed', message: MESSAGES.captureFailed } }),
+        state: complete({ capture: { kind: 'failed', message: captureFailedMessage('pi_123') } }),
       });
-      expect(screen.getByRole('alert').textContent).toBe(MESSAGES.captureFailed);
+      expect(screen.getByRole('alert').textContent).toBe(
+        'Warning: Payment capture failed. Please contact support if you were charged incorrectly. Reference: pi_123',
+      );
+      expect(screen.getByRole('alert').textContent).toContain(MESSAGES.captureFailed);
+      expect(screen.queryByRole('group', { name: 'Receipt' })).toBeNull();
     });
 
     it('a free run says nothing was charged', () => {
@@ -187,6 +251,7 @@ describe('ResultsCard', () => {
       });
       expect(screen.getByRole('heading', { name: 'Payment Summary' })).toBeTruthy();
       expect(screen.getByText(/Final charge: \$0.00. This selection was free/)).toBeTruthy();
+      expect(screen.queryByRole('group', { name: 'Receipt' })).toBeNull();
     });
   });
 });

@@ -1,0 +1,102 @@
+/**
+ * No hold is left behind (product.md "Money"): a visitor who reloads the page in the middle of a
+ * paid conversion never comes back to capture, so the server's settlement sweep settles the
+ * authorization by itself, for the places the server resolved for it.
+ *
+ * The API of this spec settles an authorization unused for 3 s (`SETTLE_AFTER_MINUTES=0.05`), in
+ * a worker of its own. What the server resolves is fixed by the archive, not by timing: the lists
+ * are looked up one after another, the first list's places all answer, and the second list's one
+ * place never does; the sweep finds intents through Stripe's search, which the fake keeps frozen
+ * until the page has been reloaded, so however slow the machine the sweep cannot settle earlier.
+ */
+import { generateTakeout } from '@placeport/testkit';
+import { placeLists, zipUpload } from './support/archives';
+import { expect, test } from './support/fixtures';
+import { answerDialogs, chooseFile, paymentDialog, selectionDialog } from './support/page';
+import { useStripeShim } from './support/stripe';
+
+test.use({ settleAfterMinutes: '0.05' });
+
+test('a reload during a paid conversion: the page asks first, and the server settles the hold', async ({
+  page,
+  stripeApi,
+  fakeStripe,
+  fakeGoogle,
+}) => {
+  const takeout = generateTakeout({
+    seed: 91,
+    quirks: false,
+    includeNonPlaceLists: false,
+    lists: [
+      { name: 'Looked up', places: 8, kinds: { ftid: 1 } },
+      { name: 'Never answered', places: 1, kinds: { ftid: 1 } },
+    ],
+  });
+  const [first, second] = placeLists(takeout);
+  const places = first!.places.length + second!.places.length;
+  // Every place of the first list needs the server to look it up, and the fake Google answers.
+  const resolved = new Set(first!.places.map((place) => place.ftid)).size;
+  expect(first!.places.every((place) => !place.expected && place.resolvable && place.ftid)).toBe(
+    true,
+  );
+  // At least 5 places ($0.50): the sweep captures rather than cancels.
+  expect(resolved).toBeGreaterThanOrEqual(5);
+  const neverAnswered = second!.places[0]!;
+  fakeGoogle.setPlace(neverAnswered.cid!, { hang: true });
+  const askedFor = (ftid: string) => () =>
+    fakeGoogle.count((request) => decodeURIComponent(request.path).includes(ftid));
+
+  await useStripeShim(page, fakeStripe.url);
+  const before = new Set(fakeStripe.paymentIntents().map((intent) => intent.id));
+  let intentId = '';
+  fakeStripe.holdSearchIndex();
+  try {
+    const dialogs = answerDialogs(page, 'leave');
+    await page.goto(stripeApi.url);
+    await chooseFile(page, zipUpload(takeout));
+    await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+    const payment = paymentDialog(page);
+    await expect(payment.getByTestId('fake-stripe-payment')).toBeVisible();
+    await payment.getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+    await expect(page.getByRole('heading', { name: 'Converting your places' })).toBeVisible();
+    const created = fakeStripe.paymentIntents().filter((each) => !before.has(each.id));
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ amount: places * 10, capture_method: 'manual' });
+    intentId = created[0]!.id;
+
+    // The second list's lookup has reached Google: the first list's answer, and with it the
+    // server's count, came back before it was sent.
+    await expect.poll(askedFor(neverAnswered.ftid!)).toBeGreaterThan(0);
+    await expect(page.getByText('List 2 of 2: Never answered.csv')).toBeVisible();
+    expect(fakeStripe.paymentIntent(intentId)).toMatchObject({
+      status: 'requires_capture',
+      metadata: { resolved: String(resolved) },
+    });
+
+    await page.reload();
+    expect(dialogs.types).toEqual(['beforeunload']);
+    await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Converting your places' })).toHaveCount(0);
+    // The page that would have captured is gone; the hold is still there.
+    expect(fakeStripe.paymentIntent(intentId)?.status).toBe('requires_capture');
+  } finally {
+    fakeStripe.releaseSearchIndex();
+  }
+
+  await expect
+    .poll(
+      () => {
+        const now = fakeStripe.paymentIntent(intentId);
+        return { status: now?.status, amountReceived: now?.amount_received };
+      },
+      { timeout: 60_000 },
+    )
+    .toEqual({ status: 'succeeded', amountReceived: resolved * 10 });
+  // Captured by the server's sweep: the browser never asked to capture.
+  expect(stripeApi.log()).toContain('settlement: captured');
+  expect(
+    fakeStripe
+      .mutations()
+      .filter((request) => request.path === `/v1/payment_intents/${intentId}/capture`),
+  ).toHaveLength(1);
+});
