@@ -1,4 +1,4 @@
-import { extractCoordinates } from '@placeport/converter';
+import { extractCoordinates, LOOKUP_FAILURES, type LookupFailure } from '@placeport/converter';
 import { isAllowedFetchUrl, isShortLink } from './allowlist.js';
 import type { Breaker } from './breaker.js';
 import type { CachedPlace, PlaceCache } from './cache.js';
@@ -14,21 +14,14 @@ import {
 } from './upstream.js';
 
 /**
- * Why a link has no coordinates (product.md, Resolution): `not_found` (Google has no location for
- * it, or nothing we could trust), `throttled` (Google refused us; try later), `unavailable` (the
- * lookup failed: network, timeout), `not_allowed` (not a Google Maps link), `limit` (the payment's
- * or free tier's allowance is used; given by the API, never by the resolver itself).
+ * Why a link has no coordinates (product.md, Resolution): the converter's {@link LookupFailure},
+ * so the API's answers, the pipeline and the failed-places CSV share one list. `limit` is given by
+ * the API (an allowance used), never by the resolver itself.
  */
-export type FailureReason = 'not_found' | 'throttled' | 'unavailable' | 'not_allowed' | 'limit';
+export type FailureReason = LookupFailure;
 
 /** Every reason, for validation and tables. */
-export const FAILURE_REASONS: readonly FailureReason[] = [
-  'not_found',
-  'throttled',
-  'unavailable',
-  'not_allowed',
-  'limit',
-];
+export const FAILURE_REASONS: readonly FailureReason[] = LOOKUP_FAILURES;
 
 /** The outcome of one lookup. */
 export type LookupOutcome =
