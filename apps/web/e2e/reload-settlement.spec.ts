@@ -92,8 +92,9 @@ test('a reload during a paid conversion: the page asks first, and the server set
       { timeout: 60_000 },
     )
     .toEqual({ status: 'succeeded', amountReceived: resolved * 10 });
-  // Captured by the server's sweep: the browser never asked to capture.
-  expect(stripeApi.log()).toContain('settlement: captured');
+  // Captured by the server's sweep: the browser never asked to capture. The API writes its log
+  // line just after Stripe answered, so it is waited for, not read at once.
+  await expect.poll(() => stripeApi.log(), { timeout: 60_000 }).toContain('settlement: captured');
   expect(
     fakeStripe
       .mutations()
