@@ -144,6 +144,20 @@ describe('buildKml', () => {
     );
   });
 
+  // Found by the property below: XML 1.1 readers (and @xmldom/xmldom) read NEL and LINE
+  // SEPARATOR as line ends. Written as character references they come back as they were; in the
+  // balloon's HTML they are line breaks.
+  it('keeps NEL, LINE and PARAGRAPH SEPARATOR in titles, and breaks lines at them in notes', () => {
+    const { geojson } = parse(
+      buildKml([place({ title: 'a\u0085b\u2028c\u2029d', note: 'd\u0085e\u2028f\u2029g' })]),
+    );
+    const properties = geojson.features[0]?.properties ?? {};
+    expect(properties.name).toBe('a\u0085b\u2028c\u2029d');
+    const raw = properties.description as string | { value: string } | undefined;
+    const description = htmlToText(typeof raw === 'object' ? raw.value : (raw ?? ''));
+    expect(description).toContain('Note: d\ne\nf\ng');
+  });
+
   it('stays well-formed and gives back any title and note (property)', () => {
     const text = fc.string({ unit: 'binary', minLength: 1, maxLength: 40 });
     fc.assert(
@@ -158,7 +172,9 @@ describe('buildKml', () => {
         const raw = properties.description as string | { value: string } | undefined;
         const description = htmlToText(typeof raw === 'object' ? raw.value : (raw ?? ''));
         expect(norm(description)).toContain(
-          norm(`Note: ${stripForbiddenXmlChars(note)}`.replace(/\r?\n/g, '\n')),
+          norm(
+            `Note: ${stripForbiddenXmlChars(note)}`.replace(/\r?\n|[\u0085\u2028\u2029]/g, '\n'),
+          ),
         );
       }),
       { numRuns: 300 },

@@ -41,9 +41,13 @@ export function placeDescription(place: ParsedPlace): string {
 
 const WEB_LINK = /^https?:\/\//i;
 
-/** Text as HTML: escaped, with line breaks kept. */
+/**
+ * Text as HTML: escaped, with line breaks kept as `<br>`. NEL and the Unicode line and paragraph
+ * separators are line breaks
+ * too (and inside CDATA an XML 1.1 reader would turn them into \n anyway).
+ */
 function htmlText(text: string): string {
-  const escaped = escapeXml(text);
+  const escaped = escapeXml(text.replace(/[\u0085\u2028\u2029]/g, '\n'));
   return escaped.includes('\n') ? escaped.replace(/\r?\n/g, '<br>') : escaped;
 }
 

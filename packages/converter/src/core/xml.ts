@@ -9,7 +9,8 @@
 const FORBIDDEN =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // Anything that needs work: a special character, a forbidden one, or any surrogate (checked precisely after).
-const NEEDS_WORK = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const NEEDS_WORK =
+  /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\u0085\u2028\u2029\uD800-\uDFFF\uFFFE\uFFFF]/;
 const MAY_BE_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /** Removes characters that may not appear in an XML 1.0 document. */
@@ -40,6 +41,18 @@ export function escapeXml(text: string): string {
         break;
       case 39:
         entity = '&apos;';
+        break;
+      // NEL and the Unicode line and paragraph separators are line ends to XML 1.1 readers (and to
+      // @xmldom/xmldom), which would turn them into \n; as character references they reach every
+      // reader as written.
+      case 0x85:
+        entity = '&#133;';
+        break;
+      case 0x2028:
+        entity = '&#8232;';
+        break;
+      case 0x2029:
+        entity = '&#8233;';
         break;
       default:
         continue;
