@@ -14,7 +14,7 @@ import {
   type InspectedList,
   type PipelineOptions,
 } from '@placeport/converter';
-import { createResolver, MemoryPlaceCache, UPSTREAM_CONCURRENCY } from '@placeport/resolver';
+import { createResolver, MemoryPlaceCache } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
 import { defaultCacheFile, loadCacheFile, saveCacheFile } from './cache-file.js';
 import { EnvironmentError, readEnvironment, type CliEnvironment } from './config.js';
@@ -31,12 +31,6 @@ export const API_CHUNK_SIZE = 4;
  * resolver's per-batch deadline on a slow connection, large enough to keep its slots busy.
  */
 export const LOCAL_CHUNK_SIZE = 100;
-/**
- * Abort listeners one signal may hold before Node warns of a leak (default 10). The resolver hangs
- * every lookup of a batch, waiting or in flight, on the batch's deadline signal: up to a batch of
- * {@link LOCAL_CHUNK_SIZE} plus the requests in flight — many, but no leak.
- */
-export const MAX_ABORT_LISTENERS = LOCAL_CHUNK_SIZE + 2 * UPSTREAM_CONCURRENCY + 10;
 
 /** Where the CLI writes: stdout (summary), stderr (messages), and the progress line when stderr is a terminal. */
 export interface CliIo {

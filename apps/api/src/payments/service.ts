@@ -182,7 +182,7 @@ export class PaymentService {
         `actualAmount must be ${formatDollars(expected)} for ${claim.convertedCount} converted places at ${formatDollars(PRICE_PER_PLACE_CENTS)} each.`,
       );
     }
-    return this.oneAtATime(claim.paymentIntentId, () => this.settle(claim, log));
+    return this.serialized(claim.paymentIntentId, () => this.settle(claim, log));
   }
 
   private async settle(claim: CaptureClaim, log: Log): Promise<CaptureResult> {
@@ -249,11 +249,7 @@ export class PaymentService {
   }
 
   /** Runs `task` after any other call for the same intent in this process. */
-  serialized<T>(id: string, task: () => Promise<T>): Promise<T> {
-    return this.oneAtATime(id, task);
-  }
-
-  private async oneAtATime<T>(id: string, task: () => Promise<T>): Promise<T> {
+  async serialized<T>(id: string, task: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(id) ?? Promise.resolve();
     const run = previous.then(task, task);
     const settled = run.catch(() => undefined);
