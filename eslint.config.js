@@ -55,7 +55,7 @@ export default tseslint.config(
     files: ['packages/resolver/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/api', '@placeport/web', '@placeport/testkit', 'placeport', 'fastify', '@fastify/*', '@placeport/converter/*'], message: 'The resolver depends only on the converter (its public entry) and takes everything else injected.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/api', '@placeport/web', '@placeport/testkit', 'placeport', 'fastify', '@fastify/*', '@placeport/converter/*', '!@placeport/converter/internal'], message: 'The resolver depends only on the converter (its main or internal entry) and takes everything else injected.' }] }],
     },
   },
   {
@@ -85,7 +85,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['@placeport/api', '@placeport/web', '@placeport/testkit', '@placeport/*/src/*', '@placeport/*/dist/*', '**/packages/*', '**/apps/*'],
-              message: 'The CLI imports only @placeport/converter(/worker) and @placeport/resolver(/node).',
+              message: 'The CLI imports only @placeport/converter(/internal, /worker) and @placeport/resolver(/node).',
             },
           ],
         },

@@ -1,4 +1,4 @@
-import { extractCoordinates, placeIdFromFtid, cidFromFtid } from '@placeport/converter';
+import { extractCoordinates, placeIdFromFtid, cidFromFtid } from '@placeport/converter/internal';
 import { coordinatesForFtid, PAGE_FORMS, REQUESTER_LOCATION } from '@placeport/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ftidFor, startStack, takeoutLink, type Stack } from './support.js';

@@ -1,4 +1,4 @@
-import { cidFromFtid } from '@placeport/converter';
+import { cidFromFtid } from '@placeport/converter/internal';
 import { coordinatesForCid } from '@placeport/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ftidFor, startStack, takeoutLink, type Stack } from './support.js';

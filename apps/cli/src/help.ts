@@ -1,10 +1,15 @@
 /** `placeport --help`; `cacheFile` is where this computer's cache file is by default. */
 export function helpText(cacheFile: string): string {
-  return `placeport — turn Google Maps saved places (Google Takeout) into KML files for Google My Maps
+  return `placeport — turn Google Maps saved places (Google Takeout) into map files: KML for Google My
+Maps, KMZ, GPX (Organic Maps, OsmAnd, GPS apps), GeoJSON and CSV with coordinates
 
 Usage:
   placeport convert <archive.zip> --out <dir> [options]
+  placeport convert <list - failed-places.csv> --out <dir> [options]   (retry an earlier run's failures)
   placeport --help
+
+The archive's saved lists (Saved/*.csv) and starred places (Saved Places.json, from "Maps (your
+places)") are converted.
 
 Most links in a Takeout export name a place but carry no coordinates. placeport looks them up
 itself, from your own computer: it reads each place's public Google Maps page (which Google serves
@@ -13,8 +18,10 @@ looked up once, even when it is saved in several lists. Your links go to Google 
 (unless you choose --api).
 
 Options:
-  --out <dir>                    Folder for the KML files and the failed-places CSVs (created if
+  --out <dir>                    Folder for the map files and the failed-places CSVs (created if
                                  missing).
+  --format <format>              kml (default), kmz, gpx, geojson or csv. Repeat for several, e.g.
+                                 --format kml --format gpx.
   --list <name>                  Convert only this list (its name, e.g. "Want to go", or its path
                                  in the archive). Repeat to choose several. Default: every list.
   --google-maps-api-key <key>    A Google Maps Platform key with the Places API (New) enabled: the
@@ -43,9 +50,9 @@ The cache file:
   %LOCALAPPDATA%\\placeport\\Cache\\ on Windows.) Delete it any time.
 
 Output:
-  One KML file per list (lists over 2,000 places are split into parts, the most one Google My Maps
-  layer takes) and, for a list with places left without coordinates, a failed-places CSV saying
-  why for each. The summary counts them by reason. While looking up, progress (done / total, rate,
+  One file per list and format (lists over 2,000 places are split into even parts, the most one
+  Google My Maps layer takes) and, for a list with places left without coordinates, a
+  failed-places CSV saying why for each: give it back to placeport convert to try those again. The summary counts them by reason. While looking up, progress (done / total, rate,
   time left) is shown on stderr when it is a terminal.
 
 Exit codes:

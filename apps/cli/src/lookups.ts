@@ -12,7 +12,7 @@ import {
   ResolveRequestError,
   type InspectedList,
   type ResolveUrls,
-} from '@placeport/converter';
+} from '@placeport/converter/internal';
 import { createResolveClient } from '@placeport/converter/worker';
 import type { Resolver } from '@placeport/resolver';
 

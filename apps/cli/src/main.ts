@@ -9,11 +9,13 @@ import path from 'node:path';
 import {
   ConverterError,
   convertLists,
-  MESSAGES,
+  countCoordinateSources,
+  FAILED_CSV_SUFFIX,
+  parseList,
   readArchive,
   type InspectedList,
   type PipelineOptions,
-} from '@placeport/converter';
+} from '@placeport/converter/internal';
 import { createResolver, MemoryPlaceCache } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
 import { defaultCacheFile, loadCacheFile, saveCacheFile } from './cache-file.js';
@@ -22,7 +24,7 @@ import { helpText } from './help.js';
 import { apiLookups, countLookups, emptyStats, localLookups, type Lookups } from './lookups.js';
 import { createProgressLine, type ProgressLine } from './progress.js';
 import { formatSummary, summarize, type CacheSummary } from './summary.js';
-import { parseCommandLine, pickList, UsageError, type ConvertCommand } from './usage.js';
+import { parseCommandLine, pickLists, UsageError, type ConvertCommand } from './usage.js';
 
 /** Links per request to a PlacePort API: its free tier answers 402 past 4 links in one request. */
 export const API_CHUNK_SIZE = 4;
@@ -79,27 +81,63 @@ export async function runCli(
   return command.toStdout ? 0 : 2;
 }
 
-/** Reads the archive and picks the lists asked for; throws ConverterError with the seed's messages. */
+/** What the CLI reads: a Takeout archive, or a failed-places CSV of an earlier run to retry. */
+const INPUT_MESSAGE =
+  'Give a ZIP file from Google Takeout with your saved places, or a failed-places CSV to retry.';
+
+/**
+ * A failed-places CSV (or any saved-list CSV) as a list of its own. Its files are named after the
+ * list it came from: `Want to go - failed-places.csv` writes `Want to go.kml` (and, for places that
+ * fail again, a new `Want to go - failed-places.csv`).
+ */
+function csvInput(file: string, content: string): InspectedList {
+  const fileName = path.basename(file);
+  const name = fileName.replace(/\.csv$/i, '');
+  const parsed = parseList(content);
+  if (parsed instanceof ConverterError) throw parsed;
+  // The failed-places CSV put a `'` before cells a spreadsheet would run as a formula; take it off.
+  for (const place of parsed.places) {
+    place.title = unescapeFormula(place.title);
+    if (place.note) place.note = unescapeFormula(place.note);
+    if (place.comment) place.comment = unescapeFormula(place.comment);
+  }
+  const outputName = name.endsWith(FAILED_CSV_SUFFIX)
+    ? name.slice(0, -FAILED_CSV_SUFFIX.length) || name
+    : name;
+  return {
+    path: fileName,
+    name,
+    kind: 'csv',
+    outputName,
+    content,
+    size: Buffer.byteLength(content),
+    rowCount: parsed.places.length,
+    ...countCoordinateSources(parsed.places),
+    parsed,
+  };
+}
+
+function unescapeFormula(cell: string): string {
+  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+}
+
+/** Reads the input and picks the lists asked for; throws ConverterError with the seed's messages. */
 async function readLists(command: ConvertCommand): Promise<InspectedList[]> {
-  if (!/\.zip$/i.test(command.archive)) throw new ConverterError('not-a-zip', MESSAGES.notAZip);
+  const isZip = /\.zip$/i.test(command.archive);
+  const isCsv = /\.csv$/i.test(command.archive);
+  if (!isZip && !isCsv) throw new ConverterError('not-a-zip', INPUT_MESSAGE);
   const bytes = await readFile(command.archive).catch((error: NodeJS.ErrnoException) => {
     throw new ConverterError(
       'extract-failed',
-      error.code === 'ENOENT' ? `File not found: ${command.archive}` : MESSAGES.extractFailed,
+      error.code === 'ENOENT'
+        ? `File not found: ${command.archive}`
+        : `Could not read ${command.archive}.`,
     );
   });
-  const lists = readArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  if (command.lists.length === 0) return lists;
-  return command.lists.map((wanted) => {
-    const list = pickList(lists, wanted);
-    if (!list) {
-      throw new ConverterError(
-        'unknown-list',
-        `No list named "${wanted}" in this archive. Lists: ${lists.map((l) => l.name).join(', ')}`,
-      );
-    }
-    return list;
-  });
+  const lists = isZip
+    ? readArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    : [csvInput(command.archive, bytes.toString('utf8'))];
+  return command.lists.length === 0 ? lists : pickLists(lists, command.lists);
 }
 
 /** The local resolver and its cache, restored from the cache file when there is one. */
@@ -143,8 +181,8 @@ async function writeOutputs(
   const taken = new Set<string>();
   for (const result of results) {
     const files: string[] = [];
-    for (const part of result.kml) {
-      files.push(await writeUnique(taken, outDir, part.fileName, part.content));
+    for (const part of result.files) {
+      files.push(await writeUnique(taken, outDir, part.fileName, part.data));
     }
     if (result.failedCsvContent && result.failedCsvFileName) {
       files.push(
@@ -176,6 +214,7 @@ async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment):
     }
     const pipeline: PipelineOptions = {
       logger: { warn: () => {} },
+      formats: command.formats,
       ...(lookups
         ? {
             resolveUrls: lookups.resolveUrls,
@@ -240,7 +279,7 @@ async function writeUnique(
   taken: Set<string>,
   dir: string,
   fileName: string,
-  content: string,
+  content: string | Uint8Array,
 ): Promise<string> {
   const ext = path.extname(fileName);
   const stem = fileName.slice(0, fileName.length - ext.length);
@@ -248,6 +287,8 @@ async function writeUnique(
   for (let n = 2; taken.has(path.join(dir, candidate)); n += 1) candidate = `${stem} (${n})${ext}`;
   const target = path.join(dir, candidate);
   taken.add(target);
-  await writeFile(target, content, 'utf8');
+  await (typeof content === 'string'
+    ? writeFile(target, content, 'utf8')
+    : writeFile(target, content));
   return target;
 }

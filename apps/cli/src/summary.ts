@@ -1,4 +1,8 @@
-import { REASON_TEXT, type ConversionResult, type UnplacedReason } from '@placeport/converter';
+import {
+  REASON_TEXT,
+  type ConversionResult,
+  type UnplacedReason,
+} from '@placeport/converter/internal';
 import type { LookupStats } from './lookups.js';
 
 /** Counts of places left without coordinates, by reason. */

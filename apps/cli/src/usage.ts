@@ -1,5 +1,12 @@
 /** The command line of `placeport`: parsed and checked before anything is read or fetched. */
 import { parseArgs } from 'node:util';
+import {
+  ConverterError,
+  isOutputFormat,
+  OUTPUT_FORMATS,
+  pickLists as pickListsOf,
+  type OutputFormat,
+} from '@placeport/converter/internal';
 import type { CliEnvironment } from './config.js';
 
 /** Wrong usage: the message is printed with a pointer to `--help`, and the exit code is 2. */
@@ -19,8 +26,11 @@ export type LookupMode =
 /** A `convert` command, checked. */
 export interface ConvertCommand {
   kind: 'convert';
+  /** A Takeout archive (`.zip`), or a failed-places CSV of an earlier run to retry. */
   archive: string;
   out: string;
+  /** File formats to write, in order, without repeats (default `kml`). */
+  formats: OutputFormat[];
   /** Lists to convert by name or path; empty means every list. */
   lists: string[];
   json: boolean;
@@ -52,6 +62,7 @@ export function parseCommandLine(
       options: {
         out: { type: 'string' },
         list: { type: 'string', multiple: true },
+        format: { type: 'string', multiple: true },
         api: { type: 'string' },
         offline: { type: 'boolean', default: false },
         'google-maps-api-key': { type: 'string' },
@@ -69,7 +80,17 @@ export function parseCommandLine(
   if (positionals.length === 0) return { kind: 'help', toStdout: false };
   const [command, archive, ...rest] = positionals;
   if (command !== 'convert' || !archive || rest.length > 0 || !values.out) {
-    throw new UsageError('expected "convert <archive.zip> --out <dir>"');
+    throw new UsageError('expected "convert <archive.zip | failed-places.csv> --out <dir>"');
+  }
+  const formats: OutputFormat[] = [];
+  for (const format of values.format ?? ['kml']) {
+    const name = format.trim().toLowerCase();
+    if (!isOutputFormat(name)) {
+      throw new UsageError(
+        `--format must be one of ${OUTPUT_FORMATS.join(', ')} (got "${format}")`,
+      );
+    }
+    if (!formats.includes(name)) formats.push(name);
   }
 
   const flagKey = values['google-maps-api-key'];
@@ -114,6 +135,7 @@ export function parseCommandLine(
     kind: 'convert',
     archive,
     out: values.out,
+    formats,
     lists: values.list ?? [],
     json: values.json,
     lookups,
@@ -122,21 +144,23 @@ export function parseCommandLine(
 }
 
 /**
- * The list `--list <wanted>` names: the list at that path in the archive, else the one list with that
- * name. Names repeat across folders (product.md), so a name that several lists share is refused with
- * their paths, any of which selects exactly. Undefined when nothing matches.
+ * The lists `--list` names, in that order: each by its path in the archive, else the one list with
+ * that name. Names repeat across folders (product.md), so a name that several lists share is wrong
+ * usage, refused with their paths, any of which selects exactly. A name that matches nothing is bad
+ * input (ConverterError `unknown-list`).
  */
-export function pickList<T extends { path: string; name: string }>(
+export function pickLists<T extends { path: string; name: string }>(
   lists: readonly T[],
-  wanted: string,
-): T | undefined {
-  const byPath = lists.find((list) => list.path === wanted);
-  if (byPath) return byPath;
-  const named = lists.filter((list) => list.name === wanted);
-  if (named.length > 1) {
+  wanted: readonly string[],
+): T[] {
+  try {
+    return pickListsOf(lists, wanted);
+  } catch (error) {
+    if (!(error instanceof ConverterError) || error.code !== 'ambiguous-list') throw error;
+    const name = wanted.find((want) => lists.filter((list) => list.name === want).length > 1)!;
+    const named = lists.filter((list) => list.name === name);
     throw new UsageError(
-      `--list "${wanted}" names ${named.length} lists in this archive; give its path instead:\n${named.map((list) => `  ${list.path}`).join('\n')}`,
+      `--list "${name}" names ${named.length} lists in this archive; give its path instead:\n${named.map((list) => `  ${list.path}`).join('\n')}`,
     );
   }
-  return named[0];
 }

@@ -6,7 +6,7 @@ import {
   type FakeGoogle,
   type GeneratedList,
 } from '@placeport/testkit';
-import { extractPlaceRef, REASON_TEXT, resolvedUrlFor } from '@placeport/converter';
+import { extractPlaceRef, REASON_TEXT, resolvedUrlFor } from '@placeport/converter/internal';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -138,12 +138,16 @@ describe('placeport CLI', () => {
     await expect(readdir(out)).rejects.toThrow();
   });
 
-  it('exits 1 with the seed message for a non-zip, a missing file, a zip without lists and a zip bomb', async () => {
-    const notZip = await run(['convert', path.join(dir, 'places.csv'), '--out', dir]);
+  it('exits 1 with a clear message for a file that is neither a ZIP nor a CSV, a missing file, a zip without lists and a zip bomb', async () => {
+    const notZip = await run(['convert', path.join(dir, 'places.kml'), '--out', dir]);
     expect(notZip).toMatchObject({
       code: 1,
-      stderr: 'placeport: Please upload a ZIP file from Google Takeout with your saved places.\n',
+      stderr:
+        'placeport: Give a ZIP file from Google Takeout with your saved places, or a failed-places CSV to retry.\n',
     });
+    const missingCsv = await run(['convert', path.join(dir, 'places.csv'), '--out', dir]);
+    expect(missingCsv.code).toBe(1);
+    expect(missingCsv.stderr).toContain('File not found');
     const missing = await run(['convert', path.join(dir, 'missing.zip'), '--out', dir]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('File not found');
@@ -187,7 +191,14 @@ describe('placeport CLI', () => {
     const summary = JSON.parse(result.stdout) as JsonSummary;
     expect(summary.lookups).toMatchObject({ mode: 'offline', links: 0 });
     expect(summary.cache).toBeNull();
-    expect(summary.lists.map((l) => l.name)).toEqual(placeLists.map((l) => l.name));
+    expect(summary.lists.map((l) => l.name)).toEqual([
+      ...placeLists.map((l) => l.name),
+      'Saved Places',
+    ]);
+    // The starred places carry their coordinates in the file, or in no place at all ([0, 0]).
+    const starred = summary.lists.at(-1)!;
+    expect(starred.converted + (starred.unplaced.not_looked_up ?? 0)).toBe(starred.total);
+    expect(starred.converted).toBeGreaterThan(0);
     for (const [i, list] of placeLists.entries()) {
       const line = summary.lists[i]!;
       const offline = list.places.filter((p) => p.expected);

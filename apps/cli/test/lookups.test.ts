@@ -10,7 +10,7 @@ import {
   type FakeGoogle,
   type GeneratedPlace,
 } from '@placeport/testkit';
-import { REASON_TEXT } from '@placeport/converter';
+import { REASON_TEXT } from '@placeport/converter/internal';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -76,7 +76,13 @@ describe('placeport convert, looking places up from this computer', () => {
     expect(result.stderr).toBe('');
     const summary = JSON.parse(result.stdout) as JsonSummary;
 
-    expect(summary.lists.map((l) => l.name)).toEqual(placeLists.map((l) => l.name));
+    expect(summary.lists.map((l) => l.name)).toEqual([
+      ...placeLists.map((l) => l.name),
+      'Saved Places',
+    ]);
+    // Every starred place is placed: from the file, or looked up by its link ([0, 0] ones).
+    const starred = summary.lists.at(-1)!;
+    expect([starred.converted, starred.unplaced]).toEqual([starred.total, {}]);
     for (const [i, list] of placeLists.entries()) {
       const line = summary.lists[i]!;
       const placed = list.places.filter((p) => p.expected ?? p.resolvable);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GeneratedPlace } from '@placeport/testkit';
-import { stripForbiddenXmlChars, UNTITLED_PLACE_NAME } from '@placeport/converter';
+import { stripForbiddenXmlChars, UNTITLED_PLACE_NAME } from '@placeport/converter/internal';
 import { kmlPoints } from './read-kml.js';
 
 /** The built launcher, as `npx placeport` runs it (`pnpm build` first; turbo does it before tests). */

@@ -3,7 +3,11 @@
  * URLs, so no resolution) and prints, per size: wall and CPU time, places per second, peak memory, and
  * the "floor" (unzip + CSV parse alone) with the ratio converter/floor. The archive is generated once and
  * each measurement runs in a fresh process reading it from disk, so peak RSS is the conversion's own.
- * Last, how long a 300 MB zip bomb takes to be refused (the unit tests prove it is never inflated).
+ * Then, for the 100,000 converted places (saved once as JSON, loaded by each fresh process): the time
+ * and peak memory of writing every list in each output format (`writeListFiles`), and of one
+ * "Download all" ZIP of every KML file (`zipFiles` pulling from a generator), each with its ratio to
+ * the floor. Last, how long a 300 MB zip bomb takes to be refused (the unit tests prove it is never
+ * inflated).
  */
 import { generateTakeout, makeZipBomb } from '@placeport/testkit';
 import { unzipSync } from 'fflate';
@@ -13,11 +17,22 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
+import {
+  eachListFile,
+  OUTPUT_FORMATS,
+  writeListFiles,
+  isOutputFormat,
+  type ListMeta,
+} from '../src/core/formats/output.js';
+import { zipFiles } from '../src/core/formats/zip.js';
+import type { MappedPlace } from '../src/core/kml.js';
 import { readArchive } from '../src/inspect.js';
 import { convertLists } from '../src/pipeline.js';
 
 const SIZES = [10_000, 100_000];
 const RUNS = 5;
+/** The size whose converted places the writers are measured on. */
+const WRITE_SIZE = 100_000;
 
 interface Measurement {
   wallMs: number;
@@ -65,22 +80,162 @@ async function measure(mode: 'converter' | 'floor', file: string): Promise<Measu
   };
 }
 
-function spawnMeasure(mode: string, file: string): Measurement {
+/** A converted list as the writers take it, saved so every measuring process starts from the same places. */
+interface ConvertedList {
+  meta: ListMeta;
+  places: MappedPlace[];
+}
+
+/** Converts the archive once and keeps what the writers need: each list and its placed places. */
+async function convertedLists(zip: Uint8Array): Promise<ConvertedList[]> {
+  const results = await convertLists(readArchive(zip));
+  return results.map((result) => ({
+    meta: {
+      name: result.listName,
+      outputName: result.outputName,
+      ...(result.description ? { description: result.description } : {}),
+    },
+    places: result.places
+      .filter((place): place is MappedPlace => place.coordinates !== undefined)
+      .map(({ reason: _reason, ...place }) => place),
+  }));
+}
+
+interface WriteMeasurement extends Measurement {
+  files: number;
+  /** Bytes written (text as UTF-8; the ZIP's size for `zip`). */
+  bytes: number;
+  /** RSS with the places loaded, before writing: the writer's own peak is above it. */
+  loadedRssMb: number;
+  /** Heap the output holds once written (after a GC): every file's text, or only the ZIP's chunks. */
+  heldMb: number;
+}
+
+/** The saved places, read in a frame of its own so the JSON text is garbage once it returns. */
+function loadLists(file: string): ConvertedList[] {
+  return JSON.parse(readFileSync(file, 'utf8')) as ConvertedList[];
+}
+
+/**
+ * Writes every list of the saved places in one format (`writeListFiles`, all files kept as a run keeps
+ * them), or, for `zip`, streams every list's KML files into one ZIP (`zipFiles` over a generator).
+ */
+function measureWrite(mode: string, file: string): WriteMeasurement {
+  const lists = loadLists(file);
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+  gc();
+  gc();
+  const loadedRssMb = process.memoryUsage().rss / 1024 / 1024;
+  const loadedHeap = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  let data: Array<string | Uint8Array>;
+  let converted = 0;
+  let files = 0;
+  if (mode === 'zip') {
+    function* kmlFiles() {
+      for (const list of lists) {
+        for (const part of eachListFile(list.meta, list.places, 'kml')) {
+          files += 1;
+          converted += part.placemarks;
+          yield part;
+        }
+      }
+    }
+    data = zipFiles(kmlFiles());
+  } else if (isOutputFormat(mode)) {
+    const parts = lists.flatMap((list) => writeListFiles(list.meta, list.places, mode));
+    data = parts.map((part) => part.data);
+    files = parts.length;
+    for (const part of parts) converted += part.placemarks;
+  } else {
+    throw new Error(`unknown mode ${mode}`);
+  }
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  gc();
+  gc();
+  const heldMb =
+    (process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers - loadedHeap) /
+    1024 /
+    1024;
+  const bytes = data.reduce(
+    (sum, item) => sum + (typeof item === 'string' ? Buffer.byteLength(item) : item.length),
+    0,
+  );
+  return {
+    wallMs,
+    cpuMs: (used.user + used.system) / 1000,
+    converted,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    files,
+    bytes,
+    loadedRssMb,
+    heldMb,
+  };
+}
+
+function spawnMeasure<T = Measurement>(mode: string, file: string): T {
   const script = fileURLToPath(import.meta.url);
-  const out = execFileSync(process.execPath, ['--import', 'tsx', script, mode, file], {
-    encoding: 'utf8',
-  });
-  return JSON.parse(out) as Measurement;
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', script, mode, file],
+    { encoding: 'utf8', maxBuffer: 1024 * 1024 },
+  );
+  return JSON.parse(out) as T;
 }
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
+/**
+ * Times each output format, and one ZIP of every KML file, on the places the converter placed, each in
+ * fresh processes that load the same saved places; prints the ratio of each to the unzip + parse floor.
+ */
+async function benchWriters(
+  size: number,
+  archive: string,
+  dir: string,
+  floor: Pick<Measurement, 'wallMs' | 'cpuMs' | 'maxRssMb'>,
+): Promise<void> {
+  const placesFile = path.join(dir, `places-${size}.json`);
+  const lists = await convertedLists(new Uint8Array(readFileSync(archive)));
+  writeFileSync(placesFile, JSON.stringify(lists));
+  const placed = lists.reduce((sum, list) => sum + list.places.length, 0);
+  console.log(
+    `writing the ${fmt(placed)} converted places (${lists.length} lists), each run in a fresh process that loads them first:`,
+  );
+  for (const mode of [...OUTPUT_FORMATS, 'zip'] as const) {
+    const runs = Array.from({ length: RUNS }, () =>
+      spawnMeasure<WriteMeasurement>(mode, placesFile),
+    );
+    if (runs.some((run) => run.converted !== placed)) {
+      throw new Error(`expected ${placed} places written in ${mode}`);
+    }
+    const wall = median(runs.map((r) => r.wallMs));
+    const cpu = median(runs.map((r) => r.cpuMs));
+    const peak = Math.max(...runs.map((r) => r.maxRssMb));
+    const loaded = median(runs.map((r) => r.loadedRssMb));
+    const held = median(runs.map((r) => r.heldMb));
+    const label = mode === 'zip' ? 'ZIP of all KML' : mode.toUpperCase();
+    console.log(
+      `  ${label.padEnd(14)} ${fmt(wall)} ms wall / ${fmt(cpu)} ms CPU, ${runs[0]!.files} files, ` +
+        `${(runs[0]!.bytes / 1024 / 1024).toFixed(1)} MB, peak ${fmt(peak)} MB (${fmt(loaded)} MB with the places loaded, ${fmt(held)} MB held after) ` +
+        `| ratio to floor ${(wall / floor.wallMs).toFixed(2)} wall, ${(cpu / floor.cpuMs).toFixed(2)} CPU, ` +
+        `${(peak / floor.maxRssMb).toFixed(2)} peak`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const [mode, file] = process.argv.slice(2);
   if ((mode === 'converter' || mode === 'floor') && file) {
     process.stdout.write(JSON.stringify(await measure(mode, file)));
+    return;
+  }
+  if (mode && file) {
+    process.stdout.write(JSON.stringify(measureWrite(mode, file)));
     return;
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'placeport-bench-'));
@@ -90,22 +245,30 @@ async function main(): Promise<void> {
     );
     for (const size of SIZES) {
       const archive = path.join(dir, `takeout-${size}.zip`);
-      writeFileSync(archive, archiveOf(size));
+      const zip = archiveOf(size);
+      writeFileSync(archive, zip);
+      // The lists asked for, plus the starred places of the small `Saved Places.json` the generator
+      // writes beside them (also a list since the converter reads that file).
+      const places = readArchive(zip).reduce((sum, list) => sum + list.rowCount, 0);
       const conv = Array.from({ length: RUNS }, () => spawnMeasure('converter', archive));
       const floor = Array.from({ length: RUNS }, () => spawnMeasure('floor', archive));
-      if (conv.some((run) => run.converted !== size))
-        throw new Error(`expected ${size} places converted`);
+      if (conv.some((run) => run.converted !== places))
+        throw new Error(`expected ${places} places converted`);
       const [cw, cc, fw, fc] = [
         median(conv.map((r) => r.wallMs)),
         median(conv.map((r) => r.cpuMs)),
         median(floor.map((r) => r.wallMs)),
         median(floor.map((r) => r.cpuMs)),
       ];
+      const floorPeak = Math.max(...floor.map((r) => r.maxRssMb));
       console.log(
-        `${fmt(size)} places: converter ${fmt(cw)} ms wall / ${fmt(cc)} ms CPU, ${fmt((size / cw) * 1000)} places/s, ` +
+        `${fmt(size)} places${places === size ? '' : ` (+${fmt(places - size)} starred)`}: converter ${fmt(cw)} ms wall / ${fmt(cc)} ms CPU, ${fmt((places / cw) * 1000)} places/s, ` +
           `peak ${fmt(Math.max(...conv.map((r) => r.maxRssMb)))} MB | floor ${fmt(fw)} ms wall / ${fmt(fc)} ms CPU, ` +
-          `peak ${fmt(Math.max(...floor.map((r) => r.maxRssMb)))} MB | ratio ${(cw / fw).toFixed(2)} wall, ${(cc / fc).toFixed(2)} CPU`,
+          `peak ${fmt(floorPeak)} MB | ratio ${(cw / fw).toFixed(2)} wall, ${(cc / fc).toFixed(2)} CPU`,
       );
+      if (size === WRITE_SIZE) {
+        await benchWriters(size, archive, dir, { wallMs: fw, cpuMs: fc, maxRssMb: floorPeak });
+      }
     }
     const bomb = makeZipBomb(300 * 1024 * 1024);
     const refusals = Array.from({ length: RUNS }, () => {

@@ -1,26 +1,47 @@
 import { extractCsvEntries } from './core/archive.js';
-import { ConverterError } from './core/errors.js';
+import { extractCoordinates } from './core/coordinates.js';
+import { ConverterError, MESSAGES } from './core/errors.js';
 import { LIMITS, type Limits } from './core/limits.js';
+import { isMapsServiceUrl } from './core/maps-urls.js';
 import { countNonBlankRows, type ParsedCsv } from './core/csv.js';
 import { listOutputNames } from './core/names.js';
-import type { UploadedList } from './core/types.js';
+import type { ParsedPlace, UploadedList } from './core/types.js';
 import { parseList, type Logger } from './pipeline.js';
 
-/** A list from the archive with its parse, kept so the CSV is read once. */
+/** A list from the archive with its parse, kept so the list is read once. */
 export interface InspectedList extends UploadedList {
   parsed: ParsedCsv | ConverterError;
-  /**
-   * The name its files are written under: the list's name, told apart by folder from same-named
-   * lists of the archive (`listOutputNames`), so it does not change with the lists chosen.
-   */
-  outputName: string;
+}
+
+function isEmptyList(parsed: ParsedCsv | ConverterError): boolean {
+  return parsed instanceof ConverterError && parsed.code === 'csv-empty';
 }
 
 /**
- * Opens a Takeout archive: chooses and inflates the place lists, parses each once, and counts its
- * places (rowCount, what the price is computed from): rows with a Title or a URL. A list that fails
- * validation counts its non-blank rows after the header. Throws ConverterError with the seed's
- * messages and product.md's (`no-place-lists`, `incomplete-zip`).
+ * How many places of a list are placed without a lookup (coordinates in the file or the link), and
+ * how many have a Google Maps link without coordinates, so a lookup is needed. The rest (no link,
+ * not a Maps link) cannot be placed at all.
+ */
+export function countCoordinateSources(places: readonly ParsedPlace[]): {
+  withCoordinates: number;
+  needsLookup: number;
+} {
+  let withCoordinates = 0;
+  let needsLookup = 0;
+  for (const place of places) {
+    if (place.coordinates || extractCoordinates(place.url)) withCoordinates += 1;
+    else if (isMapsServiceUrl(place.url)) needsLookup += 1;
+  }
+  return { withCoordinates, needsLookup };
+}
+
+/**
+ * Opens a Takeout archive: chooses and inflates the place lists (saved lists and starred places),
+ * parses each once, and counts its places (rowCount, what the price is computed from): rows with a
+ * Title or a URL, or the features of `Saved Places.json`; and among them those placed without a
+ * lookup and those needing one. A list that fails validation keeps its reason in `problem` and counts
+ * its non-blank rows after the header. A `Saved Places.json` without places is not a list. Throws ConverterError with the seed's messages and
+ * product.md's (`no-place-lists`, `incomplete-zip`).
  */
 export function readArchive(
   bytes: Uint8Array,
@@ -28,19 +49,32 @@ export function readArchive(
 ): InspectedList[] {
   const warn = (message: string) => options.logger?.warn(message);
   const entries = extractCsvEntries(bytes, options.limits ?? LIMITS, warn);
-  const outputNames = listOutputNames(entries.map((entry) => entry.path));
-  return entries.map((entry, index) => {
-    const parsed = parseList(entry.content);
-    const rowCount =
-      parsed instanceof ConverterError
-        ? Math.max(0, countNonBlankRows(entry.content) - 1)
-        : parsed.places.length;
+  const parsedEntries = entries
+    .map((entry) => ({ entry, parsed: parseList(entry.content, entry.kind) }))
+    // Starred places without a single place (Takeout writes an empty collection) are no list.
+    .filter(({ entry, parsed }) => !(entry.kind === 'starred' && isEmptyList(parsed)));
+  if (parsedEntries.length === 0) {
+    throw new ConverterError('no-place-lists', MESSAGES.noPlaceLists);
+  }
+  const outputNames = listOutputNames(parsedEntries.map(({ entry }) => entry.path));
+  return parsedEntries.map(({ entry, parsed }, index) => {
+    const failed = parsed instanceof ConverterError;
+    const counts = failed
+      ? { withCoordinates: 0, needsLookup: 0 }
+      : countCoordinateSources(parsed.places);
     return {
       path: entry.path,
       name: entry.name,
+      kind: entry.kind,
       content: entry.content,
       size: entry.size,
-      rowCount,
+      rowCount: !failed
+        ? parsed.places.length
+        : entry.kind === 'csv'
+          ? Math.max(0, countNonBlankRows(entry.content) - 1)
+          : 0,
+      ...counts,
+      ...(failed ? { problem: parsed.message } : {}),
       parsed,
       outputName: outputNames[index]!,
     };

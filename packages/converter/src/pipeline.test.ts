@@ -56,8 +56,8 @@ describe('convertLists', () => {
       skipped: 4,
       unplaced: { not_looked_up: 3, not_allowed: 1 },
     });
-    expect(result?.kml).toHaveLength(1);
-    expect(result?.kml[0]?.fileName).toBe('Want to go.kml');
+    expect(result?.files).toHaveLength(1);
+    expect(result?.files[0]?.fileName).toBe('Want to go.kml');
     expect(result?.failedCsvFileName).toBe('Want to go - failed-places.csv');
     expect(result?.failedCsvContent?.split('\r\n').filter(Boolean)).toHaveLength(5);
   });
@@ -260,7 +260,7 @@ describe('convertLists', () => {
       ['Empty.csv', 'CSV file is empty or contains no valid data rows.'],
       ['Want to go.csv', undefined],
     ]);
-    expect(results[0]?.kml).toEqual([]);
+    expect(results[0]?.files).toEqual([]);
   });
 
   it('logs places without coordinates with what was tried, at most 20 one by one', async () => {
@@ -315,7 +315,7 @@ describe('convertLists', () => {
     expect([...percents].sort((a, b) => a - b)).toEqual(percents);
   });
 
-  it('splits a list over 2,000 converted places into parts', async () => {
+  it('splits a list over 2,000 converted places into even parts', async () => {
     const rows = Array.from({ length: 4001 }, (_, i) => [
       `P${i}`,
       '',
@@ -323,10 +323,10 @@ describe('convertLists', () => {
       '',
     ]);
     const [result] = await convertLists([{ path: 'Saved/Huge.csv', content: csv(rows) }]);
-    expect(result?.kml.map((k) => [k.fileName, k.placemarks])).toEqual([
-      ['Huge (part 1 of 3).kml', 2000],
-      ['Huge (part 2 of 3).kml', 2000],
-      ['Huge (part 3 of 3).kml', 1],
+    expect(result?.files.map((k) => [k.fileName, k.placemarks])).toEqual([
+      ['Huge (part 1 of 3).kml', 1334],
+      ['Huge (part 2 of 3).kml', 1334],
+      ['Huge (part 3 of 3).kml', 1333],
     ]);
   });
 });

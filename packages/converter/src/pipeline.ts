@@ -1,7 +1,9 @@
 import { extractCoordinates } from './core/coordinates.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
 import { buildFailedCsv } from './core/failed-csv.js';
-import { buildKmlParts, type MappedPlace } from './core/kml.js';
+import { type MappedPlace } from './core/kml.js';
+import { writeListFiles, type OutputFormat } from './core/formats/output.js';
+import { parseSavedPlacesJson } from './core/saved-places-json.js';
 import { isMapsServiceUrl } from './core/maps-urls.js';
 import {
   failedCsvFileName,
@@ -17,8 +19,10 @@ import {
   type LookupFailure,
   type UnplacedReason,
 } from './core/reasons.js';
-import type { ConversionResult, ConversionStats, ParsedPlace } from './core/types.js';
+import type { ConversionResult, ConversionStats, ListKind, ParsedPlace } from './core/types.js';
 import type { ConversionProgress, ConversionStage } from './worker/types.js';
+
+const DEFAULT_FORMATS: readonly OutputFormat[] = ['kml'];
 
 /** The seed's batch resolution timeout. */
 export const RESOLVE_TIMEOUT_MS = 120_000;
@@ -80,10 +84,13 @@ export interface Logger {
   warn(message: string, details?: unknown): void;
 }
 
-/** A list ready to convert: its archive identity, and its CSV text or an already parsed form. */
+/** A list ready to convert: its archive identity, and its text or an already parsed form. */
 export interface ListInput {
   path: string;
+  /** The list's text: a saved list's CSV, or `Saved Places.json` when `kind` is `starred`. */
   content: string;
+  /** `csv` (the default) or `starred`. */
+  kind?: ListKind;
   /** A parse made earlier (when the archive was inspected), so the CSV is not parsed twice. */
   parsed?: ParsedCsv | ConverterError;
   /**
@@ -106,13 +113,19 @@ export interface PipelineOptions {
   /** Pauses before the retry rounds (default {@link RESOLVE_RETRY_DELAYS_MS}). */
   retryDelaysMs?: readonly number[];
   logger?: Logger;
+  /** Most placemarks in one file; longer lists are split evenly (default: My Maps' 2,000 a layer). */
   maxPlacemarksPerKml?: number;
+  /** The formats files are written in, each list's parts grouped by format (default `['kml']`). */
+  formats?: readonly OutputFormat[];
 }
 
-/** Parses a list, turning a validation failure into data (the seed skips such a list and goes on). */
-export function parseList(content: string): ParsedCsv | ConverterError {
+/**
+ * Parses a list, turning a validation failure into data (the seed skips such a list and goes on).
+ * A saved list is CSV; the starred places (`kind` `starred`) are `Saved Places.json`.
+ */
+export function parseList(content: string, kind: ListKind = 'csv'): ParsedCsv | ConverterError {
   try {
-    return parseSavedPlacesCsv(content);
+    return kind === 'starred' ? parseSavedPlacesJson(content) : parseSavedPlacesCsv(content);
   } catch (error) {
     if (error instanceof ConverterError) return error;
     return new ConverterError(
@@ -315,15 +328,16 @@ export async function convertLists(
     const listName = listNameFromPath(list.path);
     const outputName = list.outputName ?? outputNames[index]!;
     progress.report('validating', index, fileName);
-    const parsed = list.parsed ?? parseList(list.content);
+    const parsed = list.parsed ?? parseList(list.content, list.kind);
     if (parsed instanceof ConverterError) {
       results.push({
         fileName,
         path: list.path,
         listName,
+        outputName,
         stats: statsFor([]),
         places: [],
-        kml: [],
+        files: [],
         skippedReason: parsed.message || MESSAGES.validationFailed,
       });
       continue;
@@ -344,6 +358,8 @@ export async function convertLists(
           false,
         );
       }
+      // Starred places carry their coordinates in the file; the link is only asked when they do not.
+      if (place.coordinates) return;
       const found = extractCoordinates(place.url);
       if (found) {
         place.coordinates = found.coordinates;
@@ -391,22 +407,22 @@ export async function convertLists(
     progress.report('converting', index, fileName);
     const mapped = places.filter((place): place is MappedPlace => place.coordinates !== undefined);
     const failed = places.filter((place) => !place.coordinates);
+    const meta = {
+      name: listName,
+      outputName,
+      ...(parsed.description ? { description: parsed.description } : {}),
+    };
     const result: ConversionResult = {
       fileName,
       path: list.path,
       listName,
+      outputName,
       stats: statsFor(places),
       places,
-      kml:
+      files:
         mapped.length > 0
-          ? buildKmlParts(
-              {
-                name: listName,
-                outputName,
-                ...(parsed.description ? { description: parsed.description } : {}),
-              },
-              mapped,
-              options.maxPlacemarksPerKml,
+          ? (options.formats ?? DEFAULT_FORMATS).flatMap((format) =>
+              writeListFiles(meta, mapped, format, options.maxPlacemarksPerKml),
             )
           : [],
       resolvedCount,

@@ -78,7 +78,7 @@ describe('a row with neither Title nor URL is not a place', () => {
     const [shops] = converted.value.lists;
     expect(converted.value.totals).toEqual({ total: 3, converted: 2, skipped: 1 });
     expect(shops?.stats).toMatchObject({ totalPlaces: 3, converted: 2, skipped: 1 });
-    expect(placemarks(text(shops!.kml[0]!.bytes)).map((p) => p.name)).toEqual([
+    expect(placemarks(text(shops!.files[0]!.bytes)).map((p) => p.name)).toEqual([
       'Scooter shop',
       'Book & Co',
     ]);
@@ -110,7 +110,7 @@ describe('tags and the list description reach the KML', () => {
       ['📚 Bookstores', '🛴 Fun stores'],
       ['📚 Bookstores'],
     ]);
-    expect(placemarks(result!.kml[0]!.content)).toEqual([
+    expect(placemarks(result!.files[0]!.data as string)).toEqual([
       {
         name: 'Scooter shop',
         lngLat: [2.29, 48.85],
@@ -130,7 +130,7 @@ describe('tags and the list description reach the KML', () => {
     const described = `Shops for the Paris trip, "spring" & more\n\n${SHOPS}`;
     const [result] = await convertLists(readArchive(zip({ 'Takeout/Saved/Shops.csv': described })));
     expect(result?.description).toBe('Shops for the Paris trip, "spring" & more');
-    const kml = result!.kml[0]!.content;
+    const kml = result!.files[0]!.data as string;
     expect(folderOf(kml)).toEqual({
       name: 'Shops',
       description: 'Shops for the Paris trip, "spring" & more',
@@ -151,7 +151,7 @@ describe('tags and the list description reach the KML', () => {
     expect(described.length).toBeGreaterThan(0);
     for (const list of takeout.lists.filter((l) => l.isPlaceList)) {
       const result = results.find((r) => r.path === list.path)!;
-      expect(folderOf(result.kml[0]!.content)).toEqual(
+      expect(folderOf(result.files[0]!.data as string)).toEqual(
         list.description
           ? { name: list.name, description: list.description, parent: 'Document' }
           : undefined,
@@ -167,7 +167,7 @@ describe('same-named lists in different folders', () => {
     'Takeout 2/Saved/Default list.csv': `Title,Note,URL,Comment\nB,,"${pin(3, 4)}",\nB?,,${FTID_URL},\n`,
   });
   const filesOf = (results: Awaited<ReturnType<typeof convertLists>>) =>
-    results.map((r) => [...r.kml.map((k) => k.fileName), r.failedCsvFileName]);
+    results.map((r) => [...r.files.map((k) => k.fileName), r.failedCsvFileName]);
 
   it('write KML and failed-places CSV names that pair, the first keeping the plain name', async () => {
     expect(filesOf(await convertLists(readArchive(twins)))).toEqual([
@@ -191,7 +191,7 @@ describe('same-named lists in different folders', () => {
     const converted = await api.convert({ paths: ['Takeout 2/Saved/Default list.csv'] });
     if (!converted.ok) throw new Error(converted.error.message);
     const [outcome] = converted.value.lists;
-    expect([outcome?.kml[0]?.fileName, outcome?.failedCsv?.fileName]).toEqual([
+    expect([outcome?.files[0]?.fileName, outcome?.failedCsv?.fileName]).toEqual([
       'Default list (Takeout 2).kml',
       'Default list (Takeout 2) - failed-places.csv',
     ]);

@@ -21,7 +21,10 @@ describe('the worker API through a real worker thread and Comlink', () => {
     });
     const inspected = await api.inspect(takeout.zip, 'takeout.zip');
     if (!inspected.ok) throw new Error(inspected.error.message);
-    expect(inspected.value.lists.map((l) => [l.name, l.rowCount])).toEqual([['Trip', 50]]);
+    expect(inspected.value.lists.map((l) => [l.name, l.kind, l.rowCount])).toEqual([
+      ['Trip', 'csv', 50],
+      ['Saved Places', 'starred', expect.any(Number)],
+    ]);
 
     const progress: ConversionProgress[] = [];
     const result = await api.convert(
@@ -31,8 +34,8 @@ describe('the worker API through a real worker thread and Comlink', () => {
     if (!result.ok) throw new Error(result.error.message);
     const [outcome] = result.value.lists;
     expect(outcome?.stats.converted).toBe(50);
-    expect(outcome?.kml[0]?.bytes).toBeInstanceOf(ArrayBuffer);
-    expect(new TextDecoder().decode(outcome!.kml[0]!.bytes)).toContain(
+    expect(outcome?.files[0]?.bytes).toBeInstanceOf(ArrayBuffer);
+    expect(new TextDecoder().decode(outcome!.files[0]!.bytes)).toContain(
       '<name>My Saved Places</name>',
     );
     // Progress travels on the proxy's own port, so its last call may land after the result.

@@ -1,4 +1,8 @@
-import { distanceMetres, s2CellOfFtid, WEAK_EVIDENCE_MAX_METRES } from '@placeport/converter';
+import {
+  distanceMetres,
+  s2CellOfFtid,
+  WEAK_EVIDENCE_MAX_METRES,
+} from '@placeport/converter/internal';
 import { s2CellIdFor } from '@placeport/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import {
   isPlausibleForFtid,
   parseFtid,
   type LatLng,
-} from '@placeport/converter';
+} from '@placeport/converter/internal';
 import { namesPlace, type PlaceIds } from './ids.js';
 import { readPage } from './page.js';
 

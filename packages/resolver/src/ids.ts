@@ -1,4 +1,4 @@
-import { ftidFromPlaceId, placeIdFromFtid } from '@placeport/converter';
+import { ftidFromPlaceId, placeIdFromFtid } from '@placeport/converter/internal';
 
 /** The identity of one place as a link names it, all ids agreeing. */
 export interface PlaceIds {

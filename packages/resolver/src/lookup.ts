@@ -1,4 +1,8 @@
-import { extractCoordinates, LOOKUP_FAILURES, type LookupFailure } from '@placeport/converter';
+import {
+  extractCoordinates,
+  LOOKUP_FAILURES,
+  type LookupFailure,
+} from '@placeport/converter/internal';
 import { isAllowedFetchUrl, isShortLink } from './allowlist.js';
 import type { Breaker } from './breaker.js';
 import type { CachedPlace, PlaceCache } from './cache.js';

@@ -1,4 +1,4 @@
-import { extractCoordinates, isValidCoordinate, type LatLng } from '@placeport/converter';
+import { extractCoordinates, isValidCoordinate, type LatLng } from '@placeport/converter/internal';
 import { isProductName } from './product-names.js';
 
 /**

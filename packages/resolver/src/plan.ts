@@ -1,4 +1,4 @@
-import { extractCoordinates, type LatLng } from '@placeport/converter';
+import { extractCoordinates, type LatLng } from '@placeport/converter/internal';
 import { isAllowedFetchUrl, isGooglePlaceLink } from './allowlist.js';
 import { cacheKeyOf, placeIdsOf, type PlaceIds } from './ids.js';
 import { MAX_URL_LENGTH } from './limits.js';

@@ -1,4 +1,4 @@
-import { distanceMetres } from '@placeport/converter';
+import { distanceMetres } from '@placeport/converter/internal';
 import {
   coordinatesForCid,
   LOCALIZED_PRODUCT_NAMES,

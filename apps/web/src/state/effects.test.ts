@@ -21,6 +21,7 @@ function outcome(path: string, converted: number, total: number): ListOutcome {
     path,
     fileName,
     listName,
+    outputName: listName,
     stats: {
       totalPlaces: total,
       withCoordinates: converted,
@@ -31,12 +32,13 @@ function outcome(path: string, converted: number, total: number): ListOutcome {
       skipped: total - converted,
       unplaced: total > converted ? { not_found: total - converted } : {},
     },
-    kml:
+    files:
       converted > 0
         ? [
             {
               fileName: `${listName}.kml`,
               mimeType: 'application/vnd.google-earth.kml+xml',
+              format: 'kml',
               bytes: bytes('<kml/>'),
               placemarks: converted,
               part: 1,
@@ -275,7 +277,7 @@ describe('authorizing and converting', () => {
     expect(done.results[0]).toMatchObject({
       listName: 'Want to go',
       counts: { total: 40, converted: 37, skipped: 3 },
-      kml: [{ fileName: 'Want to go.kml', url: 'blob:test/1', part: 1, parts: 1 }],
+      files: [{ fileName: 'Want to go.kml', url: 'blob:test/1', format: 'kml', part: 1, parts: 1 }],
       failed: { fileName: 'Want to go - failed places.csv', url: 'blob:test/2', count: 3 },
     });
     expect(context.store.getState().toasts[0]).toMatchObject({
@@ -344,7 +346,7 @@ describe('authorizing and converting', () => {
     expect(context.state()).toMatchObject({
       status: 'complete',
       capture: { kind: 'failed', message },
-      results: [{ kml: [{ url: 'blob:test/1' }] }],
+      results: [{ files: [{ url: 'blob:test/1' }] }],
     });
     expect(context.store.getState().toasts[0]).toMatchObject({
       title: 'Payment Capture Failed',

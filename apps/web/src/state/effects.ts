@@ -6,12 +6,12 @@
 import type { Api } from '../api/client';
 import { chargeCents } from '../lib/money';
 import type { Converter } from '../worker/converter';
-import type { ConversionSummary } from '../worker/types';
+import type { ConversionSummary, MapOutputFile, OutputFormat } from '../worker/types';
 import { selectedPlaces } from './machine';
 import { captureFailedMessage, MESSAGES } from './messages';
 import { StagePacer } from './pacer';
 import type { AppStoreApi } from './store';
-import type { AppEvent, Authorization, Counts, FileResult, KmlDownload } from './types';
+import type { AppEvent, Authorization, Counts, FileResult, MapDownload } from './types';
 
 /** What a payment provider's confirmation came to: authorized, or declined with its message. */
 export type AuthorizationOutcome = { ok: true } | { ok: false; message: string };
@@ -31,6 +31,8 @@ export interface EffectsDeps {
   urls?: ObjectUrls;
   /** The clock that dates a receipt (ms since the epoch); `Date.now` unless a test sets one. */
   now?: () => number;
+  /** Starts the download of a Blob URL (a click on a temporary link); tests record the calls. */
+  download?: (url: string, fileName: string) => void;
 }
 
 export interface Effects {
@@ -46,6 +48,10 @@ export interface Effects {
   authorizeDemo(): Promise<void>;
   /** A free selection's convert button. */
   convertFree(): Promise<void>;
+  /** The results' format select: the worker writes the run's map files in that format. */
+  chooseFormat(format: OutputFormat): Promise<void>;
+  /** "Download all": one ZIP of every file of the run in the chosen format, then its download. */
+  downloadAll(): Promise<void>;
   /** Remove: resets everything and forgets the downloads. */
   remove(): Promise<void>;
   /** The page goes away. */
@@ -58,6 +64,29 @@ export const BLOB_WORK_BUDGET_MS = 20;
 /** Lets the page handle input and paint before more work is done. */
 function yieldToPage(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+function clickDownload(url: string, fileName: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/** A map file as the results offer it. */
+function mapDownload(path: string, file: Omit<MapOutputFile, 'bytes'>, url: string): MapDownload {
+  return {
+    key: `${path}#${file.part}/${file.parts}`,
+    fileName: file.fileName,
+    url,
+    format: file.format,
+    placemarks: file.placemarks,
+    part: file.part,
+    parts: file.parts,
+  };
 }
 
 const browserUrls: ObjectUrls = {
@@ -76,6 +105,7 @@ export function createEffects({
   apiBase,
   urls = browserUrls,
   now = Date.now,
+  download = clickDownload,
 }: EffectsDeps): Effects {
   let nextId = 1;
   let liveUrls: string[] = [];
@@ -98,6 +128,23 @@ export function createEffects({
     return url;
   }
 
+  function revoke(gone: ReadonlySet<string>): void {
+    for (const url of gone) urls.revoke(url);
+    liveUrls = liveUrls.filter((url) => !gone.has(url));
+  }
+
+  /** Blob URLs made in slices of {@link BLOB_WORK_BUDGET_MS}, so the page keeps its thread. */
+  function blobMaker(): (bytes: ArrayBuffer, type: string) => Promise<string> {
+    let sliceStart = performance.now();
+    return async (bytes, type) => {
+      if (performance.now() - sliceStart > BLOB_WORK_BUDGET_MS) {
+        await yieldToPage();
+        sliceStart = performance.now();
+      }
+      return track(new Blob([bytes], { type }));
+    };
+  }
+
   /**
    * Turns the worker's buffers into Blob URLs. Copying a buffer into a Blob and registering its URL
    * costs about 2.5 ms per file on the main thread (a 100,000-place run has over 50 files), so the
@@ -106,26 +153,12 @@ export function createEffects({
   async function toResults(
     summary: ConversionSummary,
   ): Promise<{ results: FileResult[]; totals: Counts }> {
-    let sliceStart = performance.now();
-    async function blobUrl(bytes: ArrayBuffer, type: string): Promise<string> {
-      if (performance.now() - sliceStart > BLOB_WORK_BUDGET_MS) {
-        await yieldToPage();
-        sliceStart = performance.now();
-      }
-      return track(new Blob([bytes], { type }));
-    }
-
+    const blobUrl = blobMaker();
     const results: FileResult[] = [];
     for (const list of summary.lists) {
-      const kml: KmlDownload[] = [];
-      for (const file of list.kml) {
-        kml.push({
-          fileName: file.fileName,
-          url: await blobUrl(file.bytes, file.mimeType),
-          placemarks: file.placemarks,
-          part: file.part,
-          parts: file.parts,
-        });
+      const files: MapDownload[] = [];
+      for (const file of list.files) {
+        files.push(mapDownload(list.path, file, await blobUrl(file.bytes, file.mimeType)));
       }
       results.push({
         path: list.path,
@@ -137,9 +170,10 @@ export function createEffects({
           skipped: list.stats.skipped,
         },
         skippedReason: list.skippedReason ?? null,
-        kml,
+        files,
         failed: list.failedCsv
           ? {
+              key: `${list.path}#failed`,
               fileName: list.failedCsv.fileName,
               url: await blobUrl(list.failedCsv.bytes, list.failedCsv.mimeType),
               count: list.failedCsv.count,
@@ -324,6 +358,62 @@ export function createEffects({
       if (state.status !== 'paying' || state.authorization.kind !== 'free') return;
       if (!accepted({ type: 'paymentAuthorized' })) return;
       await runConversion();
+    },
+
+    async chooseFormat(format) {
+      if (!accepted({ type: 'formatChosen', format })) return;
+      const before = store.getState().state;
+      const old = new Set(
+        before.status === 'complete'
+          ? before.results.flatMap((result) => result.files.map((file) => file.url))
+          : [],
+      );
+      try {
+        const result = await converter.files(format);
+        if (!result.ok) throw new Error(result.error.message);
+        const blobUrl = blobMaker();
+        const files: Record<string, MapDownload[]> = {};
+        for (const [path, outputs] of Object.entries(result.value.lists)) {
+          files[path] = [];
+          for (const file of outputs) {
+            files[path].push(mapDownload(path, file, await blobUrl(file.bytes, file.mimeType)));
+          }
+        }
+        if (accepted({ type: 'formatFilesReady', format, files })) revoke(old);
+        else revoke(new Set(Object.values(files).flatMap((list) => list.map((f) => f.url))));
+      } catch (error) {
+        store.getState().send({ type: 'formatFailed', format });
+        store.getState().toast({
+          title: 'Files Not Written',
+          description: messageOf(error) || MESSAGES.unexpected,
+          variant: 'destructive',
+        });
+      }
+    },
+
+    async downloadAll() {
+      if (!accepted({ type: 'zipRequested' })) return;
+      const state = store.getState().state;
+      if (state.status !== 'complete' || state.zip.kind !== 'building') return;
+      const { format } = state.zip;
+      try {
+        const result = await converter.zipAll(format);
+        if (!result.ok) throw new Error(result.error.message);
+        const url = track(new Blob(result.value.chunks, { type: 'application/zip' }));
+        const { fileName } = result.value;
+        if (!accepted({ type: 'zipReady', format, url, fileName })) {
+          revoke(new Set([url]));
+          return;
+        }
+        download(url, fileName);
+        store.getState().send({ type: 'fileDownloaded', url });
+      } catch (error) {
+        const message = messageOf(error) || MESSAGES.unexpected;
+        store.getState().send({ type: 'zipFailed', message });
+        store
+          .getState()
+          .toast({ title: 'ZIP Not Written', description: message, variant: 'destructive' });
+      }
     },
 
     async remove() {

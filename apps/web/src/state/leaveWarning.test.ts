@@ -14,7 +14,7 @@ type Complete = Extract<AppState, { status: 'complete' }>;
 
 const COMPLETE = STATES.complete as Complete;
 /** The two files of the fixture's results: a KML and a failed-places CSV. */
-const KML_URL = RESULT.kml[0]!.url;
+const KML_URL = RESULT.files[0]!.url;
 const CSV_URL = RESULT.failed!.url;
 
 function run(state: AppState, ...events: AppEvent[]): AppState {
@@ -66,7 +66,13 @@ describe('leaveWarningArmed', () => {
     const split: FileResult = {
       ...RESULT,
       failed: null,
-      kml: [1, 2].map((part) => ({ ...RESULT.kml[0]!, url: `blob:part-${part}`, part, parts: 2 })),
+      files: [1, 2].map((part) => ({
+        ...RESULT.files[0]!,
+        key: `${RESULT.path}#${part}/2`,
+        url: `blob:part-${part}`,
+        part,
+        parts: 2,
+      })),
     };
     const results = run({ ...COMPLETE, results: [split] }, downloaded('blob:part-2'));
     expect(leaveWarningArmed(results)).toBe(true);
@@ -77,7 +83,7 @@ describe('leaveWarningArmed', () => {
     const skipped: FileResult = {
       ...RESULT,
       skippedReason: 'Validation failed',
-      kml: [],
+      files: [],
       failed: null,
     };
     expect(leaveWarningArmed({ ...COMPLETE, results: [skipped] })).toBe(false);

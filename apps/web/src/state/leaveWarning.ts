@@ -4,14 +4,14 @@
  * half-way is lost. The rule is a pure function of the state; {@link watchLeaveWarning} is the
  * effect that keeps a `beforeunload` listener on the window exactly while the rule holds.
  */
-import { downloadUrls } from './machine';
+import { downloadKeys } from './machine';
 import type { AppStoreApi } from './store';
 import type { AppState } from './types';
 
 /**
  * True while leaving would lose work: during the conversion (validating, extracting, converting,
- * preparing), and on the results while any of their files (KML files and failed-places CSVs) has
- * not been downloaded.
+ * preparing), and on the results while any of their files (map files and failed-places CSVs) has
+ * not been downloaded, in some format or inside the ZIP of "Download all".
  */
 export function leaveWarningArmed(state: AppState): boolean {
   switch (state.status) {
@@ -21,7 +21,7 @@ export function leaveWarningArmed(state: AppState): boolean {
     case 'preparing':
       return true;
     case 'complete':
-      return downloadUrls(state).some((url) => !state.downloaded.includes(url));
+      return downloadKeys(state).some((key) => !state.downloaded.includes(key));
     default:
       return false;
   }

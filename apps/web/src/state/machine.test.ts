@@ -42,7 +42,13 @@ const EVENTS: Record<EventType, AppEvent> = {
   conversionFailed: { type: 'conversionFailed', message: 'Worker crashed' },
   captureSettled: { type: 'captureSettled', ...RECEIPT },
   captureFailed: { type: 'captureFailed', message: captureFailedMessage('pi_123') },
-  fileDownloaded: { type: 'fileDownloaded', url: RESULT.kml[0]!.url },
+  fileDownloaded: { type: 'fileDownloaded', url: RESULT.files[0]!.url },
+  formatChosen: { type: 'formatChosen', format: 'gpx' },
+  formatFilesReady: { type: 'formatFilesReady', format: 'gpx', files: {} },
+  formatFailed: { type: 'formatFailed', format: 'gpx' },
+  zipRequested: { type: 'zipRequested' },
+  zipReady: { type: 'zipReady', format: 'kml', url: 'blob:zip-1', fileName: 'all.zip' },
+  zipFailed: { type: 'zipFailed', message: 'No memory' },
   removed: { type: 'removed' },
 };
 
@@ -87,6 +93,8 @@ const EXPECTED: Record<Status, Partial<Record<EventType, Status>>> = {
     captureSettled: 'complete',
     captureFailed: 'complete',
     fileDownloaded: 'complete',
+    formatChosen: 'complete',
+    zipRequested: 'complete',
     removed: 'empty',
   },
 };
@@ -99,7 +107,7 @@ const PAIRS = STATUSES.flatMap((status) =>
 
 describe('transition, every status × every event', () => {
   it('covers every status and event of the types', () => {
-    expect(PAIRS).toHaveLength(12 * 22);
+    expect(PAIRS).toHaveLength(12 * 28);
   });
 
   it.each(PAIRS)('$status + $event → $expected', ({ status, event, expected }) => {
@@ -376,15 +384,117 @@ describe('downloads', () => {
     expect(done.downloaded).toEqual([]);
   });
 
+  const KML_KEY = RESULT.files[0]!.key;
+  const CSV_KEY = RESULT.failed!.key;
+
   it('remembers each file of the results once, in click order', () => {
     const csv = inState(clicked(twoFiles, 'blob:csv-1'), 'complete');
-    expect(csv.downloaded).toEqual(['blob:csv-1']);
+    expect(csv.downloaded).toEqual([CSV_KEY]);
     expect(clicked(csv, 'blob:csv-1')).toBe(csv);
     const both = inState(clicked(csv, 'blob:kml-1'), 'complete');
-    expect(both.downloaded).toEqual(['blob:csv-1', 'blob:kml-1']);
+    expect(both.downloaded).toEqual([CSV_KEY, KML_KEY]);
   });
 
   it('ignores a link that is not one of the results', () => {
     expect(clicked(twoFiles, 'blob:elsewhere')).toBe(twoFiles);
+  });
+});
+
+describe('file format and Download all', () => {
+  const complete = STATES.complete as Extract<AppState, { status: 'complete' }>;
+  const gpxFile = {
+    ...RESULT.files[0]!,
+    fileName: 'Want to go.gpx',
+    url: 'blob:gpx-1',
+    format: 'gpx' as const,
+  };
+
+  it('starts in the format of the files converted, with no ZIP', () => {
+    const done = inState(transition(STATES.preparing, EVENTS.conversionFinished), 'complete');
+    expect([done.format, done.formatPending, done.zip]).toEqual(['kml', null, { kind: 'idle' }]);
+  });
+
+  it("swaps every list's files when the chosen format's files arrive, and only then", () => {
+    const asked = inState(
+      transition(complete, { type: 'formatChosen', format: 'gpx' }),
+      'complete',
+    );
+    expect([asked.format, asked.formatPending]).toEqual(['kml', 'gpx']);
+    // The same choice again, or files of a format not asked for, change nothing.
+    expect(transition(asked, { type: 'formatChosen', format: 'gpx' })).toBe(asked);
+    expect(transition(asked, { type: 'formatFilesReady', format: 'csv', files: {} })).toBe(asked);
+    const ready = inState(
+      transition(asked, {
+        type: 'formatFilesReady',
+        format: 'gpx',
+        files: { [RESULT.path]: [gpxFile] },
+      }),
+      'complete',
+    );
+    expect([ready.format, ready.formatPending]).toEqual(['gpx', null]);
+    expect(ready.results[0]!.files).toEqual([gpxFile]);
+    expect(ready.results[0]!.failed).toEqual(RESULT.failed);
+  });
+
+  it('keeps the files it had when the worker could not write the other format', () => {
+    const asked = transition(complete, { type: 'formatChosen', format: 'kmz' });
+    const failed = inState(transition(asked, { type: 'formatFailed', format: 'kmz' }), 'complete');
+    expect([failed.format, failed.formatPending, failed.results]).toEqual([
+      'kml',
+      null,
+      complete.results,
+    ]);
+  });
+
+  it('counts a file downloaded in one format as downloaded in every format', () => {
+    const clicked = transition(complete, { type: 'fileDownloaded', url: 'blob:kml-1' });
+    const asked = transition(clicked, { type: 'formatChosen', format: 'gpx' });
+    const ready = inState(
+      transition(asked, {
+        type: 'formatFilesReady',
+        format: 'gpx',
+        files: { [RESULT.path]: [gpxFile] },
+      }),
+      'complete',
+    );
+    expect(ready.downloaded).toEqual([RESULT.files[0]!.key]);
+  });
+
+  it('builds one ZIP at a time for the current format; its download counts for every file', () => {
+    const building = inState(transition(complete, { type: 'zipRequested' }), 'complete');
+    expect(building.zip).toEqual({ kind: 'building', format: 'kml' });
+    expect(transition(building, { type: 'zipRequested' })).toBe(building);
+    // A format change waits until the ZIP is written.
+    expect(transition(building, { type: 'zipReady', format: 'gpx', url: 'x', fileName: 'x' })).toBe(
+      building,
+    );
+    const ready = inState(
+      transition(building, { type: 'zipReady', format: 'kml', url: 'blob:zip', fileName: 'a.zip' }),
+      'complete',
+    );
+    expect(ready.zip).toEqual({ kind: 'ready', format: 'kml', url: 'blob:zip', fileName: 'a.zip' });
+    expect(transition(ready, { type: 'zipRequested' })).toBe(ready);
+    const all = inState(transition(ready, { type: 'fileDownloaded', url: 'blob:zip' }), 'complete');
+    expect([...all.downloaded].sort()).toEqual([RESULT.failed!.key, RESULT.files[0]!.key].sort());
+  });
+
+  it('forgets a ZIP of another format when the format changes, and reports a failed one', () => {
+    const ready = transition(transition(complete, { type: 'zipRequested' }), {
+      type: 'zipReady',
+      format: 'kml',
+      url: 'blob:zip',
+      fileName: 'a.zip',
+    });
+    const asked = transition(ready, { type: 'formatChosen', format: 'gpx' });
+    const gpx = inState(
+      transition(asked, { type: 'formatFilesReady', format: 'gpx', files: {} }),
+      'complete',
+    );
+    expect(gpx.zip).toEqual({ kind: 'idle' });
+    const failed = inState(
+      transition(transition(gpx, { type: 'zipRequested' }), { type: 'zipFailed', message: 'No' }),
+      'complete',
+    );
+    expect(failed.zip).toEqual({ kind: 'failed', message: 'No' });
   });
 });

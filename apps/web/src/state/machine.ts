@@ -255,6 +255,9 @@ function fromProcessing(
         totals: event.totals,
         capture: state.authorization.kind === 'free' ? { kind: 'notNeeded' } : { kind: 'pending' },
         downloaded: [],
+        format: event.results.flatMap((result) => result.files)[0]?.format ?? 'kml',
+        formatPending: null,
+        zip: { kind: 'idle' },
       };
     case 'conversionFailed':
       return {
@@ -267,12 +270,25 @@ function fromProcessing(
   }
 }
 
-/** Every file the results offer: each KML (or part) and each failed-places CSV, by Blob URL. */
-export function downloadUrls(state: { results: readonly FileResult[] }): string[] {
+/** Every file the results offer: each map file (or part) and each failed-places CSV. */
+function downloads(state: { results: readonly FileResult[] }): Array<{ key: string; url: string }> {
   return state.results.flatMap((result) => [
-    ...result.kml.map((file) => file.url),
-    ...(result.failed ? [result.failed.url] : []),
+    ...result.files,
+    ...(result.failed ? [result.failed] : []),
   ]);
+}
+
+/** The keys of every file the results offer (see {@link MapDownload.key}). */
+export function downloadKeys(state: { results: readonly FileResult[] }): string[] {
+  return downloads(state).map((file) => file.key);
+}
+
+function withDownloaded(
+  state: Extract<AppState, { status: 'complete' }>,
+  keys: readonly string[],
+): AppState {
+  const fresh = keys.filter((key) => !state.downloaded.includes(key));
+  return fresh.length === 0 ? state : { ...state, downloaded: [...state.downloaded, ...fresh] };
 }
 
 function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: AppEvent): AppState {
@@ -294,11 +310,48 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
     case 'captureFailed':
       if (state.capture.kind !== 'pending') return state;
       return { ...state, capture: { kind: 'failed', message: event.message } };
-    case 'fileDownloaded':
-      if (state.downloaded.includes(event.url) || !downloadUrls(state).includes(event.url)) {
-        return state;
+    case 'fileDownloaded': {
+      // The ZIP of "Download all" holds every file of the run.
+      if (state.zip.kind === 'ready' && state.zip.url === event.url) {
+        return withDownloaded(state, downloadKeys(state));
       }
-      return { ...state, downloaded: [...state.downloaded, event.url] };
+      const file = downloads(state).find((download) => download.url === event.url);
+      return file ? withDownloaded(state, [file.key]) : state;
+    }
+    case 'formatChosen':
+      if (event.format === (state.formatPending ?? state.format)) return state;
+      return { ...state, formatPending: event.format };
+    case 'formatFilesReady':
+      if (event.format !== state.formatPending) return state;
+      return {
+        ...state,
+        format: event.format,
+        formatPending: null,
+        results: state.results.map((result) => ({
+          ...result,
+          files: event.files[result.path] ?? [],
+        })),
+        zip:
+          state.zip.kind === 'ready' && state.zip.format === event.format
+            ? state.zip
+            : { kind: 'idle' },
+      };
+    case 'formatFailed':
+      if (event.format !== state.formatPending) return state;
+      return { ...state, formatPending: null };
+    case 'zipRequested':
+      if (state.zip.kind === 'building' || state.formatPending !== null) return state;
+      if (state.zip.kind === 'ready' && state.zip.format === state.format) return state;
+      return { ...state, zip: { kind: 'building', format: state.format } };
+    case 'zipReady':
+      if (state.zip.kind !== 'building' || state.zip.format !== event.format) return state;
+      return {
+        ...state,
+        zip: { kind: 'ready', format: event.format, url: event.url, fileName: event.fileName },
+      };
+    case 'zipFailed':
+      if (state.zip.kind !== 'building') return state;
+      return { ...state, zip: { kind: 'failed', message: event.message } };
     case 'removed':
       return INITIAL_STATE;
     default:

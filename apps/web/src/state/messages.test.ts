@@ -1,4 +1,4 @@
-import { MESSAGES as CONVERTER_MESSAGES } from '@placeport/converter';
+import { MESSAGES as CONVERTER_MESSAGES } from '@placeport/converter/internal';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from './messages';
 

@@ -2,7 +2,7 @@
  * The web app's state and events (architecture.md, "The web app's state machine").
  * States are a discriminated union on `status`; events are nouns of what happened, never setters.
  */
-import type { ConversionProgress, ListSummary } from '../worker/types';
+import type { ConversionProgress, ListSummary, OutputFormat } from '../worker/types';
 
 /** What the page shows of the chosen archive before it is read. */
 export interface FileInfo {
@@ -36,11 +36,17 @@ export interface Progress {
   currentItem: string | null;
 }
 
-/** One KML file ready to download (a list, or one part of a split list). */
-export interface KmlDownload {
+/** One map file ready to download (a list, or one part of a split list), in the chosen format. */
+export interface MapDownload {
+  /**
+   * The file whatever its format (`<list path>#<part>/<parts>`): a file downloaded as KML counts as
+   * downloaded when the format changes.
+   */
+  key: string;
   fileName: string;
-  /** A Blob URL, revoked on Remove or when the page goes away. */
+  /** A Blob URL, revoked on Remove, on a change of format, or when the page goes away. */
   url: string;
+  format: OutputFormat;
   placemarks: number;
   part: number;
   parts: number;
@@ -48,10 +54,19 @@ export interface KmlDownload {
 
 /** The CSV of places without coordinates, for retry. */
 export interface FailedDownload {
+  /** `<list path>#failed`. */
+  key: string;
   fileName: string;
   url: string;
   count: number;
 }
+
+/** "Download all": one ZIP of every file of the run in the chosen format, made on request. */
+export type ZipDownload =
+  | { kind: 'idle' }
+  | { kind: 'building'; format: OutputFormat }
+  | { kind: 'ready'; format: OutputFormat; url: string; fileName: string }
+  | { kind: 'failed'; message: string };
 
 /** Place counts of one list or of the whole run. */
 export interface Counts {
@@ -69,7 +84,8 @@ export interface FileResult {
   counts: Counts;
   /** Set when the list failed validation; then there are no downloads. */
   skippedReason: string | null;
-  kml: readonly KmlDownload[];
+  /** Its map files in the chosen format (none when no place got coordinates). */
+  files: readonly MapDownload[];
   failed: FailedDownload | null;
 }
 
@@ -114,8 +130,13 @@ export type AppState =
       results: readonly FileResult[];
       totals: Counts;
       capture: Capture;
-      /** Blob URLs of the files the visitor has downloaded (clicked), in click order. */
+      /** Keys of the files the visitor has downloaded (clicked, or in a downloaded ZIP), in order. */
       downloaded: readonly string[];
+      /** The format of the files offered (KML first). */
+      format: OutputFormat;
+      /** A format asked for whose files the worker is writing. */
+      formatPending: OutputFormat | null;
+      zip: ZipDownload;
     } & Archive);
 
 export type Status = AppState['status'];
@@ -142,6 +163,17 @@ export type AppEvent =
   | ({ type: 'captureSettled' } & Receipt)
   | { type: 'captureFailed'; message: string }
   | { type: 'fileDownloaded'; url: string }
+  | { type: 'formatChosen'; format: OutputFormat }
+  | {
+      type: 'formatFilesReady';
+      format: OutputFormat;
+      /** Map files per list path (lists without map files left out). */
+      files: Readonly<Record<string, readonly MapDownload[]>>;
+    }
+  | { type: 'formatFailed'; format: OutputFormat }
+  | { type: 'zipRequested' }
+  | { type: 'zipReady'; format: OutputFormat; url: string; fileName: string }
+  | { type: 'zipFailed'; message: string }
   | { type: 'removed' };
 
 export type EventType = AppEvent['type'];

@@ -13,15 +13,38 @@ import type { AppState, Archive, FileResult, Receipt, Status } from '../state/ty
 import type { Converter } from '../worker/converter';
 import type { ListSummary } from '../worker/types';
 
+/** A list summary as the worker gives it: every place needing a lookup unless told otherwise. */
+export function listSummary(
+  fields: Pick<ListSummary, 'path' | 'name' | 'rowCount' | 'size'> & Partial<ListSummary>,
+): ListSummary {
+  return {
+    kind: 'csv',
+    outputName: fields.name,
+    withCoordinates: 0,
+    needsLookup: fields.rowCount,
+    ...fields,
+  };
+}
+
 export const LISTS: readonly ListSummary[] = [
-  { path: 'Takeout/Saved/Want to go.csv', name: 'Want to go', rowCount: 40, size: 5_120 },
-  {
+  listSummary({
+    path: 'Takeout/Saved/Want to go.csv',
+    name: 'Want to go',
+    rowCount: 40,
+    size: 5_120,
+  }),
+  listSummary({
     path: 'Takeout/Saved/Favourite places.CSV',
     name: 'Favourite places',
     rowCount: 25,
     size: 3_000,
-  },
-  { path: 'Takeout/Saved/Starred places.csv', name: 'Starred places', rowCount: 3, size: 512 },
+  }),
+  listSummary({
+    path: 'Takeout/Saved/Starred places.csv',
+    name: 'Starred places',
+    rowCount: 3,
+    size: 512,
+  }),
 ];
 
 export const FILE = { name: 'takeout-20250101.zip', size: 1_572_864 };
@@ -49,8 +72,23 @@ export const RESULT: FileResult = {
   listName: 'Want to go',
   counts: { total: 40, converted: 37, skipped: 3 },
   skippedReason: null,
-  kml: [{ fileName: 'Want to go.kml', url: 'blob:kml-1', placemarks: 37, part: 1, parts: 1 }],
-  failed: { fileName: 'Want to go - failed places.csv', url: 'blob:csv-1', count: 3 },
+  files: [
+    {
+      key: `${LISTS[0]!.path}#1/1`,
+      fileName: 'Want to go.kml',
+      url: 'blob:kml-1',
+      format: 'kml',
+      placemarks: 37,
+      part: 1,
+      parts: 1,
+    },
+  ],
+  failed: {
+    key: `${LISTS[0]!.path}#failed`,
+    fileName: 'Want to go - failed places.csv',
+    url: 'blob:csv-1',
+    count: 3,
+  },
 };
 
 /** A representative state for every status. */
@@ -74,6 +112,9 @@ export const STATES: Record<Status, AppState> = {
     totals: { total: 40, converted: 37, skipped: 3 },
     capture: { kind: 'pending' },
     downloaded: [],
+    format: 'kml',
+    formatPending: null,
+    zip: { kind: 'idle' },
   },
 };
 
@@ -104,6 +145,14 @@ export function fakeConverter(overrides: Partial<Converter> = {}): Converter & {
     convert: async (options) => {
       calls.push(`convert:${options.paths.join('|')}`);
       return { ok: true, value: { lists: [], totals: { total: 0, converted: 0, skipped: 0 } } };
+    },
+    files: async (format) => {
+      calls.push(`files:${format}`);
+      return { ok: true, value: { lists: {} } };
+    },
+    zipAll: async (format) => {
+      calls.push(`zipAll:${format}`);
+      return { ok: true, value: { fileName: `PlacePort ${format}.zip`, chunks: [] } };
     },
     reset: async () => {
       calls.push('reset');

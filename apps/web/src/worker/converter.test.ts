@@ -3,6 +3,7 @@ import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
 import { createWorkerConverter, WORKER_CRASHED, type WorkerLike } from './converter';
 import type { ConverterWorkerApi } from './types';
+import { listSummary } from '../test/fixtures';
 
 /** A worker stand-in over a real MessageChannel, with the worker's error event and terminate. */
 class ChannelWorker extends EventTarget {
@@ -39,7 +40,7 @@ function workerWith(api: Partial<ConverterWorkerApi>): ChannelWorker {
   return new ChannelWorker(channel.port1);
 }
 
-const LISTS = [{ path: 'Takeout/Saved/A.csv', name: 'A', rowCount: 2, size: 30 }];
+const LISTS = [listSummary({ path: 'Takeout/Saved/A.csv', name: 'A', rowCount: 2, size: 30 })];
 const ZIP = new File([new Uint8Array([1, 2, 3])], 'takeout.zip');
 
 describe('createWorkerConverter', () => {

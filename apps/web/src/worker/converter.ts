@@ -10,7 +10,10 @@ import type {
   ConverterWorkerApi,
   ConvertOptions,
   ConvertResult,
+  FilesResult,
   InspectResult,
+  OutputFormat,
+  ZipResult,
 } from './types';
 
 export interface Converter {
@@ -21,6 +24,10 @@ export interface Converter {
     options: ConvertOptions,
     onProgress: (progress: ConversionProgress) => void,
   ): Promise<ConvertResult>;
+  /** The last run's map files in another format. */
+  files(format: OutputFormat): Promise<FilesResult>;
+  /** "Download all": the last run's files in a format, as one ZIP. */
+  zipAll(format: OutputFormat): Promise<ZipResult>;
   /** Forgets the archive (Remove). */
   reset(): Promise<void>;
   /** Ends the worker; the next call starts a fresh one. */
@@ -105,6 +112,8 @@ export function createWorkerConverter(start: () => WorkerLike = startModuleWorke
     inspect: (file) => call<InspectResult>((remote) => remote.inspect(file, file.name)),
     convert: (options, onProgress) =>
       call<ConvertResult>((remote) => remote.convert(options, Comlink.proxy(onProgress))),
+    files: (format) => call<FilesResult>((remote) => remote.files(format)),
+    zipAll: (format) => call<ZipResult>((remote) => remote.zipAll(format)),
     reset: async () => {
       if (running) await call((remote) => remote.reset());
     },

@@ -10,9 +10,17 @@ export type {
   ConversionSummary,
   ConverterWorkerApi,
   ConvertOptions,
-  KmlOutputFile,
+  MapOutputFile,
   ListOutcome,
 } from '@placeport/converter/worker';
+
+export type { OutputFormat } from '@placeport/converter/internal';
+
+/** The worker's answer to `files` (another format of the last run). */
+export type FilesResult = Awaited<ReturnType<ConverterWorkerApi['files']>>;
+
+/** The worker's answer to `zipAll` ("Download all"). */
+export type ZipResult = Awaited<ReturnType<ConverterWorkerApi['zipAll']>>;
 
 /** The worker's answer to `inspect`, success or failure. */
 export type InspectResult = Awaited<ReturnType<ConverterWorkerApi['inspect']>>;
@@ -20,5 +28,5 @@ export type InspectResult = Awaited<ReturnType<ConverterWorkerApi['inspect']>>;
 /** The worker's answer to `convert`, success or failure. */
 export type ConvertResult = Awaited<ReturnType<ConverterWorkerApi['convert']>>;
 
-/** One list found in the archive, as the worker summarises it (path, name, rowCount, size). */
+/** One list found in the archive, as the worker summarises it (path, name, places and their kinds, problem). */
 export type ListSummary = Extract<InspectResult, { ok: true }>['value']['lists'][number];

@@ -26,6 +26,8 @@ function codeOf(run: () => unknown): string {
   return 'no error';
 }
 
+const EMPTY_STARRED = '{"type":"FeatureCollection","features":[]}';
+
 describe('archive rules (seed section 5, product.md)', () => {
   it('skips folders and non-CSV files, and excludes every non-place list', () => {
     const bytes = zip({
@@ -38,7 +40,8 @@ describe('archive rules (seed section 5, product.md)', () => {
       'Takeout/Saved/Favourite pages.csv': list(1),
       'Takeout/Saved/Favorite Pages.csv': list(1),
       'Takeout/archive_browser.html': strToU8('<html></html>'),
-      'Takeout/Maps (your places)/Saved Places.json': strToU8('{}'),
+      // No starred places: Takeout writes an empty collection, which is not a list.
+      'Takeout/Maps (your places)/Saved Places.json': strToU8(EMPTY_STARRED),
     });
     expect(readArchive(bytes).map((l) => [l.path, l.name, l.rowCount])).toEqual([
       ['Takeout/Saved/Want to go.csv', 'Want to go', 2],
@@ -145,7 +148,8 @@ describe('archive rules (seed section 5, product.md)', () => {
       'Takeout/Saved/Images.csv': list(1),
       'Takeout/Saved/Favourite Pages.CSV': list(1),
       'Takeout/Saved/favorite pages.csv': list(1),
-      'Takeout/Maps (your places)/Saved Places.json': strToU8('{}'),
+      // No starred places: Takeout writes an empty collection, which is not a list.
+      'Takeout/Maps (your places)/Saved Places.json': strToU8(EMPTY_STARRED),
       'Takeout/archive_browser.html': strToU8('<html></html>'),
     });
     expect(codeOf(() => readArchive(imagesAndPages))).toBe(message);

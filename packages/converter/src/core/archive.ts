@@ -2,15 +2,18 @@ import { unzipSync, type UnzipFileInfo } from 'fflate';
 import { ConverterError, MESSAGES } from './errors.js';
 import { describeBytes, LIMITS, type Limits } from './limits.js';
 import { listNameFromPath } from './names.js';
+import { isSavedPlacesJsonPath } from './saved-places-json.js';
+import type { ListKind } from './types.js';
 
-/** A CSV entry chosen from the archive, still compressed. */
+/** A list entry chosen from the archive, still compressed. */
 export interface CsvEntry {
   path: string;
   /** Uncompressed size, as the ZIP directory declares it. */
   size: number;
+  kind: ListKind;
 }
 
-/** One place list taken out of the archive, as text. */
+/** One place list taken out of the archive, as text (CSV, or the JSON of starred places). */
 export interface ArchiveEntry extends CsvEntry {
   name: string;
   content: string;
@@ -74,7 +77,7 @@ function inSavedPlacesFolder(path: string): boolean {
  * Picks the place lists among the archive's CSVs (product.md): the CSVs inside a `Saved` folder when
  * the archive has one (one holding any CSV, image and page lists included); otherwise the seed's
  * rule, CSVs in a folder whose path says "saved places" preferred, else every CSV. Image and page
- * lists are never place lists.
+ * lists are never place lists. (`Saved Places.json` is chosen apart: it is always a list.)
  */
 function choosePlaceLists(csvs: readonly CsvEntry[]): CsvEntry[] {
   const candidates = csvs.filter((entry) => isPlaceListPath(entry.path));
@@ -87,9 +90,10 @@ function choosePlaceLists(csvs: readonly CsvEntry[]): CsvEntry[] {
 
 /**
  * Reads the ZIP directory only (nothing is inflated) and chooses the place lists (see
- * {@link isInSavedFolder}, {@link isPlaceListPath}; folders skipped, only `.csv`). Refuses archives
- * past the limits before any inflating. Throws ConverterError: `incomplete-zip` when the directory
- * cannot be read (a download cut short), `no-csv` when the archive holds no CSV at all,
+ * {@link isInSavedFolder}, {@link isPlaceListPath}; folders skipped): the saved lists (`.csv`), then
+ * the starred places (`Saved Places.json`, product.md) wherever they are. Refuses archives past the
+ * limits before any inflating. Throws ConverterError: `incomplete-zip` when the directory cannot be
+ * read (a download cut short), `no-csv` when the archive holds neither a CSV nor starred places,
  * `no-place-lists` when it holds only lists that are not places.
  */
 export function chooseCsvEntries(bytes: Uint8Array, limits: Limits = LIMITS): CsvEntry[] {
@@ -100,6 +104,7 @@ export function chooseCsvEntries(bytes: Uint8Array, limits: Limits = LIMITS): Cs
     );
   }
   const csvs: CsvEntry[] = [];
+  const starred: CsvEntry[] = [];
   let entries = 0;
   let csvBytes = 0;
   try {
@@ -113,7 +118,9 @@ export function chooseCsvEntries(bytes: Uint8Array, limits: Limits = LIMITS): Cs
           );
         }
         if (!isDirectory(info) && isCsvPath(info.name)) {
-          csvs.push({ path: info.name, size: info.originalSize });
+          csvs.push({ path: info.name, size: info.originalSize, kind: 'csv' });
+        } else if (!isDirectory(info) && isSavedPlacesJsonPath(info.name)) {
+          starred.push({ path: info.name, size: info.originalSize, kind: 'starred' });
         }
         return false;
       },
@@ -123,8 +130,10 @@ export function chooseCsvEntries(bytes: Uint8Array, limits: Limits = LIMITS): Cs
     // fflate's "invalid zip data" and the like: the directory at the end of the file is missing.
     throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
   }
-  if (csvs.length === 0) throw new ConverterError('no-csv', MESSAGES.noCsv);
-  const chosen = choosePlaceLists(csvs);
+  if (csvs.length === 0 && starred.length === 0) {
+    throw new ConverterError('no-csv', MESSAGES.noCsv);
+  }
+  const chosen = [...choosePlaceLists(csvs), ...starred];
   if (chosen.length === 0) throw new ConverterError('no-place-lists', MESSAGES.noPlaceLists);
   if (chosen.length > limits.maxLists) {
     throw new ConverterError(

@@ -8,10 +8,13 @@ export type ConverterErrorCode =
   | 'archive-too-large'
   | 'too-many-entries'
   | 'csv-parse'
+  | 'json-parse'
   | 'csv-empty'
   | 'csv-columns'
   | 'no-lists-chosen'
   | 'unknown-list'
+  | 'ambiguous-list'
+  | 'unknown-format'
   | 'no-archive';
 
 /** The seed's exact messages, and ours where the seed names none. */
@@ -25,6 +28,10 @@ export const MESSAGES = {
   incompleteZip: 'This file is not a complete ZIP archive. Download it again from Google Takeout.',
   extractFailed: 'Failed to extract zip file.',
   csvEmpty: 'CSV file is empty or contains no valid data rows.',
+  /** product.md "Starred places": a `Saved Places.json` that is not JSON or not a FeatureCollection. */
+  jsonParse: 'Saved Places.json could not be read: it is not a Google Maps saved-places file.',
+  /** A `Saved Places.json` without a single place. */
+  jsonEmpty: 'Saved Places.json holds no starred places.',
   noListsChosen: 'Please select at least one file to convert.',
   validationFailed: 'Validation failed',
   noArchive: 'Please choose a ZIP file first.',

@@ -235,12 +235,18 @@ describe('buildKmlParts', () => {
     }
   });
 
-  it('splits 2,001 places into two parts named "part i of n"', () => {
+  it('splits 2,001 places into two even parts named "part i of n"', () => {
     const parts = buildKmlParts('Want to go', many(2001));
     expect(parts.map((p) => [p.fileName, p.placemarks, p.part, p.parts])).toEqual([
-      ['Want to go (part 1 of 2).kml', 2000, 1, 2],
-      ['Want to go (part 2 of 2).kml', 1, 2, 2],
+      ['Want to go (part 1 of 2).kml', 1001, 1, 2],
+      ['Want to go (part 2 of 2).kml', 1000, 2, 2],
     ]);
-    expect(parse(parts[1]!.content).geojson.features[0]?.properties?.name).toBe('P2000');
+    expect(parse(parts[1]!.content).geojson.features[0]?.properties?.name).toBe('P1001');
+  });
+
+  it('splits 2,500 places into 1,250 + 1,250, not 2,000 + 500', () => {
+    const parts = buildKmlParts('Want to go', many(2500));
+    expect(parts.map((p) => p.placemarks)).toEqual([1250, 1250]);
+    expect(parse(parts[1]!.content).geojson.features[0]?.properties?.name).toBe('P1250');
   });
 });

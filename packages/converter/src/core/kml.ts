@@ -1,3 +1,4 @@
+import { splitEvenly } from './formats/split.js';
 import { toKmlCoordinates } from './latlng.js';
 import { LIMITS } from './limits.js';
 import { kmlFileName } from './names.js';
@@ -112,8 +113,9 @@ export interface KmlList {
 }
 
 /**
- * The KML files for one list: one file, or parts of at most `maxPerFile` placemarks when the list is too
- * big for one My Maps layer, named `<list> (part i of n).kml`. `list` is the list's name, or the list
+ * The KML files for one list: one file, or even parts of at most `maxPerFile` placemarks when the list
+ * is too big for one My Maps layer (`splitEvenly`: 2,500 places are 1,250 + 1,250), named
+ * `<list> (part i of n).kml`. `list` is the list's name, or the list
  * with its description and output name.
  */
 export function buildKmlParts(
@@ -123,17 +125,12 @@ export function buildKmlParts(
 ): KmlPart[] {
   const { name, description, outputName } = typeof list === 'string' ? { name: list } : list;
   const folder: KmlFolder | undefined = description ? { name, description } : undefined;
-  const parts = Math.max(1, Math.ceil(places.length / maxPerFile));
-  const files: KmlPart[] = [];
-  for (let part = 1; part <= parts; part += 1) {
-    const slice = places.slice((part - 1) * maxPerFile, part * maxPerFile);
-    files.push({
-      fileName: kmlFileName(outputName ?? name, part, parts),
-      content: buildKml(slice, KML_DOCUMENT_NAME, folder),
-      placemarks: slice.length,
-      part,
-      parts,
-    });
-  }
-  return files;
+  const slices = splitEvenly(places, maxPerFile);
+  return slices.map((slice, index) => ({
+    fileName: kmlFileName(outputName ?? name, index + 1, slices.length),
+    content: buildKml(slice, KML_DOCUMENT_NAME, folder),
+    placemarks: slice.length,
+    part: index + 1,
+    parts: slices.length,
+  }));
 }

@@ -10,9 +10,12 @@ export function fileNameFromPath(path: string): string {
   return parts[parts.length - 1] ?? path;
 }
 
-/** A list's name: its file name without the `.csv` extension (any case), as the seed shows it. */
+/**
+ * A list's name: its file name without the `.csv` extension (any case), as the seed shows it; the
+ * starred places' `Saved Places.json` is the list "Saved Places".
+ */
 export function listNameFromPath(path: string): string {
-  return fileNameFromPath(path).replace(/\.csv$/i, '');
+  return fileNameFromPath(path).replace(/\.(?:csv|json)$/i, '');
 }
 
 /**
@@ -38,10 +41,13 @@ export function kmlFileName(listName: string, part = 1, parts = 1): string {
   return parts > 1 ? `${stem} (part ${part} of ${parts}).kml` : `${stem}.kml`;
 }
 
+/** What follows a list's name in its failed-places CSV's name (`Want to go - failed-places.csv`). */
+export const FAILED_CSV_SUFFIX = ' - failed-places';
+
 /** Failed-places CSV file name for a list. */
 export function failedCsvFileName(listName: string): string {
   const stem = safeFileStem(listName);
-  return stem ? `${stem} - ${DEFAULT_FAILED_CSV_FILE_NAME}` : DEFAULT_FAILED_CSV_FILE_NAME;
+  return stem ? `${stem}${FAILED_CSV_SUFFIX}.csv` : DEFAULT_FAILED_CSV_FILE_NAME;
 }
 
 /** The longest stem {@link safeFileStem} keeps. */

@@ -1,3 +1,4 @@
+import type { OutputPart } from './formats/output.js';
 import type { UnplacedReason } from './reasons.js';
 
 /** A point on Earth with named fields, so latitude and longitude can never be swapped silently. */
@@ -6,16 +7,32 @@ export interface LatLng {
   readonly lng: number;
 }
 
-/** One CSV list found in a Takeout archive. Its identity is its path: names repeat across folders. */
+/** What a list file holds: a saved list (CSV) or the starred places (`Saved Places.json`). */
+export type ListKind = 'csv' | 'starred';
+
+/** One list found in a Takeout archive. Its identity is its path: names repeat across folders. */
 export interface UploadedList {
   /** Path inside the archive, e.g. `Takeout/Saved/Want to go.csv`. */
   path: string;
-  /** File name without folders or the `.csv` extension (any case). */
+  /** File name without folders or the `.csv`/`.json` extension (any case). */
   name: string;
-  /** The CSV text (UTF-8, BOM removed). */
+  /** A saved list (CSV) or the starred places (`Saved Places.json`). */
+  kind: ListKind;
+  /**
+   * The name its files are written under: `name`, told apart by folder from same-named lists of the
+   * archive (`listOutputNames`), so it does not change with the lists chosen.
+   */
+  outputName: string;
+  /** The list's text (UTF-8, BOM removed). */
   content: string;
-  /** Places: data rows with a Title or a URL (the header, a list description, blank rows and the tag row of 2025+ exports excluded). */
+  /** Places: data rows with a Title or a URL (the header, a list description, blank rows and the tag row of 2025+ exports excluded); features of `Saved Places.json`. What the price is computed from. */
   rowCount: number;
+  /** Places whose coordinates are known without a lookup (in the file, or in the link). */
+  withCoordinates: number;
+  /** Places whose Google Maps link carries no coordinates: they need a lookup. */
+  needsLookup: number;
+  /** Why the list cannot be converted (the seed's validation message); absent when it can. */
+  problem?: string;
   /** Uncompressed size in bytes. */
   size: number;
 }
@@ -68,13 +85,19 @@ export interface ConversionResult {
   path: string;
   /** List name (file name without `.csv`). */
   listName: string;
+  /** The name its files are written under (told apart by folder from same-named lists). */
+  outputName: string;
   /** The list description found before the header row, if any. */
   description?: string;
   stats: ConversionStats;
+  /** Every place of the list, with its coordinates or the reason it has none. */
   places: ParsedPlace[];
-  /** KML files, one unless the list was split. Empty when the list was skipped. */
-  kml: KmlPart[];
-  /** CSV of places lacking coordinates (Title, Note, URL, Comment); absent when every place converted. */
+  /**
+   * The list's files in each format asked for (KML by default), grouped by format; a list over the
+   * per-layer limit is split into even parts. Empty when the list was skipped or no place has coordinates.
+   */
+  files: OutputPart[];
+  /** CSV of places lacking coordinates (Title, Note, URL, Comment, Reason); absent when every place converted. */
   failedCsvContent?: string;
   /** File name for the failed-places CSV. */
   failedCsvFileName?: string;

@@ -18,11 +18,13 @@ describe('converter worker API', () => {
       'takeout-20261122.zip',
     );
     if (!result.ok) throw new Error(result.error.message);
-    expect(result.value.lists.map((l) => l.name)).toEqual(placeLists.map((l) => l.name));
-    expect(result.value.lists.map((l) => l.rowCount)).toEqual(
-      placeLists.map((l) => l.places.length),
-    );
+    const saved = result.value.lists.filter((l) => l.kind === 'csv');
+    expect(saved.map((l) => l.name)).toEqual(placeLists.map((l) => l.name));
+    expect(saved.map((l) => l.rowCount)).toEqual(placeLists.map((l) => l.places.length));
+    // The archive's starred places come last, as one more list.
+    expect(result.value.lists.at(-1)).toMatchObject({ name: 'Saved Places', kind: 'starred' });
     expect(result.value.lists[0]).not.toHaveProperty('content');
+    expect(result.value.lists[0]).not.toHaveProperty('parsed');
   });
 
   it('refuses a file whose name is not .zip with the seed message', async () => {
@@ -88,7 +90,7 @@ describe('converter worker API', () => {
     expect(outcome.resolvedCount).toBe(
       list.places.filter((p) => !p.expected && p.resolvable).length,
     );
-    const kmlText = new TextDecoder().decode(outcome.kml[0]!.bytes);
+    const kmlText = new TextDecoder().decode(outcome.files[0]!.bytes);
     const points = kmlPoints(kmlText).map((p) => p.lngLat);
     expect(points).toEqual(
       expected.map((p) => {
@@ -96,7 +98,7 @@ describe('converter worker API', () => {
         return [c.lng, c.lat];
       }),
     );
-    expect(outcome.kml[0]?.mimeType).toBe('application/vnd.google-earth.kml+xml');
+    expect(outcome.files[0]?.mimeType).toBe('application/vnd.google-earth.kml+xml');
     expect(result.value.totals).toEqual({
       total: list.places.length,
       converted: expected.length,

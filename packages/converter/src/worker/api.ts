@@ -1,12 +1,14 @@
 import * as Comlink from 'comlink';
 import { ConverterError, MESSAGES, toErrorShape } from '../core/errors.js';
 import { LIMITS, type Limits } from '../core/limits.js';
-import { CSV_MIME_TYPE, KML_MIME_TYPE } from '../core/names.js';
-import type { Result } from '../core/types.js';
+import { isOutputFormat, type OutputFormat, type OutputPart } from '../core/formats/output.js';
+import { CSV_MIME_TYPE } from '../core/names.js';
+import type { ConversionResult, Result } from '../core/types.js';
 import { readArchive, type InspectedList } from '../inspect.js';
+import { listFiles, summaryOf, totalsOf, zipFileName, zipRun } from '../library.js';
 import { convertLists, type Logger } from '../pipeline.js';
 import { createResolveClient } from './resolve-client.js';
-import type { ConversionSummary, ConverterWorkerApi, ListOutcome } from './types.js';
+import type { ConversionSummary, ConverterWorkerApi, ListOutcome, MapOutputFile } from './types.js';
 
 export interface WorkerDependencies {
   fetch?: typeof fetch;
@@ -17,8 +19,36 @@ export interface WorkerDependencies {
 
 const encoder = new TextEncoder();
 
-function encode(text: string): ArrayBuffer {
-  return encoder.encode(text).buffer as ArrayBuffer;
+function encode(data: string | Uint8Array): ArrayBuffer {
+  const bytes = typeof data === 'string' ? encoder.encode(data) : data;
+  // A view over part of a buffer is copied, so only its own bytes are transferred.
+  return (
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? bytes.buffer
+      : bytes.slice().buffer
+  ) as ArrayBuffer;
+}
+
+function mapFile(part: OutputPart): MapOutputFile {
+  return {
+    fileName: part.fileName,
+    mimeType: part.mimeType,
+    format: part.format,
+    bytes: encode(part.data),
+    placemarks: part.placemarks,
+    part: part.part,
+    parts: part.parts,
+  };
+}
+
+function checkFormat(format: unknown): OutputFormat {
+  if (!isOutputFormat(format)) {
+    throw new ConverterError(
+      'unknown-format',
+      `"${String(format)}" is not a file format PlacePort writes.`,
+    );
+  }
+  return format;
 }
 
 async function toBytes(input: Blob | ArrayBuffer | Uint8Array): Promise<Uint8Array> {
@@ -41,20 +71,17 @@ export function createConverterWorkerApi(
 ): ConverterWorkerApi {
   const logger = dependencies.logger ?? console;
   let lists: InspectedList[] = [];
+  let converted: ConversionResult[] = [];
 
   return {
     async inspect(input, fileName) {
       lists = [];
+      converted = [];
       try {
         if (!/\.zip$/i.test(fileName)) throw new ConverterError('not-a-zip', MESSAGES.notAZip);
         const bytes = await toBytes(input);
         lists = readArchive(bytes, { limits: dependencies.limits ?? LIMITS, logger });
-        return {
-          ok: true,
-          value: {
-            lists: lists.map(({ path, name, rowCount, size }) => ({ path, name, rowCount, size })),
-          },
-        };
+        return { ok: true, value: { lists: lists.map(summaryOf) } };
       } catch (error) {
         return fail(error, MESSAGES.extractFailed);
       }
@@ -72,7 +99,10 @@ export function createConverterWorkerApi(
             throw new ConverterError('unknown-list', `The list "${path}" is not in this archive.`);
           return list;
         });
+        const format = checkFormat(options.format ?? 'kml');
+        converted = [];
         const results = await convertLists(chosen, {
+          formats: [format],
           ...(options.resolve
             ? {
                 resolveUrls: createResolveClient(options.resolve, dependencies.fetch),
@@ -88,15 +118,9 @@ export function createConverterWorkerApi(
             path: result.path,
             fileName: result.fileName,
             listName: result.listName,
+            outputName: result.outputName,
             stats: result.stats,
-            kml: result.kml.map((part) => ({
-              fileName: part.fileName,
-              mimeType: KML_MIME_TYPE,
-              bytes: encode(part.content),
-              placemarks: part.placemarks,
-              part: part.part,
-              parts: part.parts,
-            })),
+            files: result.files.map(mapFile),
             resolvedCount: result.resolvedCount ?? 0,
           };
           if (result.skippedReason) outcome.skippedReason = result.skippedReason;
@@ -110,17 +134,11 @@ export function createConverterWorkerApi(
           }
           return outcome;
         });
-        const totals = outcomes.reduce(
-          (sum, outcome) => ({
-            total: sum.total + outcome.stats.totalPlaces,
-            converted: sum.converted + outcome.stats.converted,
-            skipped: sum.skipped + outcome.stats.skipped,
-          }),
-          { total: 0, converted: 0, skipped: 0 },
-        );
-        const value: ConversionSummary = { lists: outcomes, totals };
+        // Kept (without their files) so the page can ask for other formats and for one ZIP.
+        converted = results.map((result) => ({ ...result, files: [] }));
+        const value: ConversionSummary = { lists: outcomes, totals: totalsOf(results) };
         const buffers = outcomes.flatMap((outcome) => [
-          ...outcome.kml.map((file) => file.bytes),
+          ...outcome.files.map((file) => file.bytes),
           ...(outcome.failedCsv ? [outcome.failedCsv.bytes] : []),
         ]);
         return Comlink.transfer({ ok: true, value }, buffers);
@@ -129,8 +147,39 @@ export function createConverterWorkerApi(
       }
     },
 
+    async files(format) {
+      try {
+        const chosen = checkFormat(format);
+        if (converted.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
+        const byList: Record<string, MapOutputFile[]> = {};
+        for (const list of converted) {
+          const files = listFiles(list, chosen).map(mapFile);
+          if (files.length > 0) byList[list.path] = files;
+        }
+        const buffers = Object.values(byList).flatMap((files) => files.map((file) => file.bytes));
+        return Comlink.transfer({ ok: true, value: { lists: byList } }, buffers);
+      } catch (error) {
+        return fail(error, 'The files could not be written.');
+      }
+    },
+
+    async zipAll(format) {
+      try {
+        const chosen = checkFormat(format);
+        if (converted.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
+        const chunks = zipRun(converted, chosen).map(encode);
+        return Comlink.transfer(
+          { ok: true, value: { fileName: zipFileName(chosen), chunks } },
+          chunks,
+        );
+      } catch (error) {
+        return fail(error, 'The ZIP file could not be written.');
+      }
+    },
+
     async reset() {
       lists = [];
+      converted = [];
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { OutputFormat } from '../core/formats/output.js';
 import type { ConversionStats, ListSummary, Result } from '../core/types.js';
 
 /** The stage a conversion is in; the web app's processing statuses follow it. */
@@ -31,6 +32,8 @@ export interface ConvertOptions {
   /** Paths (list identities) of the lists to convert, in the order to convert them. */
   paths: string[];
   resolve?: ResolveOptions;
+  /** The format of the files returned (KML when absent); {@link ConverterWorkerApi.files} gives others later. */
+  format?: OutputFormat;
 }
 
 /** A file ready to download: bytes are transferred, not copied, across the worker boundary. */
@@ -40,7 +43,9 @@ export interface OutputFile {
   bytes: ArrayBuffer;
 }
 
-export interface KmlOutputFile extends OutputFile {
+/** A map file of a list: one part of it when the list was split for My Maps' 2,000 a layer. */
+export interface MapOutputFile extends OutputFile {
+  format: OutputFormat;
   placemarks: number;
   part: number;
   parts: number;
@@ -53,10 +58,13 @@ export interface ListOutcome {
   fileName: string;
   listName: string;
   stats: ConversionStats;
-  /** Set when the list failed validation and was skipped; then `kml` is empty. */
+  /** The name its files are written under. */
+  outputName: string;
+  /** Set when the list failed validation and was skipped; then `files` is empty. */
   skippedReason?: string;
-  kml: KmlOutputFile[];
-  /** Places without coordinates, for retry (Title, Note, URL, Comment). */
+  /** The list's map files in the format asked for (empty when no place has coordinates). */
+  files: MapOutputFile[];
+  /** Places without coordinates, for retry (Title, Note, URL, Comment, Reason). */
   failedCsv?: OutputFile & { count: number };
   /** How many places got their coordinates through the API. */
   resolvedCount: number;
@@ -79,6 +87,16 @@ export interface ConverterWorkerApi {
     options: ConvertOptions,
     onProgress?: (progress: ConversionProgress) => void,
   ): Promise<Result<ConversionSummary>>;
-  /** Forgets the archive (Remove). */
+  /**
+   * The map files of the last conversion in another format, per list path (lists without files
+   * left out). Fails when nothing was converted yet.
+   */
+  files(format: OutputFormat): Promise<Result<{ lists: Record<string, MapOutputFile[]> }>>;
+  /**
+   * "Download all": one ZIP of every file of the last conversion in a format (map files and
+   * failed-places CSVs), as chunks to join into a Blob.
+   */
+  zipAll(format: OutputFormat): Promise<Result<{ fileName: string; chunks: ArrayBuffer[] }>>;
+  /** Forgets the archive and the last conversion (Remove). */
   reset(): Promise<void>;
 }

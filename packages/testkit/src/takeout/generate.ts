@@ -8,6 +8,7 @@ import {
   savedPlacesJson,
 } from './non-place.js';
 import { Random, seedFrom } from './random.js';
+import { generateSavedPlacesJson } from './saved-places-json.js';
 import type {
   GeneratedList,
   GeneratedPlace,
@@ -95,11 +96,20 @@ export function generateTakeout(options: GenerateTakeoutOptions): GeneratedTakeo
     files.set(ARCHIVE_BROWSER_PATH, new TextEncoder().encode(archiveBrowserHtml(allPaths)));
     files.set(SAVED_PLACES_JSON_PATH, new TextEncoder().encode(savedPlacesJson(placeRows)));
   }
+  const starred = options.savedPlacesJson;
+  const savedPlaces = starred
+    ? generateSavedPlacesJson(options.seed, starred.places, starred.format)
+    : undefined;
+  // Set before the lists, so "Maps (your places)" comes before "Saved" as in Takeout's archives.
+  if (savedPlaces) files.set(SAVED_PLACES_JSON_PATH, new TextEncoder().encode(savedPlaces.text));
   for (const list of lists) files.set(list.path, list.bytes);
 
   const extra = options.extraEntries ?? {};
   for (const [path, bytes] of Object.entries(extra)) files.set(path, bytes);
 
   const { zip, entries } = buildArchive(files);
-  return { zip, lists: lists.filter((l) => !Object.hasOwn(extra, l.path)), entries };
+  const kept = lists.filter((l) => !Object.hasOwn(extra, l.path));
+  // Like a list, the generated file is not reported when an extra entry replaced it.
+  const starredKept = Object.hasOwn(extra, SAVED_PLACES_JSON_PATH) ? undefined : savedPlaces;
+  return { zip, lists: kept, entries, ...(starredKept ? { savedPlaces: starredKept } : {}) };
 }

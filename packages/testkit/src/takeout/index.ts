@@ -21,9 +21,20 @@ export type {
   GeneratedPlace,
   GeneratedTakeout,
   GenerateTakeoutOptions,
+  GeneratedSavedPlace,
+  GeneratedSavedPlaces,
   HeaderVariant,
   ListSpec,
   PlaceKind,
   PlaceListKind,
+  SavedPlacesJsonFormat,
+  SavedPlacesJsonPlace,
+  SavedPlaceUrlKind,
 } from './types.js';
 export { s2CellIdFor, s2LevelOf } from './s2.js';
+export {
+  generateSavedPlacesJson,
+  NO_LOCATION_COMMENT,
+  SAVED_PLACES_ZERO_CHANCE,
+  savedPlacesJson,
+} from './saved-places-json.js';

@@ -91,6 +91,58 @@ export interface GeneratedTakeout {
   lists: GeneratedList[];
   /** Every entry name in ZIP order, directories (ending in `/`) included. */
   entries: string[];
+  /** The starred places written as `Saved Places.json`, when {@link GenerateTakeoutOptions.savedPlacesJson} asked for them. */
+  savedPlaces?: GeneratedSavedPlaces;
+}
+
+/**
+ * The two layouts of Takeout's `Saved Places.json`: `old` (`Title`, `Google Maps URL`, `Location`
+ * with `Business Name`, `Address`, `Geo Coordinates` as strings, `Published`, `Updated`) and `new`
+ * (`date`, `google_maps_url`, `location` with `name` and `address`, `Comment`).
+ */
+export type SavedPlacesJsonFormat = 'old' | 'new';
+
+/**
+ * The URL written for a starred place: `cid` `http://maps.google.com/?cid=<cid>`, `ftid`
+ * `http://maps.google.com/?q=<address>&ftid=<ftid>`, `latlng` `http://maps.google.com/?q=<lat>,<lng>`.
+ */
+export type SavedPlaceUrlKind = 'cid' | 'ftid' | 'latlng';
+
+/** One starred place to write into `Saved Places.json`; every field may be left out. */
+export interface SavedPlacesJsonPlace {
+  title?: string;
+  address?: string;
+  /** Where the place is; both or neither. Written as the geometry unless `zero`. */
+  lat?: number;
+  lng?: number;
+  /** Decimal CID, for `cid` URLs. */
+  cid?: string;
+  /** `0x<hex>:0x<hex>`, for `ftid` URLs. */
+  ftid?: string;
+  /** The `Comment` property (new format only). */
+  comment?: string;
+  /** Write the geometry as `[0, 0]` (Takeout's "no location"), and no `Geo Coordinates`. */
+  zero?: boolean;
+  /** Default: `cid` when there is a CID, else `ftid` when there is an ftid, else `latlng` when there are coordinates, else no URL. */
+  urlKind?: SavedPlaceUrlKind;
+}
+
+/** A generated starred place, with what a correct converter must make of it. */
+export interface GeneratedSavedPlace extends SavedPlacesJsonPlace {
+  /** The Maps URL written, empty when none. */
+  url: string;
+  /** Coordinates the converter must read offline: the geometry, or the `?q=<lat>,<lng>` of a `[0, 0]` place. */
+  expected?: LatLng;
+  /** Where a resolver would find the place by its CID or ftid (`coordinatesForCid`). */
+  resolvable?: LatLng;
+}
+
+/** A generated `Saved Places.json` and the places it holds, in file order. */
+export interface GeneratedSavedPlaces {
+  format: SavedPlacesJsonFormat;
+  /** The whole file as text. */
+  text: string;
+  places: GeneratedSavedPlace[];
 }
 
 /** One list to generate. Fields left out are drawn from the seed (or default as documented). */
@@ -127,6 +179,12 @@ export interface GenerateTakeoutOptions {
   quirks?: boolean;
   /** Add the image/page lists, `archive_browser.html` and `Saved Places.json`. Default true. */
   includeNonPlaceLists?: boolean;
+  /**
+   * Write `generateSavedPlacesJson`'s starred places (this seed) as
+   * `Takeout/Maps (your places)/Saved Places.json`, replacing the small one `includeNonPlaceLists`
+   * writes. Default: not written (so archives stay as they were).
+   */
+  savedPlacesJson?: { format: SavedPlacesJsonFormat; places: number };
   /** More entries, added last; one with a generated entry's path replaces it. */
   extraEntries?: Record<string, Uint8Array>;
 }

@@ -1,14 +1,17 @@
+import { FORMAT_INFO } from '@placeport/converter/internal';
 import { Tooltip } from 'radix-ui';
 import { useSend } from '../../app/context';
 import { DownloadIcon } from '../../components/Icons';
 import type { FileResult } from '../../state/types';
+import type { OutputFormat } from '../../worker/types';
 import { formatCount } from '../../lib/format';
+import { formatName } from './DownloadBar';
 
 /** Google My Maps imports at most this many places into one layer (product.md). */
 export const MY_MAPS_LAYER_LIMIT = 2000;
 
 /** One chosen list in the results: its skipped panel, or its downloads and counts. */
-export function FileResultPanel({ result }: { result: FileResult }) {
+export function FileResultPanel({ result, format }: { result: FileResult; format: OutputFormat }) {
   if (result.skippedReason !== null) {
     return (
       <article className="file-result is-skipped">
@@ -21,19 +24,21 @@ export function FileResultPanel({ result }: { result: FileResult }) {
     );
   }
 
-  return <FileDownloads result={result} />;
+  return <FileDownloads result={result} format={format} />;
 }
 
 /** A converted list: its name, its downloads (each click is remembered) and its counts. */
-function FileDownloads({ result }: { result: FileResult }) {
+function FileDownloads({ result, format }: { result: FileResult; format: OutputFormat }) {
   const send = useSend();
   const downloaded = (url: string) => () => send({ type: 'fileDownloaded', url });
-  const { counts, kml, failed } = result;
-  const parts = kml.length;
+  const { counts, files, failed } = result;
+  const parts = files.length;
+  const name = formatName(files[0]?.format ?? format);
+  const title = `${result.listName}.${FORMAT_INFO[files[0]?.format ?? format].extension}`;
   return (
     <article className="file-result">
       <div className="file-result-head">
-        <p className="file-result-name">{`${result.listName}.kml`}</p>
+        <p className="file-result-name">{title}</p>
         <p className="file-result-converted">{`${formatCount(counts.converted)} of ${formatCount(counts.total)} places converted`}</p>
       </div>
       {parts === 0 && (
@@ -48,7 +53,7 @@ function FileDownloads({ result }: { result: FileResult }) {
         </p>
       )}
       <div className="downloads">
-        {kml.map((file) => (
+        {files.map((file) => (
           <a
             key={file.fileName}
             className="button primary"
@@ -57,7 +62,9 @@ function FileDownloads({ result }: { result: FileResult }) {
             onClick={downloaded(file.url)}
           >
             <DownloadIcon />
-            {parts > 1 ? `Download KML (part ${file.part} of ${file.parts})` : 'Download KML'}
+            {parts > 1
+              ? `Download ${name} (part ${file.part} of ${file.parts})`
+              : `Download ${name}`}
             <span className="visually-hidden">{` — ${result.listName}`}</span>
           </a>
         ))}

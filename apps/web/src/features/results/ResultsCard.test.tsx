@@ -18,7 +18,7 @@ const SKIPPED: FileResult = {
   listName: 'Broken',
   counts: { total: 0, converted: 0, skipped: 0 },
   skippedReason: 'CSV file must contain "Title" and "URL" columns. Found columns: Name, Link',
-  kml: [],
+  files: [],
   failed: null,
 };
 
@@ -28,10 +28,12 @@ const SPLIT: FileResult = {
   fileName: 'Big.csv',
   listName: 'Big',
   counts: { total: 4500, converted: 4500, skipped: 0 },
-  kml: [1, 2, 3].map((part) => ({
+  files: [1, 2, 3].map((part) => ({
+    key: `Takeout/Saved/Big.csv#${part}/3`,
     fileName: `Big (part ${part} of 3).kml`,
     url: `blob:big-${part}`,
-    placemarks: part === 3 ? 500 : 2000,
+    format: 'kml' as const,
+    placemarks: 1500,
     part,
     parts: 3,
   })),
@@ -102,8 +104,13 @@ describe('ResultsCard', () => {
     const none: FileResult = {
       ...RESULT,
       counts: { total: 3, converted: 0, skipped: 3 },
-      kml: [],
-      failed: { fileName: 'Want to go - failed-places.csv', url: 'blob:failed', count: 3 },
+      files: [],
+      failed: {
+        key: `${RESULT.path}#failed`,
+        fileName: 'Want to go - failed-places.csv',
+        url: 'blob:failed',
+        count: 3,
+      },
     };
     mount(<ResultsCard />, { state: complete({ results: [none] }) });
     expect(screen.queryByRole('link', { name: /Download KML/ })).toBeNull();
@@ -137,9 +144,9 @@ describe('ResultsCard', () => {
     const { store } = mount(<ResultsCard />, { state: STATES.complete });
     const downloaded = () => (store.getState().state as Complete).downloaded;
     fireEvent.click(screen.getByRole('link', { name: /^Download Failed/ }));
-    expect(downloaded()).toEqual(['blob:csv-1']);
+    expect(downloaded()).toEqual([RESULT.failed!.key]);
     fireEvent.click(screen.getByRole('link', { name: /^Download KML/ }));
-    expect(downloaded()).toEqual(['blob:csv-1', 'blob:kml-1']);
+    expect(downloaded()).toEqual([RESULT.failed!.key, RESULT.files[0]!.key]);
   });
 
   describe('payment outcome', () => {

@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { useApp } from '../../app/context';
 import { useReveal } from '../../lib/useReveal';
 import type { AppState } from '../../state/types';
+import { DownloadBar } from './DownloadBar';
 import { FileResultPanel } from './FileResultPanel';
 import { NextSteps } from './NextSteps';
 import { PaymentOutcome } from './PaymentOutcome';
@@ -15,7 +16,7 @@ export function ResultsCard() {
 function ResultsView({ state }: { state: Extract<AppState, { status: 'complete' }> }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useReveal(heading);
-  const fileCount = state.results.reduce((sum, result) => sum + result.kml.length, 0);
+  const fileCount = state.results.reduce((sum, result) => sum + result.files.length, 0);
 
   return (
     <section className="card results" aria-labelledby="results-title">
@@ -33,9 +34,10 @@ function ResultsView({ state }: { state: Extract<AppState, { status: 'complete' 
         Download your files now, before you close this tab: they are not stored anywhere, so they
         are gone once you leave.
       </p>
+      <DownloadBar state={state} />
       <div className="file-results">
         {state.results.map((result) => (
-          <FileResultPanel key={result.path} result={result} />
+          <FileResultPanel key={result.path} result={result} format={state.format} />
         ))}
       </div>
       <NextSteps />

@@ -1,0 +1,121 @@
+import { getIssues } from '@placemarkio/check-geojson';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hostileText, readGeoJson } from '../../../test/read-formats.js';
+import { UNTITLED_PLACE_NAME, type MappedPlace } from '../kml.js';
+import { formatDegrees } from '../latlng.js';
+import { buildGeoJson } from './geojson.js';
+import { cleanText, placeName } from './place-text.js';
+
+const place = (overrides: Partial<MappedPlace> = {}): MappedPlace => ({
+  title: 'Louvre',
+  url: 'https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
+  coordinates: { lat: 48.8606111, lng: 2.337644 },
+  ...overrides,
+});
+
+/** Whether a string is well-formed UTF-16 (no lone surrogate), i.e. encodes to UTF-8 exactly. */
+function isWellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
+describe('buildGeoJson', () => {
+  it('writes an RFC 7946 FeatureCollection of points, longitude first, with every field', () => {
+    const text = buildGeoJson(
+      [
+        place({ note: 'Line one\nline two', comment: 'Go early', tags: ['🛴 Fun stores', 'B'] }),
+        place({ title: 'Sydney', url: '', coordinates: { lat: -33.8688, lng: 151.2093 } }),
+      ],
+      { name: 'Want to go', description: 'Trips' },
+    );
+    expect(getIssues(text)).toEqual([]);
+    const collection = readGeoJson(text);
+    expect(collection).toEqual({
+      type: 'FeatureCollection',
+      name: 'Want to go',
+      description: 'Trips',
+      features: [
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [2.337644, 48.8606111] },
+          properties: {
+            name: 'Louvre',
+            note: 'Line one\nline two',
+            comment: 'Go early',
+            tags: ['🛴 Fun stores', 'B'],
+            url: 'https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
+          },
+        },
+        {
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: [151.2093, -33.8688] },
+          properties: { name: 'Sydney', note: '', comment: '', tags: [], url: '' },
+        },
+      ],
+    });
+  });
+
+  it('writes an empty collection, and no list members without a list', () => {
+    expect(readGeoJson(buildGeoJson([]))).toEqual({ type: 'FeatureCollection', features: [] });
+    expect(readGeoJson(buildGeoJson([], { name: 'L' }))).toEqual({
+      type: 'FeatureCollection',
+      name: 'L',
+      features: [],
+    });
+  });
+
+  it(`rounds to 7 decimals and names an untitled place "${UNTITLED_PLACE_NAME}"`, () => {
+    const [feature] = readGeoJson(
+      buildGeoJson([place({ title: '', coordinates: { lat: 12.345678949, lng: -179.99999996 } })]),
+    ).features;
+    expect(feature?.geometry.coordinates).toEqual([-180, 12.3456789]);
+    expect(feature?.properties.name).toBe(UNTITLED_PLACE_NAME);
+  });
+
+  it('never writes a lone surrogate, so the text is exact UTF-8', () => {
+    const text = buildGeoJson([place({ title: 'a\uD800b\uDFFFc😀', note: '\uDC00' })]);
+    expect(isWellFormed(text)).toBe(true);
+    expect(new TextDecoder('utf-8', { fatal: true }).decode(new TextEncoder().encode(text))).toBe(
+      text,
+    );
+    const [feature] = readGeoJson(text).features;
+    expect(feature?.properties.name).toBe('abc😀');
+    expect(feature?.properties.note).toBe('');
+  });
+
+  it('passes check-geojson and gives back every field after cleaning (property)', () => {
+    fc.assert(
+      fc.property(
+        hostileText,
+        hostileText,
+        hostileText,
+        fc.array(hostileText, { maxLength: 3 }),
+        hostileText,
+        fc.double({ min: -90, max: 90, noNaN: true }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        (title, note, comment, tags, url, lat, lng) => {
+          const text = buildGeoJson(
+            [place({ title, note, comment, tags, url, coordinates: { lat, lng } })],
+            { name: title, description: note },
+          );
+          expect(isWellFormed(text)).toBe(true);
+          const collection = readGeoJson(text);
+          expect(collection.name).toBe(cleanText(title));
+          const [feature] = collection.features;
+          expect(feature?.geometry.coordinates).toEqual([
+            Number(formatDegrees(lng)),
+            Number(formatDegrees(lat)),
+          ]);
+          expect(feature?.properties).toEqual({
+            name: placeName(title),
+            note: cleanText(note),
+            comment: cleanText(comment),
+            tags: tags.map(cleanText),
+            url: cleanText(url),
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,60 @@
+import type { MappedPlace } from '../kml.js';
+import { formatDegrees } from '../latlng.js';
+import { cleanText, placeName } from './place-text.js';
+
+/** What {@link buildGeoJson} needs of a list: written as the collection's `name` and `description`. */
+export interface GeoJsonList {
+  name: string;
+  description?: string;
+}
+
+/** The properties every feature carries, all of them always present so GIS tools see one schema. */
+export interface PlaceProperties {
+  /** The place's name (`placeName`: cleaned, trimmed, "Dropped pin" when empty). */
+  name: string;
+  /** The note and comment, `''` when absent. */
+  note: string;
+  comment: string;
+  /** The tag names, `[]` when none. */
+  tags: string[];
+  /** The place's Google Maps URL as exported, `''` when absent. */
+  url: string;
+}
+
+/** Degrees as a JSON number rounded to 7 decimals (about 1 cm), like every other format writes them. */
+function degrees(value: number): number {
+  return Number(formatDegrees(value));
+}
+
+function feature(place: MappedPlace): string {
+  const properties: PlaceProperties = {
+    name: placeName(place.title),
+    note: cleanText(place.note),
+    comment: cleanText(place.comment),
+    tags: place.tags ? place.tags.map(cleanText) : [],
+    url: cleanText(place.url),
+  };
+  return JSON.stringify({
+    type: 'Feature',
+    geometry: {
+      type: 'Point',
+      coordinates: [degrees(place.coordinates.lng), degrees(place.coordinates.lat)],
+    },
+    properties,
+  });
+}
+
+/**
+ * An RFC 7946 FeatureCollection of Point features, `[longitude, latitude]` as the RFC orders them,
+ * with the list's name and description as foreign members. Text is cleaned as in every format
+ * (`cleanText`), so no lone surrogate reaches the file and its UTF-8 encoding is exact. One
+ * `JSON.stringify` per feature, joined once: fast enough for 100,000 places, and one feature per line.
+ */
+export function buildGeoJson(places: readonly MappedPlace[], list?: GeoJsonList): string {
+  let head = '{"type":"FeatureCollection"';
+  if (list) head += `,"name":${JSON.stringify(cleanText(list.name))}`;
+  if (list?.description) head += `,"description":${JSON.stringify(cleanText(list.description))}`;
+  const pieces = new Array<string>(places.length);
+  for (let i = 0; i < places.length; i += 1) pieces[i] = feature(places[i]!);
+  return `${head},"features":[\n${pieces.join(',\n')}\n]}\n`;
+}

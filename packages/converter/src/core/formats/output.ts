@@ -1,0 +1,186 @@
+/**
+ * The output formats of a run and the one entry point that writes a list's files in any of them.
+ * KML is the default and follows the seed; the others carry the same places (product.md "Outputs").
+ */
+import { buildKml, KML_DOCUMENT_NAME, type KmlFolder, type MappedPlace } from '../kml.js';
+import { LIMITS } from '../limits.js';
+import { CSV_MIME_TYPE, DEFAULT_KML_FILE_NAME, KML_MIME_TYPE, safeFileStem } from '../names.js';
+import { buildCoordinatesCsv } from './coordinates-csv.js';
+import { buildGeoJson } from './geojson.js';
+import { buildGpx } from './gpx.js';
+import { buildKmz } from './kmz.js';
+import { splitEvenly } from './split.js';
+
+export { splitEvenly } from './split.js';
+
+/** A file format a list can be written in. */
+export type OutputFormat = 'kml' | 'kmz' | 'gpx' | 'geojson' | 'csv';
+
+/** Every format, in the order a UI offers them; KML, the default, first. */
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['kml', 'kmz', 'gpx', 'geojson', 'csv'];
+
+/** Whether a value (a CLI flag, a stored setting) names an output format. */
+export function isOutputFormat(text: unknown): text is OutputFormat {
+  return typeof text === 'string' && (OUTPUT_FORMATS as readonly string[]).includes(text);
+}
+
+/** What a UI and a download need to know about a format. */
+export interface FormatInfo {
+  /** The file extension, without the dot. */
+  extension: string;
+  /** The MIME type for a download or a `Blob`. */
+  mimeType: string;
+  /** A short label for a format select, naming what the format is for. */
+  label: string;
+  /** One sentence on when to choose it. */
+  description: string;
+}
+
+export const FORMAT_INFO: Readonly<Record<OutputFormat, Readonly<FormatInfo>>> = {
+  kml: {
+    extension: 'kml',
+    mimeType: KML_MIME_TYPE,
+    label: 'KML (Google My Maps)',
+    description: 'Import each file as a layer in Google My Maps; Google Earth opens it too.',
+  },
+  kmz: {
+    extension: 'kmz',
+    mimeType: 'application/vnd.google-earth.kmz',
+    label: 'KMZ (zipped KML)',
+    description: 'The same KML, compressed: smaller files for My Maps and Google Earth.',
+  },
+  gpx: {
+    extension: 'gpx',
+    mimeType: 'application/gpx+xml',
+    label: 'GPX (Organic Maps, OsmAnd, GPS apps)',
+    description: 'Waypoints with name, description and link, for offline map and GPS apps.',
+  },
+  geojson: {
+    extension: 'geojson',
+    mimeType: 'application/geo+json',
+    label: 'GeoJSON (developers, GIS)',
+    description: 'Point features with every field as a property, for code and GIS tools.',
+  },
+  csv: {
+    extension: 'csv',
+    mimeType: CSV_MIME_TYPE,
+    label: 'CSV with coordinates (spreadsheets, My Maps)',
+    description: 'One row per place with Latitude and Longitude columns.',
+  },
+};
+
+/** The stem used when a list's name leaves nothing usable: the seed's default file name without `.kml`. */
+const DEFAULT_STEM = DEFAULT_KML_FILE_NAME.replace(/\.kml$/, '');
+
+/**
+ * The file name of a list's file in a format: the list's name made safe (`safeFileStem`), `my-saved-places`
+ * when nothing is left, ` (part i of n)` when the list is split, and the format's extension. For KML it
+ * is exactly `kmlFileName`'s answer.
+ */
+export function outputFileName(
+  listName: string,
+  format: OutputFormat,
+  part = 1,
+  parts = 1,
+): string {
+  const stem = safeFileStem(listName) || DEFAULT_STEM;
+  const suffix = parts > 1 ? ` (part ${part} of ${parts})` : '';
+  return `${stem}${suffix}.${FORMAT_INFO[format].extension}`;
+}
+
+/** What the writers need of a list beyond its places. */
+export interface ListMeta {
+  /** The list's name: KML's `<Folder>`, GPX's and GeoJSON's collection name. */
+  name: string;
+  /** The list description written above its header in Takeout, carried where a format has room. */
+  description?: string;
+  /** The name files are written under when it differs from `name` (same-named lists, see `listOutputNames`). */
+  outputName?: string;
+}
+
+/** One file written for a list; lists over the per-file limit are split into even parts. */
+export interface OutputPart {
+  fileName: string;
+  mimeType: string;
+  /** The format it is written in (a run may write several). */
+  format: OutputFormat;
+  /** Text formats are strings (save them as UTF-8); KMZ is bytes. */
+  data: string | Uint8Array;
+  placemarks: number;
+  /** 1-based part number, and the number of parts (1 when not split). */
+  part: number;
+  parts: number;
+}
+
+/**
+ * One file's content in a format, for the given places (all with coordinates). KML keeps the seed's
+ * Document and, when the list has a description, puts the places in a `<Folder>` carrying it; GPX and
+ * GeoJSON carry the list's name and description; the CSV has no room for them.
+ */
+export function writePlaces(
+  format: OutputFormat,
+  places: readonly MappedPlace[],
+  list?: ListMeta,
+): string | Uint8Array {
+  const named: KmlFolder | undefined = list
+    ? { name: list.name, ...(list.description ? { description: list.description } : {}) }
+    : undefined;
+  switch (format) {
+    case 'kml':
+      return buildKml(places, KML_DOCUMENT_NAME, named);
+    case 'kmz':
+      return buildKmz(buildKml(places, KML_DOCUMENT_NAME, named));
+    case 'gpx':
+      return buildGpx(places, named);
+    case 'geojson':
+      return buildGeoJson(places, named);
+    case 'csv':
+      return buildCoordinatesCsv(places);
+    default:
+      return unknownFormat(format);
+  }
+}
+
+function unknownFormat(format: never): never {
+  throw new RangeError(`Unknown output format: ${String(format)}`);
+}
+
+/**
+ * A list's files in a format, written one at a time as they are pulled: the places split evenly into
+ * parts of at most `maxPerFile` (`splitEvenly`), each part written by the format's writer and named by
+ * `outputFileName` after the list's output name. Pull it from a generator feeding `zipFiles` and only
+ * one file's text exists at a time.
+ */
+export function* eachListFile(
+  list: ListMeta,
+  places: readonly MappedPlace[],
+  format: OutputFormat,
+  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
+): Generator<OutputPart> {
+  const chunks = splitEvenly(places, maxPerFile);
+  const { mimeType } = FORMAT_INFO[format];
+  for (const [index, chunk] of chunks.entries()) {
+    yield {
+      fileName: outputFileName(list.outputName ?? list.name, format, index + 1, chunks.length),
+      mimeType,
+      format,
+      data: writePlaces(format, chunk, list),
+      placemarks: chunk.length,
+      part: index + 1,
+      parts: chunks.length,
+    };
+  }
+}
+
+/**
+ * A list's files in a format, all at once (see {@link eachListFile}): one file, or even parts of at
+ * most `maxPerFile` placemarks (2,000 by default, one My Maps layer) named `<list> (part i of n).<ext>`.
+ */
+export function writeListFiles(
+  list: ListMeta,
+  places: readonly MappedPlace[],
+  format: OutputFormat,
+  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
+): OutputPart[] {
+  return Array.from(eachListFile(list, places, format, maxPerFile));
+}

@@ -1,0 +1,202 @@
+import * as v from 'valibot';
+import { MAX_ROW_WARNINGS, type ParsedCsv, type RowWarning } from './csv.js';
+import { ConverterError, MESSAGES } from './errors.js';
+import { toLatLng } from './latlng.js';
+import type { LatLng, ParsedPlace } from './types.js';
+
+/** The file Takeout's "Maps (your places)" writes the starred places to. */
+export const SAVED_PLACES_JSON_NAME = 'Saved Places.json';
+
+/**
+ * The comment Google writes on starred places it has no location for. It is Google's, not the
+ * person's, so it is dropped: the pipeline gives such places their own reason when they stay unplaced.
+ */
+export const NO_LOCATION_COMMENT = 'No location information is available for this saved place';
+
+/** Rounds of dropping invalid fields before a feature is given up as empty. */
+const MAX_REPAIR_ROUNDS = 8;
+
+/** True for a path whose file name is `Saved Places.json` (any case, any folder, `/` or `\`). */
+export function isSavedPlacesJsonPath(path: string): boolean {
+  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  return name.toLowerCase() === SAVED_PLACES_JSON_NAME.toLowerCase();
+}
+
+const CollectionSchema = v.object({
+  type: v.literal('FeatureCollection'),
+  features: v.array(v.unknown()),
+});
+
+// Every field is optional and may be null: the file is untrusted, and a field of the wrong type is
+// dropped (and reported) rather than failing the list. Unknown fields are ignored.
+const Text = v.nullish(v.string());
+const Degrees = v.nullish(v.union([v.number(), v.string()]));
+
+const FeatureSchema = v.object({
+  type: v.nullish(v.literal('Feature')),
+  geometry: v.nullish(
+    v.object({
+      type: v.nullish(v.literal('Point')),
+      coordinates: v.nullish(v.array(v.union([v.number(), v.string()]))),
+    }),
+  ),
+  properties: v.nullish(
+    v.object({
+      // Old format (before about 2023).
+      Title: Text,
+      'Google Maps URL': Text,
+      Location: v.nullish(
+        v.object({
+          'Business Name': Text,
+          Address: Text,
+          'Geo Coordinates': v.nullish(v.object({ Latitude: Degrees, Longitude: Degrees })),
+        }),
+      ),
+      // New format.
+      google_maps_url: Text,
+      location: v.nullish(v.object({ name: Text, address: Text })),
+      Comment: Text,
+    }),
+  ),
+});
+
+type Feature = v.InferOutput<typeof FeatureSchema>;
+
+const DECIMAL = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/** A number, or a string holding a plain decimal (no hex, no `Infinity`); anything else is missing. */
+function degrees(value: number | string | null | undefined): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && DECIMAL.test(value)) return Number(value);
+  return undefined;
+}
+
+function latLngOf(
+  lat: number | string | null | undefined,
+  lng: number | string | null | undefined,
+): LatLng | undefined {
+  const la = degrees(lat);
+  const ln = degrees(lng);
+  return la === undefined || ln === undefined ? undefined : toLatLng(la, ln);
+}
+
+/** The first of `texts` that is non-empty once trimmed, trimmed; undefined when none is. */
+function firstText(...texts: Array<string | null | undefined>): string | undefined {
+  for (const text of texts) {
+    const trimmed = text?.trim();
+    if (trimmed) return trimmed;
+  }
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Drops what an issue points at, so the feature can be read without it: the whole geometry (its type
+ * and coordinates only make sense together), else the deepest field that sits in an object (a bad
+ * coordinate array goes as a whole). Returns false when the issue points at nothing droppable.
+ */
+function dropIssueTarget(feature: Record<string, unknown>, issue: v.BaseIssue<unknown>): boolean {
+  const path = issue.path ?? [];
+  if (path[0]?.key === 'geometry') return delete feature.geometry;
+  for (let i = path.length - 1; i >= 0; i -= 1) {
+    const item = path[i]!;
+    if (
+      isObject(item.input) &&
+      typeof item.key === 'string' &&
+      Object.hasOwn(item.input, item.key)
+    ) {
+      return delete item.input[item.key];
+    }
+  }
+  return false;
+}
+
+/**
+ * Validates one feature, dropping fields that fail until the rest passes. Works on the value
+ * `JSON.parse` made, which nothing else holds. Returns the feature (empty when nothing could be
+ * kept) and the problems found, if any.
+ */
+function checkFeature(value: unknown): { feature: Feature; problems: string[] } {
+  const problems: string[] = [];
+  if (!isObject(value)) {
+    return { feature: {}, problems: ['feature: Invalid type: Expected Object'] };
+  }
+  for (let round = 0; round < MAX_REPAIR_ROUNDS; round += 1) {
+    const checked = v.safeParse(FeatureSchema, value);
+    if (checked.success) return { feature: checked.output, problems };
+    let dropped = false;
+    for (const issue of checked.issues) {
+      problems.push(`${v.getDotPath(issue) ?? 'feature'}: ${issue.message}`);
+      if (dropIssueTarget(value, issue)) dropped = true;
+    }
+    if (!dropped) break;
+  }
+  return { feature: {}, problems };
+}
+
+function commentOf(text: string | null | undefined): string | undefined {
+  const comment = text?.trim();
+  if (!comment) return undefined;
+  const bare = comment.endsWith('.') ? comment.slice(0, -1) : comment;
+  return bare.toLowerCase() === NO_LOCATION_COMMENT.toLowerCase() ? undefined : comment;
+}
+
+function placeOf(feature: Feature): ParsedPlace {
+  const properties = feature.properties ?? {};
+  const location = properties.location ?? {};
+  const old = properties.Location ?? {};
+  const coordinates = feature.geometry?.coordinates ?? [];
+  const geo = old['Geo Coordinates'] ?? {};
+  // Every place gets the same fields in the same order as parseSavedPlacesCsv's.
+  return {
+    title: firstText(location.name, old['Business Name'], properties.Title) ?? '',
+    url: firstText(properties.google_maps_url, properties['Google Maps URL']) ?? '',
+    note: firstText(location.address, old.Address),
+    comment: commentOf(properties.Comment),
+    tags: undefined,
+    // GeoJSON order is [lng, lat]; [0, 0] is Takeout's "unknown" and toLatLng treats it as missing.
+    coordinates: latLngOf(coordinates[1], coordinates[0]) ?? latLngOf(geo.Latitude, geo.Longitude),
+  };
+}
+
+/**
+ * Reads Takeout's `Saved Places.json` (starred places, a GeoJSON FeatureCollection) in both its old
+ * (`Title`, `Google Maps URL`, `Location`) and new (`location`, `google_maps_url`, `Comment`) formats,
+ * per product.md "Starred places". Every feature is one place, even one with no title or URL: title =
+ * the place's name, note = its address, url = the Maps URL, comment = `Comment` (Google's
+ * {@link NO_LOCATION_COMMENT} dropped). Coordinates come from the geometry, else from the old
+ * format's `Geo Coordinates`, else stay undefined for the pipeline to read from the URL or resolve.
+ * Fields of the wrong type are dropped and reported as warnings (at most MAX_ROW_WARNINGS kept).
+ * Throws ConverterError `json-parse` for text that is not a FeatureCollection, and `csv-empty` with its own message (the
+ * CSV parser's "no places" error) for one without features.
+ */
+export function parseSavedPlacesJson(text: string): ParsedCsv {
+  const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let json: unknown;
+  try {
+    json = JSON.parse(input);
+  } catch {
+    throw new ConverterError('json-parse', MESSAGES.jsonParse);
+  }
+  const collection = v.safeParse(CollectionSchema, json);
+  if (!collection.success) throw new ConverterError('json-parse', MESSAGES.jsonParse);
+  const { features } = collection.output;
+  if (features.length === 0) throw new ConverterError('csv-empty', MESSAGES.jsonEmpty);
+
+  const places: ParsedPlace[] = [];
+  const warnings: RowWarning[] = [];
+  let warningCount = 0;
+  for (let i = 0; i < features.length; i += 1) {
+    const { feature, problems } = checkFeature(features[i]);
+    if (problems.length > 0) {
+      warningCount += 1;
+      if (warnings.length < MAX_ROW_WARNINGS)
+        warnings.push({ row: i + 1, message: problems.join('; ') });
+    }
+    places.push(placeOf(feature));
+  }
+  return { places, columns: [], warnings, warningCount };
+}

@@ -1,0 +1,246 @@
+/**
+ * The converter as a library: open a Takeout archive, convert its lists to map files, and bundle
+ * them. Everything here works the same in Node and in a Web Worker (no DOM, no fetch, no timers of
+ * its own: lookups go through the `resolveUrls` you pass).
+ */
+import { ConverterError } from './core/errors.js';
+import {
+  writeListFiles,
+  FORMAT_INFO,
+  type OutputFormat,
+  type OutputPart,
+} from './core/formats/output.js';
+import { zipFiles } from './core/formats/zip.js';
+import type { MappedPlace } from './core/kml.js';
+import { LIMITS, type Limits } from './core/limits.js';
+import { CSV_MIME_TYPE, failedCsvFileName } from './core/names.js';
+import type { ConversionResult, ListSummary } from './core/types.js';
+import { readArchive, type InspectedList } from './inspect.js';
+import { convertLists, type ResolveUrls } from './pipeline.js';
+import type { ConversionProgress } from './worker/types.js';
+
+/** What {@link inspectArchive} finds in an archive. */
+export interface ArchiveInspection {
+  /** The place lists, saved lists first and the starred places last, in archive order. */
+  lists: ListSummary[];
+}
+
+/** Options of {@link inspectArchive} and {@link convertArchive}. */
+export interface ReadOptions {
+  /** Bounds on what the archive may ask (sizes, counts); the defaults suit any real Takeout export. */
+  limits?: Partial<Limits>;
+}
+
+function limitsOf(options: ReadOptions): Limits {
+  return { ...LIMITS, ...options.limits };
+}
+
+/**
+ * Opens a Google Takeout archive (the ZIP's bytes) and lists its place lists without converting
+ * them: name, path (a list's identity, since names repeat across folders), places, how many are
+ * placed without a lookup and how many need one, and why a list cannot be converted.
+ *
+ * @throws {@link ConverterError} for an archive that cannot be used, with a message fit for people
+ * (`code` is one of `incomplete-zip`, `no-csv`, `no-place-lists`, `archive-too-large`,
+ * `too-many-entries`).
+ *
+ * @example
+ * ```ts
+ * const { lists } = inspectArchive(new Uint8Array(await readFile('takeout.zip')));
+ * for (const list of lists) console.log(list.name, list.rowCount, list.needsLookup);
+ * ```
+ */
+export function inspectArchive(bytes: Uint8Array, options: ReadOptions = {}): ArchiveInspection {
+  return { lists: readArchive(bytes, { limits: limitsOf(options) }).map(summaryOf) };
+}
+
+/** A list without its text: what crosses a worker boundary or goes into a report. */
+export function summaryOf(list: InspectedList): ListSummary {
+  const { content: _content, parsed: _parsed, ...summary } = list;
+  return summary;
+}
+
+/** Options of {@link convertArchive}. */
+export interface ConvertArchiveOptions extends ReadOptions {
+  /**
+   * The lists to convert, by path or by name, in that order; every list when absent. A name shared
+   * by lists in different folders is refused (use the path).
+   */
+  lists?: readonly string[];
+  /** The formats to write, KML when absent. */
+  formats?: readonly OutputFormat[];
+  /**
+   * Looks up links that carry no coordinates (most real ones). Without it such places are listed as
+   * failed with the reason `not_looked_up`.
+   */
+  resolveUrls?: ResolveUrls;
+  /** Progress, at most about every 50 ms. */
+  onProgress?: (progress: ConversionProgress) => void;
+  /** Most placemarks per file; longer lists are split evenly (default 2,000, a My Maps layer). */
+  maxPlacemarksPerFile?: number;
+}
+
+/** One file of a run, ready to save. */
+export interface RunFile {
+  fileName: string;
+  mimeType: string;
+  /** Text files are strings (UTF-8 when saved); KMZ is bytes. */
+  data: string | Uint8Array;
+}
+
+/** What {@link convertArchive} returns. */
+export interface ConvertedArchive {
+  /** Per list: its places (with coordinates or the reason they have none), statistics and files. */
+  lists: ConversionResult[];
+  /** Every file of the run: each list's files in each format, then its failed-places CSV. */
+  files: RunFile[];
+  totals: { total: number; converted: number; skipped: number };
+}
+
+/**
+ * Picks lists by path or name. Paths win; a name shared by several lists is refused with the paths
+ * to choose from.
+ */
+export function pickLists<T extends { path: string; name: string }>(
+  lists: readonly T[],
+  wanted: readonly string[],
+): T[] {
+  return wanted.map((want) => {
+    const byPath = lists.find((list) => list.path === want);
+    if (byPath) return byPath;
+    const named = lists.filter((list) => list.name === want);
+    if (named.length === 1) return named[0]!;
+    if (named.length > 1) {
+      throw new ConverterError(
+        'ambiguous-list',
+        `${named.length} lists are named "${want}"; choose one by its path: ${named.map((list) => list.path).join(', ')}`,
+      );
+    }
+    throw new ConverterError(
+      'unknown-list',
+      `No list named "${want}" in this archive. Lists: ${lists.map((list) => list.name).join(', ')}`,
+    );
+  });
+}
+
+/**
+ * Converts the lists of a Takeout archive to map files: coordinates from the file or the link, and
+ * for links without them, from `resolveUrls`. A list that cannot be read is reported with its
+ * reason (`skippedReason`) and the others go on.
+ *
+ * @throws {@link ConverterError} as {@link inspectArchive} does, and `unknown-list` /
+ * `ambiguous-list` for a `lists` entry that names no list or several.
+ *
+ * @example
+ * ```ts
+ * const run = await convertArchive(bytes, { formats: ['kml', 'gpx'] });
+ * for (const file of run.files) await writeFile(file.fileName, file.data);
+ * ```
+ */
+export async function convertArchive(
+  bytes: Uint8Array,
+  options: ConvertArchiveOptions = {},
+): Promise<ConvertedArchive> {
+  const all = readArchive(bytes, { limits: limitsOf(options) });
+  const chosen = options.lists ? pickLists(all, options.lists) : all;
+  const lists = await convertLists(chosen, {
+    formats: options.formats ?? ['kml'],
+    maxPlacemarksPerKml: options.maxPlacemarksPerFile ?? limitsOf(options).maxPlacemarksPerKml,
+    ...(options.resolveUrls ? { resolveUrls: options.resolveUrls } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const files: RunFile[] = [];
+  for (const list of lists) {
+    for (const part of list.files) files.push(runFile(part));
+    const failed = failedFileOf(list);
+    if (failed) files.push(failed);
+  }
+  return { lists, files, totals: totalsOf(lists) };
+}
+
+function runFile(part: OutputPart): RunFile {
+  return { fileName: part.fileName, mimeType: part.mimeType, data: part.data };
+}
+
+/** The failed-places CSV of a converted list, when some of its places have no coordinates. */
+export function failedFileOf(list: ConversionResult): RunFile | undefined {
+  if (list.failedCsvContent === undefined) return undefined;
+  return {
+    fileName: list.failedCsvFileName ?? failedCsvFileName(list.outputName),
+    mimeType: CSV_MIME_TYPE,
+    data: list.failedCsvContent,
+  };
+}
+
+/** Places, converted and not, over all lists of a run. */
+export function totalsOf(lists: readonly ConversionResult[]): ConvertedArchive['totals'] {
+  let total = 0;
+  let converted = 0;
+  let skipped = 0;
+  for (const list of lists) {
+    total += list.stats.totalPlaces;
+    converted += list.stats.converted;
+    skipped += list.stats.skipped;
+  }
+  return { total, converted, skipped };
+}
+
+/**
+ * The files of one list in a format, written from its places now (so a run converted once can be
+ * downloaded in any format): parts of at most `maxPerFile` placemarks, split evenly.
+ */
+export function listFiles(
+  list: ConversionResult,
+  format: OutputFormat,
+  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
+): OutputPart[] {
+  const mapped = list.places.filter((place): place is MappedPlace => !!place.coordinates);
+  if (mapped.length === 0) return [];
+  return writeListFiles(
+    {
+      name: list.listName,
+      outputName: list.outputName,
+      ...(list.description ? { description: list.description } : {}),
+    },
+    mapped,
+    format,
+    maxPerFile,
+  );
+}
+
+/**
+ * Every file of a run in one format, one at a time: each list's parts, then its failed-places CSV
+ * (the one with the `Reason` column). Files are written only when pulled, so a ZIP of 100,000 places
+ * never holds the whole run twice.
+ */
+export function* runFiles(
+  lists: readonly ConversionResult[],
+  format: OutputFormat,
+  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
+): Generator<RunFile> {
+  for (const list of lists) {
+    for (const part of listFiles(list, format, maxPerFile)) yield runFile(part);
+    const failed = failedFileOf(list);
+    if (failed) yield failed;
+  }
+}
+
+/**
+ * "Download all": one ZIP of every file of a run in a format, streamed (see {@link runFiles}). The
+ * ZIP comes back as chunks; join them into a `Blob` or write them out one after the other.
+ */
+export function zipRun(
+  lists: readonly ConversionResult[],
+  format: OutputFormat,
+  options: { maxPerFile?: number; modified?: Date } = {},
+): Uint8Array[] {
+  return zipFiles(
+    runFiles(lists, format, options.maxPerFile),
+    options.modified ? { modified: options.modified } : {},
+  );
+}
+
+/** The file name "Download all" suggests: the format in the name, so several can sit side by side. */
+export function zipFileName(format: OutputFormat): string {
+  return `PlacePort ${FORMAT_INFO[format].label.split(' ')[0]} files.zip`;
+}
