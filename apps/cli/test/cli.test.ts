@@ -11,6 +11,9 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { gpx as gpxToGeoJson } from '@tmcw/togeojson';
+import { DOMParser } from '@xmldom/xmldom';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   expectedName,
@@ -20,6 +23,7 @@ import {
   tempFolder,
   type JsonSummary,
 } from './support.js';
+import { kmlPoints } from './read-kml.js';
 
 /** The free tier of the PlacePort API: more links than this in one request answer 402. */
 const FREE_LINKS_PER_REQUEST = 4;
@@ -191,14 +195,7 @@ describe('placeport CLI', () => {
     const summary = JSON.parse(result.stdout) as JsonSummary;
     expect(summary.lookups).toMatchObject({ mode: 'offline', links: 0 });
     expect(summary.cache).toBeNull();
-    expect(summary.lists.map((l) => l.name)).toEqual([
-      ...placeLists.map((l) => l.name),
-      'Saved Places',
-    ]);
-    // The starred places carry their coordinates in the file, or in no place at all ([0, 0]).
-    const starred = summary.lists.at(-1)!;
-    expect(starred.converted + (starred.unplaced.not_looked_up ?? 0)).toBe(starred.total);
-    expect(starred.converted).toBeGreaterThan(0);
+    expect(summary.lists.map((l) => l.name)).toEqual(placeLists.map((l) => l.name));
     for (const [i, list] of placeLists.entries()) {
       const line = summary.lists[i]!;
       const offline = list.places.filter((p) => p.expected);
@@ -234,6 +231,99 @@ describe('placeport CLI', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(REASON_TEXT.not_looked_up);
     expect(text.stdout).toContain('run without --offline');
+  });
+
+  it('--format, repeated: every list in each format, each read back by its own reader', async () => {
+    const out = path.join(dir, 'formats');
+    const args = ['convert', archive, '--out', out, '--offline', '--json'];
+    for (const format of ['gpx', 'kml', 'geojson', 'csv', 'kmz', 'gpx'])
+      args.push('--format', format);
+    const result = await run(args);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as JsonSummary;
+    for (const [i, list] of placeLists.entries()) {
+      const files = summary.lists[i]!.files;
+      const want = list.places.flatMap((p) => {
+        const point = expectedPoint({ ...p, resolvable: undefined });
+        return point ? [point] : [];
+      });
+      // The repeated format is written once; formats in the order given, then the failed places.
+      expect(files.map((f) => path.extname(f))).toEqual([
+        '.gpx',
+        '.kml',
+        '.geojson',
+        '.csv',
+        '.kmz',
+        '.csv',
+      ]);
+      const gpx = gpxToGeoJson(
+        new DOMParser().parseFromString(await readFile(files[0]!, 'utf8'), 'text/xml') as never,
+      ).features as Array<{ properties: Record<string, unknown> | null; geometry: unknown }>;
+      expect(
+        gpx.map((f) => ({
+          name: f.properties?.name,
+          lngLat: (f.geometry as { coordinates: number[] }).coordinates.slice(0, 2),
+        })),
+      ).toEqual(want);
+      expect(await readKmlFile(files[1]!)).toEqual(want);
+      const geojson = JSON.parse(await readFile(files[2]!, 'utf8')) as {
+        type: string;
+        features: Array<{ properties: { name: string }; geometry: { coordinates: number[] } }>;
+      };
+      expect(geojson.type).toBe('FeatureCollection');
+      expect(
+        geojson.features.map((f) => ({ name: f.properties.name, lngLat: f.geometry.coordinates })),
+      ).toEqual(want);
+      const csv = await readFile(files[3]!, 'utf8');
+      expect(csv.startsWith('\uFEFFName,Latitude,Longitude,Note,Comment,Tags,URL\r\n')).toBe(true);
+      const kmz = unzipSync(new Uint8Array(await readFile(files[4]!)));
+      expect(Object.keys(kmz)).toEqual(['doc.kml']);
+      expect(kmlPoints(strFromU8(kmz['doc.kml']!))).toEqual(want);
+    }
+    const refused = await run(['convert', archive, '--out', out, '--format', 'shp']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      '--format must be one of kml, kmz, gpx, geojson, csv (got "shp")',
+    );
+  });
+
+  it('takes a failed-places CSV back and looks up just those places, writing files named after the list', async () => {
+    const first = path.join(dir, 'retry-first');
+    const offline = JSON.parse(
+      (
+        await run([
+          'convert',
+          archive,
+          '--out',
+          first,
+          '--offline',
+          '--json',
+          '--list',
+          'Want to go',
+        ])
+      ).stdout,
+    ) as JsonSummary;
+    const failedCsv = offline.lists[0]!.files.find((f) => f.endsWith(' - failed-places.csv'))!;
+    expect(path.basename(failedCsv)).toBe('Want to go - failed-places.csv');
+    const list = placeLists.find((l) => l.name === 'Want to go')!;
+    const retryable = list.places.filter((p) => !p.expected && p.resolvable);
+
+    const second = path.join(dir, 'retry-second');
+    const result = await run(['convert', failedCsv, '--out', second, '--no-cache', '--json']);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as JsonSummary;
+    expect(summary.lists).toHaveLength(1);
+    const line = summary.lists[0]!;
+    expect([line.total, line.converted]).toEqual([
+      list.places.filter((p) => !p.expected).length,
+      retryable.length,
+    ]);
+    expect(line.files.map((f) => path.basename(f))).toEqual([
+      'Want to go.kml',
+      ...(line.skipped > 0 ? ['Want to go - failed-places.csv'] : []),
+    ]);
+    // Titles come back without the spreadsheet guard the failed-places CSV gave them.
+    expect(await readKmlFile(line.files[0]!)).toEqual(retryable.map((p) => expectedPoint(p)));
   });
 
   it('--api: looks links up through the API, at most 4 per request, once per distinct place, placed where the API says', async () => {

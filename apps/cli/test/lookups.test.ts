@@ -10,11 +10,12 @@ import {
   type FakeGoogle,
   type GeneratedPlace,
 } from '@placeport/testkit';
-import { REASON_TEXT } from '@placeport/converter/internal';
+import { cidFromFtid, REASON_TEXT } from '@placeport/converter/internal';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import {
+  expectedName,
   expectedPoint,
   readKmlFile,
   run as runBin,
@@ -68,8 +69,14 @@ describe('placeport convert, looking places up from this computer', () => {
   }
 
   it('(a) places every link without coordinates where Google says it is, once per distinct place, and keeps the cache file', async () => {
-    const takeout = generateTakeout({ seed: 42 });
+    // With starred places too, whose [0, 0] ones are looked up by their link like any other.
+    const takeout = generateTakeout({
+      seed: 42,
+      savedPlacesJson: { format: 'new', places: 600 },
+    });
     const placeLists = takeout.lists.filter((l) => l.isPlaceList);
+    const starredPlaces = takeout.savedPlaces!.places;
+    expect(starredPlaces.some((p) => p.zero)).toBe(true);
     const ws = await workspace('default', takeout.zip);
     const result = await ws.run(['convert', ws.archive, '--out', ws.out, '--json']);
     expect(result.code).toBe(0);
@@ -82,7 +89,14 @@ describe('placeport convert, looking places up from this computer', () => {
     ]);
     // Every starred place is placed: from the file, or looked up by its link ([0, 0] ones).
     const starred = summary.lists.at(-1)!;
-    expect([starred.converted, starred.unplaced]).toEqual([starred.total, {}]);
+    expect([starred.total, starred.converted, starred.unplaced]).toEqual([600, 600, {}]);
+    const starredKml = await readKmlFile(starred.files.find((f) => f.endsWith('.kml'))!);
+    expect(starredKml).toEqual(
+      starredPlaces.map((p) => {
+        const where = p.expected ?? p.resolvable!;
+        return { name: expectedName(p.title ?? ''), lngLat: [where.lng, where.lat] };
+      }),
+    );
     for (const [i, list] of placeLists.entries()) {
       const line = summary.lists[i]!;
       const placed = list.places.filter((p) => p.expected ?? p.resolvable);
@@ -98,9 +112,12 @@ describe('placeport convert, looking places up from this computer', () => {
     }
 
     // Each distinct place once: places saved in several lists, and links naming the same place.
-    const distinct = new Set(
-      placeLists.flatMap((l) => l.places.filter((p) => !p.expected && p.url).map(lookupKeyOf)),
-    );
+    const distinct = new Set([
+      ...placeLists.flatMap((l) => l.places.filter((p) => !p.expected && p.url).map(lookupKeyOf)),
+      ...starredPlaces
+        .filter((p) => !p.expected && p.url)
+        .map((p) => `cid:${p.cid ?? cidFromFtid(p.ftid!)}`),
+    ]);
     expect(summary.lookups).toMatchObject({ mode: 'local', links: distinct.size, cacheHits: 0 });
     expect(summary.lookups.upstreamRequests.places).toBe(0);
     expect(placesApiRequests(google)).toBe(0);

@@ -80,6 +80,7 @@ function batchFailure(error: unknown, timedOut: boolean): LookupFailure {
   return 'unavailable';
 }
 
+/** Where the converter reports what it skipped or could not do (console by default in the worker). */
 export interface Logger {
   warn(message: string, details?: unknown): void;
 }

@@ -29,7 +29,13 @@ export function parseXml(text: string) {
 /** A GPX file as a DOM and as togeojson reads it. */
 export function readGpx(text: string) {
   const doc = parseXml(text);
-  return { doc, geojson: gpxToGeoJson(doc as unknown as XmlDocument) };
+  const geojson = gpxToGeoJson(doc as unknown as XmlDocument) as {
+    features: Array<{
+      properties: Record<string, unknown> | null;
+      geometry: { type: string; coordinates: number[] } | null;
+    }>;
+  };
+  return { doc, geojson };
 }
 
 /** The element children's names of a DOM node, in order. */

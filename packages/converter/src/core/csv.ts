@@ -23,6 +23,7 @@ export interface RowWarning {
   message: string;
 }
 
+/** A list after parsing: its places, the description above its header, its columns and row warnings. */
 export interface ParsedCsv {
   places: ParsedPlace[];
   /** Free text found before the header row (a list description), if any. */

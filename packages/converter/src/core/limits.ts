@@ -10,6 +10,7 @@ export interface Limits {
   maxPlacemarksPerKml: number;
 }
 
+/** The limits every archive is held to unless a caller passes its own. */
 export const LIMITS: Readonly<Limits> = {
   /** The archive file itself. A "Saved"-only Takeout export is a few megabytes. */
   maxArchiveBytes: 512 * 1024 * 1024,

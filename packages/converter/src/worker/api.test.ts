@@ -18,11 +18,18 @@ describe('converter worker API', () => {
       'takeout-20261122.zip',
     );
     if (!result.ok) throw new Error(result.error.message);
-    const saved = result.value.lists.filter((l) => l.kind === 'csv');
-    expect(saved.map((l) => l.name)).toEqual(placeLists.map((l) => l.name));
-    expect(saved.map((l) => l.rowCount)).toEqual(placeLists.map((l) => l.places.length));
-    // The archive's starred places come last, as one more list.
-    expect(result.value.lists.at(-1)).toMatchObject({ name: 'Saved Places', kind: 'starred' });
+    const { lists } = result.value;
+    expect(lists.map((l) => [l.name, l.kind])).toEqual(placeLists.map((l) => [l.name, 'csv']));
+    expect(lists.map((l) => l.rowCount)).toEqual(placeLists.map((l) => l.places.length));
+    // What the selection shows: places placed from their link, and those needing a lookup.
+    expect(lists.map((l) => [l.withCoordinates, l.needsLookup])).toEqual(
+      placeLists.map((l) => [
+        l.places.filter((p) => p.expected).length,
+        l.places.filter(
+          (p) => !p.expected && /google\.[a-z.]+\/(maps|search)|maps\.google/.test(p.url),
+        ).length,
+      ]),
+    );
     expect(result.value.lists[0]).not.toHaveProperty('content');
     expect(result.value.lists[0]).not.toHaveProperty('parsed');
   });

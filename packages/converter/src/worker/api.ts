@@ -10,6 +10,7 @@ import { convertLists, type Logger } from '../pipeline.js';
 import { createResolveClient } from './resolve-client.js';
 import type { ConversionSummary, ConverterWorkerApi, ListOutcome, MapOutputFile } from './types.js';
 
+/** What the worker API takes from its host; tests pass their own fetch, clock and limits. */
 export interface WorkerDependencies {
   fetch?: typeof fetch;
   logger?: Logger;

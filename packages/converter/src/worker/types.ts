@@ -28,6 +28,7 @@ export interface ResolveOptions {
   timeoutMs?: number;
 }
 
+/** What to convert: the lists chosen, where links are looked up, and the format of the files. */
 export interface ConvertOptions {
   /** Paths (list identities) of the lists to convert, in the order to convert them. */
   paths: string[];
@@ -70,6 +71,7 @@ export interface ListOutcome {
   resolvedCount: number;
 }
 
+/** A conversion's outcome as the page gets it: per list its counts and files, and the totals. */
 export interface ConversionSummary {
   lists: ListOutcome[];
   totals: { total: number; converted: number; skipped: number };

@@ -50,7 +50,7 @@ describe('generateTakeout: entries', () => {
     expect(Object.keys(files)).toEqual(takeout.entries);
     expect(takeout.entries.slice(0, 2)).toEqual(['Takeout/', 'Takeout/archive_browser.html']);
     expect(takeout.entries).toContain('Takeout/Saved/');
-    expect(takeout.entries).toContain('Takeout/Maps (your places)/');
+    expect(takeout.entries).not.toContain('Takeout/Maps (your places)/');
     for (const list of takeout.lists) expect(files[list.path]).toEqual(list.bytes);
     for (const list of takeout.lists) {
       expect(new TextEncoder().encode(list.csv)).toEqual(list.bytes);
@@ -74,7 +74,7 @@ describe('generateTakeout: entries', () => {
     expect(placeLists.map((l) => l.places.length)).toEqual(DEFAULT_LISTS.map((l) => l.places));
   });
 
-  it('adds the non-place lists with web URLs, the HTML index and Saved Places.json', () => {
+  it('adds the non-place lists with web URLs and the HTML index, and no starred places unless asked', () => {
     const takeout = generateTakeout({ seed: 8 });
     const others = takeout.lists.filter((l) => !l.isPlaceList);
     expect(others.map((l) => l.name)).toEqual([...NON_PLACE_LIST_NAMES]);
@@ -88,21 +88,9 @@ describe('generateTakeout: entries', () => {
     }
     const files = unzipSync(takeout.zip);
     expect(new TextDecoder().decode(files[ARCHIVE_BROWSER_PATH])).toContain('<!DOCTYPE html>');
-    const json = JSON.parse(new TextDecoder().decode(files[SAVED_PLACES_JSON_PATH])) as {
-      type: string;
-      features: Array<{
-        properties: { google_maps_url: string };
-        geometry: { coordinates: number[] };
-      }>;
-    };
-    expect(json.type).toBe('FeatureCollection');
-    expect(json.features.length).toBeGreaterThan(0);
-    const cids = new Set(takeout.lists.flatMap((l) => l.places.map((p) => p.cid)));
-    for (const feature of json.features) {
-      const cid = /[?&]cid=(\d+)/.exec(feature.properties.google_maps_url)?.[1];
-      if (cid) expect(cids).toContain(cid);
-      else expect(feature.geometry.coordinates).toEqual([0, 0]);
-    }
+    // Starred places are a place list now: written only when asked (`savedPlacesJson`).
+    expect(files[SAVED_PLACES_JSON_PATH]).toBeUndefined();
+    expect(takeout.savedPlaces).toBeUndefined();
   });
 
   it('leaves the non-place files out on request', () => {

@@ -5,7 +5,6 @@ import {
   archiveBrowserHtml,
   buildNonPlaceLists,
   SAVED_PLACES_JSON_PATH,
-  savedPlacesJson,
 } from './non-place.js';
 import { Random, seedFrom } from './random.js';
 import { generateSavedPlacesJson } from './saved-places-json.js';
@@ -91,10 +90,6 @@ export function generateTakeout(options: GenerateTakeoutOptions): GeneratedTakeo
   const includeOthers = options.includeNonPlaceLists ?? true;
   if (includeOthers) {
     lists.push(...buildNonPlaceLists(new Random(seedFrom(options.seed, NON_PLACE_STREAM))));
-    const placeRows = lists.flatMap((l) => (l.isPlaceList ? l.places : []));
-    const allPaths = [...lists.map((l) => l.path), SAVED_PLACES_JSON_PATH];
-    files.set(ARCHIVE_BROWSER_PATH, new TextEncoder().encode(archiveBrowserHtml(allPaths)));
-    files.set(SAVED_PLACES_JSON_PATH, new TextEncoder().encode(savedPlacesJson(placeRows)));
   }
   const starred = options.savedPlacesJson;
   const savedPlaces = starred
@@ -102,6 +97,13 @@ export function generateTakeout(options: GenerateTakeoutOptions): GeneratedTakeo
     : undefined;
   // Set before the lists, so "Maps (your places)" comes before "Saved" as in Takeout's archives.
   if (savedPlaces) files.set(SAVED_PLACES_JSON_PATH, new TextEncoder().encode(savedPlaces.text));
+  if (includeOthers) {
+    const allPaths = [
+      ...(savedPlaces ? [SAVED_PLACES_JSON_PATH] : []),
+      ...lists.map((l) => l.path),
+    ];
+    files.set(ARCHIVE_BROWSER_PATH, new TextEncoder().encode(archiveBrowserHtml(allPaths)));
+  }
   for (const list of lists) files.set(list.path, list.bytes);
 
   const extra = options.extraEntries ?? {};

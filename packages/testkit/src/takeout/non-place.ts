@@ -16,9 +16,6 @@ export const NON_PLACE_LIST_NAMES = [
 export const ARCHIVE_BROWSER_PATH = 'Takeout/archive_browser.html';
 export const SAVED_PLACES_JSON_PATH = 'Takeout/Maps (your places)/Saved Places.json';
 
-/** At most this many places are written into Saved Places.json. */
-export const MAX_SAVED_PLACES_JSON_FEATURES = 50;
-
 const PAGES = [
   ['Eiffel Tower - Wikipedia', 'https://en.wikipedia.org/wiki/Eiffel_Tower'],
   [
@@ -55,31 +52,4 @@ export function buildNonPlaceLists(random: Random): GeneratedList[] {
 export function archiveBrowserHtml(paths: readonly string[]): string {
   const items = paths.map((p) => `<li>${p.replaceAll('&', '&amp;').replaceAll('<', '&lt;')}</li>`);
   return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Archive Overview</title></head>\n<body><h1>Your Google data archive</h1><ul>${items.join('')}</ul></body></html>\n`;
-}
-
-const SAVED_PLACES_DATE_BASE = Date.UTC(2023, 5, 15, 9, 30, 0);
-const DAY_MS = 86_400_000;
-
-/**
- * `Saved Places.json` (GeoJSON) for the first places that have a CID: `?cid=` URLs with their
- * position, and `?q=<address>&ftid=` ones at [0, 0] as Takeout writes places without a location.
- */
-export function savedPlacesJson(places: readonly GeneratedPlace[]): string {
-  const features = places
-    .filter((p) => p.cid !== undefined && p.resolvable !== undefined)
-    .slice(0, MAX_SAVED_PLACES_JSON_FEATURES)
-    .map((p, i) => {
-      const located = p.kind !== 'q-address';
-      const position = located && p.resolvable ? [p.resolvable.lng, p.resolvable.lat] : [0, 0];
-      return {
-        geometry: { coordinates: position, type: 'Point' },
-        properties: {
-          date: new Date(SAVED_PLACES_DATE_BASE + i * DAY_MS).toISOString().replace('.000', ''),
-          google_maps_url: located ? `http://maps.google.com/?cid=${p.cid}` : p.url,
-          location: { name: p.title },
-        },
-        type: 'Feature',
-      };
-    });
-  return `${JSON.stringify({ type: 'FeatureCollection', features }, null, 2)}\n`;
 }

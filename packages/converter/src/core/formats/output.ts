@@ -36,6 +36,7 @@ export interface FormatInfo {
   description: string;
 }
 
+/** Per format: its file extension, MIME type, a label for a menu and when to choose it. */
 export const FORMAT_INFO: Readonly<Record<OutputFormat, Readonly<FormatInfo>>> = {
   kml: {
     extension: 'kml',

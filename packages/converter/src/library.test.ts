@@ -1,0 +1,335 @@
+/**
+ * The library's public API end to end: a real-looking archive (saved lists and starred places) to
+ * every format, each file read back by an independent reader; starred places in both formats with
+ * `[0, 0]` entries; descriptions and tags in every format that has a field for them; one ZIP of a run.
+ */
+import { generateTakeout, savedPlacesJson, type GeneratedTakeout } from '@placeport/testkit';
+import { strFromU8, strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { kmlPoints } from '../test/read-kml.js';
+import { parseXml, readCsv, readGeoJson, readGpx, readKmz, readZip } from '../test/read-formats.js';
+import {
+  convertArchive,
+  inspectArchive,
+  OUTPUT_FORMATS,
+  resolvedUrlFor,
+  zipRun,
+  type ConvertedArchive,
+  type OutputFormat,
+  type ResolveUrls,
+} from './index.js';
+import { ConverterError } from './core/errors.js';
+
+const withBom = new TextDecoder('utf-8', { ignoreBOM: true });
+
+interface Point {
+  name: string;
+  lngLat: number[];
+}
+
+/** A name as every format writes it (XML 1.0's forbidden characters out, trimmed, "Dropped pin"). */
+const expectedName = (title: string) =>
+  title
+    // With the u flag a lone surrogate is one code point outside the class, so it goes too.
+    .replace(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
+    .trim() || 'Dropped pin';
+
+/** Degrees as the writers round them: 7 decimals. */
+const round = (value: number) => Math.round(value * 1e7) / 1e7;
+const rounded = (points: readonly Point[]) =>
+  points.map((point) => ({ name: point.name, lngLat: point.lngLat.map(round) }));
+
+/** A resolver that knows where the generated places are, as Google would. */
+function resolverFor(takeout: GeneratedTakeout): { resolveUrls: ResolveUrls; asked: string[] } {
+  const where = new Map<string, { lat: number; lng: number }>();
+  for (const list of takeout.lists) {
+    for (const place of list.places) if (place.resolvable) where.set(place.url, place.resolvable);
+  }
+  for (const place of takeout.savedPlaces?.places ?? []) {
+    if (place.resolvable) where.set(place.url, place.resolvable);
+  }
+  const asked: string[] = [];
+  return {
+    asked,
+    resolveUrls: async (urls) => {
+      asked.push(...urls);
+      const results: Record<string, string> = {};
+      for (const url of urls) {
+        const point = where.get(url);
+        if (point) results[url] = resolvedUrlFor(point);
+      }
+      return { results };
+    },
+  };
+}
+
+/** Every file of one list in one format, read back as names and `[lng, lat]` by that format's reader. */
+function readBack(run: ConvertedArchive, outputName: string, format: OutputFormat): Point[] {
+  const stem = new RegExp(
+    `^${outputName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\(part \\d+ of \\d+\\))?\\.`,
+  );
+  const files = run.files.filter(
+    (file) => stem.test(file.fileName) && file.fileName.endsWith(`.${extension(format)}`),
+  );
+  expect(files.length).toBeGreaterThan(0);
+  return files.flatMap((file) => {
+    const data = file.data;
+    switch (format) {
+      case 'kml':
+        return kmlPoints(data as string);
+      case 'kmz': {
+        const entries = readZip(data as Uint8Array);
+        readKmz(data as Uint8Array);
+        return kmlPoints(strFromU8(entries['doc.kml']!));
+      }
+      case 'gpx':
+        return readGpx(data as string).geojson.features.map((feature) => ({
+          name: String(feature.properties?.name),
+          lngLat: (feature.geometry as { coordinates: number[] }).coordinates.slice(0, 2),
+        }));
+      case 'geojson':
+        return readGeoJson(data as string).features.map((feature) => ({
+          name: feature.properties.name,
+          lngLat: feature.geometry.coordinates,
+        }));
+      case 'csv': {
+        const [header, ...rows] = readCsv(data as string);
+        expect(header).toEqual(['Name', 'Latitude', 'Longitude', 'Note', 'Comment', 'Tags', 'URL']);
+        // A name a spreadsheet would run as a formula carries a leading ' (product.md).
+        return rows.map((row) => ({
+          name: row[0]!.replace(/^'(?=[=+\-@\t\r])/, ''),
+          lngLat: [Number(row[2]), Number(row[1])],
+        }));
+      }
+    }
+  });
+}
+
+function extension(format: OutputFormat): string {
+  return format === 'geojson' ? 'geojson' : format;
+}
+
+describe('convertArchive: saved lists and starred places, to every format', () => {
+  const takeout = generateTakeout({
+    seed: 2026,
+    lists: [
+      { name: 'Want to go', places: 60, header: 'tags' },
+      { name: 'Food', places: 40 },
+    ],
+    savedPlacesJson: { format: 'new', places: 400 },
+  });
+
+  it('lists the starred places as one more list, with what needs a lookup', () => {
+    const { lists } = inspectArchive(takeout.zip);
+    const starred = lists.find((list) => list.kind === 'starred')!;
+    expect(starred).toMatchObject({ name: 'Saved Places', rowCount: 400 });
+    const inFile = takeout.savedPlaces!.places.filter((place) => place.expected).length;
+    expect(starred.withCoordinates).toBe(inFile);
+    expect(starred.needsLookup).toBe(400 - inFile);
+  });
+
+  it('writes every place where the file, its link or the lookup puts it, in each format', async () => {
+    const { resolveUrls } = resolverFor(takeout);
+    const run = await convertArchive(takeout.zip, { formats: OUTPUT_FORMATS, resolveUrls });
+    const starredPlaces = takeout.savedPlaces!.places;
+    const expected = new Map<string, Point[]>();
+    for (const list of takeout.lists.filter((l) => l.isPlaceList)) {
+      expected.set(
+        list.name,
+        list.places.flatMap((place) => {
+          const where = place.expected ?? place.resolvable;
+          return where ? [{ name: expectedName(place.title), lngLat: [where.lng, where.lat] }] : [];
+        }),
+      );
+    }
+    expected.set(
+      'Saved Places',
+      starredPlaces.flatMap((place) => {
+        const where = place.expected ?? place.resolvable;
+        return where
+          ? [{ name: expectedName(place.title ?? ''), lngLat: [where.lng, where.lat] }]
+          : [];
+      }),
+    );
+    // Nearly every starred place carries its coordinates; the [0, 0] ones came through the lookup.
+    expect(expected.get('Saved Places')).toHaveLength(400);
+    for (const list of run.lists) {
+      const want = rounded(expected.get(list.listName)!);
+      expect(list.stats.converted).toBe(want.length);
+      for (const format of OUTPUT_FORMATS) {
+        expect({
+          list: list.listName,
+          format,
+          points: rounded(readBack(run, list.outputName, format)),
+        }).toEqual({
+          list: list.listName,
+          format,
+          points: want,
+        });
+      }
+    }
+  });
+
+  it('gives one ZIP of every file of the run in a format, failed-places CSVs included', async () => {
+    const run = await convertArchive(takeout.zip, { formats: ['kml'] });
+    const entries = readZip(zipRun(run.lists, 'gpx'));
+    const names = Object.keys(entries).sort();
+    const expected = run.lists.flatMap((list) => [
+      ...(list.stats.converted > 0 ? [`${list.outputName}.gpx`] : []),
+      ...(list.failedCsvFileName ? [list.failedCsvFileName] : []),
+    ]);
+    expect(names).toEqual(expected.sort());
+    for (const list of run.lists.filter((l) => l.failedCsvContent)) {
+      expect(withBom.decode(entries[list.failedCsvFileName!]!)).toBe(list.failedCsvContent);
+    }
+    const gpx = readGpx(strFromU8(entries['Food.gpx']!)).geojson.features;
+    expect(gpx).toHaveLength(run.lists.find((l) => l.listName === 'Food')!.stats.converted);
+  });
+});
+
+describe('starred places in both formats, with [0, 0] entries', () => {
+  const archive = (json: string) =>
+    zipSync({
+      'Takeout/Maps (your places)/Saved Places.json': strToU8(json),
+      'Takeout/Saved/Want to go.csv': strToU8(
+        'Title,Note,URL,Comment\nCafe,,"https://www.google.com/maps/search/38.7,-9.14",\n',
+      ),
+    });
+
+  it.each(['old', 'new'] as const)(
+    '%s format: geometry first, then the link, then a lookup by cid; none guessed',
+    async (format) => {
+      const json = savedPlacesJson({
+        format,
+        places: [
+          { title: 'Belém Tower', address: 'Lisbon', lat: 38.6916, lng: -9.216, cid: '111' },
+          { title: 'Lost', address: 'Nowhere', cid: '222', zero: true },
+          { title: 'Unknown', address: 'Somewhere', cid: '333', zero: true },
+          ...(format === 'new'
+            ? [{ title: 'Pin', lat: 41.1496, lng: -8.611, zero: true, urlKind: 'latlng' as const }]
+            : []),
+        ],
+      });
+      const asked: string[] = [];
+      const run = await convertArchive(archive(json), {
+        formats: ['geojson'],
+        resolveUrls: async (urls) => {
+          asked.push(...urls);
+          // Google knows where cid 222 is; cid 333 has no location.
+          const results: Record<string, string> = {};
+          for (const url of urls) {
+            if (url.includes('cid=222'))
+              results[url] = resolvedUrlFor({ lat: 40.4168, lng: -3.7038 });
+          }
+          return { results, failures: {} };
+        },
+      });
+      const starred = run.lists.find((list) => list.listName === 'Saved Places')!;
+      expect(asked.sort()).toEqual([
+        'http://maps.google.com/?cid=222',
+        'http://maps.google.com/?cid=333',
+      ]);
+      const file = run.files.find((f) => f.fileName === 'Saved Places.geojson')!;
+      const features = readGeoJson(file.data as string).features;
+      expect(
+        features.map((feature) => [
+          feature.properties.name,
+          feature.geometry.coordinates,
+          feature.properties.note,
+        ]),
+      ).toEqual([
+        ['Belém Tower', [-9.216, 38.6916], 'Lisbon'],
+        ['Lost', [-3.7038, 40.4168], 'Nowhere'],
+        ...(format === 'new' ? [['Pin', [-8.611, 41.1496], '']] : []),
+      ]);
+      expect(starred.places.find((place) => place.title === 'Unknown')?.reason).toBe('not_found');
+      expect(
+        run.files.find((f) => f.fileName === 'Saved Places - failed-places.csv')?.data,
+      ).toContain('Unknown');
+    },
+  );
+});
+
+describe('descriptions and tags reach every format', () => {
+  const csv = [
+    'Our trip to Lisbon, spring 2026',
+    '',
+    'Title,Note,URL,Tags,Comment',
+    ',,,🛴 Fun stores;📚 Bookstores,',
+    'Scooter shop,Fast,"https://www.google.com/maps/search/38.71,-9.14",🛴 Fun stores,Go early',
+    'Book & Co,,"https://www.google.com/maps/search/38.72,-9.15",📚 Bookstores;🛴 Fun stores,',
+  ].join('\n');
+  const bytes = zipSync({ 'Takeout/Saved/Lisbon.csv': strToU8(`${csv}\n`) });
+  const file = (run: ConvertedArchive, name: string) =>
+    run.files.find((f) => f.fileName === name)!.data;
+
+  it('KML: the list in a Folder carrying its description; tags in the balloon and as data', async () => {
+    const run = await convertArchive(bytes, { formats: ['kml'] });
+    expect(run.totals).toEqual({ total: 2, converted: 2, skipped: 0 });
+    const doc = parseXml(file(run, 'Lisbon.kml') as string);
+    const folder = doc.getElementsByTagName('Folder')[0]!;
+    expect(folder.getElementsByTagName('description')[0]?.textContent).toBe(
+      'Our trip to Lisbon, spring 2026',
+    );
+    const book = Array.from(doc.getElementsByTagName('Placemark'))[1]!;
+    expect(book.getElementsByTagName('description')[0]?.textContent).toContain(
+      'Tags: 📚 Bookstores, 🛴 Fun stores',
+    );
+    expect(book.getElementsByTagName('value')[0]?.textContent).toBe('📚 Bookstores, 🛴 Fun stores');
+  });
+
+  it('GPX: the description in the metadata; tags in each waypoint', async () => {
+    const run = await convertArchive(bytes, { formats: ['gpx'] });
+    const { doc, geojson } = readGpx(file(run, 'Lisbon.gpx') as string);
+    const metadata = doc.getElementsByTagName('metadata')[0]!;
+    expect(metadata.getElementsByTagName('desc')[0]?.textContent).toBe(
+      'Our trip to Lisbon, spring 2026',
+    );
+    expect(geojson.features.map((f) => f.properties?.name)).toEqual(['Scooter shop', 'Book & Co']);
+    const waypoints = Array.from(doc.getElementsByTagName('wpt'));
+    expect(waypoints[1]!.getElementsByTagName('type')[0]?.textContent).toBe(
+      '📚 Bookstores, 🛴 Fun stores',
+    );
+    expect(waypoints[0]!.getElementsByTagName('desc')[0]?.textContent).toContain(
+      'Comment: Go early',
+    );
+  });
+
+  it('GeoJSON: the description on the collection; tags as an array; CSV: a Tags column', async () => {
+    const run = await convertArchive(bytes, { formats: ['geojson', 'csv'] });
+    const geojson = readGeoJson(file(run, 'Lisbon.geojson') as string);
+    expect(geojson.description).toBe('Our trip to Lisbon, spring 2026');
+    expect(geojson.features.map((f) => f.properties.tags)).toEqual([
+      ['🛴 Fun stores'],
+      ['📚 Bookstores', '🛴 Fun stores'],
+    ]);
+    const [, ...rows] = readCsv(file(run, 'Lisbon.csv') as string);
+    expect(rows.map((row) => [row[0], row[1], row[2], row[5]])).toEqual([
+      ['Scooter shop', '38.71', '-9.14', '🛴 Fun stores'],
+      ['Book & Co', '38.72', '-9.15', '📚 Bookstores, 🛴 Fun stores'],
+    ]);
+  });
+});
+
+describe('choosing lists', () => {
+  const bytes = zipSync({
+    'Takeout/Saved/Want to go.csv': strToU8(
+      'Title,URL\nA,"https://www.google.com/maps/search/1,2"\n',
+    ),
+    'Takeout 2/Saved/Want to go.csv': strToU8(
+      'Title,URL\nB,"https://www.google.com/maps/search/3,4"\n',
+    ),
+  });
+
+  it('takes a list by path, and refuses a name two lists share, naming their paths', async () => {
+    const run = await convertArchive(bytes, { lists: ['Takeout 2/Saved/Want to go.csv'] });
+    expect(run.files.map((f) => f.fileName)).toEqual(['Want to go (Takeout 2).kml']);
+    const refused = await convertArchive(bytes, { lists: ['Want to go'] }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ConverterError);
+    expect(refused).toMatchObject({
+      code: 'ambiguous-list',
+      message:
+        '2 lists are named "Want to go"; choose one by its path: Takeout/Saved/Want to go.csv, Takeout 2/Saved/Want to go.csv',
+    });
+  });
+});
