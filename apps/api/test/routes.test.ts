@@ -282,12 +282,41 @@ describe('serving the web app', () => {
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
-  it('falls back to index.html for other page paths, and JSON 404 under /api', async () => {
+  it('serves /index.html as the converter page, revalidated on every visit', async () => {
     app = await demoApp();
-    const page = await app.inject('/some/deep/link');
-    expect(page.statusCode).toBe(200);
-    expect(page.headers['content-type']).toContain('text/html');
-    expect(page.body).toContain('PlacePort test page');
+    for (const url of ['/', '/index.html', '/?from=bookmark']) {
+      const page = await app.inject(url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-type'], url).toContain('text/html');
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(page.body, url).toContain('PlacePort test page');
+    }
+  });
+
+  it.each(['/nope', '/foo/bar', '/some/deep/link?x=1', '/index.htm', '/assets/gone.js'])(
+    'answers %s with 404 and index.html (the 404 screen), never kept by a cache',
+    async (url) => {
+      app = await demoApp();
+      const page = await app.inject(url);
+      expect(page.statusCode).toBe(404);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.headers.etag).toBeUndefined();
+      expect(page.headers['last-modified']).toBeUndefined();
+      expect(page.body).toContain('PlacePort test page');
+    },
+  );
+
+  it('answers HEAD of an unknown page with 404 and no body', async () => {
+    app = await demoApp();
+    const head = await app.inject({ method: 'HEAD', url: '/nope' });
+    expect(head.statusCode).toBe(404);
+    expect(head.headers['content-type']).toContain('text/html');
+    expect(head.body).toBe('');
+  });
+
+  it('answers JSON 404 under /api and for other methods, whatever the web app', async () => {
+    app = await demoApp();
     const api = await app.inject('/api/nothing-here');
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({

@@ -6,7 +6,8 @@
  * converts (target: none over 50 ms), time from the file being chosen to the results being shown,
  * peak JS heap of the page and of the conversion worker, the gzipped size of the first screen's
  * JS and CSS (target: under 150 KB), and whether Stripe.js was requested on the first screen (it
- * must not be).
+ * must not be). Then the results' map (`map.ts`): results shown → map drawn, the long tasks until
+ * then, and the time and long tasks of drawing each list chosen in its selector.
  *
  * Builds nothing: run after `pnpm build` (turbo's `bench` task builds first). Options:
  * `--places N` (default 100000), `--lists K` (default 4), `--resolution` (every link is a
@@ -24,6 +25,7 @@ import { useStripeShim } from '../e2e/support/stripe';
 import { initialAssets } from './assets';
 import { sampleHeap } from './heap';
 import { instrument, mark, pageRecord, type LongTask } from './instrument';
+import { instrumentMap, measureMap, printMap } from './map';
 
 /** Long tasks that end this soon after the results appear still belong to the conversion. */
 const AFTER_RESULTS_MS = 1_000;
@@ -104,6 +106,7 @@ async function main(): Promise<void> {
     const onRequest = (request: { url(): string }) => firstScreen.push(request.url());
     page.on('request', onRequest);
     await instrument(page);
+    await instrumentMap(page);
 
     await page.goto(api.url, { waitUntil: 'networkidle' });
     await page.getByText('Drop your ZIP file here').waitFor();
@@ -137,6 +140,7 @@ async function main(): Promise<void> {
     if (!chosen || !dialogShown || !authorized || !resultsShown) {
       throw new Error(`A moment was not recorded: ${JSON.stringify(record.marks)}`);
     }
+    const map = await measureMap(page, resultsShown);
     const inspectTasks = within(record.longTasks, chosen, dialogShown);
     const conversionTasks = within(record.longTasks, authorized, resultsShown + AFTER_RESULTS_MS);
     const js = assets.filter((asset) => asset.kind === 'js');
@@ -183,6 +187,7 @@ async function main(): Promise<void> {
     console.log(
       `  Stripe.js requests, whole run  ${stripeRequests.length} (card payment through the shim)`,
     );
+    printMap(map);
   } finally {
     await browser.close();
     await api.stop();

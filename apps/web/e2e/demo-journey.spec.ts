@@ -131,7 +131,9 @@ test('demo payments: upload, select, authorize, convert and download every list'
     'Preparing download',
   ]);
   expect(seen.steps.at(-1)).toBe('Preparing download');
-  expect(seen.percents.at(-1)).toBe(100);
+  // The bar never shows 100% before the results: the processing card stops at 99% at most.
+  expect(Math.max(...seen.percents)).toBeLessThanOrEqual(99);
+  expect(seen.percents.at(-1)).toBeGreaterThanOrEqual(90);
   expect([...seen.percents].sort((a, b) => a - b)).toEqual(seen.percents);
   await expect(page.getByRole('heading', { name: 'Converting your places' })).toBeHidden();
 

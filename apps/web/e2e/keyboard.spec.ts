@@ -89,5 +89,14 @@ test('keyboard only: upload, select, authorize, convert and download', async ({
 
   await tabTo(page, page.getByRole('button', { name: 'Remove' }));
   await page.keyboard.press('Enter');
+  // Files not downloaded: the page asks, "Keep my files" focused; Tab and Enter discard them.
+  const asked = page.getByRole('alertdialog');
+  await expect(page.getByText('Drop your ZIP file here').or(asked)).toBeVisible();
+  if (await asked.isVisible()) {
+    await expect(asked.getByRole('button', { name: 'Keep my files' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(asked.getByRole('button', { name: 'Remove files' })).toBeFocused();
+    await page.keyboard.press('Enter');
+  }
   await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
 });

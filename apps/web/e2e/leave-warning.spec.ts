@@ -17,6 +17,7 @@ import {
   resultPanel,
   resultsHeading,
   selectionDialog,
+  removeArchive,
 } from './support/page';
 
 /** Chooses the archive, every list, and authorizes the demo payment. */
@@ -120,7 +121,7 @@ test('Remove drops the results, and leaving asks nothing more', async ({ page, d
   await convert(page, smallArchive(83).takeout);
   const panel = resultPanel(page, 'Kyoto.kml');
   await download(page, () => panel.getByRole('link', { name: 'Download KML — Kyoto' }).click());
-  await page.getByRole('button', { name: 'Remove' }).click();
+  await removeArchive(page);
   await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
 
   await page.reload();

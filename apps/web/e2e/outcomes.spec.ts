@@ -38,7 +38,7 @@ test('Payment Cancelled: when no place converts, the authorization is cancelled 
   await expect(payment.getByRole('definition').filter({ hasText: '$0.80' })).toBeVisible();
   await payment.getByRole('button', { name: 'Authorize Payment & Convert' }).click();
 
-  await expect(resultsHeading(page)).toHaveText('Conversion Complete - 0 File(s) Ready', {
+  await expect(resultsHeading(page)).toHaveText('Nothing could be converted', {
     timeout: 30_000,
   });
   await expect(page.getByRole('heading', { name: 'Payment Cancelled' })).toBeVisible();
@@ -52,6 +52,11 @@ test('Payment Cancelled: when no place converts, the authorization is cancelled 
   await expect(panel.getByText('0 of 8 places converted')).toBeVisible();
   await expect(panel.getByRole('link', { name: 'Download Failed (8) — Nowhere' })).toBeVisible();
   await expect(panel.getByRole('link', { name: /Download KML/ })).toHaveCount(0);
+  // Why, in plain words, per reason; and no steps about map files that do not exist.
+  await expect(page.getByText('None of the 8 places could be placed on a map.')).toBeVisible();
+  await expect(panel.getByText('Google has no location for this place.')).toBeVisible();
+  await expect(panel.getByText('The row has no link.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Next Steps' })).toHaveCount(0);
 
   const [intent] = fakeStripe.paymentIntents().filter((each) => !before.has(each.id));
   await expect.poll(() => fakeStripe.paymentIntent(intent!.id)?.status).toBe('canceled');
@@ -114,7 +119,7 @@ test('the free path: under 5 places there is no payment step, no intent and no S
   expect(fakeStripe.requests).toEqual([]);
 });
 
-test('a list that fails validation gets the skipped panel with its reason; the others convert', async ({
+test('a list that cannot be converted is shown with its reason, never chosen or charged; the others convert', async ({
   page,
   demoApi,
 }) => {
@@ -129,21 +134,19 @@ test('a list that fails validation gets the skipped panel with its reason; the o
   await page.goto(demoApi.url);
   await chooseFile(page, zipUpload(takeout));
   const dialog = selectionDialog(page);
-  await expect(dialog.getByText('2 of 2 lists selected')).toBeVisible();
-  await expect(dialog.getByText('7 places in total')).toBeVisible();
+  // Found at upload: the broken list is shown with its reason, unchecked and not counted.
+  await expect(dialog.getByText('1 of 2 lists selected')).toBeVisible();
+  await expect(dialog.getByText('6 places in total')).toBeVisible();
+  await expect(dialog.getByText(/Found columns: Name, Link/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Select All', exact: true }).click();
+  await expect(dialog.getByText('1 of 2 lists selected')).toBeVisible();
   await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
 
   await expect(resultsHeading(page)).toHaveText('Conversion Complete - 1 File(s) Ready', {
     timeout: 30_000,
   });
-  const skipped = page.getByRole('article').filter({ hasText: 'Old export.csv' });
-  await expect(skipped.getByText('File skipped - validation failed')).toBeVisible();
-  await expect(skipped.getByText('Reason:')).toBeVisible();
-  await expect(skipped).toContainText(
-    'CSV file must contain "Title" and "URL" columns. Found columns: Name, Link',
-  );
-  await expect(skipped.getByRole('link')).toHaveCount(0);
+  await expect(page.getByRole('article').filter({ hasText: 'Old export.csv' })).toHaveCount(0);
 
   const vienna = resultPanel(page, 'Vienna.kml');
   await expect(vienna.getByText('6 of 6 places converted')).toBeVisible();

@@ -15,6 +15,7 @@ import {
   resultsHeading,
   selectionDialog,
   snap,
+  removeArchive,
 } from './support/page';
 import { useStripeShim } from './support/stripe';
 import type { Page } from '@playwright/test';
@@ -88,7 +89,8 @@ for (const width of WIDTHS) {
 
       await test.step('selection', async () => {
         await chooseFile(page, zipUpload(takeout));
-        await expect(selectionDialog(page).getByText('6 of 6 lists selected')).toBeVisible();
+        // The list that cannot be converted is shown, but never chosen.
+        await expect(selectionDialog(page).getByText('5 of 6 lists selected')).toBeVisible();
         await dialogScreen(page, '04-selection');
         await selectionDialog(page).getByRole('button', { name: 'Deselect All' }).click();
         await expect(
@@ -117,16 +119,23 @@ for (const width of WIDTHS) {
         await screen(page, '07-processing');
       });
 
-      await test.step('results, with a skipped list and the receipt', async () => {
+      await test.step('results, with the receipt', async () => {
         await expect(resultsHeading(page)).toBeVisible({ timeout: 30_000 });
-        await expect(page.getByText('File skipped - validation failed')).toBeVisible();
         await expect(page.getByText(/^Final charge: \$/)).toBeVisible();
         await expect(receipt(page)).toBeVisible();
         await screen(page, '08-results');
       });
 
+      await test.step('Remove asks before discarding files not downloaded', async () => {
+        await page.getByRole('button', { name: 'Remove', exact: true }).click();
+        await expect(page.getByRole('alertdialog')).toBeVisible();
+        await dialogScreen(page, '16-remove-confirm');
+        await page.getByRole('button', { name: 'Keep my files' }).click();
+        await expect(resultsHeading(page)).toBeVisible();
+      });
+
       await test.step('payment (free)', async () => {
-        await page.getByRole('button', { name: 'Remove' }).click();
+        await removeArchive(page);
         await chooseFile(page, zipUpload(smallArchive(710 + width)));
         await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
         await expect(paymentDialog(page).getByText('This conversion is free')).toBeVisible();
@@ -140,7 +149,7 @@ for (const width of WIDTHS) {
       });
 
       await test.step('results (nothing converted: Payment Cancelled)', async () => {
-        await page.getByRole('button', { name: 'Remove' }).click();
+        await removeArchive(page);
         const nowhere = generateTakeout({
           seed: 720 + width,
           quirks: false,
@@ -161,7 +170,7 @@ for (const width of WIDTHS) {
 
       await test.step('404', async () => {
         // Remove first: results not downloaded make the page ask before it is left.
-        await page.getByRole('button', { name: 'Remove' }).click();
+        await removeArchive(page);
         await page.goto(`${demoApi.url}/no/such/page`);
         await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
         await screen(page, '13-not-found');
@@ -193,7 +202,7 @@ for (const width of WIDTHS) {
 
       // Over 1,000 places: more than a demo payment covers, so this one is paid by card.
       await test.step('results (a list split for My Maps)', async () => {
-        await page.getByRole('button', { name: 'Remove' }).click();
+        await removeArchive(page);
         const large = generateTakeout({
           seed: 730 + width,
           quirks: false,

@@ -123,6 +123,8 @@ test.describe('Remove', () => {
     expect(await page.evaluate(async (url) => (await fetch(url)).ok, blobUrl!)).toBe(true);
 
     await uploadCard(page).getByRole('button', { name: 'Remove' }).click();
+    // Nothing was downloaded: the page asks first.
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove files' }).click();
 
     await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
     await expect(page.getByText('kyoto.zip')).toHaveCount(0);

@@ -27,3 +27,4 @@ export * from './core/formats/coordinates-csv.js';
 export * from './core/formats/kmz.js';
 export * from './core/formats/zip.js';
 export * from './library.js';
+export * from './retry.js';

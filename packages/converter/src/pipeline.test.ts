@@ -329,4 +329,34 @@ describe('convertLists', () => {
       ['Huge (part 3 of 3).kml', 1333],
     ]);
   });
+
+  it('counts lookups over the whole run, each distinct place once, up to the total and never back', async () => {
+    const FTID_C = '0x89c25a316e5b1fe5:0x8b5ef3e2f2b8a09c';
+    const listB = {
+      path: 'Takeout/Saved/Food.csv',
+      content: csv([
+        ['Ftid B, saved twice', '', placeUrl(FTID_B, 'B'), ''],
+        ['Ftid C', '', placeUrl(FTID_C, 'C'), ''],
+      ]),
+    };
+    const { resolveUrls } = resolver({});
+    const seen: ConversionProgress[] = [];
+    await convertLists([listA, listB], {
+      resolveUrls,
+      resolveChunkSize: 1,
+      retryDelaysMs: [],
+      onProgress: (p) => seen.push(p),
+    });
+    const counted = seen.filter((p) => p.lookups).map((p) => p.lookups!);
+    // A, B (list A), then C (list B): B is not asked again, so the run needs 3 lookups.
+    expect(new Set(counted.map((c) => c.total))).toEqual(new Set([3]));
+    expect(counted.at(-1)).toEqual({ done: 3, total: 3 });
+    const done = counted.map((c) => c.done);
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+    // Only while extracting, and never without lookups.
+    expect(seen.filter((p) => p.lookups).every((p) => p.stage === 'extracting')).toBe(true);
+    const offline: ConversionProgress[] = [];
+    await convertLists([listA], { onProgress: (p) => offline.push(p) });
+    expect(offline.some((p) => p.lookups)).toBe(false);
+  });
 });

@@ -92,6 +92,8 @@ export interface ListInput {
   content: string;
   /** `csv` (the default) or `starred`. */
   kind?: ListKind;
+  /** The list's name when it is not its file name (a retry list: "Want to go (failed places)"). */
+  name?: string;
   /** A parse made earlier (when the archive was inspected), so the CSV is not parsed twice. */
   parsed?: ParsedCsv | ConverterError;
   /**
@@ -157,6 +159,9 @@ class ProgressReporter {
     private readonly fileCount: number,
   ) {}
 
+  /** Links looked up so far in this run, of all the distinct links it needs looked up. */
+  lookups: { done: number; total: number } | undefined;
+
   report(
     stage: ConversionStage,
     fileIndex: number,
@@ -182,6 +187,7 @@ class ProgressReporter {
       fileName,
       percent,
       ...(currentItem ? { currentItem } : {}),
+      ...(this.lookups && stage === 'extracting' ? { lookups: { ...this.lookups } } : {}),
     });
   }
 }
@@ -253,7 +259,7 @@ async function resolveMissing(
   cache: ResolvedCache,
   options: PipelineOptions,
   logger: Logger,
-  onChunk: (done: number, total: number, url: string) => void,
+  onChunk: (done: number, total: number, url: string, answered: number) => void,
 ): Promise<void> {
   const {
     resolveUrls,
@@ -283,7 +289,7 @@ async function resolveMissing(
         );
         for (const [key, url] of chunk) cache.set(key, results[url] ?? 'not_found');
         done += chunk.length;
-        if (report) onChunk(done, batch.length, chunk[chunk.length - 1]![1]);
+        if (report) onChunk(done, batch.length, chunk[chunk.length - 1]![1], chunk.length);
       }
     };
     await Promise.all(Array.from({ length: Math.min(RESOLVE_CONCURRENCY, chunks.length) }, worker));
@@ -323,13 +329,26 @@ export async function convertLists(
   let unconvertedLogged = 0;
   let unconvertedTotal = 0;
   const outputNames = listOutputNames(lists.map((list) => list.path));
+  const parsedLists = lists.map((list) => list.parsed ?? parseList(list.content, list.kind));
+  if (options.resolveUrls) {
+    // Counted up front, so the page can say "Looking up 212 of 588 places" for the whole run.
+    const keys = new Set<string>();
+    for (const parsed of parsedLists) {
+      if (parsed instanceof ConverterError) continue;
+      for (const place of parsed.places) {
+        if (place.coordinates || extractCoordinates(place.url)) continue;
+        if (isMapsServiceUrl(place.url)) keys.add(lookupKey(place.url));
+      }
+    }
+    if (keys.size > 0) progress.lookups = { done: 0, total: keys.size };
+  }
 
   for (const [index, list] of lists.entries()) {
     const fileName = fileNameFromPath(list.path);
-    const listName = listNameFromPath(list.path);
+    const listName = list.name ?? listNameFromPath(list.path);
     const outputName = list.outputName ?? outputNames[index]!;
     progress.report('validating', index, fileName);
-    const parsed = list.parsed ?? parseList(list.content, list.kind);
+    const parsed = parsedLists[index]!;
     if (parsed instanceof ConverterError) {
       results.push({
         fileName,
@@ -370,9 +389,12 @@ export async function convertLists(
         waiting.push({ place, key });
       }
     });
-    await resolveMissing(pending, cache, options, logger, (done, total, url) => {
+    await resolveMissing(pending, cache, options, logger, (done, total, url, answered) => {
+      if (progress.lookups) progress.lookups.done += answered;
       progress.report('extracting', index, fileName, 0.5 + done / total / 2, url, false);
     });
+    // The count as it stands once the list's lookups are answered (the throttle may have held it back).
+    if (progress.lookups && pending.size > 0) progress.report('extracting', index, fileName, 1);
     let resolvedCount = 0;
     for (const { place, key } of waiting) {
       const resolved = cache.get(key) ?? 'not_found';

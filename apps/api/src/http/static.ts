@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorBody } from './errors.js';
@@ -5,15 +7,24 @@ import type { ErrorBody } from './errors.js';
 /** Vite's hashed build output may be cached for a year; everything else is revalidated. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/**
+ * The app shell answering an unknown path: never kept by a browser or a proxy, so a page added
+ * later (or a new build's shell, naming new hashed assets) is never hidden behind an old 404.
+ */
+const NOT_FOUND_CACHE = 'no-store';
+
 function apiNotFound(method: string, url: string): ErrorBody {
   const path = url.split('?')[0] ?? url;
   return { error: { code: 'not_found', message: `There is no ${method} ${path}.` } };
 }
 
 /**
- * Unknown paths: JSON 404 in the API's error shape under `/api` (and for non-GET requests); with a
- * built web app, every other GET answers `index.html`, so the single-page app renders its own
- * "404 Page Not Found" screen for paths it does not know.
+ * Static files and unknown paths. With a built web app, its files are served at `/` (`/` and
+ * `/index.html` answer the converter page). Unknown paths: JSON 404 in the API's error shape under
+ * `/api` (and for requests other than GET and HEAD); with a built web app, every other GET
+ * answers **404** with `index.html`, whose single-page app renders its "404 Page Not Found"
+ * screen for any path but `/` and `/index.html` (apps/web `isConverterPath`), so crawlers and
+ * tools see the status the person sees.
  */
 export async function installStaticAndFallback(
   app: FastifyInstance,
@@ -28,12 +39,18 @@ export async function installStaticAndFallback(
       },
     });
   }
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
+  const shell = webDist ? join(webDist, 'index.html') : undefined;
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
     const isPage = request.method === 'GET' || request.method === 'HEAD';
     const isApi =
       request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
-    if (webDist && isPage && !isApi) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (shell && isPage && !isApi) {
+      // Read each time (it is small): a rebuilt web app is answered without a restart.
+      return reply
+        .status(404)
+        .header('cache-control', NOT_FOUND_CACHE)
+        .type('text/html; charset=utf-8')
+        .send(await readFile(shell));
     }
     return reply.status(404).send(apiNotFound(request.method, request.url));
   });

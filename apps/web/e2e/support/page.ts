@@ -37,7 +37,10 @@ export function paymentDialog(page: Page): Locator {
 
 /** The results card's heading, whatever the file count. */
 export function resultsHeading(page: Page): Locator {
-  return page.getByRole('heading', { name: /^Conversion Complete - \d+ File\(s\) Ready$/ });
+  return page.getByRole('heading', {
+    name: /^(Conversion Complete - \d+ File\(s\) Ready|Nothing could be converted)$/,
+    level: 2,
+  });
 }
 
 /** One list's panel in the results card, found by the file name it shows. */
@@ -135,4 +138,18 @@ export async function download(page: Page, trigger: () => Promise<void>): Promis
   const started = page.waitForEvent('download');
   await trigger();
   return started;
+}
+
+/**
+ * Remove on the upload card; when the results still hold files not downloaded, the page asks
+ * first, and this confirms ("Remove files").
+ */
+export async function removeArchive(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Remove', exact: true }).click();
+  const asked = page.getByRole('alertdialog');
+  await expect(page.getByText('Drop your ZIP file here').or(asked)).toBeVisible();
+  if (await asked.isVisible()) {
+    await asked.getByRole('button', { name: 'Remove files' }).click();
+    await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
+  }
 }

@@ -1,6 +1,7 @@
 import { Toaster } from '../components/Toaster';
 import { Footer } from '../features/footer/Footer';
 import { HowToUse } from '../features/guide/HowToUse';
+import { useGuideFirst } from '../features/guide/layout';
 import { PrivacyNote } from '../features/guide/PrivacyNote';
 import { Header } from '../features/header/Header';
 import { ProcessingCard } from '../features/processing/ProcessingCard';
@@ -10,17 +11,22 @@ import { UploadCard } from '../features/upload/UploadCard';
 import { useNoDropNavigation } from '../lib/useNoDropNavigation';
 import { useLeaveWarning } from './useLeaveWarning';
 
-/** The converter page, its sections in the seed's order (section 2). */
+/**
+ * The converter page, its sections in the seed's order (section 2); on a phone the guide follows
+ * the upload card, so Choose File is on the first screen (see `useGuideFirst`).
+ */
 export function ConverterPage() {
   useNoDropNavigation();
   useLeaveWarning();
+  const guideFirst = useGuideFirst();
   return (
     <div className="page">
       <Header />
       <main className="container main">
-        <HowToUse />
+        {guideFirst && <HowToUse />}
         <PrivacyNote />
         <UploadCard />
+        {!guideFirst && <HowToUse />}
         <ProcessingCard />
         <ResultsCard />
         <ListDialog />

@@ -433,7 +433,13 @@ describe('Remove', () => {
     await context.effects.proceedToPayment();
     await context.effects.authorizeDemo();
     expect(context.created).toHaveLength(3);
+    // Nothing was downloaded: Remove asks first, and keeps everything while it asks.
     await context.effects.remove();
+    expect(context.state()).toMatchObject({ status: 'complete', confirming: 'remove' });
+    await context.effects.remove();
+    expect(context.state()).toMatchObject({ status: 'complete', confirming: 'remove' });
+    expect(context.revoked).toEqual([]);
+    await context.effects.remove(true);
     expect(context.revoked).toEqual(context.created);
     expect(converter.calls.at(-1)).toBe('reset');
     expect(context.state()).toEqual({ status: 'empty', error: null, refusedFileName: null });

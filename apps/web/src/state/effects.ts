@@ -4,14 +4,22 @@
  * state after sending its own event, so an effect whose event was ignored does nothing more.
  */
 import type { Api } from '../api/client';
+import { createLookupEta } from '../lib/eta';
 import { chargeCents } from '../lib/money';
 import type { Converter } from '../worker/converter';
-import type { ConversionSummary, MapOutputFile, OutputFormat } from '../worker/types';
+import type { ConversionSummary, MapOutputFile, MapPoints, OutputFormat } from '../worker/types';
 import { selectedPlaces } from './machine';
 import { captureFailedMessage, MESSAGES } from './messages';
 import { StagePacer } from './pacer';
 import type { AppStoreApi } from './store';
-import type { AppEvent, Authorization, Counts, FileResult, MapDownload } from './types';
+import type {
+  AppEvent,
+  Authorization,
+  Counts,
+  DiscardAction,
+  FileResult,
+  MapDownload,
+} from './types';
 
 /** What a payment provider's confirmation came to: authorized, or declined with its message. */
 export type AuthorizationOutcome = { ok: true } | { ok: false; message: string };
@@ -52,8 +60,20 @@ export interface Effects {
   chooseFormat(format: OutputFormat): Promise<void>;
   /** "Download all": one ZIP of every file of the run in the chosen format, then its download. */
   downloadAll(): Promise<void>;
-  /** Remove: resets everything and forgets the downloads. */
-  remove(): Promise<void>;
+  /** The results' map: the last run's placed places per list; throws when the worker cannot give them. */
+  loadMapPoints(): Promise<MapPoints>;
+  /**
+   * Remove: resets everything and forgets the downloads. With results not all downloaded it first
+   * asks (the results show a confirmation); `confirmed` is that confirmation's answer.
+   */
+  remove(confirmed?: boolean): Promise<void>;
+  /**
+   * "Retry failed places": a new run (its own selection and authorization) for the places a later
+   * lookup may place; asks first like Remove.
+   */
+  retryFailed(confirmed?: boolean): Promise<void>;
+  /** "Convert more lists": back to the selection with the same archive (asks first like Remove). */
+  convertMore(confirmed?: boolean): void;
   /** The page goes away. */
   dispose(): void;
 }
@@ -169,6 +189,7 @@ export function createEffects({
           converted: list.stats.converted,
           skipped: list.stats.skipped,
         },
+        unplaced: { ...list.stats.unplaced },
         skippedReason: list.skippedReason ?? null,
         files,
         failed: list.failedCsv
@@ -206,6 +227,17 @@ export function createEffects({
     }
   }
 
+  /**
+   * True when the step must wait for the person: results with files not yet downloaded ask first
+   * (the confirmation is showing, or is shown now).
+   */
+  function asksFirst(action: DiscardAction): boolean {
+    const current = store.getState().state;
+    if (current.status !== 'complete') return false;
+    if (current.confirming !== null) return true;
+    return accepted({ type: 'discardRequested', action });
+  }
+
   /** A failed run converted nothing: the hold is released so nothing stays reserved. */
   async function releaseHold(authorization: Authorization, places: number) {
     if (authorization.kind !== 'card') return;
@@ -226,9 +258,13 @@ export function createEffects({
     if (state.status !== 'validating') return;
     const { authorization } = state;
     const places = selectedPlaces(state);
-    const pacer = new StagePacer((progress) =>
-      store.getState().send({ type: 'progressReported', progress }),
-    );
+    const eta = createLookupEta();
+    const pacer = new StagePacer((progress) => {
+      const secondsLeft = progress.lookups
+        ? eta.update(progress.lookups.done, progress.lookups.total, now())
+        : null;
+      store.getState().send({ type: 'progressReported', progress, secondsLeft });
+    });
     const resolve =
       authorization.kind === 'card'
         ? { apiBase, paymentIntentId: authorization.paymentIntentId }
@@ -416,7 +452,14 @@ export function createEffects({
       }
     },
 
-    async remove() {
+    async loadMapPoints() {
+      const result = await converter.points();
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value;
+    },
+
+    async remove(confirmed = false) {
+      if (!confirmed && asksFirst('remove')) return;
       if (!accepted({ type: 'removed' })) return;
       revokeAll();
       try {
@@ -424,6 +467,27 @@ export function createEffects({
       } catch (error) {
         console.warn('The worker could not forget the archive', error);
       }
+    },
+
+    async retryFailed(confirmed = false) {
+      if (!confirmed && asksFirst('retry')) return;
+      try {
+        const result = await converter.prepareRetry();
+        if (!result.ok) throw new Error(result.error.message);
+        if (accepted({ type: 'retryPrepared', lists: result.value.lists })) revokeAll();
+      } catch (error) {
+        store.getState().send({ type: 'discardCancelled' });
+        store.getState().toast({
+          title: 'Retry Not Started',
+          description: messageOf(error) || MESSAGES.unexpected,
+          variant: 'destructive',
+        });
+      }
+    },
+
+    convertMore(confirmed = false) {
+      if (!confirmed && asksFirst('convertMore')) return;
+      if (accepted({ type: 'convertMoreConfirmed' })) revokeAll();
     },
 
     dispose() {

@@ -4,7 +4,7 @@
  * half-way is lost. The rule is a pure function of the state; {@link watchLeaveWarning} is the
  * effect that keeps a `beforeunload` listener on the window exactly while the rule holds.
  */
-import { downloadKeys } from './machine';
+import { hasUndownloaded } from './machine';
 import type { AppStoreApi } from './store';
 import type { AppState } from './types';
 
@@ -21,7 +21,7 @@ export function leaveWarningArmed(state: AppState): boolean {
     case 'preparing':
       return true;
     case 'complete':
-      return downloadKeys(state).some((key) => !state.downloaded.includes(key));
+      return hasUndownloaded(state);
     default:
       return false;
   }

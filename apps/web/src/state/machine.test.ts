@@ -1,10 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { ARCHIVE, CARD, FILE, LISTS, PROGRESS, RECEIPT, RESULT, STATES } from '../test/fixtures';
+import {
+  ARCHIVE,
+  CARD,
+  FILE,
+  LISTS,
+  listSummary,
+  PROGRESS,
+  RECEIPT,
+  RESULT,
+  STATES,
+} from '../test/fixtures';
 import { INITIAL_STATE, isZipFileName, selectedPlaces, transition } from './machine';
 import { captureFailedMessage, MESSAGES } from './messages';
 import type { AppEvent, AppState, EventType, Status } from './types';
 
 const TOTALS = { total: 40, converted: 37, skipped: 3 };
+
+/** A worker report built from the fixtures' progress (the page's own fields left out). */
+const {
+  lookups: _lookups,
+  secondsLeft: _secondsLeft,
+  ...REPORT
+} = { ...PROGRESS, stage: 'converting' as const };
 
 /** One applicable example of every event (ids match the fixtures' states). */
 const EVENTS: Record<EventType, AppEvent> = {
@@ -49,6 +66,20 @@ const EVENTS: Record<EventType, AppEvent> = {
   zipRequested: { type: 'zipRequested' },
   zipReady: { type: 'zipReady', format: 'kml', url: 'blob:zip-1', fileName: 'all.zip' },
   zipFailed: { type: 'zipFailed', message: 'No memory' },
+  discardRequested: { type: 'discardRequested', action: 'remove' },
+  discardCancelled: { type: 'discardCancelled' },
+  convertMoreConfirmed: { type: 'convertMoreConfirmed' },
+  retryPrepared: {
+    type: 'retryPrepared',
+    lists: [
+      listSummary({
+        path: `retry:${LISTS[0]!.path}`,
+        name: 'Want to go (failed places)',
+        rowCount: 3,
+        size: 0,
+      }),
+    ],
+  },
   removed: { type: 'removed' },
 };
 
@@ -95,6 +126,9 @@ const EXPECTED: Record<Status, Partial<Record<EventType, Status>>> = {
     fileDownloaded: 'complete',
     formatChosen: 'complete',
     zipRequested: 'complete',
+    discardRequested: 'complete',
+    convertMoreConfirmed: 'selecting',
+    retryPrepared: 'selecting',
     removed: 'empty',
   },
 };
@@ -107,7 +141,7 @@ const PAIRS = STATUSES.flatMap((status) =>
 
 describe('transition, every status × every event', () => {
   it('covers every status and event of the types', () => {
-    expect(PAIRS).toHaveLength(12 * 28);
+    expect(PAIRS).toHaveLength(12 * 32);
   });
 
   it.each(PAIRS)('$status + $event → $expected', ({ status, event, expected }) => {
@@ -271,6 +305,8 @@ describe('payment', () => {
       fileCount: 1,
       fileName: 'Want to go.csv',
       currentItem: null,
+      lookups: null,
+      secondsLeft: null,
     });
   });
 
@@ -304,16 +340,45 @@ describe('processing', () => {
       fileCount: 2,
       fileName: 'b.csv',
       currentItem: 'https://maps.google.com/?cid=1',
+      lookups: null,
+      secondsLeft: null,
     });
   });
 
-  it('keeps the progress within 0..100', () => {
+  it('counts lookups with their time left, never back, and keeps the count once reported', () => {
+    const lookups = (state: AppState, done: number, secondsLeft: number | null) =>
+      inState(
+        transition(state, {
+          type: 'progressReported',
+          progress: { ...REPORT, stage: 'extracting', percent: 40, lookups: { done, total: 588 } },
+          secondsLeft,
+        }),
+        'extracting',
+      );
+    const first = lookups(STATES.extracting, 212, 30);
+    expect([first.progress.lookups, first.progress.secondsLeft]).toEqual([
+      { done: 212, total: 588 },
+      30,
+    ]);
+    expect(lookups(first, 200, 31).progress.lookups).toEqual({ done: 212, total: 588 });
+    const without = inState(
+      transition(first, { type: 'progressReported', progress: { ...REPORT, stage: 'extracting' } }),
+      'extracting',
+    );
+    expect([without.progress.lookups, without.progress.secondsLeft]).toEqual([
+      { done: 212, total: 588 },
+      null,
+    ]);
+  });
+
+  it('keeps the progress within 0..99 until the results are ready', () => {
     const report = (percent: number) =>
       transition(STATES.converting, {
         type: 'progressReported',
-        progress: { ...PROGRESS, stage: 'converting', percent },
+        progress: { ...REPORT, stage: 'converting', percent },
       });
-    expect((report(140) as { progress: { percent: number } }).progress.percent).toBe(100);
+    expect((report(140) as { progress: { percent: number } }).progress.percent).toBe(99);
+    expect((report(100) as { progress: { percent: number } }).progress.percent).toBe(99);
     const start = (STATES.converting as { progress: { percent: number } }).progress.percent;
     expect((report(-3) as { progress: { percent: number } }).progress.percent).toBe(start);
     expect((report(Number.NaN) as { progress: { percent: number } }).progress.percent).toBe(start);
@@ -324,7 +389,7 @@ describe('processing', () => {
     const reported = (state: AppState, percent: number) =>
       transition(state, {
         type: 'progressReported',
-        progress: { ...PROGRESS, stage: 'converting', percent },
+        progress: { ...REPORT, stage: 'converting', percent },
       });
     const high = reported(STATES.converting, 94);
     expect(at(high)).toBe(94);
@@ -496,5 +561,72 @@ describe('file format and Download all', () => {
       'complete',
     );
     expect(failed.zip).toEqual({ kind: 'failed', message: 'No' });
+  });
+});
+
+describe('leaving results with files not downloaded', () => {
+  const complete = STATES.complete as Extract<AppState, { status: 'complete' }>;
+
+  it('asks before Remove or Convert more lists discards files, and forgets the question on cancel', () => {
+    const asking = inState(
+      transition(complete, { type: 'discardRequested', action: 'remove' }),
+      'complete',
+    );
+    expect(asking.confirming).toBe('remove');
+    const kept = inState(transition(asking, { type: 'discardCancelled' }), 'complete');
+    expect(kept.confirming).toBeNull();
+    expect(kept.results).toBe(complete.results);
+  });
+
+  it('does not ask once every file is downloaded', () => {
+    const all = { ...complete, downloaded: [RESULT.files[0]!.key, RESULT.failed!.key] };
+    expect(transition(all, { type: 'discardRequested', action: 'convertMore' })).toBe(all);
+  });
+
+  it('goes back to the selection with the lists not converted yet chosen', () => {
+    const more = inState(transition(complete, { type: 'convertMoreConfirmed' }), 'selecting');
+    expect(more.lists).toBe(complete.lists);
+    expect(more.selected).toEqual(
+      LISTS.filter((list) => list.path !== RESULT.path).map((list) => list.path),
+    );
+  });
+});
+
+describe('retry failed places', () => {
+  const complete = STATES.complete as Extract<AppState, { status: 'complete' }>;
+  const retry = (path: string) =>
+    listSummary({
+      path: `retry:${path}`,
+      name: 'Want to go (failed places)',
+      rowCount: 3,
+      size: 0,
+    });
+
+  it('offers the failed places as lists of their own, chosen alone, beside the archive lists', () => {
+    const next = inState(
+      transition(complete, { type: 'retryPrepared', lists: [retry(LISTS[0]!.path)] }),
+      'selecting',
+    );
+    expect(next.lists.map((list) => list.path)).toEqual([
+      ...LISTS.map((list) => list.path),
+      `retry:${LISTS[0]!.path}`,
+    ]);
+    expect(next.selected).toEqual([`retry:${LISTS[0]!.path}`]);
+    // Priced on the failed places alone.
+    expect(selectedPlaces(next)).toBe(3);
+  });
+
+  it('replaces the retry lists of an earlier retry, and ignores an empty answer', () => {
+    const first = inState(
+      transition(complete, { type: 'retryPrepared', lists: [retry(LISTS[0]!.path)] }),
+      'selecting',
+    );
+    const again = { ...complete, lists: first.lists };
+    const second = inState(
+      transition(again, { type: 'retryPrepared', lists: [retry(LISTS[1]!.path)] }),
+      'selecting',
+    );
+    expect(second.lists.filter((list) => list.path.startsWith('retry:'))).toHaveLength(1);
+    expect(transition(complete, { type: 'retryPrepared', lists: [] })).toBe(complete);
   });
 });

@@ -6,6 +6,7 @@
 import { chargeCents, isUnderMinimum } from '../lib/money';
 import { MESSAGES } from './messages';
 import type { AppEvent, AppState, Archive, FileResult, Progress } from './types';
+import type { ListSummary } from '../worker/types';
 
 /** The state of a fresh page: no file, no error. */
 export const INITIAL_STATE: AppState = { status: 'empty', error: null, refusedFileName: null };
@@ -18,7 +19,23 @@ export function isZipFileName(name: string): boolean {
 /** Places in the chosen lists: what the maximum charge is computed from. */
 export function selectedPlaces(archive: Archive): number {
   const chosen = new Set(archive.selected);
-  return archive.lists.reduce((sum, list) => sum + (chosen.has(list.path) ? list.rowCount : 0), 0);
+  return archive.lists.reduce(
+    (sum, list) => sum + (chosen.has(list.path) && isConvertible(list) ? list.rowCount : 0),
+    0,
+  );
+}
+
+/**
+ * A list that can be converted: one the worker found no problem with (a list that cannot be read
+ * is shown with its reason, never selected and never counted in the price).
+ */
+export function isConvertible(list: ListSummary): boolean {
+  return list.problem === undefined;
+}
+
+/** The paths of the lists that can be chosen, in archive order. */
+function convertiblePaths(lists: readonly ListSummary[]): string[] {
+  return lists.filter(isConvertible).map((list) => list.path);
 }
 
 /** The last segment of a path inside the archive: the list's file name. */
@@ -38,8 +55,16 @@ function startProgress(archive: Archive): Progress {
     fileCount: archive.selected.length,
     fileName: first ? baseName(first.path) : '',
     currentItem: null,
+    lookups: null,
+    secondsLeft: null,
   };
 }
+
+/**
+ * The bar stops here until the results are ready: the worker's last report (100%) comes before
+ * the files are handed over and turned into downloads (product.md "Pace").
+ */
+export const MAX_PROCESSING_PERCENT = 99;
 
 /** Leave to convert was given: the conversion starts at validating, 0%. */
 function startConversion(state: Extract<AppState, { status: 'paying' | 'authorizing' }>): AppState {
@@ -53,7 +78,7 @@ function startConversion(state: Extract<AppState, { status: 'paying' | 'authoriz
 
 function clampPercent(percent: number): number {
   if (!Number.isFinite(percent)) return 0;
-  return Math.min(100, Math.max(0, percent));
+  return Math.min(MAX_PROCESSING_PERCENT, Math.max(0, percent));
 }
 
 function select(
@@ -95,7 +120,7 @@ function fromInspecting(
         status: 'selecting',
         file: state.file,
         lists: event.lists,
-        selected: event.lists.map((list) => list.path),
+        selected: convertiblePaths(event.lists),
         error: null,
       };
     case 'archiveRejected':
@@ -129,6 +154,9 @@ function fromSelecting(
 ): AppState {
   switch (event.type) {
     case 'listToggled':
+      if (!state.lists.some((list) => list.path === event.path && isConvertible(list))) {
+        return state;
+      }
       return state.selected.includes(event.path)
         ? select(
             state,
@@ -136,10 +164,7 @@ function fromSelecting(
           )
         : select(state, [...state.selected, event.path]);
     case 'allListsSelected':
-      return select(
-        state,
-        state.lists.map((list) => list.path),
-      );
+      return select(state, convertiblePaths(state.lists));
     case 'allListsDeselected':
       return select(state, []);
     case 'dialogDismissed':
@@ -231,7 +256,8 @@ function fromProcessing(
 ): AppState {
   switch (event.type) {
     case 'progressReported': {
-      const { stage, percent, fileIndex, fileCount, fileName, currentItem } = event.progress;
+      const { stage, percent, fileIndex, fileCount, fileName, currentItem, lookups } =
+        event.progress;
       return {
         ...state,
         status: stage,
@@ -243,6 +269,14 @@ function fromProcessing(
           fileCount,
           fileName,
           currentItem: currentItem ?? null,
+          // Lookups are counted for the whole run; a later report without a count keeps the last.
+          lookups: lookups
+            ? {
+                done: Math.max(lookups.done, state.progress.lookups?.done ?? 0),
+                total: lookups.total,
+              }
+            : state.progress.lookups,
+          secondsLeft: lookups ? (event.secondsLeft ?? null) : null,
         },
       };
     }
@@ -258,6 +292,7 @@ function fromProcessing(
         format: event.results.flatMap((result) => result.files)[0]?.format ?? 'kml',
         formatPending: null,
         zip: { kind: 'idle' },
+        confirming: null,
       };
     case 'conversionFailed':
       return {
@@ -352,11 +387,45 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
     case 'zipFailed':
       if (state.zip.kind !== 'building') return state;
       return { ...state, zip: { kind: 'failed', message: event.message } };
+    case 'discardRequested':
+      // Nothing to lose: the effect goes ahead without asking.
+      if (state.confirming === event.action || !hasUndownloaded(state)) return state;
+      return { ...state, confirming: event.action };
+    case 'discardCancelled':
+      return state.confirming === null ? state : { ...state, confirming: null };
+    case 'convertMoreConfirmed': {
+      // Back to the selection, the lists not converted in this run chosen.
+      const done = new Set(state.results.map((result) => result.path));
+      const rest = convertiblePaths(state.lists).filter((path) => !done.has(path));
+      return { status: 'selecting', ...archiveOf(state), selected: rest, error: null };
+    }
+    case 'retryPrepared': {
+      if (event.lists.length === 0) return state;
+      const retries = new Set(event.lists.map((list) => list.path));
+      const archive = state.lists.filter(
+        (list) => !list.path.startsWith(RETRY_PATH_PREFIX) && !retries.has(list.path),
+      );
+      return {
+        status: 'selecting',
+        file: state.file,
+        lists: [...archive, ...event.lists],
+        selected: event.lists.map((list) => list.path),
+        error: null,
+      };
+    }
     case 'removed':
       return INITIAL_STATE;
     default:
       return state;
   }
+}
+
+/** Paths of the lists "Retry failed places" makes (the worker's `retry:` lists). */
+export const RETRY_PATH_PREFIX = 'retry:';
+
+/** True while some file of the results has not been downloaded (in some format, or in the ZIP). */
+export function hasUndownloaded(state: Extract<AppState, { status: 'complete' }>): boolean {
+  return downloadKeys(state).some((key) => !state.downloaded.includes(key));
 }
 
 /**

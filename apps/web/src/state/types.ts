@@ -2,7 +2,12 @@
  * The web app's state and events (architecture.md, "The web app's state machine").
  * States are a discriminated union on `status`; events are nouns of what happened, never setters.
  */
-import type { ConversionProgress, ListSummary, OutputFormat } from '../worker/types';
+import type {
+  ConversionProgress,
+  ListSummary,
+  OutputFormat,
+  UnplacedReason,
+} from '../worker/types';
 
 /** What the page shows of the chosen archive before it is read. */
 export interface FileInfo {
@@ -34,6 +39,10 @@ export interface Progress {
   fileName: string;
   /** The place being looked at, shown under "Extracting coordinates from URLs". */
   currentItem: string | null;
+  /** While places are looked up: answered so far of the run's distinct lookups. */
+  lookups: { done: number; total: number } | null;
+  /** The lookups' time left, once there is a fair estimate. */
+  secondsLeft: number | null;
 }
 
 /** One map file ready to download (a list, or one part of a split list), in the chosen format. */
@@ -82,6 +91,8 @@ export interface FileResult {
   fileName: string;
   listName: string;
   counts: Counts;
+  /** Places left without coordinates, by reason (product.md "Resolution"). */
+  unplaced: Partial<Record<UnplacedReason, number>>;
   /** Set when the list failed validation; then there are no downloads. */
   skippedReason: string | null;
   /** Its map files in the chosen format (none when no place got coordinates). */
@@ -115,6 +126,9 @@ export type Capture =
   | ({ kind: 'settled' } & Receipt)
   | { kind: 'failed'; message: string };
 
+/** What leaves the results behind: Remove, "Convert more lists", "Retry failed places". */
+export type DiscardAction = 'remove' | 'convertMore' | 'retry';
+
 export type AppState =
   | { status: 'empty'; error: string | null; refusedFileName: string | null }
   | { status: 'inspecting'; fileId: number; file: FileInfo }
@@ -137,6 +151,8 @@ export type AppState =
       /** A format asked for whose files the worker is writing. */
       formatPending: OutputFormat | null;
       zip: ZipDownload;
+      /** A step that would discard files not yet downloaded, waiting for the person to confirm. */
+      confirming: DiscardAction | null;
     } & Archive);
 
 export type Status = AppState['status'];
@@ -157,7 +173,7 @@ export type AppEvent =
   | { type: 'authorizationSubmitted' }
   | { type: 'authorizationFailed' }
   | { type: 'paymentAuthorized' }
-  | { type: 'progressReported'; progress: ConversionProgress }
+  | { type: 'progressReported'; progress: ConversionProgress; secondsLeft?: number | null }
   | { type: 'conversionFinished'; results: readonly FileResult[]; totals: Counts }
   | { type: 'conversionFailed'; message: string }
   | ({ type: 'captureSettled' } & Receipt)
@@ -174,6 +190,13 @@ export type AppEvent =
   | { type: 'zipRequested' }
   | { type: 'zipReady'; format: OutputFormat; url: string; fileName: string }
   | { type: 'zipFailed'; message: string }
+  /** Remove or "Convert more lists" while files are not downloaded: ask first. */
+  | { type: 'discardRequested'; action: DiscardAction }
+  | { type: 'discardCancelled' }
+  /** "Convert more lists": back to the selection with the same archive. */
+  | { type: 'convertMoreConfirmed' }
+  /** "Retry failed places": the worker made lists of them; they are chosen in the selection. */
+  | { type: 'retryPrepared'; lists: readonly ListSummary[] }
   | { type: 'removed' };
 
 export type EventType = AppEvent['type'];

@@ -47,6 +47,75 @@ export const LISTS: readonly ListSummary[] = [
   }),
 ];
 
+/** The reason the converter gives a CSV without the seed's columns (a list that cannot be converted). */
+export const MISSING_COLUMNS_PROBLEM =
+  'CSV file must contain "Title" and "URL" columns. Found columns: Name, Link';
+
+/**
+ * Lists as the worker tells them apart: places with and without coordinates in their links, one
+ * of each in the singular, the starred places, places without a usable link, and a list that
+ * cannot be converted.
+ */
+export const TRUTH_LISTS: readonly ListSummary[] = [
+  listSummary({
+    path: 'Takeout/Saved/Want to go.csv',
+    name: 'Want to go',
+    rowCount: 40,
+    size: 5_120,
+    withCoordinates: 3,
+    needsLookup: 37,
+  }),
+  listSummary({
+    path: 'Takeout/Maps (your places)/Saved Places.json',
+    name: 'Saved Places',
+    kind: 'starred',
+    rowCount: 12,
+    size: 4_096,
+    withCoordinates: 12,
+    needsLookup: 0,
+  }),
+  listSummary({
+    path: 'Takeout/Saved/Day trip.csv',
+    name: 'Day trip',
+    rowCount: 4,
+    size: 600,
+    withCoordinates: 1,
+    needsLookup: 1,
+  }),
+  listSummary({
+    path: 'Takeout/Saved/Old export.csv',
+    name: 'Old export',
+    rowCount: 1,
+    size: 40,
+    withCoordinates: 0,
+    needsLookup: 0,
+    problem: MISSING_COLUMNS_PROBLEM,
+  }),
+];
+
+/**
+ * Twelve lists, more than the dialog shows without a filter: accented names, and "Want to go" in
+ * two Takeout folders (an archive downloaded in parts).
+ */
+export const MANY_LISTS: readonly ListSummary[] = (
+  [
+    ['Takeout/Saved', 'Want to go', 40],
+    ['Takeout 2/Saved', 'Want to go', 12],
+    ['Takeout/Saved', 'Cafés à Paris', 18],
+    ['Takeout/Saved', 'Favourite places', 25],
+    ['Takeout/Saved', 'Museums', 9],
+    ['Takeout/Saved', 'Ramen', 7],
+    ['Takeout/Saved', 'Beaches', 15],
+    ['Takeout/Saved', 'Hikes', 11],
+    ['Takeout/Saved', 'Bookshops', 6],
+    ['Takeout/Saved', 'Café crawl', 8],
+    ['Takeout/Saved', 'Road trip 2024', 30],
+    ['Takeout/Saved', 'Zürich', 5],
+  ] as [folder: string, name: string, places: number][]
+).map(([folder, name, rowCount]) =>
+  listSummary({ path: `${folder}/${name}.csv`, name, rowCount, size: rowCount * 120 }),
+);
+
 export const FILE = { name: 'takeout-20250101.zip', size: 1_572_864 };
 
 /** One of three lists chosen, so Select All and Deselect All both change something. */
@@ -64,6 +133,8 @@ export const PROGRESS = {
   fileCount: 1,
   fileName: 'Want to go.csv',
   currentItem: 'https://www.google.com/maps/place/Somewhere',
+  lookups: null,
+  secondsLeft: null,
 };
 
 export const RESULT: FileResult = {
@@ -71,6 +142,7 @@ export const RESULT: FileResult = {
   fileName: 'Want to go.csv',
   listName: 'Want to go',
   counts: { total: 40, converted: 37, skipped: 3 },
+  unplaced: { not_found: 2, throttled: 1 },
   skippedReason: null,
   files: [
     {
@@ -115,6 +187,7 @@ export const STATES: Record<Status, AppState> = {
     format: 'kml',
     formatPending: null,
     zip: { kind: 'idle' },
+    confirming: null,
   },
 };
 
@@ -150,9 +223,17 @@ export function fakeConverter(overrides: Partial<Converter> = {}): Converter & {
       calls.push(`files:${format}`);
       return { ok: true, value: { lists: {} } };
     },
+    prepareRetry: async () => {
+      calls.push('prepareRetry');
+      return { ok: true, value: { lists: [] } };
+    },
     zipAll: async (format) => {
       calls.push(`zipAll:${format}`);
       return { ok: true, value: { fileName: `PlacePort ${format}.zip`, chunks: [] } };
+    },
+    points: async () => {
+      calls.push('points');
+      return { ok: true, value: { lists: [] } };
     },
     reset: async () => {
       calls.push('reset');

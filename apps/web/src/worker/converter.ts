@@ -13,6 +13,7 @@ import type {
   FilesResult,
   InspectResult,
   OutputFormat,
+  PointsResult,
   ZipResult,
 } from './types';
 
@@ -28,6 +29,10 @@ export interface Converter {
   files(format: OutputFormat): Promise<FilesResult>;
   /** "Download all": the last run's files in a format, as one ZIP. */
   zipAll(format: OutputFormat): Promise<ZipResult>;
+  /** "Retry failed places": the last run's places worth another lookup, as lists of their own. */
+  prepareRetry(): Promise<InspectResult>;
+  /** The last run's placed places per list, for the results' map (buffers transferred). */
+  points(): Promise<PointsResult>;
   /** Forgets the archive (Remove). */
   reset(): Promise<void>;
   /** Ends the worker; the next call starts a fresh one. */
@@ -114,6 +119,8 @@ export function createWorkerConverter(start: () => WorkerLike = startModuleWorke
       call<ConvertResult>((remote) => remote.convert(options, Comlink.proxy(onProgress))),
     files: (format) => call<FilesResult>((remote) => remote.files(format)),
     zipAll: (format) => call<ZipResult>((remote) => remote.zipAll(format)),
+    prepareRetry: () => call<InspectResult>((remote) => remote.prepareRetry()),
+    points: () => call<PointsResult>((remote) => remote.points()),
     reset: async () => {
       if (running) await call((remote) => remote.reset());
     },

@@ -27,6 +27,17 @@ export const RETRYABLE_FAILURES: ReadonlySet<UnplacedReason> = new Set([
   'unavailable',
 ]);
 
+/**
+ * Reasons a new run may fix ("Retry failed places"): the lookup was refused, failed, ran out of
+ * allowance, or was not made. `not_found`, `not_allowed` and `no_link` would only fail again.
+ */
+export const RETRYABLE_AGAIN: ReadonlySet<UnplacedReason> = new Set([
+  'throttled',
+  'unavailable',
+  'limit',
+  'not_looked_up',
+]);
+
 /** One sentence per reason, for the failed-places CSV's `Reason` column and summaries. */
 export const REASON_TEXT: Readonly<Record<UnplacedReason, string>> = {
   not_found: 'Google has no location for this place',

@@ -2,13 +2,21 @@ import * as Comlink from 'comlink';
 import { ConverterError, MESSAGES, toErrorShape } from '../core/errors.js';
 import { LIMITS, type Limits } from '../core/limits.js';
 import { isOutputFormat, type OutputFormat, type OutputPart } from '../core/formats/output.js';
+import { placeName } from '../core/formats/place-text.js';
 import { CSV_MIME_TYPE } from '../core/names.js';
 import type { ConversionResult, Result } from '../core/types.js';
 import { readArchive, type InspectedList } from '../inspect.js';
 import { listFiles, summaryOf, totalsOf, zipFileName, zipRun } from '../library.js';
+import { isRetryPath, retryLists } from '../retry.js';
 import { convertLists, type Logger } from '../pipeline.js';
 import { createResolveClient } from './resolve-client.js';
-import type { ConversionSummary, ConverterWorkerApi, ListOutcome, MapOutputFile } from './types.js';
+import type {
+  ConversionSummary,
+  ConverterWorkerApi,
+  ListOutcome,
+  ListPoints,
+  MapOutputFile,
+} from './types.js';
 
 /** What the worker API takes from its host; tests pass their own fetch, clock and limits. */
 export interface WorkerDependencies {
@@ -56,6 +64,20 @@ async function toBytes(input: Blob | ArrayBuffer | Uint8Array): Promise<Uint8Arr
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
   return new Uint8Array(await input.arrayBuffer());
+}
+
+/** A list's placed places as one flat `lng,lat` buffer and their names; null when none is placed. */
+function listPoints(list: ConversionResult): ListPoints | null {
+  const placed = list.places.filter((place) => place.coordinates !== undefined);
+  if (placed.length === 0) return null;
+  const coordinates = new Float64Array(placed.length * 2);
+  const names: string[] = [];
+  placed.forEach((place, index) => {
+    coordinates[2 * index] = place.coordinates!.lng;
+    coordinates[2 * index + 1] = place.coordinates!.lat;
+    names.push(placeName(place.title));
+  });
+  return { path: list.path, listName: list.listName, coordinates, names };
 }
 
 function fail<T>(error: unknown, fallback: string): Result<T> {
@@ -175,6 +197,31 @@ export function createConverterWorkerApi(
         );
       } catch (error) {
         return fail(error, 'The ZIP file could not be written.');
+      }
+    },
+
+    async points() {
+      try {
+        if (converted.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
+        const lists = converted.flatMap((list) => listPoints(list) ?? []);
+        return Comlink.transfer(
+          { ok: true, value: { lists } },
+          lists.map((list) => list.coordinates.buffer as ArrayBuffer),
+        );
+      } catch (error) {
+        return fail(error, 'The map could not be prepared.');
+      }
+    },
+
+    async prepareRetry() {
+      try {
+        if (converted.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
+        const retries = retryLists(converted);
+        // The archive's own lists stay; earlier retry lists give way to these.
+        lists = [...lists.filter((list) => !isRetryPath(list.path)), ...retries];
+        return { ok: true, value: { lists: retries.map(summaryOf) } };
+      } catch (error) {
+        return fail(error, 'The failed places could not be prepared.');
       }
     },
 

@@ -16,6 +16,11 @@ export interface ConversionProgress {
   percent: number;
   /** What is being looked at now (a place URL or title), shown under "Extracting coordinates from URLs". */
   currentItem?: string;
+  /**
+   * While links are looked up: how many distinct places of the whole run have been answered, of
+   * how many need a lookup (each place once, even when saved in several lists).
+   */
+  lookups?: { done: number; total: number };
 }
 
 /** Where the worker sends links that carry no coordinates. Absent: no resolution, such places are skipped. */
@@ -77,6 +82,20 @@ export interface ConversionSummary {
   totals: { total: number; converted: number; skipped: number };
 }
 
+/**
+ * One converted list's placed places for the results' map: positions as one flat buffer (transferred,
+ * not copied) and names in the same order, so 100,000 places cross the worker boundary cheaply.
+ */
+export interface ListPoints {
+  /** The list's path (its identity). */
+  path: string;
+  listName: string;
+  /** Longitude, latitude pairs: place `i` is at `[coordinates[2 * i], coordinates[2 * i + 1]]`. */
+  coordinates: Float64Array;
+  /** Place `i`'s name as every output writes it ("Dropped pin" when it has no title). */
+  names: string[];
+}
+
 /** The object the worker exposes through Comlink. Every method resolves; failures come back as `{ ok: false }`. */
 export interface ConverterWorkerApi {
   /** Reads the archive's directory and keeps the place lists inside the worker. */
@@ -99,6 +118,17 @@ export interface ConverterWorkerApi {
    * failed-places CSVs), as chunks to join into a Blob.
    */
   zipAll(format: OutputFormat): Promise<Result<{ fileName: string; chunks: ArrayBuffer[] }>>;
+  /**
+   * The placed places of the last conversion, per list (lists with none left out), for the
+   * results' map. Fails when nothing was converted yet.
+   */
+  points(): Promise<Result<{ lists: ListPoints[] }>>;
+  /**
+   * "Retry failed places": the last conversion's places that a later lookup may place (refused,
+   * unavailable, allowance used, not looked up), as new lists of their own (`retry:` paths), kept
+   * beside the archive's lists so `convert` takes them like any other.
+   */
+  prepareRetry(): Promise<Result<{ lists: ListSummary[] }>>;
   /** Forgets the archive and the last conversion (Remove). */
   reset(): Promise<void>;
 }

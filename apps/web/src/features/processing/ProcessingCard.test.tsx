@@ -52,4 +52,23 @@ describe('ProcessingCard', () => {
     mount(<ProcessingCard />, { state });
     expect(screen.getByText('67%')).toBeTruthy();
   });
+
+  it('counts the lookups under the extracting step, with the time left once known', () => {
+    const extracting = STATES.extracting as AppState & { status: 'extracting' };
+    const at = (secondsLeft: number | null): AppState => ({
+      ...extracting,
+      progress: { ...PROGRESS, lookups: { done: 212, total: 1_588 }, secondsLeft },
+    });
+    const { unmount } = mount(<ProcessingCard />, { state: at(null) });
+    expect(screen.getByText('Looking up 212 of 1,588 places')).toBeTruthy();
+    expect(screen.getByText(PROGRESS.currentItem)).toBeTruthy();
+    unmount();
+    mount(<ProcessingCard />, { state: at(31) });
+    expect(screen.getByText('Looking up 212 of 1,588 places · about 30 s left')).toBeTruthy();
+  });
+
+  it('says nothing about lookups when none are needed', () => {
+    mount(<ProcessingCard />, { state: STATES.extracting });
+    expect(screen.queryByText(/Looking up/)).toBeNull();
+  });
 });

@@ -2,6 +2,8 @@ import { Progress } from 'radix-ui';
 import { useRef } from 'react';
 import { useApp } from '../../app/context';
 import { CheckIcon } from '../../components/Icons';
+import { formatSecondsLeft } from '../../lib/eta';
+import { formatCount } from '../../lib/format';
 import { useReveal } from '../../lib/useReveal';
 import { processingStatus } from '../../state/selectors';
 import type { ProcessingStage, Progress as ProgressState } from '../../state/types';
@@ -13,6 +15,15 @@ export const PROCESSING_STEPS: readonly { stage: ProcessingStage; label: string 
   { stage: 'converting', label: 'Converting to KML format' },
   { stage: 'preparing', label: 'Preparing download' },
 ];
+
+/** "Looking up 212 of 588 places · about 30 s left" (product.md "Pace"). */
+export function lookupLine(progress: ProgressState): string {
+  const { done, total } = progress.lookups!;
+  const count = `Looking up ${formatCount(Math.min(done, total))} of ${formatCount(total)} ${total === 1 ? 'place' : 'places'}`;
+  return progress.secondsLeft === null
+    ? count
+    : `${count} · ${formatSecondsLeft(progress.secondsLeft)}`;
+}
 
 /** Shown while the processing status is neither idle nor complete. */
 export function ProcessingCard() {
@@ -52,6 +63,9 @@ function ProcessingView({ stage, progress }: { stage: ProcessingStage; progress:
               </span>
               <div className="step-body">
                 <span className="step-label">{step.label}</span>
+                {step.stage === 'extracting' && stage === 'extracting' && progress.lookups && (
+                  <span className="lookup-count">{lookupLine(progress)}</span>
+                )}
                 {step.stage === 'extracting' && stage === 'extracting' && progress.currentItem && (
                   <span className="current-item" title={progress.currentItem}>
                     {progress.currentItem}

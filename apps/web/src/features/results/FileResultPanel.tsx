@@ -6,6 +6,7 @@ import type { FileResult } from '../../state/types';
 import type { OutputFormat } from '../../worker/types';
 import { formatCount } from '../../lib/format';
 import { formatName } from './DownloadBar';
+import { UnplacedReasons } from './UnplacedReasons';
 
 /** Google My Maps imports at most this many places into one layer (product.md). */
 export const MY_MAPS_LAYER_LIMIT = 2000;
@@ -91,6 +92,7 @@ function FileDownloads({ result, format }: { result: FileResult; format: OutputF
           </Tooltip.Root>
         )}
       </div>
+      <UnplacedReasons unplaced={result.unplaced} />
       <dl className="counts">
         <div>
           <dt>Total</dt>

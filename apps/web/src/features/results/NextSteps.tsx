@@ -1,5 +1,34 @@
-/** The seed's 'Next Steps' for importing into Google My Maps. */
-export function NextSteps() {
+import type { AppState } from '../../state/types';
+import type { OutputFormat } from '../../worker/types';
+
+type Complete = Extract<AppState, { status: 'complete' }>;
+
+/** My Maps takes this many layers in one map (commonly quoted; product.md). */
+export const MY_MAPS_LAYERS_PER_MAP = 10;
+
+/** The map files of a run in download order, by name. */
+function mapFiles(state: Complete): string[] {
+  return state.results.flatMap((result) => result.files.map((file) => file.fileName));
+}
+
+/** Files split into groups of at most `size`: which files go into which My Maps map. */
+export function mapsFor(files: readonly string[], size = MY_MAPS_LAYERS_PER_MAP): string[][] {
+  const maps: string[][] = [];
+  for (let i = 0; i < files.length; i += size) maps.push(files.slice(i, i + size));
+  return maps;
+}
+
+/**
+ * Next Steps that match the files: for KML, KMZ and CSV the seed's My Maps steps with one file per
+ * layer, "Add layer" before each further import, and which files go into which map past 10
+ * layers; for GPX and GeoJSON, where such files go. Nothing when there are no map files.
+ */
+export function NextSteps({ state }: { state: Complete }) {
+  const files = mapFiles(state);
+  if (files.length === 0) return null;
+  const format: OutputFormat = state.format;
+  if (format === 'gpx' || format === 'geojson') return <OtherApps format={format} />;
+  const maps = mapsFor(files);
   return (
     <div className="next-steps">
       <h3>Next Steps</h3>
@@ -8,17 +37,72 @@ export function NextSteps() {
           Go to{' '}
           <a href="https://www.google.com/maps/d/" target="_blank" rel="noreferrer">
             Google My Maps
-          </a>
-          .
+          </a>{' '}
+          on a computer (importing is not available in the phone apps).
         </li>
         <li>
           Click <strong>Create a New Map</strong>.
         </li>
         <li>
-          Click <strong>Import</strong> and upload your KML files, one per layer.
+          {files.length === 1 ? (
+            <>
+              In the first layer, click <strong>Import</strong> and upload your file.
+            </>
+          ) : (
+            <>
+              In the first layer, click <strong>Import</strong> and upload your first file. For each
+              further file, click <strong>Add layer</strong> first, then <strong>Import</strong> in
+              the new layer: one file per layer.
+            </>
+          )}
+          {format === 'csv' &&
+            ' When asked, choose Latitude and Longitude as the position columns and Name as the title.'}
         </li>
         <li>Customize your map and share it.</li>
       </ol>
+      {maps.length > 1 && (
+        <div className="maps-plan">
+          <p>
+            {`A map holds at most ${MY_MAPS_LAYERS_PER_MAP} layers, so your ${files.length} files go into ${maps.length} maps:`}
+          </p>
+          <ol>
+            {maps.map((group, index) => (
+              <li key={group[0]}>
+                <strong>{`Map ${index + 1}:`}</strong> {group.join(', ')}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function OtherApps({ format }: { format: 'gpx' | 'geojson' }) {
+  return (
+    <div className="next-steps">
+      <h3>Next Steps</h3>
+      {format === 'gpx' ? (
+        <ol>
+          <li>
+            Send the GPX files to your phone (e-mail, cloud drive or a cable), or keep them on your
+            computer for a GPS app.
+          </li>
+          <li>
+            In Organic Maps or OsmAnd, open each file (or share it to the app): its places are added
+            as a list of bookmarks or favourites.
+          </li>
+          <li>In other GPS apps, use their Import of GPX waypoints.</li>
+        </ol>
+      ) : (
+        <ol>
+          <li>Open the GeoJSON files in a GIS tool (QGIS, geojson.io, Mapbox, Leaflet…).</li>
+          <li>
+            Each place is a Point feature with its name, note, comment, tags and Google Maps link as
+            properties, longitude first (RFC 7946).
+          </li>
+        </ol>
+      )}
     </div>
   );
 }

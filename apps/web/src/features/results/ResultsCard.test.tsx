@@ -17,6 +17,7 @@ const SKIPPED: FileResult = {
   fileName: 'Broken.csv',
   listName: 'Broken',
   counts: { total: 0, converted: 0, skipped: 0 },
+  unplaced: {},
   skippedReason: 'CSV file must contain "Title" and "URL" columns. Found columns: Name, Link',
   files: [],
   failed: null,
@@ -54,7 +55,9 @@ describe('ResultsCard', () => {
     expect(screen.getByText(/Download your files now, before you close this tab/)).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Next Steps' })).toBeTruthy();
     expect(screen.getByText('Create a New Map')).toBeTruthy();
-    expect(screen.getByText('Import')).toBeTruthy();
+    expect(screen.getAllByText('Import').length).toBeGreaterThan(0);
+    // Four files: one per layer, "Add layer" before each further import.
+    expect(screen.getByText('Add layer')).toBeTruthy();
   });
 
   it('takes the focus to its heading when it appears, so the page announces the results', () => {
@@ -259,6 +262,80 @@ describe('ResultsCard', () => {
       expect(screen.getByRole('heading', { name: 'Payment Summary' })).toBeTruthy();
       expect(screen.getByText(/Final charge: \$0.00. This selection was free/)).toBeTruthy();
       expect(screen.queryByRole('group', { name: 'Receipt' })).toBeNull();
+    });
+  });
+
+  describe('what came of the run', () => {
+    it('says how many places could not be placed and why, per list, with what to do', () => {
+      mount(<ResultsCard />, { state: STATES.complete });
+      expect(
+        screen.getByText('3 of 40 places could not be placed; the other 37 are in your files.'),
+      ).toBeTruthy();
+      const panel = screen.getByText('Want to go.kml').closest('article')!;
+      const reasons = within(panel)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent);
+      expect(reasons).toEqual([
+        expect.stringMatching(
+          /^1Google refused the lookup; try again later\. .*Retry failed places/,
+        ),
+        expect.stringMatching(/^2Google has no location for this place\. /),
+      ]);
+      // Google's refusal is said plainly at the top, with what it costs.
+      expect(screen.getByText(/Google refused the lookups of 1 place\./)).toBeTruthy();
+    });
+
+    it('with nothing converted: says so, and offers no note about files and no Next Steps', () => {
+      const none: FileResult = {
+        ...RESULT,
+        counts: { total: 3, converted: 0, skipped: 3 },
+        unplaced: { unavailable: 3 },
+        files: [],
+      };
+      mount(<ResultsCard />, {
+        state: complete({ results: [none], totals: { total: 3, converted: 0, skipped: 3 } }),
+      });
+      expect(
+        screen.getByRole('heading', { name: 'Nothing could be converted', level: 2 }),
+      ).toBeTruthy();
+      expect(screen.getByText('None of the 3 places could be placed on a map.')).toBeTruthy();
+      expect(screen.getByText(/the lookup service was unavailable/)).toBeTruthy();
+      expect(screen.queryByRole('heading', { name: 'Next Steps' })).toBeNull();
+    });
+
+    it('plans which files go into which map past 10 layers', () => {
+      const many: FileResult = {
+        ...SPLIT,
+        files: Array.from({ length: 12 }, (_, i) => ({
+          ...SPLIT.files[0]!,
+          key: `k${i}`,
+          fileName: `Big (part ${i + 1} of 12).kml`,
+          part: i + 1,
+          parts: 12,
+        })),
+      };
+      mount(<ResultsCard />, { state: complete({ results: [many] }) });
+      expect(screen.getByText(/your 12 files go into 2 maps/)).toBeTruthy();
+      const plan = screen.getByText('Map 2:').closest('li')!;
+      expect(plan.textContent).toBe('Map 2: Big (part 11 of 12).kml, Big (part 12 of 12).kml');
+    });
+
+    it('asks before Remove discards files not downloaded, and keeps them on "Keep my files"', async () => {
+      const { store } = mount(<ResultsCard />, {
+        state: complete({ confirming: 'remove' }),
+      });
+      const dialog = await screen.findByRole('alertdialog');
+      expect(within(dialog).getByText('Remove files not downloaded?')).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Keep my files' }));
+      expect((store.getState().state as Complete).confirming).toBeNull();
+      expect(store.getState().state.status).toBe('complete');
+    });
+
+    it('"Convert more lists" goes back to the selection once every file is downloaded', () => {
+      const all = [RESULT.files[0]!.key, RESULT.failed!.key];
+      const { store } = mount(<ResultsCard />, { state: complete({ downloaded: all }) });
+      fireEvent.click(screen.getByRole('button', { name: 'Convert more lists' }));
+      expect(store.getState().state.status).toBe('selecting');
     });
   });
 });

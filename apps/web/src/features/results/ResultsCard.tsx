@@ -1,11 +1,18 @@
 import { useRef } from 'react';
 import { useApp } from '../../app/context';
 import { useReveal } from '../../lib/useReveal';
+import { ResultsMap } from '../map/ResultsMap';
 import type { AppState } from '../../state/types';
+import { useEffects } from '../../app/context';
+import { isConvertible } from '../../state/machine';
+import { formatCount } from '../../lib/format';
+import { DiscardConfirm } from './DiscardConfirm';
+import { RETRYABLE } from './reasons';
 import { DownloadBar } from './DownloadBar';
 import { FileResultPanel } from './FileResultPanel';
 import { NextSteps } from './NextSteps';
 import { PaymentOutcome } from './PaymentOutcome';
+import { resultsHeadline, RunOutcome } from './RunOutcome';
 
 /** The results card, shown once the status is complete. */
 export function ResultsCard() {
@@ -15,32 +22,57 @@ export function ResultsCard() {
 
 function ResultsView({ state }: { state: Extract<AppState, { status: 'complete' }> }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const effects = useEffects();
   useReveal(heading);
-  const fileCount = state.results.reduce((sum, result) => sum + result.files.length, 0);
+  const hasFiles = state.results.some((result) => result.files.length > 0 || result.failed);
+  const converted = new Set(state.results.map((result) => result.path));
+  const retryable = state.results.reduce(
+    (sum, result) =>
+      sum + [...RETRYABLE].reduce((count, reason) => count + (result.unplaced[reason] ?? 0), 0),
+    0,
+  );
+  const moreLists = state.lists.some((list) => isConvertible(list) && !converted.has(list.path));
 
   return (
     <section className="card results" aria-labelledby="results-title">
-      <h2
-        id="results-title"
-        ref={heading}
-        tabIndex={-1}
-      >{`Conversion Complete - ${fileCount} File(s) Ready`}</h2>
+      <h2 id="results-title" ref={heading} tabIndex={-1}>
+        {resultsHeadline(state.results)}
+      </h2>
+      <RunOutcome results={state.results} />
       <PaymentOutcome
         authorization={state.authorization}
         capture={state.capture}
         totals={state.totals}
       />
-      <p className="note-blue">
-        Download your files now, before you close this tab: they are not stored anywhere, so they
-        are gone once you leave.
-      </p>
+      {hasFiles && (
+        <p className="note-blue">
+          Download your files now, before you close this tab: they are not stored anywhere, so they
+          are gone once you leave.
+        </p>
+      )}
       <DownloadBar state={state} />
       <div className="file-results">
         {state.results.map((result) => (
           <FileResultPanel key={result.path} result={result} format={state.format} />
         ))}
       </div>
-      <NextSteps />
+      <ResultsMap />
+      <div className="results-actions">
+        {retryable > 0 && (
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => void effects.retryFailed()}
+          >
+            {`Retry failed places (${formatCount(retryable)})`}
+          </button>
+        )}
+        <button type="button" className="button" onClick={() => effects.convertMore()}>
+          {moreLists ? 'Convert more lists' : 'Back to the lists'}
+        </button>
+      </div>
+      <NextSteps state={state} />
+      <DiscardConfirm state={state} />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { Dialog } from 'radix-ui';
 import { useApp, useSend } from '../../app/context';
 import { dialogView } from '../../state/selectors';
 import { PaymentView } from '../payment/PaymentView';
+import { isFilledFilter } from './ListFilter';
 import { SelectionView } from './SelectionView';
 
 /** The one dialog of the seed: the selection view, then the payment view. */
@@ -36,6 +37,10 @@ export function ListDialog() {
           className="dialog-content"
           data-view={view}
           onCloseAutoFocus={(event) => event.preventDefault()}
+          onEscapeKeyDown={(event) => {
+            // Escape in a filled filter box clears the filter; the dialog stays open.
+            if (isFilledFilter(event.target)) event.preventDefault();
+          }}
         >
           {content()}
         </Dialog.Content>

@@ -1,21 +1,34 @@
-import { Checkbox, Dialog } from 'radix-ui';
+import { Dialog } from 'radix-ui';
+import { useId, useState } from 'react';
 import { useEffects, useSend } from '../../app/context';
-import { CheckIcon } from '../../components/Icons';
-import { formatFileSize, formatPlaces, listDisplayName } from '../../lib/format';
-import { selectionTotals } from '../../state/selectors';
 import type { Archive } from '../../state/types';
+import { FILTER_THRESHOLD, matchesFilter, pathsWithRepeatedNames } from './listFacts';
+import { ListFilter } from './ListFilter';
+import { ListRow } from './ListRow';
+import { SelectionSummary } from './SelectionSummary';
+import './selection.css';
 
 interface SelectionViewProps {
   archive: Archive;
   error: string | null;
 }
 
-/** 'Select Lists to Convert': counts, Select All / Deselect All, the checkbox list, and Proceed. */
+/**
+ * 'Select Lists to Convert': counts and the maximum charge, Select All / Deselect All, a filter
+ * when the lists are many, the checkbox list (each row saying what it holds or why it cannot be
+ * converted), and Proceed.
+ */
 export function SelectionView({ archive, error }: SelectionViewProps) {
   const send = useSend();
   const effects = useEffects();
+  const idPrefix = useId();
+  const [query, setQuery] = useState('');
   const chosen = new Set(archive.selected);
-  const { places } = selectionTotals(archive);
+  const repeated = pathsWithRepeatedNames(archive.lists);
+  const filterable = archive.lists.length > FILTER_THRESHOLD;
+  const rows = archive.lists
+    .map((list, index) => ({ list, id: `${idPrefix}list-${index}` }))
+    .filter(({ list }) => !filterable || matchesFilter(list, query));
 
   return (
     <>
@@ -23,12 +36,7 @@ export function SelectionView({ archive, error }: SelectionViewProps) {
       <Dialog.Description className="dialog-description">
         Choose the saved place lists to turn into KML files.
       </Dialog.Description>
-      <div className="selection-summary">
-        <p className="selection-count" aria-live="polite">
-          {`${archive.selected.length} of ${archive.lists.length} lists selected`}
-        </p>
-        <p className="selection-places">{`${formatPlaces(places)} in total`}</p>
-      </div>
+      <SelectionSummary archive={archive} />
       <div className="selection-actions">
         <button
           type="button"
@@ -45,30 +53,28 @@ export function SelectionView({ archive, error }: SelectionViewProps) {
           Deselect All
         </button>
       </div>
+      {filterable && (
+        <ListFilter
+          query={query}
+          onQueryChange={setQuery}
+          shown={rows.length}
+          total={archive.lists.length}
+        />
+      )}
       <ul className="list-picker" aria-label="Saved place lists">
-        {archive.lists.map((list, index) => {
-          const id = `list-${index}`;
-          return (
-            <li key={list.path} className="list-row">
-              <Checkbox.Root
-                id={id}
-                className="checkbox"
-                checked={chosen.has(list.path)}
-                onCheckedChange={() => send({ type: 'listToggled', path: list.path })}
-              >
-                <Checkbox.Indicator className="checkbox-indicator">
-                  <CheckIcon />
-                </Checkbox.Indicator>
-              </Checkbox.Root>
-              <label htmlFor={id} className="list-label">
-                <span className="list-name">{listDisplayName(list.name)}</span>
-                <span className="list-meta">
-                  {formatPlaces(list.rowCount)} · {formatFileSize(list.size)}
-                </span>
-              </label>
-            </li>
-          );
-        })}
+        {rows.map(({ list, id }) => (
+          <ListRow
+            key={list.path}
+            list={list}
+            id={id}
+            checked={chosen.has(list.path)}
+            showFolder={repeated.has(list.path)}
+            onToggle={() => send({ type: 'listToggled', path: list.path })}
+          />
+        ))}
+        {rows.length === 0 && (
+          <li className="list-empty">{`No list matches “${query.trim()}”.`}</li>
+        )}
       </ul>
       {error !== null && (
         <p className="inline-error" role="alert">

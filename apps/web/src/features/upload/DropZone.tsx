@@ -1,11 +1,10 @@
-import { type DragEvent, useRef, useState } from 'react';
+import { type DragEvent, useState } from 'react';
 import { UploadIcon } from '../../components/Icons';
-
-/** What the picker offers; the machine still checks the name, since drops bypass this. */
-const ACCEPT = '.zip,application/zip,application/x-zip-compressed';
 
 interface DropZoneProps {
   onFile: (file: File) => void;
+  /** Opens the file picker (the card's {@link ZipFileInput}). */
+  onBrowse: () => void;
   /** The last refused file, named so the visitor sees which one and why. */
   refusedFileName: string | null;
 }
@@ -14,13 +13,8 @@ interface DropZoneProps {
  * The empty upload zone: drop a file, or click anywhere (or the Choose File button, which is
  * the keyboard's way in) to open the picker.
  */
-export function DropZone({ onFile, refusedFileName }: DropZoneProps) {
-  const input = useRef<HTMLInputElement>(null);
+export function DropZone({ onFile, onBrowse, refusedFileName }: DropZoneProps) {
   const [dragging, setDragging] = useState(false);
-
-  function openPicker() {
-    input.current?.click();
-  }
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
     event.preventDefault();
@@ -30,51 +24,36 @@ export function DropZone({ onFile, refusedFileName }: DropZoneProps) {
   }
 
   return (
-    <>
-      <div
-        className={`dropzone${dragging ? ' is-dragging' : ''}`}
-        data-testid="dropzone"
-        onClick={openPicker}
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
+    <div
+      className={`dropzone${dragging ? ' is-dragging' : ''}`}
+      data-testid="dropzone"
+      onClick={onBrowse}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <UploadIcon className="dropzone-icon" />
+      <p className="dropzone-title">Drop your ZIP file here</p>
+      <p className="dropzone-hint">or click to browse files</p>
+      <button
+        type="button"
+        className="button primary"
+        onClick={(event) => {
+          event.stopPropagation();
+          onBrowse();
         }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
       >
-        <UploadIcon className="dropzone-icon" />
-        <p className="dropzone-title">Drop your ZIP file here</p>
-        <p className="dropzone-hint">or click to browse files</p>
-        <button
-          type="button"
-          className="button primary"
-          onClick={(event) => {
-            event.stopPropagation();
-            openPicker();
-          }}
-        >
-          Choose File
-        </button>
-        <p className="dropzone-accept">Accepts .zip files only (your Google Takeout archive)</p>
-        {refusedFileName !== null && (
-          <p className="dropzone-refused">
-            “{refusedFileName}” was not accepted: it is not a .zip file.
-          </p>
-        )}
-      </div>
-      <input
-        ref={input}
-        type="file"
-        accept={ACCEPT}
-        className="visually-hidden"
-        tabIndex={-1}
-        aria-label="Choose a ZIP file"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (file) onFile(file);
-        }}
-      />
-    </>
+        Choose File
+      </button>
+      <p className="dropzone-accept">Accepts .zip files only (your Google Takeout archive)</p>
+      {refusedFileName !== null && (
+        <p className="dropzone-refused">
+          “{refusedFileName}” was not accepted: it is not a .zip file.
+        </p>
+      )}
+    </div>
   );
 }

@@ -52,7 +52,7 @@ describe('UploadCard', () => {
 
   it('Remove resets everything back to the drop zone', async () => {
     const converter = fakeConverter();
-    const { store } = mount(<UploadCard />, { state: STATES.complete, converter });
+    const { store } = mount(<UploadCard />, { state: STATES.loaded, converter });
     await userEvent.click(screen.getByRole('button', { name: 'Remove' }));
     await waitFor(() =>
       expect(store.getState().state).toEqual({
@@ -65,6 +65,14 @@ describe('UploadCard', () => {
     expect(converter.calls).toEqual(['reset']);
   });
 
+  it('asks before Remove discards results not yet downloaded', async () => {
+    const converter = fakeConverter();
+    const { store } = mount(<UploadCard />, { state: STATES.complete, converter });
+    await userEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(store.getState().state).toMatchObject({ status: 'complete', confirming: 'remove' });
+    expect(converter.calls).toEqual([]);
+  });
+
   it('disables Remove while a conversion runs', () => {
     mount(<UploadCard />, { state: STATES.converting });
     expect(screen.getByRole('button', { name: 'Remove' })).toHaveProperty('disabled', true);
@@ -74,6 +82,42 @@ describe('UploadCard', () => {
     const { store } = mount(<UploadCard />, { state: STATES.loaded });
     await userEvent.click(screen.getByRole('button', { name: 'Select Lists' }));
     expect(store.getState().state.status).toBe('selecting');
+  });
+
+  it('offers "Choose another file" after a refused archive, which opens the file picker', async () => {
+    const converter = fakeConverter({
+      inspect: async () => ({
+        ok: false,
+        error: { code: 'incomplete-zip', message: MESSAGES.incompleteZip },
+      }),
+    });
+    mount(<UploadCard />, { converter });
+    await userEvent.upload(fileInput(), new File([''], 'takeout.zip'));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText(MESSAGES.incompleteZip)).toBeTruthy();
+    let opened = 0;
+    fileInput().addEventListener('click', () => (opened += 1));
+    await userEvent.click(within(alert).getByRole('button', { name: 'Choose another file' }));
+    expect(opened).toBe(1);
+  });
+
+  it('says what to do next after "No CSV files found in the zip file."', () => {
+    mount(<UploadCard />, {
+      state: { status: 'empty', error: MESSAGES.noCsv, refusedFileName: null },
+    });
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByText(MESSAGES.noCsv)).toBeTruthy();
+    expect(within(alert).getByText(MESSAGES.noCsvNextStep)).toBeTruthy();
+    expect(within(alert).getByRole('button', { name: 'Choose another file' })).toBeTruthy();
+  });
+
+  it('offers no other file while one is kept (a payment error after the lists were read)', () => {
+    mount(<UploadCard />, {
+      state: { ...STATES.loaded, error: MESSAGES.intentFailed } as typeof STATES.loaded,
+    });
+    const alert = screen.getByRole('alert');
+    expect(within(alert).queryByRole('button')).toBeNull();
+    expect(within(alert).queryByText(MESSAGES.noCsvNextStep)).toBeNull();
   });
 
   it.each([

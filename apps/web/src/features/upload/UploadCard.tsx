@@ -1,24 +1,37 @@
+import { useRef } from 'react';
 import { useApp, useEffects, useSend } from '../../app/context';
 import { canRemove, errorMessage } from '../../state/selectors';
+import { useGuideFirst } from '../guide/layout';
 import { DropZone } from './DropZone';
 import { ErrorPanel } from './ErrorPanel';
 import { FileSummary } from './FileSummary';
+import { GuideLink } from './GuideLink';
+import { ZipFileInput } from './ZipFileInput';
+import './upload.css';
 
 /** The upload card: the drop zone, or the accepted file, and the error panel under it. */
 export function UploadCard() {
   const state = useApp((store) => store.state);
   const effects = useEffects();
   const send = useSend();
+  const guideFirst = useGuideFirst();
+  const picker = useRef<HTMLInputElement>(null);
   const error = errorMessage(state);
+  const chooseFile = (file: File) => void effects.chooseFile(file);
+  const openPicker = () => picker.current?.click();
 
   function body() {
     switch (state.status) {
       case 'empty':
         return (
-          <DropZone
-            onFile={(file) => void effects.chooseFile(file)}
-            refusedFileName={state.refusedFileName}
-          />
+          <>
+            <DropZone
+              onFile={chooseFile}
+              onBrowse={openPicker}
+              refusedFileName={state.refusedFileName}
+            />
+            <ZipFileInput ref={picker} onFile={chooseFile} />
+          </>
         );
       case 'inspecting':
         return (
@@ -48,7 +61,13 @@ export function UploadCard() {
     <section className="card" aria-labelledby="upload-title">
       <h2 id="upload-title">Upload Your Takeout Archive</h2>
       {body()}
-      {error !== null && <ErrorPanel message={error} />}
+      {error !== null && (
+        <ErrorPanel
+          message={error}
+          {...(state.status === 'empty' ? { onChooseAnother: openPicker } : {})}
+        />
+      )}
+      {state.status === 'empty' && !guideFirst && <GuideLink />}
     </section>
   );
 }

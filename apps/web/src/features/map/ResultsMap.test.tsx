@@ -1,0 +1,118 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { AppState } from '../../state/types';
+import { fakeConverter, mount, STATES } from '../../test/fixtures';
+import type { ListPoints, MapPoints } from '../../worker/types';
+import { mapHeight } from './draw';
+import { makeProjection } from './projection';
+import { ResultsMap } from './ResultsMap';
+
+type Complete = Extract<AppState, { status: 'complete' }>;
+
+/** The width the map draws at when the test DOM cannot measure its frame. */
+const TEST_WIDTH = 640;
+
+function list(path: string, listName: string, points: Array<[number, number, string]>): ListPoints {
+  return {
+    path,
+    listName,
+    coordinates: Float64Array.from(points.flatMap(([lng, lat]) => [lng, lat])),
+    names: points.map(([, , name]) => name),
+  };
+}
+
+const WANT = list('Takeout/Saved/Want to go.csv', 'Want to go', [
+  [-9.14, 38.72, 'Café A'],
+  [139.69, 35.68, 'Shrine B'],
+]);
+const PARIS = list('Takeout/Saved/Paris.csv', 'Paris', [[2.35, 48.86, 'Louvre']]);
+const POINTS: MapPoints = { lists: [WANT, PARIS] };
+
+function mountMap(points: () => ReturnType<ReturnType<typeof fakeConverter>['points']>) {
+  const converter = fakeConverter({ points });
+  return mount(<ResultsMap />, { state: STATES.complete, converter });
+}
+
+/** Where the map draws a point, computed as the component does. */
+function positionOf(coordinates: Float64Array, lng: number, lat: number): [number, number] {
+  return makeProjection(coordinates, TEST_WIDTH, mapHeight(TEST_WIDTH))([lng, lat])!;
+}
+
+describe('ResultsMap', () => {
+  it('asks the worker for the points and names the map for every list', async () => {
+    let asked = 0;
+    mountMap(async () => {
+      asked += 1;
+      return { ok: true, value: POINTS };
+    });
+    const map = await screen.findByRole('img', { name: 'Map of 3 places in 2 lists' });
+    expect(asked).toBe(1);
+    expect(screen.getByRole('heading', { name: 'Where your places landed' })).toBeTruthy();
+    expect(map.getAttribute('aria-describedby')).toBeTruthy();
+    const select = screen.getByRole('combobox', { name: 'Show' });
+    expect([...(select as HTMLSelectElement).options].map((option) => option.text)).toEqual([
+      'All lists',
+      'Want to go',
+      'Paris',
+    ]);
+  });
+
+  it('shows one list when it is chosen', async () => {
+    mountMap(async () => ({ ok: true, value: POINTS }));
+    const select = await screen.findByRole('combobox', { name: 'Show' });
+    fireEvent.change(select, { target: { value: PARIS.path } });
+    expect(await screen.findByRole('img', { name: 'Map of 1 place in Paris' })).toBeTruthy();
+  });
+
+  it('has no selector for a single list', async () => {
+    mountMap(async () => ({ ok: true, value: { lists: [WANT] } }));
+    await screen.findByRole('img', { name: 'Map of 2 places in Want to go' });
+    expect(screen.queryByRole('combobox')).toBeNull();
+  });
+
+  it('shows the name of the point under the pointer once drawn', async () => {
+    mountMap(async () => ({ ok: true, value: { lists: [WANT] } }));
+    const map = await screen.findByRole('img', { name: 'Map of 2 places in Want to go' });
+    await screen.findByRole('figure', { busy: false });
+    const [x, y] = positionOf(WANT.coordinates, 139.69, 35.68);
+    fireEvent.pointerMove(map, { clientX: x + 3, clientY: y - 2 });
+    expect(screen.getByRole('tooltip').textContent).toBe('Shrine B');
+    fireEvent.pointerMove(map, { clientX: x + 30, clientY: y + 30 });
+    expect(screen.queryByRole('tooltip')).toBeNull();
+  });
+
+  it('steps from place to place with the arrow keys, and says where it is', async () => {
+    mountMap(async () => ({ ok: true, value: { lists: [WANT] } }));
+    const map = await screen.findByRole('img', { name: 'Map of 2 places in Want to go' });
+    await screen.findByRole('figure', { busy: false });
+    act(() => map.focus());
+    fireEvent.keyDown(map, { key: 'ArrowRight' });
+    expect(screen.getByRole('tooltip').textContent).toBe('Café A');
+    expect(screen.getByText('Café A (1 of 2)')).toBeTruthy();
+    fireEvent.keyDown(map, { key: 'ArrowRight' });
+    expect(screen.getByText('Shrine B (2 of 2)')).toBeTruthy();
+    fireEvent.keyDown(map, { key: 'ArrowRight' });
+    expect(screen.getByText('Café A (1 of 2)')).toBeTruthy();
+    fireEvent.keyDown(map, { key: 'Escape' });
+    expect(screen.queryByRole('tooltip')).toBeNull();
+  });
+
+  it('says so when the worker cannot give the points', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    mountMap(async () => ({ ok: false, error: { code: 'no-archive', message: 'Gone.' } }));
+    expect(await screen.findByText('The map could not be shown. Gone.')).toBeTruthy();
+    expect(screen.queryByRole('img')).toBeNull();
+    expect(warn).toHaveBeenCalled();
+  });
+
+  it('is not there when no place was converted, and asks the worker nothing', () => {
+    const converter = fakeConverter();
+    const state: AppState = {
+      ...(STATES.complete as Complete),
+      totals: { total: 3, converted: 0, skipped: 3 },
+    };
+    const { container } = mount(<ResultsMap />, { state, converter });
+    expect(container.textContent).toBe('');
+    expect(converter.calls).not.toContain('points');
+  });
+});

@@ -1,0 +1,115 @@
+import { Checkbox } from 'radix-ui';
+import { AlertIcon, CheckIcon } from '../../components/Icons';
+import { formatFileSize, formatPlaces, listDisplayName } from '../../lib/format';
+import { isConvertible } from '../../state/machine';
+import type { ListSummary } from '../../worker/types';
+import { folderOf, placeSources } from './listFacts';
+
+interface ListRowProps {
+  list: ListSummary;
+  /** Unique in the page: the prefix of the row's element ids. */
+  id: string;
+  checked: boolean;
+  /** Show the folder under the name (another list has the same name). */
+  showFolder: boolean;
+  onToggle: () => void;
+}
+
+/** A folder, beside the folder of a list whose name repeats (decorative). */
+function FolderIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      width="1em"
+      height="1em"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d="M3 6a1 1 0 0 1 1-1h5l2 2h9a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1Z" />
+    </svg>
+  );
+}
+
+/**
+ * One list of the selection dialog: its checkbox, named by the list (and its folder when the name
+ * repeats), described by its places, size, where their coordinates come from, whether it is the
+ * starred places, and, for a list that cannot be converted, why (its checkbox then disabled).
+ */
+export function ListRow({ list, id, checked, showFolder, onToggle }: ListRowProps) {
+  const convertible = isConvertible(list);
+  const folder = folderOf(list.path);
+  const sources = placeSources(list);
+  const starred = list.kind === 'starred';
+  const ids = {
+    name: `${id}-name`,
+    folder: `${id}-folder`,
+    tag: `${id}-tag`,
+    meta: `${id}-meta`,
+    sources: `${id}-sources`,
+    problem: `${id}-problem`,
+  };
+  const labelledBy = [ids.name, showFolder ? ids.folder : null];
+  const describedBy = [
+    convertible ? null : ids.problem,
+    starred ? ids.tag : null,
+    ids.meta,
+    sources === null ? null : ids.sources,
+  ];
+
+  return (
+    <li className="list-row selection-row" data-convertible={convertible}>
+      <Checkbox.Root
+        id={id}
+        className="checkbox"
+        checked={convertible && checked}
+        disabled={!convertible}
+        aria-labelledby={labelledBy.filter(Boolean).join(' ')}
+        aria-describedby={describedBy.filter(Boolean).join(' ')}
+        onCheckedChange={onToggle}
+      >
+        <Checkbox.Indicator className="checkbox-indicator">
+          <CheckIcon />
+        </Checkbox.Indicator>
+      </Checkbox.Root>
+      <label htmlFor={id} className="selection-row-text">
+        <span className="selection-row-heading">
+          <span id={ids.name} className="list-name">
+            {listDisplayName(list.name)}
+          </span>
+          {starred && (
+            <span id={ids.tag} className="list-tag">
+              Starred places
+            </span>
+          )}
+        </span>
+        {showFolder && (
+          <span id={ids.folder} className="list-folder">
+            <FolderIcon />
+            <span className="visually-hidden">in </span>
+            <span>{folder === '' ? 'the top of the archive' : folder}</span>
+          </span>
+        )}
+        <span className="selection-row-figures">
+          <span id={ids.meta} className="list-meta">
+            {formatPlaces(list.rowCount)} · {formatFileSize(list.size)}
+          </span>
+          {sources !== null && (
+            <span id={ids.sources} className="list-sources">
+              {sources}
+            </span>
+          )}
+        </span>
+        {!convertible && (
+          <span className="list-problem">
+            <AlertIcon />
+            <span id={ids.problem}>{`Can't be converted: ${list.problem}`}</span>
+          </span>
+        )}
+      </label>
+    </li>
+  );
+}

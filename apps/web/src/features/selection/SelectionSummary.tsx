@@ -1,0 +1,38 @@
+import { formatPlaces } from '../../lib/format';
+import { formatUsd, isUnderMinimum, PRICE_PER_PLACE_CENTS } from '../../lib/money';
+import { isConvertible } from '../../state/machine';
+import { selectionTotals } from '../../state/selectors';
+import type { Archive } from '../../state/types';
+
+/**
+ * The counts above the lists: lists chosen, their places, and the most the selection can cost
+ * (worded as the payment view words it, free under the minimum card charge), with the note that
+ * only converted places are charged. Lists that cannot be converted are never counted.
+ */
+export function SelectionSummary({ archive }: { archive: Archive }) {
+  const { places, maxChargeCents } = selectionTotals(archive);
+  const free = places > 0 && isUnderMinimum(maxChargeCents);
+  const chosen = new Set(archive.selected);
+  const selected = archive.lists.filter((list) => chosen.has(list.path) && isConvertible(list));
+
+  return (
+    <>
+      <div className="selection-summary">
+        <p className="selection-count" aria-live="polite">
+          {`${selected.length} of ${archive.lists.length} lists selected`}
+        </p>
+        <div className="selection-totals" aria-live="polite">
+          <p className="selection-places">{`${formatPlaces(places)} in total`}</p>
+          <p className="selection-charge">
+            {`Maximum charge: ${free ? `${formatUsd(0)} (free)` : formatUsd(maxChargeCents)}`}
+          </p>
+        </div>
+      </div>
+      <p className="selection-charge-note">
+        {free
+          ? 'Your selection is small enough to convert for free.'
+          : `Only converted places are charged, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each.`}
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * "About 30 s left" for lookups: the rate is measured from the first answered lookup (the time
+ * before it is the first request's latency, not the pace), and no estimate is given until it has
+ * run a few seconds, so the first numbers do not jump about.
+ */
+
+/** No estimate before the lookups have run this long. */
+export const ETA_WARMUP_MS = 3_000;
+
+export interface LookupEta {
+  /** A new count at `now` (ms); returns the seconds left, or null while there is no fair estimate. */
+  update(done: number, total: number, now: number): number | null;
+}
+
+export function createLookupEta(): LookupEta {
+  let start: { done: number; at: number } | null = null;
+  return {
+    update(done, total, now) {
+      if (done <= 0 || done >= total) {
+        if (done >= total) return 0;
+        return null;
+      }
+      if (!start) {
+        start = { done, at: now };
+        return null;
+      }
+      const elapsed = now - start.at;
+      const answered = done - start.done;
+      if (elapsed < ETA_WARMUP_MS || answered <= 0) return null;
+      return Math.ceil(((total - done) * elapsed) / answered / 1000);
+    },
+  };
+}
+
+/** "about 30 s left", "about 2 min left", "less than 10 s left". */
+export function formatSecondsLeft(seconds: number): string {
+  if (seconds < 10) return 'less than 10 s left';
+  if (seconds < 60) return `about ${Math.round(seconds / 5) * 5} s left`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `about ${minutes} min left`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return `about ${hours} h${rest ? ` ${rest} min` : ''} left`;
+}
