@@ -36,8 +36,11 @@ const { values } = parseArgs({
     places: { type: 'string', default: '100000' },
     lists: { type: 'string', default: '4' },
     resolution: { type: 'boolean', default: false },
+    /** Latency of the fake Google's every answer, in ms (with --resolution: 100, like a real page). */
+    latency: { type: 'string' },
   },
 });
+const latencyMs = Number(values.latency ?? (values.resolution ? '100' : '0'));
 const places = Number(values.places);
 const listCount = Number(values.lists);
 
@@ -83,7 +86,7 @@ async function main(): Promise<void> {
   const zip = makeArchive();
   await writeFile(zipPath, zip);
 
-  const google = await startFakeGoogle();
+  const google = await startFakeGoogle(latencyMs > 0 ? { delayMs: latencyMs } : {});
   const stripe = await startFakeStripe();
   const api = await startApi(
     {
@@ -152,6 +155,14 @@ async function main(): Promise<void> {
         `(${mb(zip.length)} zip), ${values.resolution ? 'every link resolved by the API' : 'coordinates in the links'}, Chromium ${browser.version()}`,
     );
     console.log(`  result shown                   ${converted}`);
+    if (values.resolution) {
+      console.log(
+        `  upstream latency               ${latencyMs} ms a page; lookup updates received ${record.lookupUpdates.length} (first "${record.lookupUpdates[0] ?? '-'}", last "${record.lookupUpdates.at(-1) ?? '-'}")`,
+      );
+    }
+    console.log(
+      `  progress bar                   ${record.percents.length} distinct values, highest while converting ${Math.max(0, ...record.percents)}%`,
+    );
     console.log(
       `  file chosen → results shown    ${((resultsShown - chosen) / 1000).toFixed(2)} s`,
     );

@@ -15,6 +15,10 @@ export interface LongTask {
 export interface PageRecord {
   longTasks: LongTask[];
   marks: Partial<Record<'chosen' | 'dialogShown' | 'authorized' | 'resultsShown', number>>;
+  /** Distinct texts the processing card showed for its lookups ("Looking up 212 of 588 places…"). */
+  lookupUpdates: string[];
+  /** Distinct percents the progress bar showed. */
+  percents: number[];
 }
 
 declare global {
@@ -26,7 +30,7 @@ declare global {
 /** Installs the observers in every document the page loads. */
 export async function instrument(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const record: PageRecord = { longTasks: [], marks: {} };
+    const record: PageRecord = { longTasks: [], marks: {}, lookupUpdates: [], percents: [] };
     window.__bench = record;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
@@ -34,6 +38,10 @@ export async function instrument(page: Page): Promise<void> {
       }
     }).observe({ type: 'longtask', buffered: true });
     const watcher = new MutationObserver(() => {
+      const lookup = document.querySelector('.lookup-count')?.textContent;
+      if (lookup && record.lookupUpdates.at(-1) !== lookup) record.lookupUpdates.push(lookup);
+      const bar = document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow');
+      if (bar && record.percents.at(-1) !== Number(bar)) record.percents.push(Number(bar));
       if (record.marks.dialogShown === undefined && document.querySelector('[role="dialog"]')) {
         record.marks.dialogShown = performance.now();
       }
@@ -42,7 +50,13 @@ export async function instrument(page: Page): Promise<void> {
         watcher.disconnect();
       }
     });
-    watcher.observe(document, { subtree: true, childList: true });
+    watcher.observe(document, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['aria-valuenow'],
+    });
   });
 }
 
