@@ -3,6 +3,7 @@ import { resolvedUrlFor } from './core/coordinates.js';
 import type { LookupFailure } from './core/reasons.js';
 import {
   convertLists,
+  resolveChunkSizeFor,
   RESOLVE_RETRY_DELAYS_MS,
   RESOLVE_TIMEOUT_MS,
   ResolveRequestError,
@@ -358,5 +359,23 @@ describe('convertLists', () => {
     const offline: ConversionProgress[] = [];
     await convertLists([listA], { onProgress: (p) => offline.push(p) });
     expect(offline.some((p) => p.lookups)).toBe(false);
+  });
+
+  it('sizes its requests to the run: 100 links for small runs, up to 500 for the largest', async () => {
+    expect([1, 20_000, 50_000, 100_000, 1_000_000].map(resolveChunkSizeFor)).toEqual([
+      100, 100, 250, 500, 500,
+    ]);
+    const rows = Array.from({ length: 250 }, (_, i) => [
+      `P${i}`,
+      '',
+      placeUrl(`0x14e732fd76f0d90d:0x${(0x1000n + BigInt(i)).toString(16)}`),
+      '',
+    ]);
+    const { resolveUrls, calls } = resolver({});
+    await convertLists([{ path: 'Saved/Many.csv', content: csv(rows) }], {
+      resolveUrls,
+      retryDelaysMs: [],
+    });
+    expect(calls.map((call) => call.length)).toEqual([100, 100, 50]);
   });
 });

@@ -26,8 +26,24 @@ const DEFAULT_FORMATS: readonly OutputFormat[] = ['kml'];
 
 /** The seed's batch resolution timeout. */
 export const RESOLVE_TIMEOUT_MS = 120_000;
-/** Links sent to the API per request (the API accepts at most 1,000). */
+/** Most links sent to the API per request (the API accepts at most 1,000). */
 export const RESOLVE_CHUNK_SIZE = 500;
+/** Fewest links per request: smaller runs use smaller requests, so their progress moves often. */
+export const RESOLVE_MIN_CHUNK_SIZE = 100;
+/** A run makes about this many requests at most (the API allows 300 a minute per client). */
+export const RESOLVE_REQUESTS_PER_RUN = 200;
+
+/**
+ * Links per request for a run needing `lookups` lookups: about {@link RESOLVE_REQUESTS_PER_RUN}
+ * requests, each of {@link RESOLVE_MIN_CHUNK_SIZE} to {@link RESOLVE_CHUNK_SIZE} links, so a
+ * 10,000-place run reports progress 100 times and a 100,000-place one stays within the API's limits.
+ */
+export function resolveChunkSizeFor(lookups: number): number {
+  return Math.min(
+    RESOLVE_CHUNK_SIZE,
+    Math.max(RESOLVE_MIN_CHUNK_SIZE, Math.ceil(lookups / RESOLVE_REQUESTS_PER_RUN)),
+  );
+}
 /** Requests to the API in flight at once. */
 export const RESOLVE_CONCURRENCY = 2;
 /** Progress reaches the page at most this often (product.md "Pace"), instead of the seed's 10 ms pause per link. */
@@ -341,6 +357,10 @@ export async function convertLists(
       }
     }
     if (keys.size > 0) progress.lookups = { done: 0, total: keys.size };
+    options = {
+      ...options,
+      resolveChunkSize: options.resolveChunkSize ?? resolveChunkSizeFor(keys.size),
+    };
   }
 
   for (const [index, list] of lists.entries()) {

@@ -22,8 +22,9 @@ export interface RateLimitTuning {
 }
 
 /**
- * Production limits. A conversion makes one create, one capture and one resolve call per 500 links,
- * so the largest one (100,000 places, all cached) makes 200 resolve calls in well under a minute;
+ * Production limits. A conversion makes one create, one capture and one resolve call per 100 to
+ * 500 links (the converter aims at about 200 calls a run, `resolveChunkSizeFor`), so the largest
+ * one (100,000 places, all cached) makes 200 resolve calls in well under a minute;
  * these leave room for that and for several people behind one address, and stop scripted abuse.
  */
 export const DEFAULT_RATE_LIMITS: RateLimitTuning = {
