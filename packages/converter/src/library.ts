@@ -242,5 +242,5 @@ export function zipRun(
 
 /** The file name "Download all" suggests: the format in the name, so several can sit side by side. */
 export function zipFileName(format: OutputFormat): string {
-  return `PlacePort ${FORMAT_INFO[format].label.split(' ')[0]} files.zip`;
+  return `PlacePort ${FORMAT_INFO[format].name} files.zip`;
 }

@@ -19,7 +19,13 @@ import {
   type LookupFailure,
   type UnplacedReason,
 } from './core/reasons.js';
-import type { ConversionResult, ConversionStats, ListKind, ParsedPlace } from './core/types.js';
+import type {
+  ConversionResult,
+  ConversionStats,
+  LatLng,
+  ListKind,
+  ParsedPlace,
+} from './core/types.js';
 import type { ConversionProgress, ConversionStage } from './worker/types.js';
 
 const DEFAULT_FORMATS: readonly OutputFormat[] = ['kml'];
@@ -327,6 +333,20 @@ function lookupKey(url: string): string {
   return placeKey(extractPlaceRef(url)) ?? `url:${url}`;
 }
 
+/** What a place's link gives: coordinates, a lookup (by its place's key), or nothing to do. */
+type LinkPlan = { coordinates: LatLng } | { key: string } | undefined;
+
+/**
+ * Reads a place's link once. Starred places carry their coordinates in the file, so their link
+ * is only read when they do not; a Maps link without coordinates needs a lookup when lookups run.
+ */
+function planLink(place: ParsedPlace, lookups: boolean): LinkPlan {
+  if (place.coordinates) return undefined;
+  const found = extractCoordinates(place.url);
+  if (found) return { coordinates: found.coordinates };
+  return lookups && isMapsServiceUrl(place.url) ? { key: lookupKey(place.url) } : undefined;
+}
+
 /**
  * Converts lists per the seed's "Place conversion": coordinates from the URL first; links without them
  * that point at Google Maps are sent, one per distinct place, to `resolveUrls`, and coordinates are read
@@ -346,16 +366,16 @@ export async function convertLists(
   let unconvertedTotal = 0;
   const outputNames = listOutputNames(lists.map((list) => list.path));
   const parsedLists = lists.map((list) => list.parsed ?? parseList(list.content, list.kind));
+  // Each link read once, before the lists: the run's lookups are counted up front, so the page
+  // can say "Looking up 212 of 588 places" for the whole run.
+  const plans = parsedLists.map((parsed) =>
+    parsed instanceof ConverterError
+      ? []
+      : parsed.places.map((place) => planLink(place, options.resolveUrls !== undefined)),
+  );
   if (options.resolveUrls) {
-    // Counted up front, so the page can say "Looking up 212 of 588 places" for the whole run.
     const keys = new Set<string>();
-    for (const parsed of parsedLists) {
-      if (parsed instanceof ConverterError) continue;
-      for (const place of parsed.places) {
-        if (place.coordinates || extractCoordinates(place.url)) continue;
-        if (isMapsServiceUrl(place.url)) keys.add(lookupKey(place.url));
-      }
-    }
+    for (const plan of plans.flat()) if (plan && 'key' in plan) keys.add(plan.key);
     if (keys.size > 0) progress.lookups = { done: 0, total: keys.size };
     options = {
       ...options,
@@ -398,15 +418,13 @@ export async function convertLists(
           false,
         );
       }
-      // Starred places carry their coordinates in the file; the link is only asked when they do not.
-      if (place.coordinates) return;
-      const found = extractCoordinates(place.url);
-      if (found) {
-        place.coordinates = found.coordinates;
-      } else if (options.resolveUrls && isMapsServiceUrl(place.url)) {
-        const key = lookupKey(place.url);
-        if (!pending.has(key)) pending.set(key, place.url);
-        waiting.push({ place, key });
+      const plan = plans[index]![i];
+      if (!plan) return;
+      if ('coordinates' in plan) {
+        place.coordinates = plan.coordinates;
+      } else {
+        if (!pending.has(plan.key)) pending.set(plan.key, place.url);
+        waiting.push({ place, key: plan.key });
       }
     });
     await resolveMissing(pending, cache, options, logger, (done, total, url, answered) => {

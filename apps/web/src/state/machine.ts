@@ -6,6 +6,7 @@
 import { chargeCents, isUnderMinimum } from '../lib/money';
 import { MESSAGES } from './messages';
 import type { AppEvent, AppState, Archive, FileResult, Progress } from './types';
+import { isRetryPath } from '@placeport/converter/internal';
 import type { ListSummary } from '../worker/types';
 
 /** The state of a fresh page: no file, no error. */
@@ -403,7 +404,7 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
       if (event.lists.length === 0) return state;
       const retries = new Set(event.lists.map((list) => list.path));
       const archive = state.lists.filter(
-        (list) => !list.path.startsWith(RETRY_PATH_PREFIX) && !retries.has(list.path),
+        (list) => !isRetryPath(list.path) && !retries.has(list.path),
       );
       return {
         status: 'selecting',
@@ -419,9 +420,6 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
       return state;
   }
 }
-
-/** Paths of the lists "Retry failed places" makes (the worker's `retry:` lists). */
-export const RETRY_PATH_PREFIX = 'retry:';
 
 /** True while some file of the results has not been downloaded (in some format, or in the ZIP). */
 export function hasUndownloaded(state: Extract<AppState, { status: 'complete' }>): boolean {

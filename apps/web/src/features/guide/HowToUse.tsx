@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ComputerIcon } from './ComputerIcon';
+import { ComputerIcon } from '../../components/Icons';
 import { useGuideFirst } from './layout';
 import './guide.css';
 

@@ -10,7 +10,7 @@ type Complete = Extract<AppState, { status: 'complete' }>;
 
 /** The short name of a format on buttons: "KML", "GPX", "GeoJSON". */
 export function formatName(format: OutputFormat): string {
-  return FORMAT_INFO[format].label.split(' ')[0]!;
+  return FORMAT_INFO[format].name;
 }
 
 /**

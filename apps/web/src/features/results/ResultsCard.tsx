@@ -3,11 +3,11 @@ import { useApp } from '../../app/context';
 import { useReveal } from '../../lib/useReveal';
 import { ResultsMap } from '../map/ResultsMap';
 import type { AppState } from '../../state/types';
+import { RETRYABLE_AGAIN } from '@placeport/converter/internal';
 import { useEffects } from '../../app/context';
 import { isConvertible } from '../../state/machine';
 import { formatCount } from '../../lib/format';
 import { DiscardConfirm } from './DiscardConfirm';
-import { RETRYABLE } from './reasons';
 import { DownloadBar } from './DownloadBar';
 import { FileResultPanel } from './FileResultPanel';
 import { NextSteps } from './NextSteps';
@@ -28,7 +28,8 @@ function ResultsView({ state }: { state: Extract<AppState, { status: 'complete' 
   const converted = new Set(state.results.map((result) => result.path));
   const retryable = state.results.reduce(
     (sum, result) =>
-      sum + [...RETRYABLE].reduce((count, reason) => count + (result.unplaced[reason] ?? 0), 0),
+      sum +
+      [...RETRYABLE_AGAIN].reduce((count, reason) => count + (result.unplaced[reason] ?? 0), 0),
     0,
   );
   const moreLists = state.lists.some((list) => isConvertible(list) && !converted.has(list.path));

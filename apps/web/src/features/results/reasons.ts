@@ -32,14 +32,6 @@ export const REASON_ORDER: readonly UnplacedReason[] = [
   'no_link',
 ];
 
-/** The reasons that a later lookup may fix ("Retry failed places"). */
-export const RETRYABLE: ReadonlySet<UnplacedReason> = new Set([
-  'throttled',
-  'unavailable',
-  'limit',
-  'not_looked_up',
-]);
-
 /** The reasons of a run, summed over its lists, most actionable first, without zeros. */
 export function reasonCounts(
   unplaced: readonly Partial<Record<UnplacedReason, number>>[],

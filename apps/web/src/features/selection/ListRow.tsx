@@ -1,5 +1,5 @@
 import { Checkbox } from 'radix-ui';
-import { AlertIcon, CheckIcon } from '../../components/Icons';
+import { AlertIcon, CheckIcon, FolderIcon } from '../../components/Icons';
 import { formatFileSize, formatPlaces, listDisplayName } from '../../lib/format';
 import { isConvertible } from '../../state/machine';
 import type { ListSummary } from '../../worker/types';
@@ -13,25 +13,6 @@ interface ListRowProps {
   /** Show the folder under the name (another list has the same name). */
   showFolder: boolean;
   onToggle: () => void;
-}
-
-/** A folder, beside the folder of a list whose name repeats (decorative). */
-function FolderIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="1em"
-      height="1em"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M3 6a1 1 0 0 1 1-1h5l2 2h9a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1Z" />
-    </svg>
-  );
 }
 
 /**

@@ -30,6 +30,8 @@ export interface FormatInfo {
   extension: string;
   /** The MIME type for a download or a `Blob`. */
   mimeType: string;
+  /** The format's own short name, for buttons: "KML", "GeoJSON". */
+  name: string;
   /** A short label for a format select, naming what the format is for. */
   label: string;
   /** One sentence on when to choose it. */
@@ -40,30 +42,35 @@ export interface FormatInfo {
 export const FORMAT_INFO: Readonly<Record<OutputFormat, Readonly<FormatInfo>>> = {
   kml: {
     extension: 'kml',
+    name: 'KML',
     mimeType: KML_MIME_TYPE,
     label: 'KML (Google My Maps)',
     description: 'Import each file as a layer in Google My Maps; Google Earth opens it too.',
   },
   kmz: {
     extension: 'kmz',
+    name: 'KMZ',
     mimeType: 'application/vnd.google-earth.kmz',
     label: 'KMZ (zipped KML)',
     description: 'The same KML, compressed: smaller files for My Maps and Google Earth.',
   },
   gpx: {
     extension: 'gpx',
+    name: 'GPX',
     mimeType: 'application/gpx+xml',
     label: 'GPX (Organic Maps, OsmAnd, GPS apps)',
     description: 'Waypoints with name, description and link, for offline map and GPS apps.',
   },
   geojson: {
     extension: 'geojson',
+    name: 'GeoJSON',
     mimeType: 'application/geo+json',
     label: 'GeoJSON (developers, GIS)',
     description: 'Point features with every field as a property, for code and GIS tools.',
   },
   csv: {
     extension: 'csv',
+    name: 'CSV',
     mimeType: CSV_MIME_TYPE,
     label: 'CSV with coordinates (spreadsheets, My Maps)',
     description: 'One row per place with Latitude and Longitude columns.',
