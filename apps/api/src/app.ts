@@ -9,7 +9,11 @@ import { installErrorHandler } from './http/errors.js';
 import { installSecurity, scaledRateLimits, type RateLimitTuning } from './http/security.js';
 import { installStaticAndFallback } from './http/static.js';
 import { installValibotValidation } from './http/validation.js';
-import { createDemoProvider, type DemoPaymentProvider } from './payments/demo-provider.js';
+import {
+  createDemoProvider,
+  REACHABLE_DEMO_MAX_PLACES,
+  type DemoPaymentProvider,
+} from './payments/demo-provider.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { PaymentService } from './payments/service.js';
 import { createSettlement } from './payments/settlement.js';
@@ -95,7 +99,14 @@ function paymentProviders(
   demo: DemoPaymentProvider | undefined;
 } {
   if (settings.stripe) return { provider: createStripeProvider(settings.stripe), demo: undefined };
-  const demo = createDemoProvider(now);
+  if (!settings.demoPayments) {
+    // loadSettings never gives this; settings made by hand must say where demo payments run.
+    throw new Error('Settings without Stripe keys must set demoPayments (see loadSettings)');
+  }
+  const demo = createDemoProvider({
+    now,
+    maxPlaces: settings.demoPayments === 'reachable' ? REACHABLE_DEMO_MAX_PLACES : undefined,
+  });
   return { provider: demo, demo };
 }
 

@@ -31,6 +31,7 @@ describe('loadSettings', () => {
       productName: 'PlacePort',
       corsOrigins: [],
       trustProxy: false,
+      demoPayments: 'loopback',
     });
   });
 
@@ -104,9 +105,10 @@ describe('loadSettings', () => {
   });
 
   it('takes TRUST_PROXY as a hop count or a list of proxy addresses, and refuses true', () => {
+    const keys = { STRIPE_SECRET_KEY: SECRET, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE };
     expect(loadSettings({}).trustProxy).toBe(false);
-    expect(loadSettings({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadSettings({ TRUST_PROXY: '10.0.0.1, 10.0.1.0/24' }).trustProxy).toEqual([
+    expect(loadSettings({ ...keys, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadSettings({ ...keys, TRUST_PROXY: '10.0.0.1, 10.0.1.0/24' }).trustProxy).toEqual([
       '10.0.0.1',
       '10.0.1.0/24',
     ]);
@@ -116,23 +118,63 @@ describe('loadSettings', () => {
     expect(problemsOf({ TRUST_PROXY: 'proxy.example' })).toContain('TRUST_PROXY');
   });
 
-  it('runs demo payments only on a loopback HOST, unless DEMO_PAYMENTS=on', () => {
-    for (const host of ['127.0.0.1', 'localhost', '::1', '127.0.0.2']) {
-      expect(loadSettings({ HOST: host }).stripe).toBeUndefined();
-    }
-    expect(problemsOf({ HOST: '0.0.0.0' })).toContain(
-      'demo payments (no Stripe keys) run only on a loopback address',
-    );
-    expect(problemsOf({ HOST: '203.0.113.7' })).toContain('DEMO_PAYMENTS=on');
-    expect(loadSettings({ HOST: '0.0.0.0', DEMO_PAYMENTS: 'on' }).demoPaymentsForced).toBe(true);
-    expect(
-      loadSettings({
-        HOST: '0.0.0.0',
-        STRIPE_SECRET_KEY: SECRET,
-        STRIPE_PUBLISHABLE_KEY: PUBLISHABLE,
-      }).stripe,
-    ).toBeDefined();
-    expect(problemsOf({ DEMO_PAYMENTS: 'yes' })).toContain('DEMO_PAYMENTS: must be on or off');
+  describe('demo payments (no Stripe keys)', () => {
+    it('run on their own on a loopback HOST with no trusted proxy, covering any number of places', () => {
+      for (const host of ['127.0.0.1', 'localhost', '::1', '127.0.0.2']) {
+        expect(loadSettings({ HOST: host })).toMatchObject({
+          stripe: undefined,
+          demoPayments: 'loopback',
+        });
+      }
+      // TRUST_PROXY=0 or false is no proxy; DEMO_PAYMENTS=on adds nothing on loopback.
+      expect(loadSettings({ TRUST_PROXY: '0' }).demoPayments).toBe('loopback');
+      expect(loadSettings({ TRUST_PROXY: 'false' }).demoPayments).toBe('loopback');
+      expect(loadSettings({ DEMO_PAYMENTS: 'on' }).demoPayments).toBe('loopback');
+    });
+
+    it('refuse to start on an address other machines can reach, unless DEMO_PAYMENTS=on', () => {
+      const refused = problemsOf({ HOST: '0.0.0.0' });
+      expect(refused).toContain(
+        'HOST: demo payments (no Stripe keys) run only on a loopback address; 0.0.0.0 is reachable from other machines',
+      );
+      expect(refused).toContain('DEMO_PAYMENTS=on');
+      expect(problemsOf({ HOST: '203.0.113.7', DEMO_PAYMENTS: 'off' })).toContain(
+        'run only on a loopback address',
+      );
+      expect(loadSettings({ HOST: '0.0.0.0', DEMO_PAYMENTS: 'on' }).demoPayments).toBe('reachable');
+    });
+
+    it('refuse to start behind a trusted proxy, even on loopback, unless DEMO_PAYMENTS=on', () => {
+      for (const proxy of ['1', '10.0.0.1', '10.0.0.0/8, 192.168.1.1']) {
+        const refused = problemsOf({ HOST: '127.0.0.1', TRUST_PROXY: proxy });
+        expect(refused).toContain(
+          'TRUST_PROXY: demo payments (no Stripe keys) do not run behind a proxy: it makes 127.0.0.1 reachable from other machines',
+        );
+        expect(refused).toContain('Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY');
+        expect(refused).toContain('DEMO_PAYMENTS=on to allow demo payments there');
+        expect(refused).toContain('at most 1,000 places a payment');
+        expect(
+          loadSettings({ HOST: '127.0.0.1', TRUST_PROXY: proxy, DEMO_PAYMENTS: 'on' }).demoPayments,
+        ).toBe('reachable');
+      }
+    });
+
+    it('are off with Stripe keys, wherever the server listens', () => {
+      const keys = { STRIPE_SECRET_KEY: SECRET, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE };
+      for (const env of [{ HOST: '0.0.0.0' }, { TRUST_PROXY: '1' }, { DEMO_PAYMENTS: 'on' }]) {
+        const settings = loadSettings({ ...keys, ...env });
+        expect(settings.stripe).toBeDefined();
+        expect(settings.demoPayments).toBeUndefined();
+      }
+      // One key alone is a Stripe problem, not a demo one.
+      const alone = problemsOf({ HOST: '0.0.0.0', STRIPE_SECRET_KEY: SECRET });
+      expect(alone).toContain('must be set together');
+      expect(alone).not.toContain('loopback');
+    });
+
+    it('take DEMO_PAYMENTS as on or off only', () => {
+      expect(problemsOf({ DEMO_PAYMENTS: 'yes' })).toContain('DEMO_PAYMENTS: must be on or off');
+    });
   });
 
   it('reads the money settings with their defaults and bounds', () => {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
+import { REACHABLE_DEMO_MAX_PLACES } from './payments/demo-provider.js';
 
 /** Stripe keys and, for tests, where the Stripe API is. Present only when both keys are set. */
 export interface StripeSettings {
@@ -11,6 +12,9 @@ export interface StripeSettings {
   /** Base URL of the Stripe API (`STRIPE_API_BASE`); Stripe's own when undefined. */
   apiBase: URL | undefined;
 }
+
+/** Where demo payments run: see {@link Settings.demoPayments}. */
+export type DemoPayments = 'loopback' | 'reachable';
 
 /** The API's settings, parsed once from the environment at start-up (architecture.md "Settings"). */
 export interface Settings {
@@ -35,8 +39,13 @@ export interface Settings {
    * could pick its own address, and so its own rate-limit key and free budget.
    */
   trustProxy: number | string[] | false;
-  /** Demo payments were allowed on a non-loopback `HOST` (`DEMO_PAYMENTS=on`); logged at start. */
-  demoPaymentsForced: boolean;
+  /**
+   * How demo payments run (no Stripe keys): `loopback` when only this machine can reach the server
+   * (a loopback `HOST` and no `TRUST_PROXY`), where a demo intent covers any number of places;
+   * `reachable` when `DEMO_PAYMENTS=on` allows them where others can reach the server (another
+   * `HOST`, or behind a proxy), warned about at start and capped per intent. Undefined with Stripe.
+   */
+  demoPayments: DemoPayments | undefined;
   /** Signs the payer cookie (`PAYER_COOKIE_SECRET`); random per process when unset. */
   payerCookieSecret: string;
   /** Whether {@link payerCookieSecret} came from the environment (several instances need it). */
@@ -255,9 +264,7 @@ function stripeSettings(
   const publishable = env.STRIPE_PUBLISHABLE_KEY;
   if (!secret && !publishable) return undefined;
   if (!secret || !publishable) {
-    problems.push(
-      'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together (neither means demo payments)',
-    );
+    problems.push(UNPAIRED_KEYS);
     return undefined;
   }
   const secretMode = secret.includes('_live_') ? 'live' : 'test';
@@ -317,7 +324,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     webDist: webDist(values.WEB_DIST, problems),
     corsOrigins: values.CORS_ORIGIN ?? [],
     trustProxy: trustProxyOf(values.TRUST_PROXY),
-    demoPaymentsForced: values.DEMO_PAYMENTS === 'on' && !isLoopbackHost(values.HOST),
+    demoPayments: undefined,
     payerCookieSecret: values.PAYER_COOKIE_SECRET ?? randomBytes(32).toString('base64url'),
     payerCookieSecretSet: values.PAYER_COOKIE_SECRET !== undefined,
     settleAfterMinutes: values.SETTLE_AFTER_MINUTES,
@@ -326,11 +333,33 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     rateLimitFactor: values.RATE_LIMIT_FACTOR,
     logLevel: values.LOG_LEVEL,
   };
-  if (!settings.stripe && !isLoopbackHost(settings.host) && values.DEMO_PAYMENTS !== 'on') {
-    problems.push(
-      `HOST: demo payments (no Stripe keys) run only on a loopback address; ${settings.host} is reachable from other machines. Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY, or DEMO_PAYMENTS=on to allow demo payments there`,
-    );
+  const stripeKeyGiven = 'STRIPE_SECRET_KEY' in present || 'STRIPE_PUBLISHABLE_KEY' in present;
+  if (!stripeKeyGiven) {
+    settings.demoPayments = demoPaymentsOf(settings, values.DEMO_PAYMENTS === 'on', problems);
   }
   if (problems.length > 0) throw new SettingsError(problems);
   return settings;
+}
+
+/**
+ * Where demo payments may run (product.md, Money): on their own only where nobody else can reach
+ * the server, a loopback `HOST` with no trusted proxy in front; elsewhere only with
+ * `DEMO_PAYMENTS=on`, since without it the server would hand out free lookups to the internet.
+ * Anything else is a start-up problem, never a silent fallback to demo payments.
+ */
+function demoPaymentsOf(
+  settings: Settings,
+  allowed: boolean,
+  problems: string[],
+): DemoPayments | undefined {
+  const loopback = isLoopbackHost(settings.host);
+  if (loopback && settings.trustProxy === false) return 'loopback';
+  if (allowed) return 'reachable';
+  const keys = `Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY, or DEMO_PAYMENTS=on to allow demo payments there (at most ${REACHABLE_DEMO_MAX_PLACES.toLocaleString('en-US')} places a payment)`;
+  problems.push(
+    loopback
+      ? `TRUST_PROXY: demo payments (no Stripe keys) do not run behind a proxy: it makes ${settings.host} reachable from other machines. ${keys}`
+      : `HOST: demo payments (no Stripe keys) run only on a loopback address; ${settings.host} is reachable from other machines. ${keys}`,
+  );
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { loadSettings, SettingsError, type Settings } from './config.js';
+import { REACHABLE_DEMO_MAX_PLACES } from './payments/demo-provider.js';
 
 /** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -33,10 +34,14 @@ async function main(): Promise<void> {
     },
     `PlacePort API listening on ${address}`,
   );
-  if (settings.demoPaymentsForced) {
+  if (settings.demoPayments === 'reachable') {
     app.log.warn(
-      { host: settings.host },
-      'DEMO_PAYMENTS=on: demo payments are served on an address other machines can reach; no card is charged and anyone can authorize lookups',
+      {
+        host: settings.host,
+        trustProxy: settings.trustProxy,
+        maxPlaces: REACHABLE_DEMO_MAX_PLACES,
+      },
+      `DEMO_PAYMENTS=on: demo payments are served where other machines can reach them; no card is charged, anyone can authorize lookups, and a demo payment covers at most ${REACHABLE_DEMO_MAX_PLACES.toLocaleString('en-US')} places`,
     );
   }
   if (!settings.payerCookieSecretSet) {

@@ -344,7 +344,8 @@ describe('connection caps', () => {
   });
 
   it('leaves the per-address cap to the proxy when TRUST_PROXY is set', async () => {
-    const { port } = await listen({ maxConnectionsPerAddress: 1 }, { TRUST_PROXY: '1' });
+    const behindProxy = { TRUST_PROXY: '1', DEMO_PAYMENTS: 'on' };
+    const { port } = await listen({ maxConnectionsPerAddress: 1 }, behindProxy);
     const first = open(port);
     const second = open(port);
     expect(await health(first)).toMatch(OK_RESPONSE);

@@ -309,8 +309,12 @@ describe('free lookups are a small daily budget', () => {
 
   it.each([
     ['no TRUST_PROXY: X-Forwarded-For is ignored', {}],
-    ['TRUST_PROXY=1: only the hop our proxy added counts', { TRUST_PROXY: '1' }],
-    ['TRUST_PROXY as an address list', { TRUST_PROXY: '203.0.113.7' }],
+    // Demo payments behind a proxy need DEMO_PAYMENTS=on (these tests are about the free tier).
+    [
+      'TRUST_PROXY=1: only the hop our proxy added counts',
+      { TRUST_PROXY: '1', DEMO_PAYMENTS: 'on' },
+    ],
+    ['TRUST_PROXY as an address list', { TRUST_PROXY: '203.0.113.7', DEMO_PAYMENTS: 'on' }],
   ])('a spoofed X-Forwarded-For buys no new budget (%s)', async (_name, env) => {
     const resolve = await freeApp(env);
     let allowed = 0;

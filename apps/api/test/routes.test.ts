@@ -240,11 +240,8 @@ describe('create-payment-intent and capture-payment in demo mode', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe(code);
     }
-    // Demo payments cover at most 1,000 places; Stripe's maximum is tested in stripe.test.ts.
-    expect((await post('/api/create-payment-intent', { amount: 100 })).statusCode).toBe(200);
-    const demoOver = await post('/api/create-payment-intent', { amount: 100.1 });
-    expect(demoOver.statusCode).toBe(400);
-    expect(demoOver.json().error.code).toBe('demo_limit');
+    // On loopback a demo payment covers up to the maximum; demo-payments.test.ts has the rest.
+    expect((await post('/api/create-payment-intent', { amount: 10_000 })).statusCode).toBe(200);
   });
 
   it('answers unknown intents with a 404 and a clear message', async () => {

@@ -59,4 +59,45 @@ describe('server.ts', () => {
       'demo payments (no Stripe keys) run only on a loopback address',
     );
   });
+
+  it('refuses to serve demo payments behind a trusted proxy, even on loopback', async () => {
+    const server = startServer({ PORT: '0', HOST: '127.0.0.1', TRUST_PROXY: '1' });
+    const [code] = await once(server.child, 'exit');
+    expect(code).toBe(1);
+    expect(server.output()).toContain('PlacePort API cannot start.');
+    expect(server.output()).toContain(
+      'TRUST_PROXY: demo payments (no Stripe keys) do not run behind a proxy',
+    );
+  });
+
+  it('serves demo payments behind a proxy with DEMO_PAYMENTS=on, warning, 1,000 places at most', async () => {
+    const server = startServer({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TRUST_PROXY: '1',
+      DEMO_PAYMENTS: 'on',
+    });
+    const base = await server.address;
+    const create = (amount: number) =>
+      fetch(`${base}/api/create-payment-intent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ amount }),
+      });
+    expect((await create(100)).status).toBe(200);
+    const refused = await create(100.1);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('demo_limit');
+    server.child.kill('SIGTERM');
+    await once(server.child, 'exit');
+    const warning = server
+      .output()
+      .split('\n')
+      .find((line) => line.includes('DEMO_PAYMENTS=on: demo payments are served'));
+    expect(JSON.parse(warning!)).toMatchObject({
+      level: 40,
+      maxPlaces: 1000,
+      msg: expect.stringContaining('where other machines can reach them'),
+    });
+  });
 });

@@ -200,7 +200,7 @@ for (const width of WIDTHS) {
         await screen(page, '15-results-stripe');
       });
 
-      // Over 1,000 places: more than a demo payment covers, so this one is paid by card.
+      // A list split into parts, paid by card in this Stripe-mode stack.
       await test.step('results (a list split for My Maps)', async () => {
         await removeArchive(page);
         const large = generateTakeout({

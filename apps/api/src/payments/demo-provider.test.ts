@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createDemoProvider, DEMO_MAX_INTENTS, DEMO_MAX_PLACES } from './demo-provider.js';
+import {
+  createDemoProvider,
+  DEMO_MAX_INTENTS,
+  REACHABLE_DEMO_MAX_PLACES,
+} from './demo-provider.js';
 import { PaymentFailure } from './provider.js';
 
 function failureKind(action: () => unknown): Promise<string | undefined> {
@@ -84,24 +88,30 @@ describe('demo payments', () => {
     );
   });
 
-  it(`covers at most ${DEMO_MAX_PLACES} places per demo intent`, async () => {
-    const demo = createDemoProvider();
+  it('covers any number of places unless given a cap', async () => {
+    const places = 100_000;
+    const open = createDemoProvider();
+    expect(open.maxPlaces).toBeUndefined();
+    const { id } = await open.create({ amountCents: places * 10, places, payer: 'h' });
+    expect(await open.retrieve(id)).toMatchObject({ places, amount: places * 10 });
+  });
+
+  it(`covers at most the cap it is given (${REACHABLE_DEMO_MAX_PLACES} where others can reach it)`, async () => {
+    const cap = REACHABLE_DEMO_MAX_PLACES;
+    const demo = createDemoProvider({ maxPlaces: cap });
+    expect(demo.maxPlaces).toBe(cap);
     await expect(
-      demo.create({ amountCents: DEMO_MAX_PLACES * 10, places: DEMO_MAX_PLACES, payer: 'h' }),
+      demo.create({ amountCents: cap * 10, places: cap, payer: 'h' }),
     ).resolves.toMatchObject({ id: expect.stringMatching(/^pi_demo/) });
     expect(
       await failureKind(() =>
-        demo.create({
-          amountCents: (DEMO_MAX_PLACES + 1) * 10,
-          places: DEMO_MAX_PLACES + 1,
-          payer: 'h',
-        }),
+        demo.create({ amountCents: (cap + 1) * 10, places: cap + 1, payer: 'h' }),
       ),
     ).toBe('invalid_request');
   });
 
   it('records usage and lists open authorizations only', async () => {
-    const demo = createDemoProvider(() => 1_700_000_000_000);
+    const demo = createDemoProvider({ now: () => 1_700_000_000_000 });
     const open = await demo.create({ amountCents: 100, places: 10, payer: 'h' });
     demo.authorize(open.id);
     await demo.create({ amountCents: 100, places: 10, payer: 'h' });

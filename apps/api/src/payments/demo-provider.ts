@@ -8,10 +8,22 @@ import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } fr
  * kept intent is an open authorization, creation is refused until the sweep has run.
  */
 export const DEMO_MAX_INTENTS = 10_000;
-/** The most places a demo intent covers: demo mode is for trying PlacePort, not free lookups. */
-export const DEMO_MAX_PLACES = 1_000;
+/**
+ * The most places a demo intent covers where other machines can reach the server
+ * (`DEMO_PAYMENTS=on`): there demo mode is for trying PlacePort, not free lookups. On loopback,
+ * where only the person at this machine can use it, a demo intent covers any number of places.
+ */
+export const REACHABLE_DEMO_MAX_PLACES = 1_000;
 
 const CANCELLABLE = new Set(['requires_payment_method', 'requires_capture']);
+
+/** Options of {@link createDemoProvider}. */
+export interface DemoProviderOptions {
+  /** The clock of `created` (the app's clock, which tests move). */
+  now?: () => number;
+  /** The most places one intent may cover; unset for any number (loopback). */
+  maxPlaces?: number | undefined;
+}
 
 /** The demo provider, with the extra step that stands in for the card form. */
 export interface DemoPaymentProvider extends PaymentProvider {
@@ -29,7 +41,8 @@ function token(): string {
  * the whole product runs on a fresh machine and the server's checks are exercised the same way.
  * Nothing is charged. Idempotency keys replay the first successful result, as Stripe's do.
  */
-export function createDemoProvider(now: () => number = Date.now): DemoPaymentProvider {
+export function createDemoProvider(options: DemoProviderOptions = {}): DemoPaymentProvider {
+  const { now = Date.now, maxPlaces } = options;
   const intents = new Map<string, IntentView>();
   const replies = new Map<string, { fingerprint: string; result: IntentView }>();
 
@@ -58,14 +71,15 @@ export function createDemoProvider(now: () => number = Date.now): DemoPaymentPro
 
   return {
     kind: 'demo',
+    ...(maxPlaces === undefined ? {} : { maxPlaces }),
     async create({ amountCents, places, payer }) {
       if (amountCents < MINIMUM_CHARGE_CENTS) {
         throw new PaymentFailure('amount_too_small', 'Amount must be at least $0.50 usd');
       }
-      if (places > DEMO_MAX_PLACES) {
+      if (maxPlaces !== undefined && places > maxPlaces) {
         throw new PaymentFailure(
           'invalid_request',
-          `Demo payments cover at most ${DEMO_MAX_PLACES} places`,
+          `Demo payments cover at most ${maxPlaces} places`,
         );
       }
       if (intents.size >= DEMO_MAX_INTENTS) {

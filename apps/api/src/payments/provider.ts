@@ -76,6 +76,11 @@ export const PRODUCT_TAG = 'placeport';
 export interface PaymentProvider {
   readonly kind: 'stripe' | 'demo';
   /**
+   * The most places one intent may cover, when the provider has a bound of its own (demo payments
+   * reachable from other machines); `create` refuses more. Absent: the product's maximum only.
+   */
+  readonly maxPlaces?: number;
+  /**
    * Creates a manual-capture intent for `amountCents`, recording the place count, the product and
    * the payer's hash in its metadata.
    */

@@ -8,7 +8,6 @@ import {
   PRICE_PER_PLACE_CENTS,
 } from './money.js';
 import type { StateStore } from '../state/index.js';
-import { DEMO_MAX_PLACES } from './demo-provider.js';
 import { PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 
 /** The browser's claim after conversion (seed section 7): numbers to verify, never to trust. */
@@ -108,11 +107,12 @@ export class PaymentService {
     log: Log,
   ): Promise<{ clientSecret: string; paymentIntentId: string }> {
     const { cents, places } = placesForAmount(amount);
-    if (this.provider.kind === 'demo' && places > DEMO_MAX_PLACES) {
+    const cap = this.provider.maxPlaces;
+    if (cap !== undefined && places > cap) {
       throw new ApiError(
         400,
         'demo_limit',
-        `Demo payments cover at most ${DEMO_MAX_PLACES.toLocaleString('en-US')} places; choose fewer lists.`,
+        `Demo payments on this server cover at most ${cap.toLocaleString('en-US')} places; choose fewer lists.`,
       );
     }
     const created = await withPaymentErrors(
