@@ -5,7 +5,7 @@ import {
   type LatLng,
 } from '@placeport/converter/internal';
 import { namesPlace, type PlaceIds } from './ids.js';
-import { readPage } from './page.js';
+import { readPage, type PlaceData } from './page.js';
 
 /**
  * Strong evidence is bound to the requested place (the Places API's answer for its id, a pin in a
@@ -34,8 +34,13 @@ export interface Verdict {
   source: EvidenceSource;
 }
 
-/** Why a page gave nothing. */
-export type Dismissal = 'product_page' | 'no_evidence' | 'implausible';
+/**
+ * Why a page gave nothing: it is Google's generic or lean page (`product_page`), it is another
+ * place's full page (`other_place`: its own place data names a different ftid), it shows no
+ * coordinates (`no_evidence`), or its only coordinates are weak and far from the ftid's S2 cell
+ * (`implausible`).
+ */
+export type Dismissal = 'product_page' | 'other_place' | 'no_evidence' | 'implausible';
 
 /** Whether a weak answer may be used for `wanted`: only near the S2 cell of its ftid. */
 export function plausible(wanted: PlaceIds, point: LatLng): boolean {
@@ -56,18 +61,29 @@ function weakOrNothing(wanted: PlaceIds, verdict: Verdict): Verdict | Dismissal 
 }
 
 /**
- * Judges a fetched page for the place `wanted`: the final URL's pin first (before any page check),
- * then nothing at all from Google's generic or lean pages, then place data bound to the wanted
- * ftid, then the first weak form present — static map `markers=` (never `center=` when markers
- * exist), the camera, the `@` view of a place URL — if plausible.
+ * A full page's own place record carries a whole ftid; the records of nearby places it lists carry
+ * `0x0:0x<cid>` (as in real pages). A page whose own record names another place is that place's page.
+ */
+function isOwnRecord(record: PlaceData): boolean {
+  return !record.ftid.startsWith('0x0:');
+}
+
+/**
+ * Judges a fetched page for the place `wanted`, evidence first (product.md, "Resolution"): a pin in
+ * the final URL that names the wanted ftid; then place data bound to the wanted id (its ftid, or for
+ * a `cid` link the record whose ftid's low half is the cid), strong whatever the page's titles say;
+ * then nothing at all from Google's generic or lean pages, nor from another place's full page;
+ * then the first weak form present — a pin of another id in the URL, the static map's `markers=`
+ * (never `center=` when markers exist), the camera, the `@` view of a place URL — if plausible.
  */
 export function judgePage(wanted: PlaceIds, finalUrl: URL, html: string): Verdict | Dismissal {
   const urlPin = pinIn(finalUrl, wanted);
   if (urlPin?.strength === 'strong') return urlPin;
   const page = readPage(html);
-  if (page.productPage) return 'product_page';
   const bound = page.placeData.find((record) => namesPlace(record.ftid, wanted));
   if (bound) return { point: bound.point, strength: 'strong', source: 'place-data' };
+  if (page.productPage) return 'product_page';
+  if (page.placeData.some(isOwnRecord)) return 'other_place';
   if (urlPin) return weakOrNothing(wanted, urlPin);
   if (page.staticMarker) {
     return weakOrNothing(wanted, {

@@ -24,7 +24,11 @@ export interface PlaceData {
 
 /** Everything a page says about where a place is, before any rule decides what to believe. */
 export interface PageEvidence {
-  /** The page is Google's generic or lean page (its name is the product's, in any language). */
+  /**
+   * The page is named like Google's generic or lean page: `itemprop="name"` or `og:title` is the
+   * product name in any language, or it has neither and its `<title>` is. Bound place data wins
+   * over this (product.md: a page is judged by its evidence first).
+   */
   productPage: boolean;
   /** Coordinates bound to feature ids (strong when the id is the one requested). */
   placeData: PlaceData[];
@@ -198,25 +202,34 @@ function staticMapOf(
 }
 
 /**
+ * Whether a page's names say it is Google's generic or lean page rather than a place's page: its
+ * `itemprop="name"` or `og:title` is the product name in any language, or it has neither and its
+ * `<title>` is the product name (or it has no name at all). Real full place pages carry the product
+ * name as their `<title>` (`<title> Google Maps </title>`) and the place's name in the other two, so
+ * the title alone never makes a named page generic. Place data bound to the requested id outweighs
+ * this verdict: that is `judgePage`'s rule, not this one's.
+ */
+function namedAsProduct(tags: Record<string, string>[], html: string): boolean {
+  const named = [
+    tags.find((meta) => meta.itemprop === 'name')?.content,
+    tags.find((meta) => meta.property === 'og:title')?.content,
+  ].filter((name): name is string => name !== undefined);
+  if (named.length > 0) return named.some(isProductName);
+  const title = titleOf(html);
+  return title === undefined || isProductName(title);
+}
+
+/**
  * Reads what a fetched page says about where a place is, in one bounded, linear pass per form:
- * whether it is Google's generic or lean page (`og:title`, `itemprop="name"` or `<title>` is the
- * product name in any language), place data binding coordinates to feature ids, the static map's
- * marker and centre, and the camera. Deciding what to believe is {@link judge}'s job.
+ * whether its names are the product's ({@link namedAsProduct}), place data binding coordinates to
+ * feature ids, the static map's marker and centre, and the camera. Deciding what to believe is
+ * `judgePage`'s job.
  */
 export function readPage(body: string): PageEvidence {
   const html = body.length > MAX_SCAN_CHARS ? body.slice(0, MAX_SCAN_CHARS) : body;
   const tags = metaTags(html);
-  const names = [
-    tags.find((meta) => meta.itemprop === 'name')?.content,
-    tags.find((meta) => meta.property === 'og:title')?.content,
-    titleOf(html),
-  ];
-  const hasPlaceName = tags.some((meta) => meta.itemprop === 'name');
-  const productPage =
-    names.some((name) => name !== undefined && isProductName(name)) ||
-    (!hasPlaceName && names.every((name) => name === undefined));
   return {
-    productPage,
+    productPage: namedAsProduct(tags, html),
     placeData: placeDataOf(html),
     ...staticMapOf(tags),
     camera: cameraOf(html),

@@ -8,6 +8,8 @@ import {
   ftidForCid,
   LEAN_DEFAULT_LOCATION,
   LOCALIZED_PRODUCT_NAMES,
+  PAGE_LANGUAGES,
+  REAL_PLACE_PAGES,
   PAGE_FORM_EVIDENCE,
   PAGE_FORMS,
   REQUESTER_LOCATION,
@@ -49,10 +51,10 @@ async function pageFor(cid: string, form: PageForm, path = `/maps?cid=${cid}`): 
 
 const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
 
-/** Every `[null,null,<lat>,<lng>],"<ftid>"` binding in a page, in order. */
+/** Every `[null,null,<lat>,<lng>],\"<ftid>\"` binding in a page (quotes escaped), in order. */
 function bindings(text: string): { lat: number; lng: number; ftid: string; at: number }[] {
   const pattern = new RegExp(
-    `\\[null,null,${NUMBER},${NUMBER}\\],"(0x[0-9a-f]+:0x[0-9a-f]+)"`,
+    `\\[null,null,${NUMBER},${NUMBER}\\],\\\\"(0x[0-9a-f]+:0x[0-9a-f]+)\\\\"`,
     'g',
   );
   return [...text.matchAll(pattern)].map((match) => ({
@@ -89,17 +91,24 @@ describe('fake Google place pages', () => {
     const page = await get('www.google.com', BY_FTID);
     expect(page.status).toBe(200);
     const text = await page.text();
-    expect(text).toContain('<title>Fake Place 16519582940102929223 - Google Maps</title>');
-    expect(text).toContain('content="Fake Place 16519582940102929223" itemprop="name"');
-    expect(text).toMatch(/<meta content="Fake Place \d+[^"]*" property="og:title">/);
+    // Named as real full pages are: the product as <title>, the place in itemprop and og:title.
+    expect(text).toMatch(/<title> Google [^<]+ <\/title>/);
+    expect(text).toMatch(
+      /<meta content="Fake Place 16519582940102929223 · [^"]+" itemprop="name">/,
+    );
+    expect(text).toMatch(
+      /<meta content="Fake Place 16519582940102929223 · [^"]+" property="og:title">/,
+    );
     expect(text).toMatch(
       /<meta content="https:\/\/lh5\.googleusercontent\.com\/p\/AF1Qip[\w-]+=w900-h900-k-no" property="og:image">/,
     );
-    expect(text).not.toContain('staticmap');
+    expect(staticParam(text, 'markers')).toEqual(point);
+    expect(distanceMetres(staticParam(text, 'center')!, point)).toBeGreaterThan(150);
     const own = bindings(text).filter((binding) => binding.ftid === FTID);
     expect(own).toHaveLength(1);
     expect(own[0]).toMatchObject({ lat: point.lat, lng: point.lng });
-    expect(text).toContain(`[null,null,${point.lat},${point.lng}],"${FTID}"`);
+    // Inside a JavaScript string, as real pages carry it: the quotes are escaped.
+    expect(text).toContain(`[null,null,${point.lat},${point.lng}],\\"${FTID}\\"`);
     expect(own[0]!.at).toBeGreaterThan(20_000);
     expect(text.length).toBeLessThan(60_000);
     expect(google.requests[0]).toMatchObject({ host: 'www.google.com', method: 'GET' });
@@ -116,14 +125,14 @@ describe('fake Google place pages', () => {
     }
   });
 
-  it('binds nearby places to their own ids, one of them before the requested place', async () => {
+  it('binds nearby places to their own 0x0:0x<cid> ids around the requested place', async () => {
     const text = await (await get('www.google.com', BY_FTID)).text();
     const all = bindings(text);
-    expect(all.length).toBeGreaterThanOrEqual(3);
-    const ownIndex = all.findIndex((binding) => binding.ftid === FTID);
-    expect(ownIndex).toBeGreaterThan(0);
+    expect(all.length).toBeGreaterThanOrEqual(4);
     for (const other of all.filter((binding) => binding.ftid !== FTID)) {
       expect(distanceMetres(other, point)).toBeGreaterThan(500);
+      // Nearby places carry `0x0:0x<cid>`, as in real pages, never a whole ftid.
+      expect(other.ftid).toMatch(/^0x0:0x[0-9a-f]+$/);
     }
     expect(text).toMatch(/\[\[null,null,-?[\d.]+,-?[\d.]+\],\[null,null,/);
   });
@@ -134,16 +143,16 @@ describe('fake Google place pages', () => {
       await get('www.google.com', `/maps/place/Some+Place/data=!4m2!3m1!1s${short}`)
     ).text();
     expect(byPath).toContain(
-      `[null,null,${coordinatesForCid('2').lat},${coordinatesForCid('2').lng}],"${short}"`,
+      `[null,null,${coordinatesForCid('2').lat},${coordinatesForCid('2').lng}],\\"${short}\\"`,
     );
     const byQuery = await (
       await get('maps.google.com', `/?ftid=${encodeURIComponent(FTID)}`)
     ).text();
-    expect(byQuery).toContain(`[null,null,${point.lat},${point.lng}],"${FTID}"`);
+    expect(byQuery).toContain(`[null,null,${point.lat},${point.lng}],\\"${FTID}\\"`);
     for (const path of [`/maps?cid=${CID}`, `/search?q=Somewhere&ludocid=${CID}`]) {
       const text = await (await get('www.google.com', path)).text();
       const ftid = ftidForCid(CID);
-      expect(text).toContain(`[null,null,${point.lat},${point.lng}],"${ftid}"`);
+      expect(text).toContain(`[null,null,${point.lat},${point.lng}],\\"${ftid}\\"`);
       expect(ftid).toMatch(/^0x[0-9a-f]{16}:0x[0-9a-f]{16}$/);
       expect(BigInt(`0x${ftid.split(':0x')[1]}`).toString()).toBe(CID);
     }
@@ -333,5 +342,70 @@ describe('fake Places API (New)', () => {
     await fetch(`${slow.url}/v1/places/${PLACE_ID}`);
     expect(Date.now() - started).toBeGreaterThanOrEqual(95);
     await slow.close();
+  });
+});
+
+/** The Places API id of an ftid (product.md: `0a 12 09 <hi u64 LE> 11 <lo u64 LE>`, base64url). */
+function placeIdFromFtid(ftid: string): string {
+  const [hi, lo] = ftid.split(':').map((half) => BigInt(half)) as [bigint, bigint];
+  const bytes = Buffer.alloc(20);
+  bytes.set([0x0a, 0x12, 0x09]);
+  bytes.writeBigUInt64LE(hi, 3);
+  bytes[11] = 0x11;
+  bytes.writeBigUInt64LE(lo, 12);
+  return bytes.toString('base64url');
+}
+
+describe('real full pages and languages', () => {
+  const [real] = REAL_PLACE_PAGES;
+
+  it('serves the real Dutch page, unchanged, for its ftid and its CID', async () => {
+    expect(real).toBeDefined();
+    const html = real!.html();
+    expect(html).toContain('<title> Google Maps </title>');
+    expect(html).toContain(`[null,null,44.4490541,26.0888398],\\"${real!.ftid}\\"`);
+    for (const path of [`/maps/place/data=!4m2!3m1!1s${real!.ftid}`, `/maps?cid=${real!.cid}`]) {
+      expect(await (await get('www.google.com', path)).text()).toBe(html);
+    }
+    expect(google.coordinatesFor(real!.cid)).toEqual({ lat: 44.4490541, lng: 26.0888398 });
+  });
+
+  it("answers the real page's pin from the Places API", async () => {
+    const placeId = placeIdFromFtid(real!.ftid);
+    const answer = await fetch(`${google.url}/v1/places/${placeId}`, {
+      headers: { 'X-Goog-Api-Key': google.apiKey, 'X-Goog-FieldMask': 'location' },
+    });
+    expect(await answer.json()).toEqual({
+      location: { latitude: 44.4490541, longitude: 26.0888398 },
+    });
+  });
+
+  it('serves full pages in several languages, each titled with the localized product name', async () => {
+    const seen = new Set<string>();
+    for (let cid = 1; cid <= 2 * PAGE_LANGUAGES.length; cid += 1) {
+      const text = await pageFor(String(cid), 'place-data');
+      const lang = /<html[^>]* lang="([^"]+)"/.exec(text)?.[1];
+      const language = PAGE_LANGUAGES.find((candidate) => candidate.lang === lang);
+      expect(language).toBeDefined();
+      expect(text).toContain(`<title>${language!.title}</title>`);
+      seen.add(lang!);
+    }
+    expect(seen.size).toBe(PAGE_LANGUAGES.length);
+  });
+
+  it('serves every page in one language when asked to', async () => {
+    const japanese = await startFakeGoogle({ language: 'ja' });
+    try {
+      for (const cid of ['1', '2', '3']) {
+        const text = await (
+          await fetch(`${japanese.url}/maps?cid=${cid}`, {
+            headers: { [UPSTREAM_HOST_HEADER]: 'www.google.com', cookie: CONSENT },
+          })
+        ).text();
+        expect(text).toContain('<title> Google マップ </title>');
+      }
+    } finally {
+      await japanese.close();
+    }
   });
 });

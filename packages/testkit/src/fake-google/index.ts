@@ -16,12 +16,17 @@ export {
   LEAN_DEFAULT_LOCATION,
   STATIC_MAP_CENTRE_OFFSET_METRES,
   finalPlaceUrl,
+  genericPage,
+  leanPage,
+  placePage,
+  type PageSubject,
   type PageEvidence,
   type PageForm,
 } from './pages.js';
 export { CAMERA_OFFSET_METRES } from './place-data.js';
 export { ftidForCid } from './ftid.js';
-export { LOCALIZED_PRODUCT_NAMES } from './localized.js';
+export { LOCALIZED_PRODUCT_NAMES, PAGE_LANGUAGES, type PageLanguage } from './localized.js';
+export { REAL_PLACE_PAGES, realPageForCid, type RealPlacePage } from './real-pages.js';
 export { THROTTLE_MODES, type ThrottleMode } from './throttle.js';
 export type { PlacesApiBehaviour } from './places-api.js';
 export {

@@ -1,13 +1,16 @@
 import type { LatLng } from '../takeout/index.js';
 import { offsetBy, streamFrom } from './geo.js';
 import { placeDataScript } from './place-data.js';
+import { PAGE_LANGUAGES, type PageLanguage } from './localized.js';
 
 /**
  * The forms a real Google Maps place page comes in, one per fake page so a test can prove the
  * resolver reads (or refuses) each of them on its own:
- * - `place-data`: today's full page. The place data binds the pin to the requested id,
- *   `[null,null,<lat>,<lng>],"0x<hi>:0x<lo>"`, deep in a large script; the camera
- *   (`APP_INITIALIZATION_STATE`) is 300–800 m away and `og:image` is a photo. Strong evidence.
+ * - `place-data`: today's full page, in the shape of real ones: the product name as `<title>`, the
+ *   place's name in `itemprop="name"` and `og:title`, place data binding the pin to the requested
+ *   id inside a JavaScript string (`[null,null,<lat>,<lng>],\"0x<hi>:0x<lo>\"`) among nearby
+ *   places' records (`0x0:0x<cid>`), the camera (`APP_INITIALIZATION_STATE`) 300–800 m away, a photo
+ *   as `og:image` and a static map (`markers=` the pin, `center=` 200 m off). Strong evidence.
  * - `og-image` / `itemprop-image`: an older page whose static map has `markers=` on the pin and
  *   `center=` about 200 m west of it (the side-panel offset). Weak evidence (`markers`).
  * - `static-center-only`: a static map with only `center=`, on the pin. Weak evidence.
@@ -69,6 +72,8 @@ export interface PageSubject {
   point: LatLng;
   /** The ftid the page binds the pin to: the one the request named, or one made for its CID. */
   ftid: string;
+  /** The page's interface language (default English). */
+  language?: PageLanguage;
 }
 
 /** Escapes text for an HTML attribute or element. */
@@ -89,8 +94,8 @@ function staticMap(center: LatLng, markers?: LatLng): string {
   return `https://maps.google.com/maps/api/staticmap?center=${pair(center)}&amp;zoom=15&amp;size=900x900&amp;language=en${marker}&amp;sensor=false&amp;client=google-maps-frontend&amp;signature=fake`;
 }
 
-function page(head: string, script = ''): string {
-  return `<!DOCTYPE html><html lang="en" dir="ltr"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1">${head}<link href="/maps/_/ss/k=maps.m.fake.L.W.O/am=AAAB/d=1/rs=fake" rel="stylesheet" nonce="fake"></head><body jstcache="0"><div id="app-container" class="vasquette id-app-container"></div><script nonce="fake">${script}</script></body></html>`;
+function page(head: string, script = '', lang = 'en'): string {
+  return `<!DOCTYPE html><html itemscope="" itemtype="http://schema.org/Place" lang="${lang}"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1">${head}<link href="/maps/_/ss/k=maps.m.fake.L.W.O/am=AAAB/d=1/rs=fake" rel="stylesheet" nonce="fake"></head><body jstcache="0"><div id="app-container" class="vasquette id-app-container"></div><script nonce="fake">${script}</script></body></html>`;
 }
 
 /** The camera alone, `[[[<altitude>,<lng>,<lat>],…`: longitude first. */
@@ -107,41 +112,51 @@ function photoUrl(seed: string): string {
   return `https://lh5.googleusercontent.com/p/AF1Qip${token}=w900-h900-k-no`;
 }
 
-function placeHead(subject: PageSubject, extra: string): string {
-  const name = escapeHtml(subject.name);
-  return `<title>${name} - Google Maps</title><meta content="${name}" itemprop="name"><meta content="${name} · 12 Example Street" property="og:title"><meta content="★★★★☆ · Café" property="og:description">${extra}`;
+/** The address lines a page shows for its place, the country in the page's language. */
+function addressOf(language: PageLanguage): string[] {
+  return ['12 Example Street', '1234 AB City', language.country];
 }
 
-/** The page of one place in one form; `final-url` pages carry no numbers (the pin is in their URL). */
+/**
+ * A place page's head as real full pages have it: the product name as `<title>` in the page's
+ * language (" Google Maps ", " Google マップ "), the place in `itemprop="name"` and `og:title`
+ * ("<name> · <address>"), then `extra`.
+ */
+function placeHead(subject: PageSubject, language: PageLanguage, extra: string): string {
+  const named = escapeHtml(`${subject.name} · ${addressOf(language).join(', ')}`);
+  return `<title>${escapeHtml(language.title)}</title><meta content="${named}" itemprop="name"><meta content="${named}" property="og:title"><meta content="★★★★☆ · Café" property="og:description">${extra}`;
+}
+
+/**
+ * The page of one place in one form; `final-url` pages carry no numbers (the pin is in their URL).
+ * Every form is named like a real full page (product title, the place in `itemprop="name"` and
+ * `og:title`); the `place-data` page also carries a static map whose `markers=` is the pin and whose
+ * `center=` is shifted 200 m west, and a camera 300–800 m away.
+ */
 export function placePage(subject: PageSubject, form: PageForm, lean: LatLng): string {
   const { point } = subject;
+  const language = subject.language ?? PAGE_LANGUAGES[0]!;
+  const shifted = offsetBy(point, STATIC_MAP_CENTRE_OFFSET_METRES, 270);
+  const named = (extra: string, script = '') =>
+    page(placeHead(subject, language, extra), script, language.lang);
   switch (form) {
     case 'place-data': {
       const photo = photoUrl(subject.ftid);
-      const head = placeHead(
-        subject,
-        `<meta content="${photo}" property="og:image"><meta content="900" property="og:image:width"><meta content="900" property="og:image:height"><meta content="${photo}" itemprop="image">`,
-      );
-      return page(head, placeDataScript(subject));
-    }
-    case 'og-image': {
-      const centre = offsetBy(point, STATIC_MAP_CENTRE_OFFSET_METRES, 270);
-      return page(
-        placeHead(subject, `<meta content="${staticMap(centre, point)}" property="og:image">`),
+      return named(
+        `<meta content="${photo}" property="og:image"><meta content="900" property="og:image:width"><meta content="900" property="og:image:height"><meta content="${staticMap(shifted, point)}" itemprop="image">`,
+        placeDataScript(subject, addressOf(language)),
       );
     }
-    case 'itemprop-image': {
-      const centre = offsetBy(point, STATIC_MAP_CENTRE_OFFSET_METRES, 270);
-      return page(
-        placeHead(subject, `<meta itemprop="image" content="${staticMap(centre, point)}">`),
-      );
-    }
+    case 'og-image':
+      return named(`<meta content="${staticMap(shifted, point)}" property="og:image">`);
+    case 'itemprop-image':
+      return named(`<meta itemprop="image" content="${staticMap(shifted, point)}">`);
     case 'static-center-only':
-      return page(placeHead(subject, `<meta content="${staticMap(point)}" property="og:image">`));
+      return named(`<meta content="${staticMap(point)}" property="og:image">`);
     case 'app-state':
-      return page(placeHead(subject, ''), appState(point));
+      return named('', appState(point));
     case 'final-url':
-      return page(placeHead(subject, ''), 'window.APP_FLAGS=[];');
+      return named('', 'window.APP_FLAGS=[];');
     case 'lean':
       return leanPage(lean);
   }

@@ -1,5 +1,4 @@
 import { offsetBy, streamFrom } from './geo.js';
-import { ftidForCid } from './ftid.js';
 import type { PageSubject } from './pages.js';
 
 /** How far the camera of a full page is from the place: never on it, as on real pages. */
@@ -57,18 +56,42 @@ function filler(next: Next, bytes: number): string {
   return items.join(',');
 }
 
-/** `[null,null,<lat>,<lng>],"<ftid>"`: how real pages bind a place's pin to its id. */
-function bound(name: string, lat: number, lng: number, ftid: string, category: string): string {
-  return `[null,null,null,null,null,null,null,null,null,null,null,["${name}",["12 Example Street","City"]],null,[null,null,${lat},${lng}],"${ftid}",null,"${name}",null,["${category}"],null,null,[4.${lat > 0 ? 4 : 6},${120 + (Math.abs(Math.round(lng * 10)) % 800)}]]`;
+/** A JSON string literal as Google writes one: `&`, `<`, `>` and `=` as `\u00XX` escapes. */
+function jsonString(text: string): string {
+  return JSON.stringify(text).replace(
+    /[&<>=]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
- * The script of a full place page: the camera first (`APP_INITIALIZATION_STATE=[[[<alt>,<lng>,<lat>]`,
- * 300–800 m from the place), a viewport pair `[null,null,…]` not bound to any id, 24–44 KB of
- * filler, a nearby place's own data, then the place's data bound to `subject.ftid`, then another
- * nearby place. Deterministic per ftid. Only the block right before `"<ftid>"` is the pin.
+ * JSON text put inside a JavaScript string, as real full pages carry their place data: every
+ * backslash doubled and every quote escaped, so the page holds `[null,null,<lat>,<lng>],\"<ftid>\"`.
  */
-export function placeDataScript(subject: PageSubject): string {
+function inJsString(json: string): string {
+  return json.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n');
+}
+
+/** `[null,null,<lat>,<lng>],"<ftid>","<name>"`: how real pages bind a place's pin to its id. */
+function bound(
+  name: string,
+  at: { lat: number; lng: number },
+  ftid: string,
+  category: string,
+): string {
+  return `[null,null,${at.lat},${at.lng}],"${ftid}",${jsonString(name)},null,[${jsonString(category)}]`;
+}
+
+/**
+ * The script of a full place page, in the shape real full pages have (captured 2024 in nl, pt-PT
+ * and ja): `APP_INITIALIZATION_STATE` opens with the camera (`[[[<alt>,<lng>,<lat>]`, 300–800 m from
+ * the place), a viewport pair not bound to any id and 24–44 KB of filler; then, inside a JavaScript
+ * string whose quotes are escaped, the place's record: its address, the camera again, filler, and
+ * `[null,null,<lat>,<lng>],\"<ftid>\"` bound to `subject.ftid`, among nearby places' records
+ * bound to `0x0:0x<cid>` ids. Deterministic per ftid. Only the block right before the requested
+ * ftid is the pin.
+ */
+export function placeDataScript(subject: PageSubject, addressLines: readonly string[]): string {
   const next = streamFrom(`place:${subject.ftid}`);
   const { point } = subject;
   const span = CAMERA_OFFSET_METRES.max - CAMERA_OFFSET_METRES.min;
@@ -82,17 +105,14 @@ export function placeDataScript(subject: PageSubject): string {
   const neighbour = (label: string) => {
     const at = offsetBy(point, 1000 + (next() % 2000), next() % 360);
     const cid = (BigInt(next()) << 32n) | BigInt((next() | 1) >>> 0);
-    return bound(`${label} ${token(next, 6)}`, at.lat, at.lng, ftidForCid(cid, at), 'Restaurant');
+    return `[${jsonString(token(next, 22))},null,${bound(`${label} ${token(next, 6)}`, at, `0x0:0x${cid.toString(16)}`, 'Restaurant')}]`;
   };
-  const before = neighbour('Nearby');
-  const after = neighbour('Also nearby');
-  const name = subject.name
-    .replaceAll('\\', '\\\\')
-    .replaceAll('"', '\\"')
-    .replaceAll('<', '\\u003c');
-  const own = bound(name, point.lat, point.lng, subject.ftid, 'Café');
-  const head = `[[${2989.4 + (next() % 900)},${camera.lng},${camera.lat}],[0,0,0],[1024,768],13.1]`;
+  const cameraState = `[${2989.4 + (next() % 900)},${camera.lng},${camera.lat}],[0,0,0],[1024,768],13.1`;
   const viewport = `[[null,null,${south.lat},${south.lng}],[null,null,${north.lat},${north.lng}]]`;
   const body = filler(next, 24_000 + (next() % 20_000));
-  return `window.APP_OPTIONS=[null,"en","US",["https://www.gstatic.com/"]];window.APP_INITIALIZATION_STATE=[${head},${viewport},[${body}],[${before}],[${own}],[${after}],[null,"${token(next, 20)}",null,1]];window.APP_FLAGS=[1,0,1,0,0,1];`;
+  const own = bound(subject.name, point, subject.ftid, 'Café');
+  const lines = `[${addressLines.map(jsonString).join(',')}]`;
+  const record = `[null,null,null,null,[${cameraState}],null,[${jsonString(token(next, 22))},${jsonString(token(next, 40))},${lines},null,[${filler(next, 2_000)}],null,null,[${jsonString('/url?q=https://example.com/&opi=79508299')},"example.com"],null,${own},null,null,null,[[[${jsonString(subject.ftid)}]]],[${neighbour('Nearby')},${neighbour('Also nearby')},${neighbour('Around the corner')}]]]`;
+  const data = inJsString(`)]}'\n${record}`);
+  return `window.APP_OPTIONS=[null,"en","US",["https://www.gstatic.com/"]];window.APP_INITIALIZATION_STATE=[[${cameraState}],${viewport},[${body}],[null,"${token(next, 20)}",null,1],"${data}"];window.APP_FLAGS=[1,0,1,0,0,1];`;
 }

@@ -13,6 +13,8 @@ import {
   type PageForm,
 } from './pages.js';
 import { cidFromFtid } from './place-id.js';
+import { PAGE_LANGUAGES, type PageLanguage } from './localized.js';
+import { realPageForCid } from './real-pages.js';
 import { answerPlacesApi, NEVER, type PlacesApiBehaviour } from './places-api.js';
 import {
   answerThrottled,
@@ -97,6 +99,11 @@ export interface FakeGoogleOptions {
   requireConsent?: boolean;
   /** What generic pages show, and where lean pages look (default: London for lean pages). */
   requesterLocation?: LatLng;
+  /**
+   * The `lang` of `PAGE_LANGUAGES` every full page is served in (default: one per place, chosen by
+   * its CID, so a run sees several).
+   */
+  language?: string;
 }
 
 /** Options of a registered redirect. */
@@ -175,7 +182,8 @@ interface Redirect {
  * Starts a fake Google upstream on 127.0.0.1 (random port). It serves place pages for any ftid or CID
  * at the testkit generator's coordinates (`coordinatesForCid`), in each form a real page comes in
  * (`PageForm`; by default the full `place-data` page that binds the pin to the requested ftid);
- * the generic "Google Maps" page (localized on request) for unknown places; the EU consent redirect
+ * the real full pages of `REAL_PLACE_PAGES` for their places, unchanged; the generic "Google Maps"
+ * page (localized on request) for unknown places; the EU consent redirect
  * when the consent cookies are missing; redirects registered with `addRedirect` (short-link chains,
  * optionally failing first); per-place slow, hanging, failing, throttled, generic and raw-body
  * answers; a global throttle; and the Places API (New) `GET /v1/places/{id}`, checking the key and
@@ -194,7 +202,10 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
   let throttleAll: ThrottleMode | undefined;
 
   const coordinatesFor = (cid: string): LatLng =>
-    places.get(cid)?.coordinates ?? coordinatesForCid(cid);
+    places.get(cid)?.coordinates ?? realPageForCid(cid)?.point ?? coordinatesForCid(cid);
+  const languageOf = (cid: string): PageLanguage =>
+    PAGE_LANGUAGES.find((language) => language.lang === options.language) ??
+    PAGE_LANGUAGES[Number(BigInt(cid) % BigInt(PAGE_LANGUAGES.length))]!;
 
   /** Whether this request for `cid` is one of its first `failTimes`, counting it if so. */
   function failsNow(cid: string): boolean {
@@ -264,6 +275,11 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       send(response, 200, genericPage(requester, behaviour.genericName));
       return;
     }
+    const real = realPageForCid(cid);
+    if (real && behaviour.form === undefined && behaviour.coordinates === undefined) {
+      send(response, 200, real.html());
+      return;
+    }
     const name = `Fake Place ${cid}`;
     const point = coordinatesFor(cid);
     const ftid = subject.ftid ?? ftidForCid(cid, point);
@@ -272,7 +288,11 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       redirect(response, finalPlaceUrl(name, point, ftid));
       return;
     }
-    send(response, 200, placePage({ name, point, ftid }, form, leanLocation));
+    send(
+      response,
+      200,
+      placePage({ name, point, ftid, language: languageOf(cid) }, form, leanLocation),
+    );
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
