@@ -1,12 +1,18 @@
+import { startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_URL_LENGTH } from '@placeport/resolver';
 import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '../src/allowance/limits.js';
 import { FREE_BODY_LIMIT_BYTES, RESOLVE_BODY_LIMIT_BYTES } from '../src/routes/resolve.js';
-import { CookieJars, demoApp, UNLIMITED } from './support.js';
+import { CookieJars, demoApp, placeLinks, settingsFor, UNLIMITED } from './support.js';
 
 let app: FastifyInstance;
 let jars = new CookieJars();
+let google: FakeGoogle;
+beforeAll(async () => {
+  google = await startFakeGoogle();
+});
+afterAll(() => google.close());
 afterEach(async () => {
   await app?.close();
   jars = new CookieJars();
@@ -33,6 +39,17 @@ function pinnedLinks(count: number): string[] {
     (_, i) =>
       `https://www.google.com/maps/place/P${i}/data=!3d${(i % 80) + 1}.5!4d${(i % 170) + 1}.25`,
   );
+}
+
+/**
+ * The demo app looking places up at the fake Google: only links that need a lookup count against
+ * an allowance, so the allowance tests send those ({@link placeLinks}).
+ */
+function demoAppWithGoogle(): Promise<FastifyInstance> {
+  return demoApp({
+    rateLimits: UNLIMITED,
+    settings: settingsFor({ MAPS_UPSTREAM_ORIGIN: google.url }),
+  });
 }
 
 async function resolve(urls: string[], paymentIntentId?: string) {
@@ -70,29 +87,29 @@ describe('resolution batch limits', () => {
   });
 
   it('counts distinct links with a payment: a repeated link costs nothing', async () => {
-    app = await demoApp({ rateLimits: UNLIMITED });
+    app = await demoAppWithGoogle();
     const id = await paidIntent(5);
-    const links = pinnedLinks(5);
+    const links = placeLinks(5);
     expect((await resolve([...links, ...links], id)).status).toBe(200);
     expect((await resolve(links, id)).status).toBe(200);
-    expect((await resolve(pinnedLinks(6).slice(5), id)).status).toBe(403);
+    expect((await resolve(placeLinks(1, 5), id)).status).toBe(403);
   });
 
   it("resolves a paid batch up to the intent's place count, and refuses one more", async () => {
-    app = await demoApp({ rateLimits: UNLIMITED });
+    app = await demoAppWithGoogle();
     const id = await paidIntent(12);
-    const over = await resolve(pinnedLinks(13), id);
+    const over = await resolve(placeLinks(13), id);
     expect(over.status).toBe(400);
     expect(over.body.error.code).toBe('too_many_urls');
-    const atLimit = await resolve(pinnedLinks(12), id);
+    const atLimit = await resolve(placeLinks(12), id);
     expect(atLimit.status).toBe(200);
     expect(Object.keys(atLimit.body.results)).toHaveLength(12);
   });
 
   it('counts links over all calls of one payment', async () => {
-    app = await demoApp({ rateLimits: UNLIMITED });
+    app = await demoAppWithGoogle();
     const id = await paidIntent(12);
-    const links = pinnedLinks(13);
+    const links = placeLinks(13);
     expect((await resolve(links.slice(0, 8), id)).status).toBe(200);
     expect((await resolve(links.slice(8, 12), id)).status).toBe(200);
     const over = await resolve(links.slice(12), id);

@@ -1,9 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { MemoryStateStore } from '../src/state/index.js';
 import { PAYER_COOKIE } from '../src/payments/payer.js';
-import { CookieJars, settingsFor, startStack, UNLIMITED, type Stack } from './support.js';
+import {
+  CookieJars,
+  placeLinks,
+  settingsFor,
+  startStack,
+  UNLIMITED,
+  type Stack,
+} from './support.js';
 
 let stack: Stack | undefined;
 const apps: FastifyInstance[] = [];
@@ -267,9 +275,20 @@ describe('no hold is left behind: the settlement sweep', () => {
 });
 
 describe('free lookups are a small daily budget', () => {
+  // Only links that need a lookup spend the budget: these tests send place links the fake Google knows.
+  let google: FakeGoogle;
+  beforeAll(async () => {
+    google = await startFakeGoogle();
+  });
+  afterAll(() => google.close());
+
   async function freeApp(env: Record<string, string>, state = new MemoryStateStore()) {
     const app = await buildApp({
-      settings: settingsFor({ FREE_LINKS_PER_DAY: '6', ...env }),
+      settings: settingsFor({
+        FREE_LINKS_PER_DAY: '6',
+        MAPS_UPSTREAM_ORIGIN: google.url,
+        ...env,
+      }),
       state,
       rateLimits: UNLIMITED,
     });
@@ -288,23 +307,23 @@ describe('free lookups are a small daily budget', () => {
 
   it('is spent across requests, counted over the raw list, and refused past it', async () => {
     const resolve = await freeApp({});
-    expect(await resolve(pinned(4))).toBe(200);
-    expect(await resolve([pinned(1)[0]!, pinned(1)[0]!])).toBe(200);
-    expect(await resolve(pinned(1))).toBe(402);
+    expect(await resolve(placeLinks(4))).toBe(200);
+    expect(await resolve([placeLinks(1)[0]!, placeLinks(1)[0]!])).toBe(200);
+    expect(await resolve(placeLinks(1))).toBe(402);
     // Another address has its own budget; an IPv6 address shares its /64.
-    expect(await resolve(pinned(4), {}, '203.0.113.8')).toBe(200);
-    expect(await resolve(pinned(4), {}, '2001:db8:1:2::1')).toBe(200);
-    expect(await resolve(pinned(4), {}, '2001:db8:1:2::ffff')).toBe(402);
+    expect(await resolve(placeLinks(4), {}, '203.0.113.8')).toBe(200);
+    expect(await resolve(placeLinks(4), {}, '2001:db8:1:2::1')).toBe(200);
+    expect(await resolve(placeLinks(4), {}, '2001:db8:1:2::ffff')).toBe(402);
   });
 
   it('is one budget across two API instances sharing their state', async () => {
     const state = new MemoryStateStore();
     const first = await freeApp({}, state);
     const second = await freeApp({}, state);
-    expect(await first(pinned(4))).toBe(200);
-    expect(await second(pinned(3))).toBe(402);
-    expect(await second(pinned(2))).toBe(200);
-    expect(await first(pinned(1))).toBe(402);
+    expect(await first(placeLinks(4))).toBe(200);
+    expect(await second(placeLinks(3))).toBe(402);
+    expect(await second(placeLinks(2))).toBe(200);
+    expect(await first(placeLinks(1))).toBe(402);
   });
 
   it.each([
@@ -321,7 +340,7 @@ describe('free lookups are a small daily budget', () => {
     for (let i = 0; i < 12; i += 1) {
       // The client writes any address it likes; the proxy (203.0.113.7) appends the real one.
       const spoofed = { 'x-forwarded-for': `10.0.${i}.1, 198.51.100.20` };
-      if ((await resolve(pinned(1, i), spoofed)) === 200) allowed += 1;
+      if ((await resolve(placeLinks(1, i), spoofed)) === 200) allowed += 1;
     }
     expect(allowed).toBe(6);
   });

@@ -21,7 +21,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { buildApp, type AppConfig } from '../src/app.js';
 import { RedisStateStore } from '../src/state/index.js';
 import { redisKeys } from '../src/state/redis-store.js';
-import { CookieJars, settingsFor, takeoutLink, UNLIMITED } from './support.js';
+import { CookieJars, placeLinks, settingsFor, takeoutLink, UNLIMITED } from './support.js';
 
 /** The same secret on both instances, so a payer cookie set by one is valid on the other. */
 const PAYER_COOKIE_SECRET = 'two-instances-share-this-payer-cookie-secret';
@@ -168,7 +168,8 @@ describe('two API instances sharing one Redis', () => {
   it("one payment's link allowance: 6 links on A and 4 on B use it up; repeats are free anywhere", async () => {
     const [a, b] = await twoInstances();
     const id = await authorizedIntent(a, 10);
-    const links = pinned(11);
+    // Links that need a lookup: only those count against a payment's allowance.
+    const links = placeLinks(11);
     for (const link of links.slice(0, 6)) {
       const answer = await resolve(a, [link], id);
       expect(answer.status).toBe(200);
@@ -223,12 +224,12 @@ describe('two API instances sharing one Redis', () => {
 
   it('one free budget: 4 free links via A leave 2 for B', async () => {
     const [a, b] = await twoInstances({ FREE_LINKS_PER_DAY: '6' });
-    expect((await resolve(a, pinned(4))).status).toBe(200);
-    const refused = await resolve(b, pinned(3, 4));
+    expect((await resolve(a, placeLinks(4))).status).toBe(200);
+    const refused = await resolve(b, placeLinks(3, 4));
     expect(refused.status).toBe(402);
     expect(errorCode(refused)).toBe('free_budget_used');
-    expect((await resolve(b, pinned(2, 4))).status).toBe(200);
-    expect((await resolve(a, pinned(1, 6))).status).toBe(402);
+    expect((await resolve(b, placeLinks(2, 4))).status).toBe(200);
+    expect((await resolve(a, placeLinks(1, 6))).status).toBe(402);
   });
 
   it('one resolution cache: a place looked up through A is answered on B without asking Google', async () => {

@@ -1,7 +1,7 @@
 import { extractCoordinates, placeIdFromFtid, cidFromFtid } from '@placeport/converter/internal';
 import { coordinatesForFtid, PAGE_FORMS, REQUESTER_LOCATION } from '@placeport/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ftidFor, startStack, takeoutLink, type Stack } from './support.js';
+import { ftidFor, placeLinks, startStack, takeoutLink, type Stack } from './support.js';
 
 let stack: Stack;
 afterEach(() => stack?.close());
@@ -192,6 +192,63 @@ describe('resolution through a real server and the fake Google', () => {
       lng: 11.576124,
     });
     expect(stack.upstream.calls).toHaveLength(0);
+  });
+});
+
+describe('only links that need a lookup are sent and counted (product.md, "Needs a lookup")', () => {
+  const place = (host: string) => `https://${host}/maps/place/X/data=!4m2!3m1!1s${ftidFor(1)}`;
+  /** Links the resolver refuses: look-alikes of Google's hosts, an IP literal, ids naming two places. */
+  const refused = [
+    place('maps.google.com.evil.example'),
+    place('www.google.co.nl.example'),
+    place('maps.google.com.de'),
+    place('www.google.co.nl'),
+    place('127.0.0.1'),
+    `https://www.google.com/maps?cid=${cidFromFtid(ftidFor(1))}&query_place_id=${placeIdFromFtid(ftidFor(2))}`,
+  ];
+  const pin = 'https://www.google.com/maps/place/X/data=!4m5!3m4!8m2!3d48.137154!4d11.576124';
+
+  function expectRefusedUnsent(body: Record<string, unknown>, links: readonly string[]) {
+    const failures = body.failures as Record<string, string>;
+    for (const link of links) expect(failures[link]).toBe('not_allowed');
+    expect(coordinatesOf((body.results as Record<string, string>)[pin])).toEqual({
+      lat: 48.137154,
+      lng: 11.576124,
+    });
+    expect(stack.google.requests).toHaveLength(0);
+  }
+
+  it('without a payment: refused and pinned links spend nothing of the free budget', async () => {
+    stack = await startStack({ env: { FREE_LINKS_PER_DAY: '4' } });
+    for (const links of [refused.slice(0, 3), refused.slice(3, 6)]) {
+      const { status, body } = await resolve([...links, pin]);
+      expect(status).toBe(200);
+      expectRefusedUnsent(body, links);
+    }
+    // The whole budget of the day is still there: 4 lookups, and not one more.
+    const lookups = placeLinks(4);
+    const { status, body } = await resolve(lookups);
+    expect(status).toBe(200);
+    expect(Object.keys(body.results as object).sort()).toEqual([...lookups].sort());
+    const past = await resolve(placeLinks(1, 4));
+    expect(past.status).toBe(402);
+    expect(past.body.error).toMatchObject({ code: 'free_budget_used' });
+  });
+
+  it("with a payment: refused and pinned links use nothing of the payment's allowance", async () => {
+    stack = await startStack();
+    const id = await paidIntent(5);
+    const { status, body } = await resolve([...refused, pin], id);
+    expect(status).toBe(200);
+    expectRefusedUnsent(body, refused);
+    // All 5 places of the payment can still be looked up, and not one more.
+    const lookups = placeLinks(5);
+    const paid = await resolve(lookups, id);
+    expect(paid.status).toBe(200);
+    expect(Object.keys(paid.body.results as object).sort()).toEqual([...lookups].sort());
+    const past = await resolve(placeLinks(1, 5), id);
+    expect(past.status).toBe(403);
+    expect(past.body.error).toMatchObject({ code: 'link_allowance_used' });
   });
 });
 

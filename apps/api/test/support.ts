@@ -176,6 +176,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 }
 
+/**
+ * Distinct Takeout place links without coordinates: each needs a lookup, so each is sent to the
+ * resolver and counted against an allowance (the fake Google knows every one of them).
+ */
+export function placeLinks(count: number, from = 0): string[] {
+  return Array.from({ length: count }, (_, i) => takeoutLink(ftidFor(from + i)));
+}
+
 /** A loopback server that must never be contacted; `hits` counts requests that reached it. */
 export async function startCanary(): Promise<{
   port: number;

@@ -5,10 +5,7 @@
  */
 import {
   ConverterError,
-  extractCoordinates,
-  extractPlaceRef,
-  isMapsServiceUrl,
-  placeKey,
+  placeNeed,
   ResolveRequestError,
   type InspectedList,
   type ResolveUrls,
@@ -49,8 +46,9 @@ export function emptyStats(mode: LookupStats['mode']): LookupStats {
 }
 
 /**
- * How many distinct places of these lists need a lookup: links without coordinates that point at
- * Google Maps, one per place key, as the pipeline sends them. It sets the progress line's total
+ * How many distinct places of these lists need a lookup: links without coordinates that the
+ * resolver accepts ({@link placeNeed}), one per lookup key, as the pipeline sends them; a link the
+ * resolver would refuse is `not_allowed` and never counted. It sets the progress line's total
  * before the first answer (links sent again later are added as they go).
  */
 export function countLookups(lists: readonly InspectedList[]): number {
@@ -58,8 +56,8 @@ export function countLookups(lists: readonly InspectedList[]): number {
   for (const list of lists) {
     if (list.parsed instanceof ConverterError) continue;
     for (const place of list.parsed.places) {
-      if (extractCoordinates(place.url) || !isMapsServiceUrl(place.url)) continue;
-      keys.add(placeKey(extractPlaceRef(place.url)) ?? `url:${place.url}`);
+      const need = placeNeed(place);
+      if (need.kind === 'lookup') keys.add(need.key);
     }
   }
   return keys.size;

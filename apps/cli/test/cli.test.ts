@@ -6,7 +6,7 @@ import {
   type FakeGoogle,
   type GeneratedList,
 } from '@placeport/testkit';
-import { extractPlaceRef, REASON_TEXT, resolvedUrlFor } from '@placeport/converter/internal';
+import { placeIdsOf, REASON_TEXT, resolvedUrlFor } from '@placeport/converter/internal';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -67,9 +67,10 @@ describe('placeport CLI', () => {
         }
         const results: Record<string, string> = {};
         for (const url of urls) {
-          const ref = extractPlaceRef(url);
+          const ids = placeIdsOf(url);
           const place = placeLists.flatMap((l) => l.places).find((p) => p.url === url);
-          if (ref?.ftid) results[url] = resolvedUrlFor(coordinatesForFtid(ref.ftid), ref.placeId);
+          if (ids && ids !== 'conflict' && ids.ftid)
+            results[url] = resolvedUrlFor(coordinatesForFtid(ids.ftid), ids.placeId);
           else if (place?.resolvable) results[url] = resolvedUrlFor(place.resolvable);
         }
         json(200, { results, failures: {} });

@@ -5,6 +5,7 @@
  */
 import {
   FAKE_GOOGLE_API_KEY,
+  ftidForCid,
   generateTakeout,
   startFakeGoogle,
   type FakeGoogle,
@@ -300,6 +301,47 @@ describe('placeport convert, looking places up from this computer', () => {
       );
     }
     expect(text.stdout).toContain('run the same command again later');
+  });
+
+  it('(e) never sends a link the resolver would refuse: look-alike hosts are not_allowed, not counted, never requested', async () => {
+    const ftid = ftidForCid(4_242n);
+    const link = (host: string) =>
+      `https://${host}/maps/place/Hagia+Sophia/data=!4m2!3m1!1s${ftid}`;
+    const lookAlikes = [
+      link('maps.google.com.de'),
+      link('www.google.co.nl'),
+      link('maps.google.com.evil.example'),
+      link('www.google.co.nl.example'),
+    ];
+    const csv = [
+      'Title,Note,URL,Comment',
+      `Hagia Sophia,,${link('www.google.com')},`,
+      ...lookAlikes.map((lookAlike, i) => `Look-alike ${i + 1},,${lookAlike},`),
+    ].join('\n');
+    const home = path.join(dir, 'look-alikes');
+    await mkdir(home, { recursive: true });
+    const input = path.join(home, 'Istanbul.csv');
+    await writeFile(input, `${csv}\n`);
+    const where: RunEnvironment = { google: google.url, cacheHome: path.join(home, 'cache') };
+    const args = ['convert', input, '--out', path.join(home, 'out'), '--json', '--no-cache'];
+    const result = await runBin(args, where);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const [line] = summary.lists;
+    expect(line).toMatchObject({ total: 5, converted: 1, unplaced: { not_allowed: 4 } });
+    // One lookup, for the real place: the look-alikes were neither counted nor sent.
+    expect(summary.lookups).toMatchObject({ mode: 'local', links: 1 });
+    expect(google.requests.map((request) => request.host)).toEqual(['www.google.com']);
+    const failedCsv = await readFile(
+      line!.files.find((f) => f.endsWith('failed-places.csv'))!,
+      'utf8',
+    );
+    const rows = failedCsv.split('\r\n').slice(1).filter(Boolean);
+    expect(rows).toEqual(
+      lookAlikes.map(
+        (lookAlike, i) => `Look-alike ${i + 1},,${lookAlike},,${REASON_TEXT.not_allowed}`,
+      ),
+    );
   });
 });
 

@@ -1,8 +1,7 @@
 import { extractCsvEntries } from './core/archive.js';
-import { extractCoordinates } from './core/coordinates.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
 import { LIMITS, type Limits } from './core/limits.js';
-import { isMapsServiceUrl } from './core/maps-urls.js';
+import { placeNeed } from './core/link-need.js';
 import { countNonBlankRows, type ParsedCsv } from './core/csv.js';
 import { listOutputNames } from './core/names.js';
 import type { ParsedPlace, UploadedList } from './core/types.js';
@@ -19,8 +18,9 @@ function isEmptyList(parsed: ParsedCsv | ConverterError): boolean {
 
 /**
  * How many places of a list are placed without a lookup (coordinates in the file or the link), and
- * how many have a Google Maps link without coordinates, so a lookup is needed. The rest (no link,
- * not a Maps link) cannot be placed at all.
+ * how many need a lookup: a link without coordinates that the resolver accepts ({@link placeNeed}),
+ * as the pipeline sends them. The rest (no link, or a link the resolver refuses, `not_allowed`)
+ * cannot be placed at all.
  */
 export function countCoordinateSources(places: readonly ParsedPlace[]): {
   withCoordinates: number;
@@ -29,8 +29,9 @@ export function countCoordinateSources(places: readonly ParsedPlace[]): {
   let withCoordinates = 0;
   let needsLookup = 0;
   for (const place of places) {
-    if (place.coordinates || extractCoordinates(place.url)) withCoordinates += 1;
-    else if (isMapsServiceUrl(place.url)) needsLookup += 1;
+    const need = placeNeed(place).kind;
+    if (need === 'coordinates') withCoordinates += 1;
+    else if (need === 'lookup') needsLookup += 1;
   }
   return { withCoordinates, needsLookup };
 }

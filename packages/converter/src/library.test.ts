@@ -333,3 +333,54 @@ describe('choosing lists', () => {
     });
   });
 });
+
+describe('links the resolver would refuse (product.md, "Needs a lookup")', () => {
+  const ftid = '0x14e732fd76f0d90d:0xe5415928d6702b47';
+  const real = `https://www.google.com/maps/place/Hagia+Sophia/data=!4m2!3m1!1s${ftid}`;
+  // Look-alikes of Google's hosts: the first two a `google.<…>` pattern takes for Google's.
+  const lookAlikes = [
+    `https://maps.google.com.de/maps/place/Hagia+Sophia/data=!4m2!3m1!1s${ftid}`,
+    `https://www.google.co.nl/maps/place/Hagia+Sophia/data=!4m2!3m1!1s${ftid}`,
+    `https://maps.google.com.evil.example/maps/place/data=!4m2!3m1!1s${ftid}`,
+    `https://www.google.co.nl.example/maps/place/data=!4m2!3m1!1s${ftid}`,
+  ];
+  const bytes = zipSync({
+    'Takeout/Saved/Istanbul.csv': strToU8(
+      [
+        'Title,Note,URL,Comment',
+        `Hagia Sophia,,"${real}",`,
+        ...lookAlikes.map((link, i) => `Look-alike ${i + 1},,"${link}",`),
+        'Pin,,"https://www.google.com/maps/search/41.0086,28.9802",',
+        '',
+      ].join('\n'),
+    ),
+  });
+
+  it('are not counted as needing a lookup, never sent, and not_allowed in the results and the failed-places CSV', async () => {
+    const [list] = inspectArchive(bytes).lists;
+    expect(list).toMatchObject({ rowCount: 6, withCoordinates: 1, needsLookup: 1 });
+
+    const sent: string[] = [];
+    const resolveUrls: ResolveUrls = async (urls) => {
+      sent.push(...urls);
+      return { results: { [real]: resolvedUrlFor({ lat: 41.008583, lng: 28.980175 }) } };
+    };
+    const run = await convertArchive(bytes, { resolveUrls });
+    expect(sent).toEqual([real]);
+    const [result] = run.lists;
+    expect(result!.places.map((place) => place.reason)).toEqual([
+      undefined,
+      'not_allowed',
+      'not_allowed',
+      'not_allowed',
+      'not_allowed',
+      undefined,
+    ]);
+    expect(result!.stats.unplaced).toEqual({ not_allowed: 4 });
+    const [header, ...rows] = readCsv(result!.failedCsvContent!);
+    expect(header).toEqual(['Title', 'Note', 'URL', 'Comment', 'Reason']);
+    expect(rows.map((row) => [row[2], row[4]])).toEqual(
+      lookAlikes.map((link) => [link, 'Not a Google Maps link']),
+    );
+  });
+});

@@ -4,14 +4,13 @@ import { buildFailedCsv } from './core/failed-csv.js';
 import { type MappedPlace } from './core/kml.js';
 import { writeListFiles, type OutputFormat } from './core/formats/output.js';
 import { parseSavedPlacesJson } from './core/saved-places-json.js';
-import { isMapsServiceUrl } from './core/maps-urls.js';
+import { placeNeed, type PlaceNeed } from './core/link-need.js';
 import {
   failedCsvFileName,
   fileNameFromPath,
   listNameFromPath,
   listOutputNames,
 } from './core/names.js';
-import { extractPlaceRef, placeKey } from './core/place-ids.js';
 import { parseSavedPlacesCsv, type ParsedCsv } from './core/csv.js';
 import {
   isLookupFailure,
@@ -19,13 +18,7 @@ import {
   type LookupFailure,
   type UnplacedReason,
 } from './core/reasons.js';
-import type {
-  ConversionResult,
-  ConversionStats,
-  LatLng,
-  ListKind,
-  ParsedPlace,
-} from './core/types.js';
+import type { ConversionResult, ConversionStats, ListKind, ParsedPlace } from './core/types.js';
 import type { ConversionProgress, ConversionStage } from './worker/types.js';
 
 const DEFAULT_FORMATS: readonly OutputFormat[] = ['kml'];
@@ -329,28 +322,11 @@ async function resolveMissing(
   }
 }
 
-function lookupKey(url: string): string {
-  return placeKey(extractPlaceRef(url)) ?? `url:${url}`;
-}
-
-/** What a place's link gives: coordinates, a lookup (by its place's key), or nothing to do. */
-type LinkPlan = { coordinates: LatLng } | { key: string } | undefined;
-
-/**
- * Reads a place's link once. Starred places carry their coordinates in the file, so their link
- * is only read when they do not; a Maps link without coordinates needs a lookup when lookups run.
- */
-function planLink(place: ParsedPlace, lookups: boolean): LinkPlan {
-  if (place.coordinates) return undefined;
-  const found = extractCoordinates(place.url);
-  if (found) return { coordinates: found.coordinates };
-  return lookups && isMapsServiceUrl(place.url) ? { key: lookupKey(place.url) } : undefined;
-}
-
 /**
  * Converts lists per the seed's "Place conversion": coordinates from the URL first; links without them
- * that point at Google Maps are sent, one per distinct place, to `resolveUrls`, and coordinates are read
- * from the resolved URL. A list that fails validation is skipped with its reason; the others go on.
+ * that the resolver accepts ({@link placeNeed}) are sent, one per distinct place, to `resolveUrls`, and
+ * coordinates are read from the resolved URL; a link the resolver would refuse is `not_allowed` at
+ * once, never sent. A list that fails validation is skipped with its reason; the others go on.
  * Same-named lists write files told apart by folder (`listOutputNames`), their KML parts and
  * failed-places CSV under the same name.
  */
@@ -368,14 +344,12 @@ export async function convertLists(
   const parsedLists = lists.map((list) => list.parsed ?? parseList(list.content, list.kind));
   // Each link read once, before the lists: the run's lookups are counted up front, so the page
   // can say "Looking up 212 of 588 places" for the whole run.
-  const plans = parsedLists.map((parsed) =>
-    parsed instanceof ConverterError
-      ? []
-      : parsed.places.map((place) => planLink(place, options.resolveUrls !== undefined)),
+  const plans: PlaceNeed[][] = parsedLists.map((parsed) =>
+    parsed instanceof ConverterError ? [] : parsed.places.map(placeNeed),
   );
   if (options.resolveUrls) {
     const keys = new Set<string>();
-    for (const plan of plans.flat()) if (plan && 'key' in plan) keys.add(plan.key);
+    for (const plan of plans.flat()) if (plan.kind === 'lookup') keys.add(plan.key);
     if (keys.size > 0) progress.lookups = { done: 0, total: keys.size };
     options = {
       ...options,
@@ -418,11 +392,11 @@ export async function convertLists(
           false,
         );
       }
-      const plan = plans[index]![i];
-      if (!plan) return;
-      if ('coordinates' in plan) {
-        place.coordinates = plan.coordinates;
-      } else {
+      const plan = plans[index]![i]!;
+      if (plan.kind === 'coordinates') place.coordinates = plan.coordinates;
+      else if (plan.kind === 'unplaced') place.reason = plan.reason;
+      else if (!options.resolveUrls) place.reason = 'not_looked_up';
+      else {
         if (!pending.has(plan.key)) pending.set(plan.key, place.url);
         waiting.push({ place, key: plan.key });
       }
@@ -443,12 +417,6 @@ export async function convertLists(
       } else {
         place.reason = isLookupFailure(resolved) ? resolved : 'not_found';
       }
-    }
-    for (const place of places) {
-      if (place.coordinates || place.reason) continue;
-      if (!place.url.trim()) place.reason = 'no_link';
-      else if (!isMapsServiceUrl(place.url)) place.reason = 'not_allowed';
-      else place.reason = 'not_looked_up';
     }
     for (const place of places) {
       if (place.coordinates) continue;

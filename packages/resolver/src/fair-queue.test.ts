@@ -13,7 +13,12 @@ function gate(log: string[], name: string) {
 
 describe('FairQueue', () => {
   it('never runs more than its concurrency, and runs every task', async () => {
-    const queue = new FairQueue({ concurrency: 3, maxQueued: 100, maxQueuedFree: 100 });
+    const queue = new FairQueue({
+      concurrency: 3,
+      maxQueued: 100,
+      maxQueuedFree: 100,
+      maxActiveFree: 100,
+    });
     let active = 0;
     let peak = 0;
     const results = await Promise.all(
@@ -32,7 +37,12 @@ describe('FairQueue', () => {
   });
 
   it('starts every waiting paid lookup before any waiting free one, whatever arrived first', async () => {
-    const queue = new FairQueue({ concurrency: 1, maxQueued: 100, maxQueuedFree: 100 });
+    const queue = new FairQueue({
+      concurrency: 1,
+      maxQueued: 100,
+      maxQueuedFree: 100,
+      maxActiveFree: 100,
+    });
     const log: string[] = [];
     const blocker = gate(log, 'blocker');
     const running = queue.run(free('x'), blocker.task);
@@ -56,7 +66,12 @@ describe('FairQueue', () => {
   });
 
   it('lets clients take turns: a flood from one client does not starve another', async () => {
-    const queue = new FairQueue({ concurrency: 1, maxQueued: 100, maxQueuedFree: 100 });
+    const queue = new FairQueue({
+      concurrency: 1,
+      maxQueued: 100,
+      maxQueuedFree: 100,
+      maxActiveFree: 100,
+    });
     const order: string[] = [];
     const blocker = gate(order, 'blocker');
     const first = queue.run(free('a'), blocker.task);
@@ -72,7 +87,12 @@ describe('FairQueue', () => {
   });
 
   it('refuses a batch that would overfill the queue, and free batches past their smaller share', () => {
-    const queue = new FairQueue({ concurrency: 2, maxQueued: 10, maxQueuedFree: 4 });
+    const queue = new FairQueue({
+      concurrency: 2,
+      maxQueued: 10,
+      maxQueuedFree: 4,
+      maxActiveFree: 100,
+    });
     expect(() => queue.admit(paid('p'), 12)).not.toThrow();
     expect(() => queue.admit(paid('p'), 13)).toThrow(OverloadedError);
     expect(() => queue.admit(free('f'), 6)).not.toThrow();
@@ -85,7 +105,12 @@ describe('FairQueue', () => {
   });
 
   it('drops a waiting task whose signal aborts, without running it', async () => {
-    const queue = new FairQueue({ concurrency: 1, maxQueued: 10, maxQueuedFree: 10 });
+    const queue = new FairQueue({
+      concurrency: 1,
+      maxQueued: 10,
+      maxQueuedFree: 10,
+      maxActiveFree: 100,
+    });
     const log: string[] = [];
     const blocker = gate(log, 'blocker');
     const running = queue.run(free('a'), blocker.task);
@@ -102,10 +127,61 @@ describe('FairQueue', () => {
   });
 
   it('releases its slot when a task fails', async () => {
-    const queue = new FairQueue({ concurrency: 1, maxQueued: 10, maxQueuedFree: 10 });
+    const queue = new FairQueue({
+      concurrency: 1,
+      maxQueued: 10,
+      maxQueuedFree: 10,
+      maxActiveFree: 100,
+    });
     await expect(queue.run(free('a'), () => Promise.reject(new Error('boom')))).rejects.toThrow(
       'boom',
     );
     await expect(queue.run(free('a'), async () => 'ok')).resolves.toBe('ok');
+  });
+
+  describe('slots reserved for paid lookups', () => {
+    const tuning = { concurrency: 8, maxQueued: 1000, maxQueuedFree: 1000, maxActiveFree: 2 };
+
+    it('free lookups never hold more than their share, however many hang', async () => {
+      const queue = new FairQueue(tuning);
+      const log: string[] = [];
+      const hanging = Array.from({ length: 20 }, (_, i) => gate(log, `f${i}`));
+      const runs = hanging.map((g, i) => queue.run(free(`addr${i}`), g.task));
+      await Promise.resolve();
+      expect(queue.running).toEqual({ paid: 0, free: 2 });
+      expect(queue.waiting.free).toBe(18);
+      // A paying batch takes every other slot at once, without waiting for any free lookup.
+      const payer = Array.from({ length: 6 }, (_, i) => gate(log, `p${i}`));
+      const paidRuns = payer.map((g) => queue.run(paid('payer'), g.task));
+      await Promise.resolve();
+      expect(queue.running).toEqual({ paid: 6, free: 2 });
+      expect(log.filter((name) => name.startsWith('p'))).toHaveLength(6);
+      for (const g of payer) g.release();
+      await Promise.all(paidRuns);
+      expect(queue.running).toEqual({ paid: 0, free: 2 });
+      for (const g of hanging) g.release();
+      await Promise.all(runs);
+      expect(queue.running).toEqual({ paid: 0, free: 0 });
+      expect(log.filter((name) => name.startsWith('f'))).toHaveLength(20);
+    });
+
+    it('paid lookups may use every slot', async () => {
+      const queue = new FairQueue(tuning);
+      const log: string[] = [];
+      const payer = Array.from({ length: 10 }, (_, i) => gate(log, `p${i}`));
+      const runs = payer.map((g) => queue.run(paid('payer'), g.task));
+      await Promise.resolve();
+      expect(queue.running).toEqual({ paid: 8, free: 0 });
+      expect(queue.waiting.paid).toBe(2);
+      for (const g of payer) g.release();
+      await Promise.all(runs);
+    });
+
+    it('admits a free batch by its share of the slots, not by every free slot', () => {
+      const queue = new FairQueue({ ...tuning, maxQueuedFree: 3 });
+      expect(() => queue.admit(free('a'), 5)).not.toThrow();
+      expect(() => queue.admit(free('a'), 6)).toThrow(OverloadedError);
+      expect(() => queue.admit(paid('p'), 11)).not.toThrow();
+    });
   });
 });

@@ -26,16 +26,24 @@ export interface FairQueueTuning {
   maxQueued: number;
   /** Free lookups that may wait, across every client (a smaller share). */
   maxQueuedFree: number;
+  /**
+   * Upstream slots free lookups may hold at once: the rest are kept for paid ones, so a paying
+   * batch always has slots however many free lookups hang.
+   */
+  maxActiveFree: number;
 }
 
 /**
- * Upstream slots shared fairly: at most `concurrency` lookups run; waiting lookups of paid batches
- * always start before free ones; within a priority, clients take turns (one lookup each, round
- * robin), so a client with a huge batch or a flood of calls cannot starve the others. The queue is
- * bounded: a batch that would overfill it is refused as a whole with {@link OverloadedError}.
+ * Upstream slots shared fairly: at most `concurrency` lookups run, of which at most
+ * `maxActiveFree` free ones (the other slots are reserved for paid lookups, so free lookups that
+ * hang cannot hold up a paying batch); waiting lookups of paid batches always start before free
+ * ones; within a priority, clients take turns (one lookup each, round robin), so a client with a
+ * huge batch or a flood of calls cannot starve the others. The queue is bounded: a batch that would
+ * overfill it is refused as a whole with {@link OverloadedError}.
  */
 export class FairQueue {
   private active = 0;
+  private activeFree = 0;
   private queued = { paid: 0, free: 0 };
   private readonly lanes = {
     paid: new Map<string, Waiter[]>(),
@@ -49,9 +57,26 @@ export class FairQueue {
     return { ...this.queued };
   }
 
+  /** Lookups running now, per priority. */
+  get running(): { paid: number; free: number } {
+    return { paid: this.active - this.activeFree, free: this.activeFree };
+  }
+
+  /** Whether a lookup of `priority` may take a slot now (queues aside). */
+  private hasRoom(priority: Requester['priority']): boolean {
+    if (this.active >= this.tuning.concurrency) return false;
+    return priority === 'paid' || this.activeFree < this.tuning.maxActiveFree;
+  }
+
   /** Refuses, before anything is queued, a batch of `count` lookups the queue cannot take. */
   admit(requester: Requester, count: number): void {
-    const slots = Math.max(0, this.tuning.concurrency - this.active);
+    const room = this.tuning.concurrency - this.active;
+    const slots = Math.max(
+      0,
+      requester.priority === 'paid'
+        ? room
+        : Math.min(room, this.tuning.maxActiveFree - this.activeFree),
+    );
     const wouldWait = Math.max(0, count - slots);
     const total = this.queued.paid + this.queued.free + wouldWait;
     const overFree =
@@ -68,14 +93,17 @@ export class FairQueue {
       return await task();
     } finally {
       this.active -= 1;
+      if (requester.priority === 'free') this.activeFree -= 1;
       this.next();
     }
   }
 
   private acquire(requester: Requester, signal: AbortSignal | undefined): Promise<void> {
     signal?.throwIfAborted();
-    if (this.active < this.tuning.concurrency && this.queued.paid + this.queued.free === 0) {
-      this.active += 1;
+    const { priority } = requester;
+    const ahead = priority === 'paid' ? this.queued.paid : this.queued.paid + this.queued.free;
+    if (ahead === 0 && this.hasRoom(priority)) {
+      this.take(priority);
       return Promise.resolve();
     }
     const lane = this.lanes[requester.priority];
@@ -105,10 +133,23 @@ export class FairQueue {
     });
   }
 
-  /** Starts the next waiter: paid before free; within a lane, the client whose turn it is. */
+  private take(priority: Requester['priority']): void {
+    this.active += 1;
+    if (priority === 'free') this.activeFree += 1;
+  }
+
+  /**
+   * Starts the next waiters while slots are free: paid before free, free only within their share;
+   * within a lane, the client whose turn it is.
+   */
   private next(): void {
-    while (this.active < this.tuning.concurrency) {
-      const priority = this.queued.paid > 0 ? 'paid' : this.queued.free > 0 ? 'free' : undefined;
+    for (;;) {
+      const priority =
+        this.queued.paid > 0 && this.hasRoom('paid')
+          ? 'paid'
+          : this.queued.free > 0 && this.hasRoom('free')
+            ? 'free'
+            : undefined;
       if (!priority) return;
       const lane = this.lanes[priority];
       const [client, list] = lane.entries().next().value as [string, Waiter[]];
@@ -117,7 +158,7 @@ export class FairQueue {
       lane.delete(client);
       if (list.length > 0) lane.set(client, list);
       this.queued[priority] -= 1;
-      this.active += 1;
+      this.take(priority);
       waiter.start();
     }
   }

@@ -17,7 +17,7 @@ export { systemClock, timeoutSignal, type Clock, type TimedSignal } from './cloc
 export { FairQueue, OverloadedError, type Requester, type FairQueueTuning } from './fair-queue.js';
 export { Breaker, type BackoffTuning } from './breaker.js';
 export { isAllowedFetchUrl, isGooglePlaceLink, isShortLink } from './allowlist.js';
-export { GOOGLE_SUPPORTED_DOMAINS } from './domains.js';
+export { GOOGLE_SUPPORTED_DOMAINS, linkNeed, type LinkNeed } from '@placeport/converter/internal';
 export { planFor, placePageUrl, type Plan } from './plan.js';
 export { placeIdsOf, cacheKeyOf, type PlaceIds } from './ids.js';
 export { judgePage, type Verdict, type Strength, type EvidenceSource } from './evidence.js';

@@ -3,8 +3,8 @@
  * be changed per resolver (see {@link ResolverTuning}).
  */
 
-/** Longest link accepted; Takeout's are percent-encoded ASCII of a few hundred characters. */
-export const MAX_URL_LENGTH = 2048;
+/** Longest link accepted: the converter core's, which refuses a longer one as `not_allowed`. */
+export { MAX_URL_LENGTH } from '@placeport/converter/internal';
 /** Redirects followed from one link (short links take one or two). */
 export const MAX_REDIRECTS = 5;
 /** Largest page body read; real place pages are under 2 MB. */
@@ -16,6 +16,11 @@ export const UPSTREAM_CONCURRENCY = 32;
 export const MAX_QUEUED_LOOKUPS = 20_000;
 /** Free lookups that may wait for a slot, across all clients. */
 export const MAX_QUEUED_FREE_LOOKUPS = 256;
+/**
+ * Upstream slots free lookups may hold at once (a quarter): the other 24 are kept for paid ones,
+ * so a paying batch runs at three quarters of full speed at worst, whatever free clients send.
+ */
+export const MAX_ACTIVE_FREE_LOOKUPS = UPSTREAM_CONCURRENCY / 4;
 /** One upstream request (connect, answer, body) may take this long. */
 export const REQUEST_TIMEOUT_MS = 8_000;
 /**
@@ -40,6 +45,7 @@ export interface ResolverTuning {
   concurrency: number;
   maxQueued: number;
   maxQueuedFree: number;
+  maxActiveFree: number;
   requestTimeoutMs: number;
   batchDeadlineMs: number;
   retryDelayMs: number;
@@ -52,6 +58,7 @@ export const DEFAULT_RESOLVER_TUNING: ResolverTuning = {
   concurrency: UPSTREAM_CONCURRENCY,
   maxQueued: MAX_QUEUED_LOOKUPS,
   maxQueuedFree: MAX_QUEUED_FREE_LOOKUPS,
+  maxActiveFree: MAX_ACTIVE_FREE_LOOKUPS,
   requestTimeoutMs: REQUEST_TIMEOUT_MS,
   batchDeadlineMs: BATCH_DEADLINE_MS,
   retryDelayMs: RETRY_DELAY_MS,

@@ -1,10 +1,8 @@
-import { extractCoordinates, type LatLng } from '@placeport/converter/internal';
-import { isAllowedFetchUrl, isGooglePlaceLink } from './allowlist.js';
-import { cacheKeyOf, placeIdsOf, type PlaceIds } from './ids.js';
-import { MAX_URL_LENGTH } from './limits.js';
+import { linkNeed, type LatLng, type PlaceIds } from '@placeport/converter/internal';
 
 /**
- * How one link will be resolved:
+ * How one link will be resolved, as the converter core's {@link linkNeed} decides (the one rule
+ * for "needs a lookup"), with the page each lookup starts from:
  * - `known`: the link itself holds the pin or an explicit pair (nothing to fetch, nothing beats it);
  * - `place`: it names a place (ftid, CID or place id, all agreeing): look it up by id — cache,
  *   Places API, then the place page the resolver builds itself;
@@ -17,15 +15,6 @@ export type Plan =
   | { kind: 'link'; page: URL }
   | { kind: 'refused' };
 
-function parse(text: string): URL | undefined {
-  if (text.length > MAX_URL_LENGTH) return undefined;
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The https place page the resolver fetches for a place, whatever form the user's link had. */
 export function placePageUrl(ids: PlaceIds): URL {
   if (ids.ftid) return new URL(`https://www.google.com/maps/place/data=!4m2!3m1!1s${ids.ftid}`);
@@ -35,18 +24,15 @@ export function placePageUrl(ids: PlaceIds): URL {
 
 /** Decides how a link is resolved. */
 export function planFor(text: string): Plan {
-  const url = parse(text);
-  if (!url) return { kind: 'refused' };
-  const googlePlace = isGooglePlaceLink(url);
-  const allowed = isAllowedFetchUrl(url);
-  if (!googlePlace && !allowed) return { kind: 'refused' };
-  const ids = placeIdsOf(text);
-  if (ids === 'conflict') return { kind: 'refused' };
-  const found = extractCoordinates(text);
-  if (found && found.source !== 'centre') {
-    return { kind: 'known', coordinates: found.coordinates, placeId: ids?.placeId };
+  const need = linkNeed(text);
+  switch (need.kind) {
+    case 'not_allowed':
+      return { kind: 'refused' };
+    case 'coordinates':
+      return { kind: 'known', coordinates: need.coordinates, placeId: need.placeId };
+    case 'lookup':
+      return need.by === 'place'
+        ? { kind: 'place', ids: need.ids, key: need.key, page: placePageUrl(need.ids) }
+        : { kind: 'link', page: need.url };
   }
-  const key = ids ? cacheKeyOf(ids) : undefined;
-  if (ids && key && googlePlace) return { kind: 'place', ids, key, page: placePageUrl(ids) };
-  return allowed ? { kind: 'link', page: url } : { kind: 'refused' };
 }

@@ -89,3 +89,34 @@ describe('connections only to public addresses', () => {
     }
   });
 });
+
+describe('slots kept for paying customers', () => {
+  // The free links hang and every bound is 10 minutes: without slots of its own, the paid batch
+  // would wait behind them until the test's own timeout.
+  it('32 hanging free links from 32 addresses never hold up a paid 100-place batch', async () => {
+    r = await rig({ tuning: { requestTimeoutMs: 600_000, batchDeadlineMs: 600_000 } });
+    const hanging = Array.from({ length: 32 }, (_, i) => 7000 + i);
+    for (const cid of hanging) r.google.setPlace(String(cid), { hang: true });
+    let freeSettled = 0;
+    const free = hanging.map((cid, i) =>
+      r!.resolver
+        .resolve([placeLink(cid)], { requester: { client: `ip:203.0.113.${i}`, priority: 'free' } })
+        .finally(() => (freeSettled += 1)),
+    );
+    const paidLinks = Array.from({ length: 100 }, (_, i) => placeLink(8000 + i));
+    const paid = await r.resolver.resolve(paidLinks, {
+      requester: { client: 'pay:pi_victim', priority: 'paid' },
+    });
+    expect(Object.keys(paid.results)).toHaveLength(100);
+    expect(paid.failures).toEqual({});
+    expect(freeSettled).toBe(0);
+    // At most a quarter of the 32 slots went to the hanging free links; the rest waited in line.
+    const hangingRequests = r.google.count((request) =>
+      hanging.some((cid) => request.path.endsWith(`:0x${cid.toString(16)}`)),
+    );
+    expect(hangingRequests).toBe(8);
+    await r.close();
+    r = undefined;
+    await Promise.allSettled(free);
+  });
+});

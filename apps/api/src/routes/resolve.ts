@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
-import { FAILURE_REASONS, MAX_URL_LENGTH, OverloadedError } from '@placeport/resolver';
+import { FAILURE_REASONS, linkNeed, MAX_URL_LENGTH, OverloadedError } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '../allowance/limits.js';
@@ -68,14 +68,37 @@ function capped(limit: number): Transform {
 }
 
 /**
+ * The distinct links of a request that need a lookup, by the resolver's own rule ({@link linkNeed}),
+ * and those it would refuse (`not_allowed`). Only the first are counted against an allowance and
+ * sent to the resolver; links that carry their coordinates are answered but not counted either.
+ */
+function sortLinks(links: readonly string[]) {
+  const lookups: string[] = [];
+  const answered: string[] = [];
+  const refused: string[] = [];
+  for (const link of links) {
+    const kind = linkNeed(link).kind;
+    if (kind === 'lookup') lookups.push(link);
+    else if (kind === 'coordinates') answered.push(link);
+    else refused.push(link);
+  }
+  return { lookups, answered, refused };
+}
+
+/**
  * `POST /api/resolve-urls-batch { urls, paymentIntentId? }` → `{ results, failures }`: a URL
  * carrying coordinates for each link resolved, a reason (product.md) for each one not.
- * - Without a payment: at most 4 links per request and the client's free budget of the day
- *   (`FREE_LINKS_PER_DAY`, per IPv4 address or IPv6 /64), both counted over the raw list; a
- *   browser without a payer cookie cannot send a bigger body at all.
+ * - Only links that need a lookup count (product.md, "Needs a lookup"): a link the resolver would
+ *   refuse is answered `not_allowed` at once, never sent nor counted; a link carrying its
+ *   coordinates is answered but not counted.
+ * - Without a payment: at most 4 links per request, counted over the raw list (it bounds the
+ *   request), and the client's free budget of the day (`FREE_LINKS_PER_DAY`, per IPv4 address or
+ *   IPv6 /64) spent by the links that need a lookup; a browser without a payer cookie cannot send a
+ *   bigger body at all.
  * - With a payment: only the browser that created it (payer cookie), only while authorized, and
- *   at most its place count in distinct links over all calls (a retry of counted links is free).
- *   Every place resolved is recorded as the server's count, the floor of what capture charges.
+ *   at most its place count in distinct links needing a lookup over all calls (a retry of counted
+ *   links is free). Every place resolved is recorded as the server's count, the floor of what
+ *   capture charges.
  * Paid batches are served before free ones and clients take turns; when too many lookups wait the
  * call is refused with 503 and `Retry-After`. Links are not logged or stored.
  */
@@ -101,7 +124,7 @@ export function registerResolveRoute(app: FastifyInstance): void {
     },
     async (request, reply) => {
       const raw = request.body.urls;
-      const links = [...new Set(raw)];
+      const { lookups, answered, refused } = sortLinks([...new Set(raw)]);
       const intentId = request.body.paymentIntentId;
       const log = providerLog(request);
       if (intentId === undefined) {
@@ -113,9 +136,12 @@ export function registerResolveRoute(app: FastifyInstance): void {
           );
         }
         const perDay = app.settings.freeLinksPerDay;
+        // Over the raw list, as the per-request limit: a link sent twice is looked up twice.
+        const needed = new Set(lookups);
+        const counted = raw.filter((link) => needed.has(link)).length;
         const budget = await app.state.takeFreeLinks(
           clientKeyOf(request.ip),
-          raw.length,
+          counted,
           perDay,
           app.now(),
         );
@@ -130,14 +156,14 @@ export function registerResolveRoute(app: FastifyInstance): void {
         await requirePayer(app.state, request, intentId);
         const places = await app.payments.authorizedPlaces(intentId, log);
         const perCall = Math.min(places, MAX_URLS_PER_CALL);
-        if (links.length > perCall) {
+        if (lookups.length > perCall) {
           throw new ApiError(
             400,
             'too_many_urls',
-            `This request holds ${links.length} links; at most ${perCall} are allowed per request for this payment.`,
+            `This request holds ${lookups.length} links to look up; at most ${perCall} are allowed per request for this payment.`,
           );
         }
-        const reserved = await app.state.reserveLinks(intentId, links.map(linkKey), places);
+        const reserved = await app.state.reserveLinks(intentId, lookups.map(linkKey), places);
         if (!reserved.ok) {
           throw new ApiError(
             403,
@@ -154,11 +180,12 @@ export function registerResolveRoute(app: FastifyInstance): void {
         ? { client: `pay:${intentId}`, priority: 'paid' as const }
         : { client: `ip:${clientKeyOf(request.ip)}`, priority: 'free' as const };
       try {
-        const { results, failures, report } = await app.resolver.resolve(links, {
-          signal: gone.signal,
-          requester,
-        });
-        request.log.info({ resolve: report }, 'resolved batch');
+        const { results, failures, report } = await app.resolver.resolve(
+          [...lookups, ...answered],
+          { signal: gone.signal, requester },
+        );
+        for (const link of refused) failures[link] = 'not_allowed';
+        request.log.info({ resolve: report, refused: refused.length }, 'resolved batch');
         if (intentId !== undefined && Object.keys(results).length > 0) {
           await app.payments.recordResolved(intentId, Object.keys(results).map(linkKey), log);
         }

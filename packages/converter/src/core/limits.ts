@@ -30,3 +30,9 @@ const MB = 1024 * 1024;
 export function describeBytes(bytes: number): string {
   return bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
+
+/**
+ * Longest link the resolver accepts (a longer one is `not_allowed`, and the API refuses it);
+ * Takeout's are percent-encoded ASCII of a few hundred characters.
+ */
+export const MAX_URL_LENGTH = 2048;

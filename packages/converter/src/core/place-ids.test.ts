@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  cacheKeyOf,
+  canonicalFtid,
   cidFromFtid,
-  extractPlaceRef,
   ftidFromPlaceId,
+  namesPlace,
   placeIdFromFtid,
-  placeKey,
+  placeIdsOf,
 } from './place-ids.js';
 
 const FTID = '0x14e732fd76f0d90d:0xe5415928d6702b47';
@@ -19,52 +21,6 @@ describe('place ids', () => {
 
   it('keeps CIDs above 2^53 exact', () => {
     expect(cidFromFtid('0x1:0xffffffffffffffff')).toBe('18446744073709551615');
-  });
-
-  it.each([
-    [
-      'Takeout place URL',
-      `https://www.google.com/maps/place/Caf%C3%A9/data=!4m2!3m1!1s${FTID}`,
-      { ftid: FTID, cid: CID, placeId: PLACE_ID },
-    ],
-    [
-      'upper-case ftid',
-      `https://www.google.com/maps/place/x/data=!4m2!3m1!1s${FTID.toUpperCase().replace(/X/g, 'x')}`,
-      { ftid: FTID, cid: CID, placeId: PLACE_ID },
-    ],
-    [
-      'ftid= parameter',
-      `https://maps.google.com/?q=1+Main+St&ftid=${FTID}`,
-      { ftid: FTID, cid: CID, placeId: PLACE_ID },
-    ],
-    ['?cid=', `http://maps.google.com/?cid=${CID}`, { cid: CID }],
-    ['ludocid=', `https://www.google.com/search?q=Cafe&ludocid=${CID}`, { cid: CID }],
-    [
-      'query_place_id=',
-      `https://www.google.com/maps/search/?api=1&query=Cafe&query_place_id=${PLACE_ID}`,
-      { placeId: PLACE_ID },
-    ],
-  ])('reads %s', (_name, url, expected) => {
-    expect(extractPlaceRef(url)).toEqual(expected);
-  });
-
-  it.each([
-    ['dropped pin', 'https://www.google.com/maps/search/48.85,2.29'],
-    ['CID over 64 bits', 'http://maps.google.com/?cid=99999999999999999999'],
-    ['CID zero', 'http://maps.google.com/?cid=0'],
-    ['web page', 'https://example.com/page'],
-  ])('finds no place in %s', (_name, url) => {
-    expect(extractPlaceRef(url)).toBeUndefined();
-  });
-
-  it('gives one key to every URL form of the same place', () => {
-    const keys = [
-      `https://www.google.com/maps/place/x/data=!4m2!3m1!1s${FTID}`,
-      `http://maps.google.com/?cid=${CID}`,
-      `https://www.google.com/search?q=x&ludocid=${CID}`,
-    ].map((url) => placeKey(extractPlaceRef(url)));
-    expect(new Set(keys)).toEqual(new Set([`cid:${CID}`]));
-    expect(placeKey(undefined)).toBeUndefined();
   });
 });
 
@@ -89,5 +45,80 @@ describe('ftidFromPlaceId', () => {
     expect(ftidFromPlaceId('ChIJN1t_tDeuEmsRUsoyG83frY4AA')).toBeUndefined();
     expect(ftidFromPlaceId('ChIJ')).toBeUndefined();
     expect(ftidFromPlaceId('not a place id at all')).toBeUndefined();
+  });
+});
+
+// Two real landmarks: the Eiffel Tower's CID and Tokyo Tower's place id (both ftid-form ids).
+const EIFFEL_CID = '12950491419829437962';
+const TOKYO_PLACE_ID = 'ChIJCewJkL2LGGAR3Qmk0vCTGkg';
+
+describe('placeIdsOf', () => {
+  it('reads every form of one place and derives the rest', () => {
+    const full = { ftid: FTID, cid: CID, placeId: PLACE_ID };
+    expect(placeIdsOf(`https://www.google.com/maps/place/X/data=!4m2!3m1!1s${FTID}`)).toEqual(full);
+    expect(
+      placeIdsOf(`https://www.google.com/maps/search/?api=1&query=x&query_place_id=${PLACE_ID}`),
+    ).toEqual(full);
+    expect(placeIdsOf(`http://maps.google.com/?cid=${CID}`)).toEqual({ cid: CID });
+    expect(placeIdsOf(`https://www.google.com/search?q=x&ludocid=${CID}`)).toEqual({ cid: CID });
+    expect(
+      placeIdsOf(`https://maps.google.com/?q=x&ftid=${FTID.toUpperCase().replace(/X/g, 'x')}`),
+    ).toEqual(full);
+    expect(placeIdsOf(`https://www.google.com/maps?cid=${CID}&query_place_id=${PLACE_ID}`)).toEqual(
+      full,
+    );
+  });
+
+  it('refuses a link whose ids name two places (the cache-poisoning link)', () => {
+    expect(
+      placeIdsOf(`https://www.google.com/maps?cid=${EIFFEL_CID}&query_place_id=${TOKYO_PLACE_ID}`),
+    ).toBe('conflict');
+    expect(placeIdsOf(`https://www.google.com/maps/place/data=!1s${FTID}?cid=1`)).toBe('conflict');
+    expect(placeIdsOf(`https://www.google.com/maps/place/data=!1s${FTID}!1s0x1:0x2`)).toBe(
+      'conflict',
+    );
+    expect(placeIdsOf(`https://www.google.com/maps?cid=1&ludocid=2`)).toBe('conflict');
+  });
+
+  it('refuses malformed ids instead of ignoring them', () => {
+    expect(placeIdsOf('https://www.google.com/maps?cid=12abc')).toBe('conflict');
+    expect(placeIdsOf('https://www.google.com/maps?cid=18446744073709551616')).toBe('conflict');
+    expect(placeIdsOf('https://www.google.com/maps?query_place_id=not-an-id')).toBe('conflict');
+  });
+
+  it('gives one key to every link form of the same place', () => {
+    const keys = [
+      `https://www.google.com/maps/place/Caf%C3%A9/data=!4m2!3m1!1s${FTID}`,
+      `http://maps.google.com/?cid=${CID}`,
+      `https://www.google.com/search?q=x&ludocid=${CID}`,
+      `https://www.google.com/maps/search/?api=1&query=x&query_place_id=${PLACE_ID}`,
+    ].map((link) => {
+      const ids = placeIdsOf(link);
+      return ids && ids !== 'conflict' ? cacheKeyOf(ids) : ids;
+    });
+    expect(new Set(keys)).toEqual(new Set([`cid:${CID}`]));
+  });
+
+  it('names no place for links without ids', () => {
+    expect(placeIdsOf('https://maps.app.goo.gl/AbC')).toBeUndefined();
+    expect(placeIdsOf('https://www.google.com/maps/search/pizza')).toBeUndefined();
+    expect(placeIdsOf('https://www.google.com/maps/search/48.85,2.29')).toBeUndefined();
+    expect(placeIdsOf('https://example.com/page')).toBeUndefined();
+  });
+});
+
+describe('namesPlace, canonicalFtid and cacheKeyOf', () => {
+  it('compares ftids by value and falls back to the CID', () => {
+    expect(canonicalFtid('0x00ab:0x0001')).toBe('0xab:0x1');
+    expect(namesPlace('0x00AB:0x01'.toLowerCase(), { ftid: '0xab:0x1' })).toBe(true);
+    expect(namesPlace('0xab:0x2', { ftid: '0xab:0x1' })).toBe(false);
+    expect(namesPlace(`0x99:0x${BigInt(CID).toString(16)}`, { cid: CID })).toBe(true);
+    expect(namesPlace(FTID, {})).toBe(false);
+  });
+
+  it('keys by CID when known, else by place id', () => {
+    expect(cacheKeyOf({ ftid: FTID, cid: CID, placeId: PLACE_ID })).toBe(`cid:${CID}`);
+    expect(cacheKeyOf({ placeId: 'ChIJabcdefghijk' })).toBe('pid:ChIJabcdefghijk');
+    expect(cacheKeyOf({})).toBeUndefined();
   });
 });

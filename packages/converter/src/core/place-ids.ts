@@ -3,19 +3,24 @@
  * `0x<hi>:0x<lo>`; its low half is the place's CID, and the pair converts offline to the Places API
  * place id (`ChIJ…`). Older exports carry the CID directly (`?cid=`, `ludocid=`).
  */
-export interface PlaceRef {
-  /** `0x<hex>:0x<hex>`, lower case. */
+
+/** The identity of one place as a link names it, all ids agreeing ({@link placeIdsOf}). */
+export interface PlaceIds {
+  /** `0x<hi>:0x<lo>`, lower case, without leading zeros. */
   ftid?: string;
-  /** The CID as a decimal string (it does not fit a double). */
+  /** Decimal CID (the ftid's low half); it does not fit a double. */
   cid?: string;
-  /** Places API place id, `ChIJ…`. */
+  /** Places API id, `ChIJ…`. */
   placeId?: string;
 }
 
-const FTID = /0x([0-9a-f]{1,16}):0x([0-9a-f]{1,16})/i;
+const FTID_PATTERN = '0x([0-9a-f]{1,16}):0x([0-9a-f]{1,16})';
+const FTID = new RegExp(FTID_PATTERN, 'i');
+const FTIDS = new RegExp(FTID_PATTERN, 'gi');
+const INLINE_PLACE_ID = /place_id:(ChIJ[A-Za-z0-9_-]{10,100})/g;
+const PLACE_ID = /^ChIJ[A-Za-z0-9_-]{10,100}$/;
 const DECIMAL = /^\d{1,20}$/;
 const UINT64_MAX = (1n << 64n) - 1n;
-const PLACE_ID = /^ChIJ[A-Za-z0-9_-]{10,}$/;
 
 function decode(text: string): string {
   try {
@@ -93,50 +98,92 @@ export function ftidFromPlaceId(placeId: string): string | undefined {
   return `0x${hi.toString(16)}:0x${lo.toString(16)}`;
 }
 
-function validCid(text: string | null): string | undefined {
-  if (!text || !DECIMAL.test(text)) return undefined;
+/** `0x<hi>:0x<lo>` as two numbers, so `0x0a:0x1` and `0xa:0x01` compare equal. */
+function halves(ftid: string): [bigint, bigint] {
+  const [hi, lo] = ftid.split(':') as [string, string];
+  return [BigInt(hi), BigInt(lo)];
+}
+
+/** The canonical text of an ftid: lower case, no leading zeros. */
+export function canonicalFtid(ftid: string): string {
+  const [hi, lo] = halves(ftid);
+  return `0x${hi.toString(16)}:0x${lo.toString(16)}`;
+}
+
+/** Whether `ftid` names the place `wanted` asks for: the same ftid, or (no ftid asked) the same CID. */
+export function namesPlace(ftid: string, wanted: PlaceIds): boolean {
+  const [hi, lo] = halves(ftid);
+  if (wanted.ftid) {
+    const [wantedHi, wantedLo] = halves(wanted.ftid);
+    return hi === wantedHi && lo === wantedLo;
+  }
+  return wanted.cid !== undefined && lo.toString(10) === wanted.cid;
+}
+
+function cidOf(text: string | null): bigint | undefined | 'bad' {
+  if (text === null) return undefined;
+  if (!DECIMAL.test(text)) return 'bad';
   const value = BigInt(text);
-  return value > 0n && value <= UINT64_MAX ? value.toString(10) : undefined;
+  return value > 0n && value <= UINT64_MAX ? value : 'bad';
 }
 
 /**
- * Finds the place identity in a Google Maps URL: the ftid (in `data=…!1s0x…:0x…` or `ftid=`), the CID
- * (`?cid=`, `ludocid=`, or from the ftid) and the place id (`query_place_id=`, `place_id:`, or from the ftid).
- * Returns undefined when the URL names no particular place.
+ * Every place id a link names — ftids anywhere in it, `cid=` / `ludocid=`, `query_place_id=` /
+ * `place_id=` / `place_id:` — checked to agree: all CIDs equal (an ftid's low half, a place id's
+ * ftid), all ftids equal. `'conflict'` when they do not, or when one is malformed (a link naming one
+ * place's CID and another's place id must never be looked up, or one place's answer would be stored
+ * under the other's id); undefined when the link names no place.
  */
-export function extractPlaceRef(url: string): PlaceRef | undefined {
-  if (!url) return undefined;
-  const text = decode(url);
-  const ref: PlaceRef = {};
-  const ftid = parseFtid(text);
-  if (ftid) {
-    ref.ftid = ftid;
-    ref.cid = cidFromFtid(ftid);
-    ref.placeId = placeIdFromFtid(ftid);
-  }
+export function placeIdsOf(link: string): PlaceIds | 'conflict' | undefined {
+  const text = decode(link);
+  const ftids = new Set<string>();
+  const cids = new Set<bigint>();
+  const placeIds = new Set<string>();
+  for (const match of text.matchAll(FTIDS)) ftids.add(canonicalFtid(`0x${match[1]}:0x${match[2]}`));
   let params: URLSearchParams | undefined;
   try {
-    params = new URL(url).searchParams;
+    params = new URL(link).searchParams;
   } catch {
     params = undefined;
   }
-  if (params) {
-    ref.cid ??= validCid(params.get('cid')) ?? validCid(params.get('ludocid'));
-    const given = params.get('query_place_id') ?? params.get('place_id');
-    if (given && PLACE_ID.test(given)) ref.placeId ??= given;
+  for (const name of ['cid', 'ludocid']) {
+    const cid = cidOf(params?.get(name) ?? null);
+    if (cid === 'bad') return 'conflict';
+    if (cid !== undefined) cids.add(cid);
   }
-  const inline = /place_id:(ChIJ[A-Za-z0-9_-]{10,})/.exec(text);
-  if (inline) ref.placeId ??= inline[1];
-  return ref.ftid || ref.cid || ref.placeId ? ref : undefined;
+  for (const name of ['query_place_id', 'place_id']) {
+    const given = params?.get(name);
+    if (given !== undefined && given !== null) {
+      if (!PLACE_ID.test(given)) return 'conflict';
+      placeIds.add(given);
+    }
+  }
+  for (const match of text.matchAll(INLINE_PLACE_ID)) placeIds.add(match[1]!);
+  for (const placeId of placeIds) {
+    const ftid = ftidFromPlaceId(placeId);
+    // A place id that is not of the ftid form cannot be checked against the rest.
+    if (!ftid)
+      return placeIds.size === 1 && ftids.size === 0 && cids.size === 0 ? { placeId } : 'conflict';
+    ftids.add(canonicalFtid(ftid));
+  }
+  if (ftids.size > 1) return 'conflict';
+  const [ftid] = ftids;
+  if (ftid) cids.add(halves(ftid)[1]);
+  if (cids.size > 1) return 'conflict';
+  const [cid] = cids;
+  if (!ftid && cid === undefined) return undefined;
+  return {
+    ...(ftid ? { ftid, placeId: placeIdFromFtid(ftid) } : {}),
+    ...(cid !== undefined ? { cid: cid.toString(10) } : {}),
+  };
 }
 
 /**
- * A stable key for one place, whatever URL form named it: the CID when known (an ftid and `?cid=` of the
- * same place agree), otherwise the place id. Used to send each distinct place once and to cache by place.
+ * The key of one place, whatever link form named it: its CID when known (ftid, place id and `cid=`
+ * agree on it), else its place id. Lookups are sent once per key and cached under it.
  */
-export function placeKey(ref: PlaceRef | undefined): string | undefined {
-  if (!ref) return undefined;
-  if (ref.cid) return `cid:${ref.cid}`;
-  if (ref.placeId) return `pid:${ref.placeId}`;
+export function cacheKeyOf(ids: PlaceIds): string | undefined {
+  if (ids.cid) return `cid:${ids.cid}`;
+  if (ids.placeId) return `pid:${ids.placeId}`;
   return undefined;
 }

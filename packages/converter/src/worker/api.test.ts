@@ -1,4 +1,5 @@
 import { generateTakeout } from '@placeport/testkit';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { kmlPoints } from '../../test/read-kml.js';
 import { resolvedUrlFor } from '../core/coordinates.js';
@@ -32,6 +33,23 @@ describe('converter worker API', () => {
     );
     expect(result.value.lists[0]).not.toHaveProperty('content');
     expect(result.value.lists[0]).not.toHaveProperty('parsed');
+  });
+
+  it('counts a link the resolver would refuse (a look-alike host) as no usable link, not a lookup', async () => {
+    const ftidLink = (host: string) =>
+      `https://${host}/maps/place/x/data=!4m2!3m1!1s0x14e732fd76f0d90d:0xe5415928d6702b47`;
+    const csv = `Title,URL\nReal,${ftidLink('www.google.com')}\nLook-alike,${ftidLink('maps.google.com.de')}\n`;
+    const api = createConverterWorkerApi({ logger: quiet });
+    const result = await api.inspect(
+      new Blob([zipSync({ 'Takeout/Saved/Mixed.csv': strToU8(csv) })]),
+      'takeout.zip',
+    );
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.lists[0]).toMatchObject({
+      rowCount: 2,
+      withCoordinates: 0,
+      needsLookup: 1,
+    });
   });
 
   it('refuses a file whose name is not .zip with the seed message', async () => {

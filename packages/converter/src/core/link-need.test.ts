@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_URL_LENGTH } from './limits.js';
+import { linkNeed, placeNeed } from './link-need.js';
+
+const FTID = '0x14e732fd76f0d90d:0xe5415928d6702b47';
+const CID = '16519582940102929223';
+const PLACE_ID = 'ChIJDdnwdv0y5xQRRytw1ihZQeU';
+const DATA = `data=!4m2!3m1!1s${FTID}`;
+
+describe('linkNeed', () => {
+  // The link forms of real Takeout exports (saved lists and Saved Places.json).
+  it.each([
+    ['ftid place URL', `https://www.google.com/maps/place/Hagia+Sophia/${DATA}`, `cid:${CID}`],
+    [
+      'ftid place URL on a country domain',
+      `https://www.google.co.uk/maps/place/x/${DATA}`,
+      `cid:${CID}`,
+    ],
+    ['?cid=', `https://maps.google.com/?cid=${CID}`, `cid:${CID}`],
+    ['old http ?cid=', `http://maps.google.com/?cid=${CID}`, `cid:${CID}`],
+    [
+      'search?q=…&ludocid=',
+      `https://www.google.com/search?q=Hagia+Sophia&ludocid=${CID}`,
+      `cid:${CID}`,
+    ],
+    [
+      'an address and ftid=',
+      `http://maps.google.com/?q=Ermou+10,+Athens&ftid=${FTID}`,
+      `cid:${CID}`,
+    ],
+    [
+      'query_place_id=',
+      `https://www.google.com/maps/search/?api=1&query=Hagia+Sophia&query_place_id=${PLACE_ID}`,
+      `cid:${CID}`,
+    ],
+  ])('looks a place up by its id: %s', (_name, link, key) => {
+    expect(linkNeed(link)).toMatchObject({ kind: 'lookup', by: 'place', key });
+  });
+
+  it.each([
+    ['maps.app.goo.gl', 'https://maps.app.goo.gl/x'],
+    ['goo.gl/maps', 'https://goo.gl/maps/x'],
+    // Only the view: the resolver looks the place up (the converter places it by the view itself).
+    ['the @ view only', 'https://www.google.com/maps/place/Somewhere/@48.1,11.5,17z'],
+    // (0, 0) is no coordinate: the link is followed like any other.
+    ['a dropped pin at 0,0', 'https://www.google.com/maps/search/0,0'],
+  ])('follows a Maps link without an id: %s', (_name, link) => {
+    expect(linkNeed(link)).toEqual({
+      kind: 'lookup',
+      by: 'link',
+      url: new URL(link),
+      key: `url:${new URL(link).href}`,
+    });
+  });
+
+  it.each([
+    [
+      '/maps/search/<lat>,<lng>',
+      'https://www.google.com/maps/search/48.858370,+2.294481',
+      48.85837,
+      2.294481,
+    ],
+    ['the pin', `https://www.google.com/maps/place/x/data=!3d48.1!4d11.5`, 48.1, 11.5],
+    ['api=1&query=', 'https://www.google.com/maps/search/?api=1&query=48.1,11.5', 48.1, 11.5],
+    ['an old http ?q=<lat>,<lng>', 'http://maps.google.com/?q=48.1,11.5', 48.1, 11.5],
+  ])('needs nothing when the link carries coordinates: %s', (_name, link, lat, lng) => {
+    expect(linkNeed(link)).toEqual({
+      kind: 'coordinates',
+      coordinates: { lat, lng },
+      placeId: undefined,
+    });
+  });
+
+  it.each([
+    // Look-alikes: names a `google.<…>` pattern would take, none of them Google's.
+    ['a suffix look-alike', `https://maps.google.com.evil.example/maps/place/${DATA}`],
+    [
+      'a suffix look-alike of a country domain',
+      `https://www.google.co.nl.example/maps/place/x/${DATA}`,
+    ],
+    ['google.com.de (anyone can buy it)', `https://maps.google.com.de/maps/place/x/${DATA}`],
+    ['www.google.com.de', `https://www.google.com.de/maps?cid=${CID}`],
+    ['www.google.co.nl (not on the list)', `https://www.google.co.nl/maps/place/x/${DATA}`],
+    ['a look-alike carrying a pair', 'https://www.google.com.de/maps/search/48.1,11.5'],
+    ['an IPv4 literal', `https://127.0.0.1/maps/place/x/${DATA}`],
+    ['a decimal IPv4', `https://2130706433/maps?cid=${CID}`],
+    ['an IPv6 literal', `https://[::1]/maps/place/x/${DATA}`],
+    ['an odd port', `https://www.google.com:8443/maps/place/x/${DATA}`],
+    ['an odd port over http', `http://maps.google.com:8080/?cid=${CID}`],
+    ['userinfo', `https://user:pass@www.google.com/maps/place/x/${DATA}`],
+    ['userinfo hiding the host', `https://www.google.com@evil.example/maps/place/x/${DATA}`],
+    ['a short link over http', 'http://maps.app.goo.gl/x'],
+    ['goo.gl outside /maps', 'https://goo.gl/x'],
+    ['http without an id', 'http://www.google.com/maps/place/NoId'],
+    ['Google without /maps or an id', 'https://www.google.com/search?q=no+place'],
+    [
+      'the consent wall',
+      `https://consent.google.com/ml?continue=https://www.google.com/maps?cid=${CID}`,
+    ],
+    ['a web page', 'https://example.com/not-a-place'],
+    [
+      'ids that name two places',
+      'https://www.google.com/maps?cid=12950491419829437962&query_place_id=ChIJCewJkL2LGGAR3Qmk0vCTGkg',
+    ],
+    ['two CIDs', `https://www.google.com/maps?cid=1&ludocid=2`],
+    ['a malformed CID', 'https://www.google.com/maps?cid=12abc'],
+    ['too long', `https://www.google.com/maps/place/${'x'.repeat(MAX_URL_LENGTH)}/${DATA}`],
+    ['not a URL', 'Hagia Sophia, Istanbul'],
+    ['empty', ''],
+  ])('refuses %s (not_allowed)', (_name, link) => {
+    expect(linkNeed(link)).toEqual({ kind: 'not_allowed' });
+  });
+
+  it(`takes a link of ${MAX_URL_LENGTH} characters`, () => {
+    const base = `https://www.google.com/maps/place/${DATA}/`;
+    const link = base + 'x'.repeat(MAX_URL_LENGTH - base.length);
+    expect(linkNeed(link)).toMatchObject({ kind: 'lookup', by: 'place' });
+    expect(linkNeed(`${link}x`)).toEqual({ kind: 'not_allowed' });
+  });
+});
+
+describe('placeNeed', () => {
+  it("places by the file's or the link's own coordinates first, the @ view and any host included", () => {
+    const lookAlike = `https://maps.google.com.de/maps/place/x/${DATA}`;
+    expect(placeNeed({ url: lookAlike, coordinates: { lat: 1, lng: 2 } })).toEqual({
+      kind: 'coordinates',
+      coordinates: { lat: 1, lng: 2 },
+    });
+    expect(placeNeed({ url: 'https://www.google.com/maps/place/x/@48.1,11.5,17z' })).toEqual({
+      kind: 'coordinates',
+      coordinates: { lat: 48.1, lng: 11.5 },
+    });
+    expect(placeNeed({ url: 'https://www.google.com.de/maps/search/48.1,11.5' })).toEqual({
+      kind: 'coordinates',
+      coordinates: { lat: 48.1, lng: 11.5 },
+    });
+  });
+
+  it("otherwise needs a lookup under linkNeed's key, or says why it cannot be placed", () => {
+    expect(placeNeed({ url: `https://www.google.com/maps/place/x/${DATA}` })).toEqual({
+      kind: 'lookup',
+      key: `cid:${CID}`,
+    });
+    expect(placeNeed({ url: `https://maps.google.com.de/maps/place/x/${DATA}` })).toEqual({
+      kind: 'unplaced',
+      reason: 'not_allowed',
+    });
+    expect(placeNeed({ url: '  ' })).toEqual({ kind: 'unplaced', reason: 'no_link' });
+  });
+});
