@@ -8,13 +8,18 @@ import {
   type CounterHit,
   type FreeBudget,
   type LinkReservation,
+  type PaymentUse,
+  type PaymentVerdict,
   type StateClock,
   type StateStore,
 } from './store.js';
 
 /** Places kept in the in-process cache; past this the least recently used go first. */
 export const MAX_CACHED_PLACES = 100_000;
-/** Payments whose counted links (and, separately, resolved places) are kept; the oldest go first. */
+/**
+ * Payments whose counted links (and, separately, resolved places, verdicts and uses) are kept; the
+ * oldest go first.
+ */
 export const MAX_TRACKED_PAYMENTS = 10_000;
 /** Clients whose free budget of the day is kept; the oldest go first (they get a fresh budget). */
 export const MAX_FREE_CLIENTS = 100_000;
@@ -107,7 +112,8 @@ const systemTime: StateClock = { now: () => Date.now() };
  * The embedded default: the shared state of one API process, no Redis needed. Every operation runs
  * synchronously inside its promise, so it is atomic within the process. Memory is bounded: each
  * map has a cap (named constants above) and drops its oldest entries past it, which can only ever
- * make the server more generous (a forgotten payment or client starts afresh), never refuse more.
+ * make the server more generous (a forgotten payment or client starts afresh), never refuse more;
+ * a forgotten verdict costs one more check with the payment provider.
  */
 export class MemoryStateStore implements StateStore {
   private readonly clock: StateClock;
@@ -115,6 +121,8 @@ export class MemoryStateStore implements StateStore {
   private readonly links: BoundedMap<Set<string>>;
   private readonly resolved: BoundedMap<Set<string>>;
   private readonly payers: BoundedMap<string>;
+  private readonly verdicts: BoundedMap<PaymentVerdict>;
+  private readonly uses: BoundedMap<{ last: number; reported: number }>;
   private readonly free: BoundedMap<number>;
   private readonly counters: BoundedMap<{ count: number; resetAt: number }>;
   private readonly leases: BoundedMap<string>;
@@ -127,6 +135,8 @@ export class MemoryStateStore implements StateStore {
     this.links = new BoundedMap(limits.payments);
     this.resolved = new BoundedMap(limits.payments);
     this.payers = new BoundedMap(limits.payments);
+    this.verdicts = new BoundedMap(limits.payments);
+    this.uses = new BoundedMap(limits.payments);
     this.free = new BoundedMap(limits.freeClients);
     this.counters = new BoundedMap(limits.counters);
     this.leases = new BoundedMap(limits.leases);
@@ -187,6 +197,44 @@ export class MemoryStateStore implements StateStore {
 
   async resolvedCount(intentId: string): Promise<number> {
     return this.resolved.get(intentId, this.clock.now())?.size ?? 0;
+  }
+
+  async keepVerdict(intentId: string, verdict: PaymentVerdict, ttlMs: number): Promise<boolean> {
+    assertWhole('ttlMs', ttlMs, 1);
+    const now = this.clock.now();
+    if (this.verdicts.get(intentId, now) !== undefined) return false;
+    this.verdicts.set(intentId, { ...verdict }, now + ttlMs, now);
+    return true;
+  }
+
+  async replaceVerdict(intentId: string, verdict: PaymentVerdict, ttlMs: number): Promise<void> {
+    assertWhole('ttlMs', ttlMs, 1);
+    const now = this.clock.now();
+    this.verdicts.set(intentId, { ...verdict }, now + ttlMs, now);
+  }
+
+  async verdictOf(intentId: string): Promise<PaymentVerdict | undefined> {
+    const verdict = this.verdicts.get(intentId, this.clock.now());
+    return verdict && { ...verdict };
+  }
+
+  async forgetVerdict(intentId: string): Promise<void> {
+    this.verdicts.delete(intentId);
+  }
+
+  async recordUse(intentId: string, at: number, reportEveryMs: number): Promise<PaymentUse> {
+    assertWhole('at', at);
+    assertWhole('reportEveryMs', reportEveryMs, 1);
+    const now = this.clock.now();
+    const use = this.uses.get(intentId, now) ?? { last: at, reported: at };
+    const reportDue = at - use.reported >= reportEveryMs;
+    const next = { last: Math.max(use.last, at), reported: reportDue ? at : use.reported };
+    this.uses.set(intentId, next, now + PAYMENT_STATE_TTL_MS, now);
+    return { reportDue };
+  }
+
+  async lastUseOf(intentId: string): Promise<number | undefined> {
+    return this.uses.get(intentId, this.clock.now())?.last;
   }
 
   async takeFreeLinks(

@@ -31,6 +31,10 @@ function keyOf(ref: EntryRef): string {
       return redisKeys.payer(ref.intentId);
     case 'resolved':
       return redisKeys.resolved(ref.intentId);
+    case 'verdict':
+      return redisKeys.verdict(ref.intentId);
+    case 'use':
+      return redisKeys.use(ref.intentId);
     case 'free':
       return redisKeys.free(ref.clientKey, ref.now);
     case 'counter':
@@ -76,8 +80,10 @@ describe('RedisStateStore', () => {
     await store.takeFreeLinks('192.0.2.1', 1, 20, CONTRACT_START);
     await store.hit('k', 60_000, 1);
     await store.tryLease('sweep', 'me', 60_000);
+    await store.keepVerdict('pi_1', { status: 'requires_capture', places: 1 }, 60_000);
+    await store.recordUse('pi_1', CONTRACT_START, 60_000);
     const keys = await admin.keys('*');
-    expect(keys).toHaveLength(6);
+    expect(keys).toHaveLength(8);
     for (const key of keys) {
       expect(key.startsWith(REDIS_KEY_PREFIX)).toBe(true);
       expect(await admin.pttl(key)).toBeGreaterThan(0);
@@ -97,6 +103,24 @@ describe('RedisStateStore', () => {
     for (const bad of ['{', '[]', '{"lat":"1","lng":2}', '{"lat":91,"lng":2}', '{"lat":1}']) {
       await admin.set('placeport:place:bad', bad);
       expect(await cache.get('bad')).toBeUndefined();
+    }
+  });
+
+  it('stores a verdict as JSON { status, places } and treats anything malformed as none', async () => {
+    const store = await open();
+    await store.keepVerdict('pi_1', { status: 'requires_capture', places: 12 }, 60_000);
+    expect(JSON.parse((await admin.get(redisKeys.verdict('pi_1')))!)).toEqual({
+      status: 'requires_capture',
+      places: 12,
+    });
+    for (const bad of [
+      '{',
+      'null',
+      '{"status":"authorized","places":1}',
+      '{"status":"settling"}',
+    ]) {
+      await admin.set(redisKeys.verdict('pi_bad'), bad);
+      expect(await store.verdictOf('pi_bad')).toBeUndefined();
     }
   });
 

@@ -10,6 +10,8 @@ import {
   type CounterHit,
   type FreeBudget,
   type LinkReservation,
+  type PaymentUse,
+  type PaymentVerdict,
   type StateStore,
 } from './store.js';
 
@@ -26,6 +28,10 @@ export const redisKeys = {
   resolved: (intentId: string) => `${REDIS_KEY_PREFIX}resolved:${intentId}`,
   /** String: the hash of the payer cookie that created the payment. */
   payer: (intentId: string) => `${REDIS_KEY_PREFIX}payer:${intentId}`,
+  /** String: JSON `{ status, places }`, what the provider last said about the payment. */
+  verdict: (intentId: string) => `${REDIS_KEY_PREFIX}verdict:${intentId}`,
+  /** Hash: `last` (last use) and `reported` (last usage report), both ms of the app's clock. */
+  use: (intentId: string) => `${REDIS_KEY_PREFIX}use:${intentId}`,
   /** Integer: free links the client took on the UTC day of `now`. */
   free: (clientKey: string, now: number) => `${REDIS_KEY_PREFIX}free:${utcDayOf(now)}:${clientKey}`,
   /** Integer: hits in the current fixed window. */
@@ -81,6 +87,26 @@ if #ARGV > 1 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
 end
 return redis.call('SCARD', KEYS[1])
+`;
+
+/**
+ * Records a use. KEYS[1] the payment's hash; ARGV[1] now (ms), ARGV[2] report interval (ms),
+ * ARGV[3] TTL (ms). Returns 1 when a usage report is due (and marks it made), else 0.
+ */
+const RECORD_USE = `
+local now = tonumber(ARGV[1])
+local last = tonumber(redis.call('HGET', KEYS[1], 'last') or '')
+if last == nil or now > last then redis.call('HSET', KEYS[1], 'last', ARGV[1]) end
+local reported = tonumber(redis.call('HGET', KEYS[1], 'reported') or '')
+local due = 0
+if reported == nil then
+  redis.call('HSET', KEYS[1], 'reported', ARGV[1])
+elseif now - reported >= tonumber(ARGV[2]) then
+  redis.call('HSET', KEYS[1], 'reported', ARGV[1])
+  due = 1
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return due
 `;
 
 /**
@@ -141,6 +167,7 @@ class LuaScript {
 const scripts = {
   reserveLinks: new LuaScript(RESERVE_LINKS),
   addResolved: new LuaScript(ADD_RESOLVED),
+  recordUse: new LuaScript(RECORD_USE),
   takeFree: new LuaScript(TAKE_FREE),
   hit: new LuaScript(HIT),
   releaseLease: new LuaScript(RELEASE_LEASE),
@@ -171,8 +198,8 @@ function encodePlace(place: CachedPlace): string {
   );
 }
 
-/** Reads a stored place; anything malformed is a miss, never wrong coordinates. */
-function decodePlace(text: string | null): CachedPlace | undefined {
+/** A stored JSON object's fields, or undefined when the text is not a JSON object. */
+function storedObject(text: string | null): Record<string, unknown> | undefined {
   if (text === null) return undefined;
   let data: unknown;
   try {
@@ -180,12 +207,35 @@ function decodePlace(text: string | null): CachedPlace | undefined {
   } catch {
     return undefined;
   }
-  if (typeof data !== 'object' || data === null) return undefined;
-  const { lat, lng, placeId } = data as Record<string, unknown>;
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
+}
+
+/** Reads a stored place; anything malformed is a miss, never wrong coordinates. */
+function decodePlace(text: string | null): CachedPlace | undefined {
+  const data = storedObject(text);
+  if (!data) return undefined;
+  const { lat, lng, placeId } = data;
   if (typeof lat !== 'number' || typeof lng !== 'number') return undefined;
   if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return undefined;
   if (placeId !== undefined && typeof placeId !== 'string') return undefined;
   return { coordinates: { lat, lng }, placeId };
+}
+
+const VERDICT_STATUSES: ReadonlySet<string> = new Set([
+  'requires_capture',
+  'settling',
+  'succeeded',
+  'canceled',
+]);
+
+/** Reads a stored verdict; anything malformed is no verdict (the next check asks the provider). */
+function decodeVerdict(text: string | null): PaymentVerdict | undefined {
+  const data = storedObject(text);
+  if (!data) return undefined;
+  const { status, places } = data;
+  if (typeof status !== 'string' || !VERDICT_STATUSES.has(status)) return undefined;
+  if (typeof places !== 'number' || !Number.isSafeInteger(places) || places < 0) return undefined;
+  return { status: status as PaymentVerdict['status'], places };
 }
 
 /**
@@ -321,6 +371,51 @@ export class RedisStateStore implements StateStore {
 
   async resolvedCount(intentId: string): Promise<number> {
     return this.redis.scard(redisKeys.resolved(intentId));
+  }
+
+  async keepVerdict(intentId: string, verdict: PaymentVerdict, ttlMs: number): Promise<boolean> {
+    assertWhole('ttlMs', ttlMs, 1);
+    const { status, places } = verdict;
+    const key = redisKeys.verdict(intentId);
+    const set = await this.redis.set(key, JSON.stringify({ status, places }), 'PX', ttlMs, 'NX');
+    return set === 'OK';
+  }
+
+  async replaceVerdict(intentId: string, verdict: PaymentVerdict, ttlMs: number): Promise<void> {
+    assertWhole('ttlMs', ttlMs, 1);
+    const { status, places } = verdict;
+    await this.redis.set(
+      redisKeys.verdict(intentId),
+      JSON.stringify({ status, places }),
+      'PX',
+      ttlMs,
+    );
+  }
+
+  async verdictOf(intentId: string): Promise<PaymentVerdict | undefined> {
+    return decodeVerdict(await this.redis.get(redisKeys.verdict(intentId)));
+  }
+
+  async forgetVerdict(intentId: string): Promise<void> {
+    await this.redis.del(redisKeys.verdict(intentId));
+  }
+
+  async recordUse(intentId: string, at: number, reportEveryMs: number): Promise<PaymentUse> {
+    assertWhole('at', at);
+    assertWhole('reportEveryMs', reportEveryMs, 1);
+    const due = numberOf(
+      await scripts.recordUse.run(this.redis, redisKeys.use(intentId), [
+        at,
+        reportEveryMs,
+        PAYMENT_STATE_TTL_MS,
+      ]),
+    );
+    return { reportDue: due === 1 };
+  }
+
+  async lastUseOf(intentId: string): Promise<number | undefined> {
+    const last = await this.redis.hget(redisKeys.use(intentId), 'last');
+    return last === null ? undefined : Number(last);
   }
 
   async takeFreeLinks(

@@ -7,6 +7,8 @@ export type EntryRef =
   | { kind: 'links'; intentId: string }
   | { kind: 'resolved'; intentId: string }
   | { kind: 'payer'; intentId: string }
+  | { kind: 'verdict'; intentId: string }
+  | { kind: 'use'; intentId: string }
   | { kind: 'free'; clientKey: string; now: number }
   | { kind: 'counter'; key: string }
   | { kind: 'lease'; name: string };
@@ -37,6 +39,7 @@ const LONGEST_TEST_MS = 120_000;
 export const CONTRACT_START = Date.UTC(2031, 4, 14, 12, 0, 0);
 
 const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
 
 /**
  * The behaviour every {@link StateStore} must have, run against the memory store and a real
@@ -249,6 +252,89 @@ export function describeStateStoreContract(
           { kind: 'payer', intentId: 'pi_1' },
           PAYMENT_STATE_TTL_MS,
           async () => (await store.payerOf('pi_1')) === 'hash-a',
+        );
+      });
+    });
+
+    describe('payment verdict', () => {
+      const authorized = { status: 'requires_capture', places: 120 } as const;
+      const settling = { status: 'settling', places: 120 } as const;
+
+      it('keeps a verdict only when none is kept; a replacement and a drop always take effect', async () => {
+        expect(await store.verdictOf('pi_1')).toBeUndefined();
+        expect(await store.keepVerdict('pi_1', authorized, DAY_MS)).toBe(true);
+        expect(await store.keepVerdict('pi_1', settling, DAY_MS)).toBe(false);
+        expect(await store.verdictOf('pi_1')).toEqual(authorized);
+        await store.replaceVerdict('pi_1', settling, DAY_MS);
+        expect(await store.verdictOf('pi_1')).toEqual(settling);
+        // A check that read the provider before the capture began cannot undo the capture's mark.
+        expect(await store.keepVerdict('pi_1', authorized, DAY_MS)).toBe(false);
+        expect(await store.verdictOf('pi_1')).toEqual(settling);
+        await store.forgetVerdict('pi_1');
+        expect(await store.verdictOf('pi_1')).toBeUndefined();
+        await store.forgetVerdict('pi_1');
+        expect(await store.verdictOf('pi_2')).toBeUndefined();
+      });
+
+      it('lets exactly one of concurrent keeps win', async () => {
+        const kept = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            store.keepVerdict('pi_1', { status: 'requires_capture', places: i + 1 }, DAY_MS),
+          ),
+        );
+        expect(kept.filter(Boolean)).toHaveLength(1);
+        expect(await store.verdictOf('pi_1')).toEqual({
+          status: 'requires_capture',
+          places: kept.indexOf(true) + 1,
+        });
+      });
+
+      it('keeps a verdict for the time it was given', async () => {
+        await store.keepVerdict('pi_1', authorized, 2 * DAY_MS);
+        await expectLifetime(
+          { kind: 'verdict', intentId: 'pi_1' },
+          2 * DAY_MS,
+          async () => (await store.verdictOf('pi_1')) !== undefined,
+        );
+      });
+    });
+
+    describe('payment use', () => {
+      const start = CONTRACT_START;
+
+      it('makes a report due at most once a report interval, counted from the first use', async () => {
+        const due = async (at: number) => (await store.recordUse('pi_1', at, MINUTE_MS)).reportDue;
+        expect(await store.lastUseOf('pi_1')).toBeUndefined();
+        expect(await due(start)).toBe(false);
+        expect(await due(start + MINUTE_MS - 1)).toBe(false);
+        expect(await due(start + MINUTE_MS)).toBe(true);
+        expect(await due(start + MINUTE_MS + 1)).toBe(false);
+        expect(await due(start + 2 * MINUTE_MS - 1)).toBe(false);
+        expect(await due(start + 2 * MINUTE_MS + 5)).toBe(true);
+        expect(await store.lastUseOf('pi_1')).toBe(start + 2 * MINUTE_MS + 5);
+        expect(await store.lastUseOf('pi_2')).toBeUndefined();
+      });
+
+      it('never moves the last use back (instances whose clocks differ a little)', async () => {
+        await store.recordUse('pi_1', start + 10, MINUTE_MS);
+        await store.recordUse('pi_1', start, MINUTE_MS);
+        expect(await store.lastUseOf('pi_1')).toBe(start + 10);
+      });
+
+      it('makes the report due for exactly one of concurrent uses', async () => {
+        await store.recordUse('pi_1', start, MINUTE_MS);
+        const uses = await Promise.all(
+          Array.from({ length: 20 }, () => store.recordUse('pi_1', start + MINUTE_MS, MINUTE_MS)),
+        );
+        expect(uses.filter((use) => use.reportDue)).toHaveLength(1);
+      });
+
+      it("keeps a payment's use 8 days after the last one", async () => {
+        await store.recordUse('pi_1', start, MINUTE_MS);
+        await expectLifetime(
+          { kind: 'use', intentId: 'pi_1' },
+          PAYMENT_STATE_TTL_MS,
+          async () => (await store.lastUseOf('pi_1')) === start,
         );
       });
     });

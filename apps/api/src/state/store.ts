@@ -49,6 +49,30 @@ export interface CounterHit {
   resetMs: number;
 }
 
+/**
+ * What the server learnt from the payment provider about a payment, kept so that a run's paid
+ * batches need not each ask Stripe again (see {@link StateStore.keepVerdict}).
+ */
+export interface PaymentVerdict {
+  /**
+   * `requires_capture`: authorized, lookups may go on; `settling`: a capture or cancellation is
+   * under way, so no more lookups; `succeeded` or `canceled`: settled for good.
+   */
+  status: 'requires_capture' | 'settling' | 'succeeded' | 'canceled';
+  /** The place count the payment authorized. */
+  places: number;
+}
+
+/** The result of {@link StateStore.recordUse}. */
+export interface PaymentUse {
+  /**
+   * True when this call is the one that should report the payment's usage to the provider now:
+   * the last report (or the first use) is at least the report interval ago. Exactly one of
+   * concurrent calls, on any instance, gets true.
+   */
+  reportDue: boolean;
+}
+
 /** What the memory store needs of time; Redis keeps time itself. */
 export type StateClock = Pick<Clock, 'now'>;
 
@@ -94,6 +118,32 @@ export interface StateStore {
 
   /** How many distinct places the server resolved for a payment (0 when none or forgotten). */
   resolvedCount(intentId: string): Promise<number>;
+
+  /**
+   * Keeps what a check with the provider found, for `ttlMs`, unless something is kept for the
+   * payment already (true when kept): a check that read the provider just before a capture began
+   * can then never overwrite the capture's `settling`.
+   */
+  keepVerdict(intentId: string, verdict: PaymentVerdict, ttlMs: number): Promise<boolean>;
+
+  /** Replaces whatever is kept for the payment (a capture or cancellation starting or done). */
+  replaceVerdict(intentId: string, verdict: PaymentVerdict, ttlMs: number): Promise<void>;
+
+  /** The kept verdict, or undefined when none (never checked, expired, forgotten or dropped). */
+  verdictOf(intentId: string): Promise<PaymentVerdict | undefined>;
+
+  /** Drops the kept verdict, so the next check asks the provider. */
+  forgetVerdict(intentId: string): Promise<void>;
+
+  /**
+   * Records that a lookup used the payment at `at` (the app's clock, ms) and says whether its
+   * usage is due to be reported to the provider: at most once per `reportEveryMs`, counted from
+   * the first use. Kept {@link PAYMENT_STATE_TTL_MS} from the last use.
+   */
+  recordUse(intentId: string, at: number, reportEveryMs: number): Promise<PaymentUse>;
+
+  /** When a lookup last used the payment (ms, as given to {@link recordUse}), or undefined. */
+  lastUseOf(intentId: string): Promise<number | undefined>;
 
   /**
    * Takes `count` links from a client's free budget of `perDay` for the UTC day of `now`, all or
