@@ -156,6 +156,7 @@ export function createDemoProvider(options: DemoProviderOptions = {}): DemoPayme
       const intent = find(id);
       intent.resolved = usage.resolved;
       intent.lastUsed = usage.lastUsed;
+      return { ...intent };
     },
     async *openAuthorizations() {
       const open = [...intents.values()].filter(

@@ -91,8 +91,11 @@ export interface PaymentProvider {
   capture(id: string, amountCents: number, idempotencyKey: string): Promise<IntentView>;
   /** Cancels the authorization so nothing is charged. */
   cancel(id: string, idempotencyKey: string): Promise<IntentView>;
-  /** Records the server's count of resolved places and the time of last use on the intent. */
-  recordUsage(id: string, usage: UsageRecord): Promise<void>;
+  /**
+   * Records the server's count of resolved places and the time of last use on the intent, and
+   * answers the intent as it is now (Stripe's update answers it at no extra call).
+   */
+  recordUsage(id: string, usage: UsageRecord): Promise<IntentView>;
   /**
    * PlacePort's authorizations still waiting for capture (`requires_capture` with PlacePort's
    * metadata), page by page; the settlement sweep re-reads each before acting on it.

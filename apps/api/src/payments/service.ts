@@ -7,8 +7,12 @@ import {
   placesForAmount,
   PRICE_PER_PLACE_CENTS,
 } from './money.js';
-import type { StateStore } from '../state/index.js';
+import { PAYMENT_STATE_TTL_MS, type PaymentVerdict, type StateStore } from '../state/index.js';
 import { PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
+import { PaymentUsage } from './usage.js';
+
+/** Stripe cancels an authorization not captured this long after the intent was created. */
+export const AUTHORIZATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The browser's claim after conversion (seed section 7): numbers to verify, never to trust. */
 export interface CaptureClaim {
@@ -33,6 +37,13 @@ export interface CaptureResult {
 
 type Log = (detail: string) => void;
 
+/** What {@link PaymentService.captureOrCancel} did, and the server's count it charged from. */
+export interface Settled {
+  receipt: CaptureResult;
+  /** The server's count of places resolved for the payment, read once no lookup could start. */
+  resolved: number;
+}
+
 function receipt(intent: IntentView, capturedCents: number): CaptureResult {
   return {
     cancelled: capturedCents === 0,
@@ -41,6 +52,63 @@ function receipt(intent: IntentView, capturedCents: number): CaptureResult {
     amountReleased: (intent.amount - capturedCents) / 100,
     reference: intent.id,
   };
+}
+
+/** Refuses more lookups on a payment that is not (or no longer) authorized. */
+function placesIfAuthorized(status: string, places: number): number {
+  if (status !== 'requires_capture') {
+    throw new ApiError(
+      402,
+      'payment_not_authorized',
+      'This payment is not authorized, so it cannot cover more links.',
+    );
+  }
+  return places;
+}
+
+/**
+ * What to keep of a check: the intent authorized, or settled for good. Nothing before it is
+ * authorized, since the browser authorizes it with the provider directly.
+ */
+function verdictToKeep(intent: IntentView, places: number): PaymentVerdict | undefined {
+  switch (intent.status) {
+    case 'requires_capture':
+    case 'succeeded':
+    case 'canceled':
+      return { status: intent.status, places };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The receipt of an intent that is no longer open for `cents`: a repeat of the capture or
+ * cancellation that settled it returns the first result; anything else is refused.
+ */
+function settledReceipt(intent: IntentView, cents: number): CaptureResult {
+  const cancels = cents < MINIMUM_CHARGE_CENTS;
+  switch (intent.status) {
+    case 'succeeded':
+      if (!cancels && intent.amountReceived === cents) return receipt(intent, cents);
+      throw new ApiError(
+        409,
+        'already_captured',
+        `This payment was already captured (${formatDollars(intent.amountReceived)}); it cannot be captured again.`,
+      );
+    case 'canceled':
+      if (cancels) return receipt(intent, 0);
+      throw new ApiError(
+        409,
+        'payment_cancelled',
+        'This payment authorization was cancelled, so nothing can be captured and nothing was charged.',
+      );
+    default:
+      throw new ApiError(
+        409,
+        'payment_not_authorized',
+        'This payment has not been authorized yet.',
+      );
+  }
 }
 
 /** The idempotency key of an intent's one capture; bound to the intent so no retry captures twice. */
@@ -90,15 +158,27 @@ export function chargedPlaces(
  * claims are checked, and `max(claimed, resolved by the server)` places are captured once (or the
  * authorization cancelled). Calls for one intent run one after another, and a repeated call
  * returns the first result.
+ *
+ * Provider calls are bounded by the run, not by its batches: a payment is checked with the
+ * provider once and the verdict kept in the store until its status can change (capture, cancel,
+ * the sweep settling it, Stripe's 7-day expiry); the resolved count and time of use live in the
+ * store and are written to the intent at capture, in the sweep, and at most once a minute while
+ * lookups go on ({@link PaymentUsage}).
  */
 export class PaymentService {
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Checks with the provider under way, by payment, so concurrent first batches share one. */
+  private readonly checks = new Map<string, Promise<number>>();
+  /** Each payment's resolved count and last use, in the store, and when the intent hears of them. */
+  readonly usage: PaymentUsage;
 
   constructor(
     readonly provider: PaymentProvider,
     private readonly state: StateStore,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.usage = new PaymentUsage(provider, state, now);
+  }
 
   /** Checks the maximum charge, derives the place count and creates the manual-capture intent. */
   async createIntent(
@@ -124,23 +204,11 @@ export class PaymentService {
   }
 
   /**
-   * Records places the server resolved for a payment (distinct keys) in the store, and the count
-   * and time of use on the intent itself, so capture and the settlement sweep know it even after a
-   * restart. Returns the payment's count.
+   * Records places the server resolved for a payment (distinct keys) and the time of use; see
+   * {@link PaymentUsage.record}. Returns the payment's count.
    */
-  async recordResolved(id: string, placeKeys: string[], log: Log): Promise<number> {
-    const count = await this.state.addResolved(id, placeKeys);
-    await withPaymentErrors(
-      () =>
-        this.provider.recordUsage(id, { resolved: count, lastUsed: Math.floor(this.now() / 1000) }),
-      log,
-    );
-    return count;
-  }
-
-  /** The server's count for a payment: the store's, or what the intent recorded, the larger. */
-  async resolvedByServer(intent: IntentView): Promise<number> {
-    return Math.max(await this.state.resolvedCount(intent.id), intent.resolved);
+  recordResolved(id: string, placeKeys: string[], log: Log): Promise<number> {
+    return this.usage.record(id, placeKeys, log);
   }
 
   /** Reads an intent, mapping provider failures to clear API errors. */
@@ -150,19 +218,38 @@ export class PaymentService {
 
   /**
    * The place count an authorized PlacePort intent paid for; refuses intents that are not
-   * PlacePort's or not (or no longer) authorized.
+   * PlacePort's or not (or no longer) authorized. The provider is asked once per payment: the
+   * verdict is kept in the store until the status can change (see the class comment), and the
+   * first batches of a run, sent at once, share one check in this process.
    */
   async authorizedPlaces(id: string, log: Log): Promise<number> {
+    const kept = await this.state.verdictOf(id);
+    if (kept) return placesIfAuthorized(kept.status, kept.places);
+    let check = this.checks.get(id);
+    if (!check) {
+      check = this.check(id, log).finally(() => this.checks.delete(id));
+      this.checks.set(id, check);
+    }
+    return check;
+  }
+
+  /** Asks the provider about a payment and keeps what is worth keeping. */
+  private async check(id: string, log: Log): Promise<number> {
     const intent = await this.retrieve(id, log);
     const places = requirePlacePortIntent(intent);
-    if (intent.status !== 'requires_capture') {
-      throw new ApiError(
-        402,
-        'payment_not_authorized',
-        'This payment is not authorized, so it cannot cover more links.',
-      );
-    }
-    return places;
+    const verdict = verdictToKeep(intent, places);
+    // An authorization is kept no longer than Stripe keeps it.
+    const ttl =
+      verdict?.status === 'requires_capture'
+        ? Math.floor(
+            Math.min(
+              intent.created * 1000 + AUTHORIZATION_LIFETIME_MS - this.now(),
+              AUTHORIZATION_LIFETIME_MS,
+            ),
+          )
+        : PAYMENT_STATE_TTL_MS;
+    if (verdict && ttl >= 1) await this.state.keepVerdict(id, verdict, ttl);
+    return placesIfAuthorized(intent.status, places);
   }
 
   /**
@@ -196,56 +283,60 @@ export class PaymentService {
         `totalCount must be the ${places} places this payment authorized.`,
       );
     }
-    const server = await this.resolvedByServer(intent);
-    const charged = chargedPlaces(claim.convertedCount, server, places);
-    if (claim.convertedCount < server) {
+    const claimed = claim.convertedCount;
+    const settled = await this.captureOrCancel(
+      intent,
+      (server) => chargedPlaces(claimed, server, places),
+      log,
+    );
+    if (claimed < settled.resolved) {
       log(
-        `capture claimed ${claim.convertedCount} places; the server resolved ${server}: charging ${charged}`,
+        `capture claimed ${claimed} places; the server resolved ${settled.resolved}: charging ${chargedPlaces(claimed, settled.resolved, places)}`,
       );
     }
-    return this.captureOrCancel(intent, charged * PRICE_PER_PLACE_CENTS, log);
+    return settled.receipt;
   }
 
   /**
-   * Captures `cents` of an intent (or cancels it under the minimum) with the idempotency keys bound
-   * to the intent, so the browser's capture and the settlement sweep can never both act.
+   * Captures `placesFor(server's count)` places of an intent, or cancels it when that is under
+   * the minimum, with the idempotency keys bound to the intent, so the browser's capture and the
+   * settlement sweep can never both act. An open intent is first marked `settling` in the store,
+   * so no new lookup starts on it on any instance, and only then is the server's count read; its
+   * usage is written to the intent when the intent is behind. A settled intent answers a repeat
+   * of what settled it with the first result.
    */
-  async captureOrCancel(intent: IntentView, cents: number, log: Log): Promise<CaptureResult> {
+  async captureOrCancel(
+    intent: IntentView,
+    placesFor: (resolvedByServer: number) => number,
+    log: Log,
+  ): Promise<Settled> {
     const id = intent.id;
-    const cancels = cents < MINIMUM_CHARGE_CENTS;
-    switch (intent.status) {
-      case 'requires_capture':
-        break;
-      case 'succeeded':
-        if (!cancels && intent.amountReceived === cents) return receipt(intent, cents);
-        throw new ApiError(
-          409,
-          'already_captured',
-          `This payment was already captured (${formatDollars(intent.amountReceived)}); it cannot be captured again.`,
-        );
-      case 'canceled':
-        if (cancels) return receipt(intent, 0);
-        throw new ApiError(
-          409,
-          'payment_cancelled',
-          'This payment authorization was cancelled, so nothing can be captured and nothing was charged.',
-        );
-      default:
-        throw new ApiError(
-          409,
-          'payment_not_authorized',
-          'This payment has not been authorized yet.',
-        );
+    const open = intent.status === 'requires_capture';
+    const places = intent.places ?? 0;
+    if (open)
+      await this.state.replaceVerdict(id, { status: 'settling', places }, PAYMENT_STATE_TTL_MS);
+    const resolved = await this.usage.resolvedByServer(intent);
+    const cents = placesFor(resolved) * PRICE_PER_PLACE_CENTS;
+    if (!open) return { receipt: settledReceipt(intent, cents), resolved };
+    try {
+      await this.usage.reportIfBehind(intent, log);
+      if (cents < MINIMUM_CHARGE_CENTS) {
+        await withPaymentErrors(() => this.provider.cancel(id, cancelKey(id)), log);
+        await this.state.replaceVerdict(id, { status: 'canceled', places }, PAYMENT_STATE_TTL_MS);
+        return { receipt: receipt(intent, 0), resolved };
+      }
+      const captured = await withPaymentErrors(
+        () => this.provider.capture(id, cents, captureKey(id)),
+        log,
+      );
+      await this.state.replaceVerdict(id, { status: 'succeeded', places }, PAYMENT_STATE_TTL_MS);
+      return { receipt: receipt(intent, captured.amountReceived), resolved };
+    } catch (error) {
+      // Not settled here: the next check asks the provider again. The settling error is the one
+      // to report; a mark the store could not drop only refuses lookups until it expires.
+      await this.state.forgetVerdict(id).catch(() => undefined);
+      throw error;
     }
-    if (cancels) {
-      await withPaymentErrors(() => this.provider.cancel(id, cancelKey(id)), log);
-      return receipt(intent, 0);
-    }
-    const captured = await withPaymentErrors(
-      () => this.provider.capture(id, cents, captureKey(id)),
-      log,
-    );
-    return receipt(intent, captured.amountReceived);
   }
 
   /** Runs `task` after any other call for the same intent in this process. */

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StateStore } from '../state/index.js';
-import { PRICE_PER_PLACE_CENTS } from './money.js';
 import { PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 import type { PaymentService } from './service.js';
 
@@ -45,17 +44,16 @@ export interface SettlementDeps {
   log: FastifyBaseLogger;
 }
 
-function lastUseMs(intent: IntentView): number {
-  return (intent.lastUsed ?? intent.created) * 1000;
-}
-
 /**
  * Settles every PlacePort authorization left behind (product.md: "No hold is left behind"): an
  * intent in `requires_capture` unused for the settle-after time is captured for the places the
  * server resolved for it when that reaches $0.50, and cancelled otherwise. It reads Stripe (so it
  * survives restarts), re-reads each intent before acting (search lags writes), acts through the
  * same idempotency keys as the browser's capture (so the two can never both act), and holds a
- * lease in the shared state so several instances do not sweep at once.
+ * lease in the shared state so several instances do not sweep at once. The last use and the
+ * resolved count are the store's or the intent's, whichever is later or larger (the intent hears
+ * of them only now and then); an authorization still in use gets the store's usage written to it
+ * when the intent is behind, so an instance that loses its memory store still knows it.
  */
 export async function sweepOnce(deps: SettlementDeps, holder: string): Promise<SweepReport> {
   const report: SweepReport = {
@@ -70,30 +68,31 @@ export async function sweepOnce(deps: SettlementDeps, holder: string): Promise<S
   report.ran = true;
   const log = (detail: string) =>
     deps.log.warn({ provider: detail }, 'settlement: provider refused');
+  const unused = async (intent: IntentView) =>
+    deps.now() - (await deps.payments.usage.lastUseMs(intent)) >= deps.settleAfterMs;
   try {
     for await (const listed of deps.provider.openAuthorizations()) {
       report.examined += 1;
-      if (deps.now() - lastUseMs(listed) < deps.settleAfterMs) {
-        report.waiting += 1;
-        continue;
-      }
       try {
+        if (!(await unused(listed))) {
+          await deps.payments.usage.reportIfBehind(listed, log);
+          report.waiting += 1;
+          continue;
+        }
         const outcome = await deps.payments.serialized(listed.id, async () => {
           const intent = await deps.payments.retrieve(listed.id, log);
           if (intent.status !== 'requires_capture' || intent.product !== PRODUCT_TAG) return 'gone';
-          if (deps.now() - lastUseMs(intent) < deps.settleAfterMs) return 'waiting';
-          const resolved = await deps.payments.resolvedByServer(intent);
-          const places = Math.min(intent.places ?? 0, resolved);
-          const result = await deps.payments.captureOrCancel(
+          if (!(await unused(intent))) return 'waiting';
+          const { receipt, resolved } = await deps.payments.captureOrCancel(
             intent,
-            places * PRICE_PER_PLACE_CENTS,
+            (server) => Math.min(intent.places ?? 0, server),
             log,
           );
           deps.log.info(
-            { payment: intent.id, resolved, captured: result.amountCaptured },
-            result.cancelled ? 'settlement: authorization cancelled' : 'settlement: captured',
+            { payment: intent.id, resolved, captured: receipt.amountCaptured },
+            receipt.cancelled ? 'settlement: authorization cancelled' : 'settlement: captured',
           );
-          return result.cancelled ? 'cancelled' : 'captured';
+          return receipt.cancelled ? 'cancelled' : 'captured';
         });
         if (outcome === 'captured') report.captured += 1;
         else if (outcome === 'cancelled') report.cancelled += 1;

@@ -116,11 +116,13 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
     kind: 'stripe',
     openAuthorizations,
     recordUsage: (id, usage) =>
-      mapped(async () => {
-        await stripe.paymentIntents.update(id, {
-          metadata: { resolved: String(usage.resolved), last_used: String(usage.lastUsed) },
-        });
-      }),
+      mapped(async () =>
+        viewOf(
+          await stripe.paymentIntents.update(id, {
+            metadata: { resolved: String(usage.resolved), last_used: String(usage.lastUsed) },
+          }),
+        ),
+      ),
     create: ({ amountCents, places, payer }) =>
       mapped(async () => {
         const intent = await stripe.paymentIntents.create({

@@ -1,0 +1,105 @@
+import { PAYMENT_STATE_TTL_MS, type StateStore } from '../state/index.js';
+import {
+  PaymentFailure,
+  type IntentView,
+  type PaymentProvider,
+  type UsageRecord,
+} from './provider.js';
+
+/**
+ * While lookups go on, a payment's usage (resolved count, time of last use) is written to the
+ * intent at most this often; capture and the settlement sweep write it when the intent is behind.
+ */
+export const USAGE_REPORT_INTERVAL_MS = 60_000;
+
+type Log = (detail: string) => void;
+
+/**
+ * What the server knows of each payment's use: the distinct places it resolved (the floor of what
+ * capture charges) and when a lookup last used it (what the settlement sweep waits on). Both live
+ * in the state store, so they are shared by every instance and, with Redis, survive a restart;
+ * the intent's metadata (`resolved`, `last_used`) hears of them only now and then, so a run makes
+ * a handful of provider calls, not two a batch. The larger (or later) of the store's record and
+ * the intent's is the truth: either may be the only one left after a restart.
+ */
+export class PaymentUsage {
+  constructor(
+    private readonly provider: PaymentProvider,
+    private readonly state: StateStore,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Records places the server resolved for a payment (distinct keys) and the time of use in the
+   * store. The intent hears of it at most once a {@link USAGE_REPORT_INTERVAL_MS} of the app's
+   * clock, counted from the first lookup; a failed write is logged and left to the next one.
+   * Returns the payment's count.
+   */
+  async record(id: string, placeKeys: string[], log: Log): Promise<number> {
+    const count = await this.state.addResolved(id, placeKeys);
+    const at = Math.floor(this.now());
+    const { reportDue } = await this.state.recordUse(id, at, USAGE_REPORT_INTERVAL_MS);
+    if (reportDue) {
+      await this.write(id, { resolved: count, lastUsed: Math.floor(at / 1000) }, log);
+    }
+    return count;
+  }
+
+  /**
+   * Writes the store's usage of a payment to its intent when the intent's own record is behind
+   * (capture and the settlement sweep call it); nothing when it is not.
+   */
+  async reportIfBehind(intent: IntentView, log: Log): Promise<void> {
+    const [resolved, lastUse] = await Promise.all([
+      this.state.resolvedCount(intent.id),
+      this.state.lastUseOf(intent.id),
+    ]);
+    const lastUsed = lastUse === undefined ? 0 : Math.floor(lastUse / 1000);
+    if (resolved <= intent.resolved && lastUsed <= (intent.lastUsed ?? 0)) return;
+    await this.write(
+      intent.id,
+      {
+        resolved: Math.max(resolved, intent.resolved),
+        lastUsed: Math.max(lastUsed, intent.lastUsed ?? intent.created),
+      },
+      log,
+    );
+  }
+
+  /** The server's count for a payment: the store's, or what the intent recorded, the larger. */
+  async resolvedByServer(intent: IntentView): Promise<number> {
+    return Math.max(await this.state.resolvedCount(intent.id), intent.resolved);
+  }
+
+  /**
+   * When a lookup last used the payment (ms): the store's record or the intent's, whichever is
+   * later; the intent's creation when it was never used.
+   */
+  async lastUseMs(intent: IntentView): Promise<number> {
+    const kept = await this.state.lastUseOf(intent.id);
+    return Math.max(kept ?? 0, (intent.lastUsed ?? intent.created) * 1000);
+  }
+
+  /**
+   * One usage write. The provider answers the intent as it is now, so a status changed elsewhere
+   * (Stripe's 7-day expiry, the Dashboard) replaces the kept verdict at no extra call.
+   */
+  private async write(id: string, usage: UsageRecord, log: Log): Promise<void> {
+    let intent: IntentView;
+    try {
+      intent = await this.provider.recordUsage(id, usage);
+    } catch (error) {
+      if (!(error instanceof PaymentFailure)) throw error;
+      log(`usage not written to the intent (the store keeps it): ${error.kind}: ${error.message}`);
+      // The intent is gone or settled elsewhere: the next check asks the provider.
+      if (error.kind === 'not_found' || error.kind === 'unexpected_state') {
+        await this.state.forgetVerdict(id);
+      }
+      return;
+    }
+    if (intent.status === 'succeeded' || intent.status === 'canceled') {
+      const verdict = { status: intent.status, places: intent.places ?? 0 };
+      await this.state.replaceVerdict(id, verdict, PAYMENT_STATE_TTL_MS);
+    }
+  }
+}
