@@ -10,7 +10,10 @@
  *    - a paid `resolve-urls-batch` of 4 cached links (a demo intent and its payer cookie: the free
  *      tier's daily budget would refuse a load test);
  * 3. the settlement sweep of 1,000 open authorizations seeded on the fake Stripe (memory and
- *    Redis): wall time and what it captured and cancelled.
+ *    Redis): wall time and what it captured and cancelled;
+ * 4. a paid `resolve-urls-batch` of 4 cached links in Stripe mode (the fake Stripe; memory and
+ *    Redis) under the same load: requests per second, p99, and the Stripe calls the batches made
+ *    (the first batch's included), in all and per batch.
  */
 import { cpus, loadavg } from 'node:os';
 import {
@@ -20,6 +23,7 @@ import {
   startFakeStripe,
   startRedis,
   type FakeGoogle,
+  type FakeStripe,
 } from '@placeport/testkit';
 import { UPSTREAM_CONCURRENCY } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
@@ -81,7 +85,7 @@ async function post(base: string, path: string, body: unknown, cookie?: string):
   return { body: (await response.json()) as Record<string, unknown>, payerCookie };
 }
 
-/** A demo API listening on loopback, its state in memory or in the given Redis. */
+/** An API listening on loopback (demo payments unless `env` has Stripe keys), state in memory or Redis. */
 async function startApi(
   env: Record<string, string>,
 ): Promise<{ app: FastifyInstance; base: string }> {
@@ -244,6 +248,16 @@ async function loadBench(
   return results;
 }
 
+/** The settings of a Stripe-mode API on the fake Stripe, its state in `redisUrl` when given. */
+function stripeEnv(stripe: FakeStripe, redisUrl: string | undefined): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
+    STRIPE_API_BASE: stripe.url,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+  };
+}
+
 /** Part 3: one sweep over 1,000 open PlacePort authorizations, all unused for two hours. */
 async function sweepBench(store: StoreName, redisUrl: string | undefined): Promise<void> {
   const stripe = await startFakeStripe();
@@ -259,16 +273,7 @@ async function sweepBench(store: StoreName, redisUrl: string | undefined): Promi
       last_used: lastUsed,
     }),
   });
-  const settings = loadSettings({
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
-    STRIPE_API_BASE: stripe.url,
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-  });
-  const app = await buildApp({
-    settings: { ...settings, webDist: undefined },
-    rateLimits: UNLIMITED,
-  });
+  const { app } = await startApi(stripeEnv(stripe, redisUrl));
   try {
     const started = performance.now();
     const report = await app.settlement.sweep();
@@ -277,6 +282,49 @@ async function sweepBench(store: StoreName, redisUrl: string | undefined): Promi
       `settlement sweep of ${count(SWEEP_INTENTS)} open authorizations (fake Stripe, ${store} store): ` +
         `${(ms / 1000).toFixed(2)} s, ${count(stripe.requests.length)} Stripe calls; examined ${report.examined}, ` +
         `captured ${report.captured}, cancelled ${report.cancelled}, waiting ${report.waiting}, failed ${report.failed}`,
+    );
+  } finally {
+    await app.close();
+    await stripe.close();
+  }
+}
+
+/** Part 4: paid batches in Stripe mode, and the Stripe calls they cost (the first batch's too). */
+async function stripeBatchBench(
+  store: StoreName,
+  google: FakeGoogle,
+  redisUrl: string | undefined,
+): Promise<void> {
+  const stripe = await startFakeStripe();
+  const { app, base } = await startApi({
+    MAPS_UPSTREAM_ORIGIN: google.url,
+    PLACES_API_ORIGIN: google.url,
+    ...stripeEnv(stripe, redisUrl),
+  });
+  try {
+    const created = await post(base, '/api/create-payment-intent', { amount: PLACES / 10 });
+    const paymentIntentId = created.body.paymentIntentId as string;
+    const cookie = created.payerCookie!;
+    stripe.authorize(paymentIntentId);
+    stripe.clearRequests();
+    const batch = { urls: Array.from({ length: 4 }, (_, i) => link(i)), paymentIntentId };
+    // The first batch looks the places up; the load repeats it, all from the cache.
+    await post(base, '/api/resolve-urls-batch', batch, cookie);
+    const result = await loadFor(`${base}/api/resolve-urls-batch`, batch, {
+      connections: LOAD_CONNECTIONS,
+      seconds: LOAD_SECONDS,
+      cookie,
+    });
+    const calls = stripe.requests.length;
+    const batches = result.total - result.non2xx + 1;
+    console.log(
+      describeLoad(
+        `resolve-urls-batch (4 cached links, paid by card) [${store}, fake Stripe]`,
+        result,
+      ),
+    );
+    console.log(
+      `  Stripe calls: ${count(calls)} for ${count(batches)} paid batches = ${(calls / batches).toFixed(4)} per batch`,
     );
   } finally {
     await app.close();
@@ -315,6 +363,10 @@ async function main(): Promise<void> {
     console.log(`\n[3] Settlement sweep`);
     await sweepBench('memory', undefined);
     await sweepBench('redis', redis.url);
+
+    console.log(`\n[4] Paid batches in Stripe mode`);
+    await stripeBatchBench('memory', google, undefined);
+    await stripeBatchBench('redis', google, redis.url);
   } finally {
     await redis.stop();
     await google.close();
