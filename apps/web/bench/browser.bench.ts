@@ -1,13 +1,14 @@
 /**
  * The web app's benchmark in Debian's Chromium: a generated archive of 100,000 places goes through
- * the real page (card payments through the fake Stripe and the Stripe.js shim, since a demo payment
- * covers at most 1,000 places; the real API process; the fake Google upstream), and the figures
- * are printed: long tasks on the page's main thread while the archive is read and while it
+ * the real page (card payments through the fake Stripe and the Stripe.js shim, so the run loads
+ * Stripe.js as a paying visitor's does; the real API process; the fake Google upstream), and the
+ * figures are printed: long tasks on the page's main thread while the archive is read and while it
  * converts (target: none over 50 ms), time from the file being chosen to the results being shown,
  * peak JS heap of the page and of the conversion worker, the gzipped size of the first screen's
- * JS and CSS (target: under 150 KB), and whether Stripe.js was requested on the first screen (it
- * must not be). Then the results' map (`map.ts`): results shown → map drawn, the long tasks until
- * then, and the time and long tasks of drawing each list chosen in its selector.
+ * JS and CSS (target: under 150 KB), whether Stripe.js was requested on the first screen (it
+ * must not be), and the Stripe API calls the server made for the run. Then the results' map
+ * (`map.ts`): results shown → map drawn, the long tasks until then, and the time and long tasks of
+ * drawing each list chosen in its selector.
  *
  * Builds nothing: run after `pnpm build` (turbo's `bench` task builds first). Options:
  * `--places N` (default 100000), `--lists K` (default 4), `--resolution` (every link is a
@@ -61,6 +62,16 @@ function describeTasks(tasks: readonly LongTask[]): string {
   const longest = Math.max(...tasks.map((task) => task.duration));
   const total = tasks.reduce((sum, task) => sum + task.duration, 0);
   return `${tasks.length} (longest ${longest.toFixed(0)} ms, ${total.toFixed(0)} ms in all)`;
+}
+
+/** Stripe API calls by kind, e.g. `1 POST /v1/payment_intents, 2 GET /v1/payment_intents/pi_…`. */
+function describeCalls(calls: readonly { method: string; path: string }[]): string {
+  const kinds = new Map<string, number>();
+  for (const call of calls) {
+    const kind = `${call.method} ${call.path.replace(/\/pi_\w+/, '/pi_…')}`;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return [...kinds].map(([kind, times]) => `${times} ${kind}`).join(', ');
 }
 
 function makeArchive(): Uint8Array {
@@ -197,6 +208,10 @@ async function main(): Promise<void> {
     );
     console.log(
       `  Stripe.js requests, whole run  ${stripeRequests.length} (card payment through the shim)`,
+    );
+    const serverCalls = stripe.requests.filter((request) => request.headers.authorization);
+    console.log(
+      `  Stripe API calls by the server ${serverCalls.length} (${describeCalls(serverCalls)})`,
     );
     printMap(map);
   } finally {
