@@ -89,6 +89,14 @@ test('demo payments: upload, select, authorize, convert and download every list'
     dialog.getByText(`${chosen.length} of ${lists.length} lists selected`),
   ).toBeVisible();
   await expect(dialog.getByText(`${expected.total} places in total`)).toBeVisible();
+  // Places without a usable link are counted in the lists but never in the maximum charge.
+  const unusable = expected.total - expected.chargeable;
+  expect(unusable, 'the archive has places without a usable link').toBeGreaterThan(0);
+  await expect(
+    dialog.getByText(`${unusable} ${unusable === 1 ? 'place' : 'places'} without a usable link`, {
+      exact: false,
+    }),
+  ).toBeVisible();
   const intentCreated = page.waitForResponse(
     (response) => new URL(response.url()).pathname === '/api/create-payment-intent',
   );
@@ -99,10 +107,11 @@ test('demo payments: upload, select, authorize, convert and download every list'
   // Payment view: demo panel, the counts and the maximum charge.
   const payment = paymentDialog(page);
   await expect(payment.getByText('Demo mode — no card is charged')).toBeVisible();
-  await expect(payment.getByText(`${expected.total} places`, { exact: true })).toBeVisible();
+  // The payment view counts the places that can be placed: the maximum charge multiplies out.
+  await expect(payment.getByText(`${expected.chargeable} places`, { exact: true })).toBeVisible();
   await expect(payment.getByText('$0.10', { exact: true })).toBeVisible();
   await expect(
-    payment.getByRole('definition').filter({ hasText: dollarsFor(expected.total) }),
+    payment.getByRole('definition').filter({ hasText: dollarsFor(expected.chargeable) }),
   ).toBeVisible();
   await watchProcessing(page);
   await payment.getByRole('button', { name: 'Authorize Payment & Convert' }).click();
@@ -145,9 +154,9 @@ test('demo payments: upload, select, authorize, convert and download every list'
   await expect(page.getByText(`Final charge: ${dollarsFor(expected.converted)}`)).toBeVisible();
   // The receipt of the demo payment: held, charged, released, its reference and the date.
   expect(await receiptLines(page)).toMatchObject({
-    'Authorized (held)': dollarsFor(expected.total),
+    'Authorized (held)': dollarsFor(expected.chargeable),
     Charged: dollarsFor(expected.converted),
-    Released: dollarsFor(expected.total - expected.converted),
+    Released: dollarsFor(expected.chargeable - expected.converted),
     Reference: paymentIntentId,
   });
   await expectReceiptDated(page, started);

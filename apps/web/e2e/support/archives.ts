@@ -4,6 +4,7 @@
  * them) and the places that get none. Coordinates are the generator's truth: what the URL carries
  * (`expected`), else where the fake Google puts the place (`resolvable`).
  */
+import { placeNeed } from '@placeport/converter/internal';
 import type { GeneratedList, GeneratedPlace, GeneratedTakeout } from '@placeport/testkit';
 
 /** A file for `setInputFiles` / `FileChooser.setFiles`, without touching the disk. */
@@ -61,14 +62,28 @@ export function failedPlaces(list: GeneratedList): GeneratedPlace[] {
 }
 
 /** Places and converted places over some lists. */
-export function countsOf(lists: readonly GeneratedList[]): { total: number; converted: number } {
+export function countsOf(lists: readonly GeneratedList[]): {
+  total: number;
+  chargeable: number;
+  converted: number;
+} {
   let total = 0;
+  let chargeable = 0;
   let converted = 0;
   for (const list of lists) {
     total += list.places.length;
+    chargeable += list.places.filter(hasUsableLink).length;
     converted += expectedPlacemarks(list).length;
   }
-  return { total, converted };
+  return { total, chargeable, converted };
+}
+
+/**
+ * Whether a place can be placed at all (coordinates in its link, or a link the resolver accepts):
+ * only those are in the maximum charge; a place without a usable link is never held nor charged.
+ */
+export function hasUsableLink(place: GeneratedPlace): boolean {
+  return placeNeed({ coordinates: undefined, url: place.url }).kind !== 'unplaced';
 }
 
 /** A list's name as a file name every system accepts: Windows' reserved characters become `_`. */

@@ -246,6 +246,12 @@ describe('selection', () => {
     expect(selectedPlaces({ ...ARCHIVE, selected: LISTS.map((l) => l.path) })).toBe(68);
   });
 
+  it('never counts a place without a usable link (none, or one the resolver refuses)', () => {
+    // 10 rows: 2 carry coordinates, 5 need a lookup, 3 have no link or a look-alike host's.
+    const list = { ...LISTS[0]!, rowCount: 10, withCoordinates: 2, needsLookup: 5 };
+    expect(selectedPlaces({ ...ARCHIVE, lists: [list], selected: [list.path] })).toBe(7);
+  });
+
   it('refuses to proceed with nothing chosen, with the seed message', () => {
     const none = transition(selecting, EVENTS.allListsDeselected);
     const next = inState(transition(none, EVENTS.paymentRequested), 'selecting');
@@ -259,7 +265,7 @@ describe('selection', () => {
   });
 
   it('asks for an intent at exactly $0.50 (5 places)', () => {
-    const five = [{ ...LISTS[2]!, rowCount: 5 }];
+    const five = [{ ...LISTS[2]!, rowCount: 5, withCoordinates: 0, needsLookup: 5 }];
     const state: AppState = { ...selecting, lists: five, selected: [five[0]!.path] };
     const next = inState(transition(state, EVENTS.paymentRequested), 'awaitingIntent');
     expect(next.requestId).toBe(12);

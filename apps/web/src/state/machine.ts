@@ -17,11 +17,28 @@ export function isZipFileName(name: string): boolean {
   return /\.zip$/i.test(name);
 }
 
-/** Places in the chosen lists: what the maximum charge is computed from. */
-export function selectedPlaces(archive: Archive): number {
+/** Places (rows) in the chosen lists that can be converted, usable links or not. */
+export function selectedRows(archive: Archive): number {
   const chosen = new Set(archive.selected);
   return archive.lists.reduce(
     (sum, list) => sum + (chosen.has(list.path) && isConvertible(list) ? list.rowCount : 0),
+    0,
+  );
+}
+
+/**
+ * Places in the chosen lists that can be placed: what the maximum charge is computed from. A place
+ * without a usable link (none, or one the resolver would refuse: `not_allowed`) can never be
+ * converted, so it is neither held nor charged (product.md, "Needs a lookup").
+ */
+export function selectedPlaces(archive: Archive): number {
+  const chosen = new Set(archive.selected);
+  return archive.lists.reduce(
+    (sum, list) =>
+      sum +
+      (chosen.has(list.path) && isConvertible(list)
+        ? Math.min(list.rowCount, list.withCoordinates + list.needsLookup)
+        : 0),
     0,
   );
 }

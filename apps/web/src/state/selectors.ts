@@ -2,7 +2,7 @@
  * Derived views of the state, so components never re-derive the seed's rules themselves.
  */
 import { chargeCents } from '../lib/money';
-import { selectedPlaces } from './machine';
+import { selectedPlaces, selectedRows } from './machine';
 import type { AppState, Archive, ProcessingStage } from './types';
 
 /** The seed's processing status: idle before conversion, then the stages, then complete. */
@@ -54,10 +54,17 @@ export function errorMessage(state: AppState): string | null {
   }
 }
 
-/** Places of the chosen lists and their maximum charge in cents. */
-export function selectionTotals(archive: Archive): { places: number; maxChargeCents: number } {
-  const places = selectedPlaces(archive);
-  return { places, maxChargeCents: chargeCents(places) };
+/**
+ * Places of the chosen lists, those of them that can be placed (the others have no usable link and
+ * are never charged), and the maximum charge in cents.
+ */
+export function selectionTotals(archive: Archive): {
+  places: number;
+  chargeable: number;
+  maxChargeCents: number;
+} {
+  const chargeable = selectedPlaces(archive);
+  return { places: selectedRows(archive), chargeable, maxChargeCents: chargeCents(chargeable) };
 }
 
 /** Remove resets everything, except while a payment or a conversion is in flight. */

@@ -18,7 +18,8 @@ type PaymentState = Extract<AppState, { status: 'awaitingIntent' | 'paying' | 'a
 export function PaymentView({ state }: { state: PaymentState }) {
   const send = useSend();
   const config = useApp((store) => store.config.value);
-  const { places, maxChargeCents } = selectionTotals(state);
+  // The places that can be placed: the table multiplies out to the maximum charge.
+  const { chargeable: places, maxChargeCents } = selectionTotals(state);
   const free = isUnderMinimum(maxChargeCents);
   const busy = state.status === 'authorizing';
 

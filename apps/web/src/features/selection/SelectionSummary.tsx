@@ -7,11 +7,17 @@ import type { Archive } from '../../state/types';
 /**
  * The counts above the lists: lists chosen, their places, and the most the selection can cost
  * (worded as the payment view words it, free under the minimum card charge), with the note that
- * only converted places are charged. Lists that cannot be converted are never counted.
+ * only converted places are charged. Lists that cannot be converted are never counted, and places
+ * without a usable link (none, or one the resolver refuses) are never in the charge.
  */
 export function SelectionSummary({ archive }: { archive: Archive }) {
-  const { places, maxChargeCents } = selectionTotals(archive);
-  const free = places > 0 && isUnderMinimum(maxChargeCents);
+  const { places, chargeable, maxChargeCents } = selectionTotals(archive);
+  const unusable = places - chargeable;
+  const unusableNote =
+    unusable > 0
+      ? ` ${formatPlaces(unusable)} without a usable link ${unusable === 1 ? 'is' : 'are'} never charged.`
+      : '';
+  const free = chargeable > 0 && isUnderMinimum(maxChargeCents);
   const chosen = new Set(archive.selected);
   const selected = archive.lists.filter((list) => chosen.has(list.path) && isConvertible(list));
 
@@ -31,7 +37,7 @@ export function SelectionSummary({ archive }: { archive: Archive }) {
       <p className="selection-charge-note">
         {free
           ? 'Your selection is small enough to convert for free.'
-          : `Only converted places are charged, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each.`}
+          : `Only converted places are charged, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each.${unusableNote}`}
       </p>
     </>
   );

@@ -91,7 +91,11 @@ describe('a list that cannot be converted', () => {
     const { store } = open(TRUTH_LISTS);
     expect(screen.getByText('3 of 4 lists selected')).toBeTruthy();
     expect(screen.getByText('56 places in total')).toBeTruthy();
-    expect(screen.getByText('Maximum charge: $5.60')).toBeTruthy();
+    // The 2 places of "Day trip" without a usable link are never in the charge.
+    expect(screen.getByText('Maximum charge: $5.40')).toBeTruthy();
+    screen.getByText(
+      'Only converted places are charged, at $0.10 each. 2 places without a usable link are never charged.',
+    );
     await userEvent.click(screen.getByRole('checkbox', { name: 'Old export' }));
     await userEvent.click(within(rowOf('Old export')).getByText('Old export'));
     await userEvent.click(screen.getByRole('button', { name: 'Deselect All' }));
@@ -122,7 +126,7 @@ describe('the maximum charge beside the place total', () => {
     expect(screen.getByText('Maximum charge: $0.00 (free)')).toBeTruthy();
     expect(screen.getByText('Your selection is small enough to convert for free.')).toBeTruthy();
     await userEvent.click(screen.getByRole('checkbox', { name: 'Saved Places' }));
-    expect(screen.getByText('Maximum charge: $1.60')).toBeTruthy();
+    expect(screen.getByText('Maximum charge: $1.40')).toBeTruthy();
     expect(screen.queryByText('Your selection is small enough to convert for free.')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Deselect All' }));
     expect(screen.getByText('Maximum charge: $0.00')).toBeTruthy();
