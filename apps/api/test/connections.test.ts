@@ -77,8 +77,9 @@ interface RawClient {
   isClosed(): boolean;
 }
 
-function open(port: number): RawClient {
-  const socket = connect(port, '127.0.0.1');
+/** Connects to the server on 127.0.0.1, from `localAddress` (any of 127.0.0.0/8) when given. */
+function open(port: number, localAddress?: string): RawClient {
+  const socket = connect({ port, host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) });
   let data = '';
   let isClosed = false;
   const listeners = new Set<() => void>();
@@ -162,7 +163,7 @@ describe('production connection limits', () => {
       keepAliveTimeoutMs: 5_000,
       connectionTimeoutMs: 60_000,
       timeoutCheckIntervalMs: 1_000,
-      maxConnectionsPerAddress: 64,
+      maxConnectionsPerClient: 64,
       maxConnections: 2_048,
     });
     expect(HEADERS_TIMEOUT_MS).toBeLessThan(REQUEST_TIMEOUT_MS);
@@ -304,8 +305,8 @@ describe('slow and idle clients', () => {
 });
 
 describe('connection caps', () => {
-  it('refuses a connection past the per-address cap; the first ones stay usable', async () => {
-    const { port } = await listen({ maxConnectionsPerAddress: 2 });
+  it('refuses a connection past the per-client cap; the first ones stay usable', async () => {
+    const { port } = await listen({ maxConnectionsPerClient: 2 });
     const first = open(port);
     const second = open(port);
     expect(await health(first)).toMatch(OK_RESPONSE);
@@ -327,6 +328,24 @@ describe('connection caps', () => {
     expect(await health(second)).toMatch(OK_RESPONSE);
   });
 
+  it('counts connections per client key: other loopback addresses are the same client', async () => {
+    const { port } = await listen({ maxConnectionsPerClient: 2, maxConnections: 100 });
+    const first = open(port, '127.0.0.1');
+    const second = open(port, '127.0.0.2');
+    expect(await health(first)).toMatch(OK_RESPONSE);
+    expect(await health(second)).toMatch(OK_RESPONSE);
+
+    // 33 loopback addresses once filled every slot; now each further one is the same client.
+    for (const address of ['127.0.0.3', '127.0.0.33', '127.1.2.3']) {
+      const refused = open(port, address);
+      refused.socket.write(HEALTH_THEN_CLOSE);
+      await refused.closed;
+      expect(refused.received()).toBe('');
+    }
+    expect(await health(first)).toMatch(OK_RESPONSE);
+    expect(await health(second)).toMatch(OK_RESPONSE);
+  });
+
   it('refuses a connection past the process-wide cap; the first ones stay usable', async () => {
     const { port } = await listen({ maxConnections: 2 });
     const first = open(port);
@@ -343,9 +362,9 @@ describe('connection caps', () => {
     expect(await health(second)).toMatch(OK_RESPONSE);
   });
 
-  it('leaves the per-address cap to the proxy when TRUST_PROXY is set', async () => {
+  it('leaves the per-client cap to the proxy when TRUST_PROXY is set', async () => {
     const behindProxy = { TRUST_PROXY: '1', DEMO_PAYMENTS: 'on' };
-    const { port } = await listen({ maxConnectionsPerAddress: 1 }, behindProxy);
+    const { port } = await listen({ maxConnectionsPerClient: 1 }, behindProxy);
     const first = open(port);
     const second = open(port);
     expect(await health(first)).toMatch(OK_RESPONSE);

@@ -327,6 +327,23 @@ describe('free lookups are a small daily budget', () => {
     expect(await first(placeLinks(1))).toBe(402);
   });
 
+  it('is one budget per client behind a proxy: ports, brackets and junk in forwarded entries', async () => {
+    const resolve = await freeApp({ TRUST_PROXY: '1', DEMO_PAYMENTS: 'on' });
+    const from = (entry: string) => ({ 'x-forwarded-for': entry });
+    // Some proxies append the client's port: still one client, one budget.
+    expect(await resolve(placeLinks(4), from('203.0.113.5:1111'))).toBe(200);
+    expect(await resolve(placeLinks(3, 4), from('203.0.113.5:2222'))).toBe(402);
+    expect(await resolve(placeLinks(2, 4), from('203.0.113.5'))).toBe(200);
+    // A bracketed IPv6 address with a port stays in its /64.
+    expect(await resolve(placeLinks(4), from('[2001:db8:1:2::1]:3333'))).toBe(200);
+    expect(await resolve(placeLinks(3, 4), from('2001:db8:1:2::ffff'))).toBe(402);
+    expect(await resolve(placeLinks(4), from('[2001:db8:1:3::1]:3333'))).toBe(200);
+    // Whatever cannot be read as an address shares one budget.
+    expect(await resolve(placeLinks(4), from('unknown'))).toBe(200);
+    expect(await resolve(placeLinks(3, 4), from('_hidden'))).toBe(402);
+    expect(await resolve(placeLinks(3, 4), from('999.1.1.1:80'))).toBe(402);
+  });
+
   it.each([
     ['no TRUST_PROXY: X-Forwarded-For is ignored', {}],
     // Demo payments behind a proxy need DEMO_PAYMENTS=on (these tests are about the free tier).

@@ -430,6 +430,32 @@ describe('security headers, CORS and rate limits', () => {
     ).toContain('in a day');
   });
 
+  it('counts rate limits and payment caps per client key: ports and junk buy nothing', async () => {
+    app = await demoApp({
+      settings: settingsFor({ TRUST_PROXY: '1', DEMO_PAYMENTS: 'on' }),
+      rateLimits: { ...UNLIMITED, globalPerMinute: 3, intentsPerHour: 2 },
+    });
+    const health = (entry: string) =>
+      app.inject({ url: '/api/health', headers: { 'x-forwarded-for': entry } });
+    expect((await health('198.51.100.7:1')).statusCode).toBe(200);
+    expect((await health('198.51.100.7:2')).statusCode).toBe(200);
+    expect((await health('198.51.100.7')).statusCode).toBe(200);
+    expect((await health('198.51.100.7:4')).statusCode).toBe(429);
+    expect((await health('[2001:db8:9:9::1]:1')).statusCode).toBe(200);
+    const create = (entry: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/create-payment-intent',
+        payload: { amount: 1 },
+        headers: { 'x-forwarded-for': entry },
+      });
+    expect((await create('unknown')).statusCode).toBe(200);
+    expect((await create('junk')).statusCode).toBe(200);
+    const capped = await create('_obfuscated');
+    expect(capped.statusCode).toBe(429);
+    expect(capped.json().error.code).toBe('too_many_payments');
+  });
+
   it('limits all routes per client with the global limit', async () => {
     app = await demoApp({ rateLimits: { globalPerMinute: 2 } });
     expect((await app.inject('/api/health')).statusCode).toBe(200);

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { BATCH_DEADLINE_MS } from '@placeport/resolver';
+import { clientKeyOf } from './client.js';
 
 /**
  * Longest time to receive one whole request, headers and body (Node's `server.requestTimeout`,
@@ -43,18 +44,20 @@ export const CONNECTION_TIMEOUT_MS = BATCH_DEADLINE_MS + 15_000;
 export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 /**
- * Simultaneous connections one client address may hold; past it, new ones are closed at once. A
+ * Simultaneous connections one client ({@link clientKeyOf}: an IPv4 address, an IPv6 /64, this
+ * machine's loopback addresses together) may hold; past it, new ones are closed at once. A
  * browser opens at most 6 per site, so this leaves room for a household or office behind one NAT
- * address, and stops one client from taking the whole {@link MAX_CONNECTIONS}.
+ * address, and stops one client from taking the whole {@link MAX_CONNECTIONS}: counted per
+ * address, 33 loopback addresses (or 33 addresses of one /64) filled it.
  */
-export const MAX_CONNECTIONS_PER_ADDRESS = 64;
+export const MAX_CONNECTIONS_PER_CLIENT = 64;
 
 /**
  * Simultaneous connections the process accepts (Node's `server.maxConnections`); past it, new ones
  * are closed at once. Each is a file descriptor: this keeps well clear of the open-file limit
  * (Node raises its soft limit to the hard limit, often 4,096 or more), leaving descriptors for
  * upstream requests, static files and logs, so a flood of connections cannot stop the process
- * from working. It takes 32 addresses at {@link MAX_CONNECTIONS_PER_ADDRESS} to fill it.
+ * from working. It takes 32 clients at {@link MAX_CONNECTIONS_PER_CLIENT} to fill it.
  */
 export const MAX_CONNECTIONS = 2_048;
 
@@ -65,7 +68,7 @@ export interface ConnectionLimits {
   keepAliveTimeoutMs: number;
   connectionTimeoutMs: number;
   timeoutCheckIntervalMs: number;
-  maxConnectionsPerAddress: number;
+  maxConnectionsPerClient: number;
   maxConnections: number;
 }
 
@@ -76,7 +79,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
   connectionTimeoutMs: CONNECTION_TIMEOUT_MS,
   timeoutCheckIntervalMs: TIMEOUT_CHECK_INTERVAL_MS,
-  maxConnectionsPerAddress: MAX_CONNECTIONS_PER_ADDRESS,
+  maxConnectionsPerClient: MAX_CONNECTIONS_PER_CLIENT,
   maxConnections: MAX_CONNECTIONS,
 };
 
@@ -96,14 +99,14 @@ export function connectionLimits(overrides: Partial<ConnectionLimits> = {}): Con
 
 /** Where the server stands: behind a reverse proxy, every connection comes from the proxy. */
 export interface ConnectionLimitOptions {
-  /** `TRUST_PROXY`: the per-address cap is then the proxy's job, and is not applied here. */
+  /** `TRUST_PROXY`: the per-client cap is then the proxy's job, and is not applied here. */
   behindProxy: boolean;
 }
 
 /**
  * Installs on the app's HTTP server what Fastify has no option for: the headers timeout, the
- * process-wide connection cap, and the per-address cap (each connection counted from accept to
- * close; one past the cap is destroyed before any byte is read). The timeouts Fastify does take
+ * process-wide connection cap, and the per-client cap (each connection counted under its client
+ * key from accept to close; one past the cap is destroyed before any byte is read). The timeouts Fastify does take
  * (`requestTimeout`, `connectionTimeout`, `keepAliveTimeout`) are passed to `Fastify()`.
  */
 export function installConnectionLimits(
@@ -122,16 +125,17 @@ export function installConnectionLimits(
       socket.destroy();
       return;
     }
-    const count = open.get(address) ?? 0;
-    if (count >= limits.maxConnectionsPerAddress) {
+    const client = clientKeyOf(address);
+    const count = open.get(client) ?? 0;
+    if (count >= limits.maxConnectionsPerClient) {
       socket.destroy();
       return;
     }
-    open.set(address, count + 1);
+    open.set(client, count + 1);
     socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
+      const left = (open.get(client) ?? 1) - 1;
+      if (left > 0) open.set(client, left);
+      else open.delete(client);
     });
   });
 }

@@ -3,7 +3,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { clientKeyOf } from '../state/index.js';
+import { clientKeyOf } from './client.js';
 import type { Settings } from '../config.js';
 import { ApiError } from './errors.js';
 

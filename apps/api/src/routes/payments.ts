@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ApiError } from '../http/errors.js';
 import { Count, Dollars, exactObject, PaymentIntentId, responses } from '../http/schemas.js';
 import { payerFor, payerHash, requirePayer } from '../payments/payer.js';
-import { clientKeyOf } from '../state/index.js';
+import { clientKeyOf } from '../http/client.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

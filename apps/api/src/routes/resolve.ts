@@ -7,7 +7,7 @@ import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '../allowance/limits.js';
 import { ApiError } from '../http/errors.js';
 import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
 import { provenPayer, requirePayer } from '../payments/payer.js';
-import { clientKeyOf } from '../state/index.js';
+import { clientKeyOf } from '../http/client.js';
 import { providerLog } from './payments.js';
 
 /** Largest resolve body: the per-call cap of links at the longest length, with JSON overhead. */

@@ -1,5 +1,4 @@
 import type { Clock, PlaceCache } from '@placeport/resolver';
-import ipaddr from 'ipaddr.js';
 
 /** Days in milliseconds, for the lifetimes below. */
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -168,22 +167,6 @@ export interface StateStore {
 
   /** Releases connections and timers; the store is unusable afterwards. */
   close(): Promise<void>;
-}
-
-/**
- * The key a client's free budget and rate limits are counted under: an IPv4 address as it is, an
- * IPv6 address by its /64 prefix (one subscriber usually holds a whole /64), and an IPv4-mapped
- * IPv6 address (`::ffff:1.2.3.4`, what a dual-stack socket reports) as its IPv4 address. Anything
- * that is not an address comes back trimmed, unchanged.
- */
-export function clientKeyOf(ip: string): string {
-  const text = ip.trim();
-  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text).toString();
-  if (!ipaddr.IPv6.isValid(text)) return text;
-  const address = ipaddr.IPv6.parse(text);
-  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
-  const prefix = [...address.parts.slice(0, 4), 0, 0, 0, 0];
-  return `${new ipaddr.IPv6(prefix).toString()}/64`;
 }
 
 /** The UTC day of `now` as `YYYY-MM-DD`, the name of a free budget's window. */
