@@ -4,6 +4,7 @@
  * those places, and conversion like any list.
  */
 import { countCoordinateSources, type InspectedList } from './inspect.js';
+import { labelledStem } from './core/names.js';
 import { RETRYABLE_AGAIN, type UnplacedReason } from './core/reasons.js';
 import type { ConversionResult } from './core/types.js';
 
@@ -37,7 +38,7 @@ export function retryLists(results: readonly ConversionResult[]): InspectedList[
         path: `${RETRY_PATH_PREFIX}${source}`,
         name: `${baseName} (failed places)`,
         kind: 'csv' as const,
-        outputName: `${baseOutput} (retry)`,
+        outputName: labelledStem(baseOutput, 'retry'),
         content: '',
         size: 0,
         rowCount: places.length,

@@ -1,13 +1,34 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { OUTPUT_FORMATS, outputFileName } from './formats/output.js';
 import {
+  cutToBytes,
   DEFAULT_FAILED_CSV_FILE_NAME,
   DEFAULT_KML_FILE_NAME,
   failedCsvFileName,
   kmlFileName,
+  labelledStem,
   listNameFromPath,
   listOutputNames,
+  MAX_FILE_NAME_BYTES,
+  MAX_STEM_BYTES,
   safeFileStem,
+  utf8Length,
 } from './names.js';
+
+const bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/** Every file name one list can get: each format, unsplit and split, and its failed-places CSV. */
+function namesOf(list: string): string[] {
+  return [
+    ...OUTPUT_FORMATS.flatMap((format) => [
+      outputFileName(list, format),
+      outputFileName(list, format, 1, 2),
+      outputFileName(list, format, 999, 999),
+    ]),
+    failedCsvFileName(list),
+  ];
+}
 
 describe('file names', () => {
   it('strips .csv in any case and folders of either kind', () => {
@@ -30,7 +51,7 @@ describe('file names', () => {
   it('never lets a name become a path', () => {
     expect(safeFileStem('../../etc/passwd')).toBe('_.._etc_passwd');
     expect(safeFileStem('a/b\\c:d*e?f"g<h>i|j\u0001k')).toBe('a_b_c_d_e_f_g_h_i_j_k');
-    expect(safeFileStem('x'.repeat(400))).toHaveLength(150);
+    expect(safeFileStem('x'.repeat(400))).toHaveLength(MAX_STEM_BYTES);
   });
 
   it('tells same-named lists apart by the folders where their paths differ; the first keeps the plain name', () => {
@@ -80,8 +101,79 @@ describe('file names', () => {
     expect(failedCsvFileName(second!)).toBe('Default list (T 2) - failed-places.csv');
     const long = 'x'.repeat(300);
     const [, longTwin] = listOutputNames([`A/${long}.csv`, `${'B'.repeat(200)}/${long}.csv`]);
-    expect(longTwin).toHaveLength(150);
+    expect(longTwin).toHaveLength(MAX_STEM_BYTES);
     expect(safeFileStem(longTwin!)).toBe(longTwin);
     expect(longTwin).toMatch(/^x+ \(B+\)$/);
+  });
+
+  it('cuts a 100-character CJK name by bytes: every file of the list within 255 bytes, one stem for all', () => {
+    const name = '東京で行きたい場所'.repeat(12).slice(0, 100);
+    expect(bytes(name)).toBe(300);
+    const stem = safeFileStem(name);
+    expect(bytes(stem)).toBeLessThanOrEqual(MAX_STEM_BYTES);
+    expect(name.startsWith(stem)).toBe(true);
+    expect(stem).toHaveLength(66); // 198 bytes: a 67th character (201 bytes) would not fit
+    for (const file of namesOf(name)) {
+      expect(bytes(file)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+      expect(file.startsWith(stem)).toBe(true);
+    }
+    expect(failedCsvFileName(name)).toBe(`${stem} - failed-places.csv`);
+  });
+
+  it('cuts between graphemes, never inside a flag, a family emoji or a letter with its accents', () => {
+    const family = '👨‍👩‍👧'; // 18 bytes, 5 code points, one grapheme
+    expect(safeFileStem(family.repeat(20))).toBe(family.repeat(11));
+    expect(safeFileStem(`a${'🇯🇵'.repeat(40)}`)).toBe(`a${'🇯🇵'.repeat(24)}`);
+    expect(cutToBytes('e\u0301e\u0301', 4)).toBe('e\u0301');
+    expect(cutToBytes('e\u0301e\u0301', 5)).toBe('e\u0301');
+    // One grapheme longer than the whole budget is cut between code points, still valid UTF-16.
+    const zalgo = `a${'\u0301\u0302'.repeat(100)}`;
+    const cut = safeFileStem(zalgo);
+    expect(bytes(cut)).toBeLessThanOrEqual(MAX_STEM_BYTES);
+    expect(zalgo.normalize('NFC').startsWith(cut)).toBe(true);
+    // Names are NFC, so a decomposed and a composed name give one file name.
+    expect(safeFileStem('Cafe\u0301')).toBe('Café');
+  });
+
+  it('gives Windows device names a suffix, with any extension and in any case, and drops trailing dots and spaces', () => {
+    expect(kmlFileName('CON')).toBe('CON_.kml');
+    expect(failedCsvFileName('nul')).toBe('nul_ - failed-places.csv');
+    expect(outputFileName('Aux', 'gpx', 1, 2)).toBe('Aux_ (part 1 of 2).gpx');
+    expect(safeFileStem('com1.backup')).toBe('com1_.backup');
+    expect(safeFileStem('LPT9 .old')).toBe('LPT9_ .old');
+    expect(safeFileStem('COM\u00b9')).toBe('COM\u00b9_');
+    expect(safeFileStem('PRN. . ')).toBe('PRN_');
+    for (const kept of ['COM10', 'CONSOLE', 'Convent', 'LPT', 'my con', 'NUL-points']) {
+      expect(safeFileStem(kept)).toBe(kept);
+    }
+    expect(safeFileStem('Food. . ')).toBe('Food');
+    expect(safeFileStem('\ud800 broken \udc00')).toBe('_ broken _');
+  });
+
+  it('keeps a label (folder, retry) whole after a long name, within the stem budget', () => {
+    const long = '東'.repeat(100);
+    const retry = labelledStem(long, 'retry');
+    expect(retry.endsWith('東 (retry)')).toBe(true);
+    expect(bytes(retry)).toBeLessThanOrEqual(MAX_STEM_BYTES);
+    expect(labelledStem('CON', 'retry')).toBe('CON_ (retry)');
+    expect(labelledStem('', 'retry')).toBe('my-saved-places (retry)');
+    const [, twin] = listOutputNames([`A/Saved/${long}.csv`, `B/Saved/${long}.csv`]);
+    expect(twin!.endsWith(' (B)')).toBe(true);
+    expect(bytes(twin!)).toBeLessThanOrEqual(MAX_STEM_BYTES);
+  });
+
+  it('never gives a name a file system refuses, whatever the list is called (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (name) => {
+        for (const file of namesOf(name)) {
+          expect(bytes(file)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+          expect(utf8Length(file)).toBe(bytes(file)); // well-formed: no lone surrogate
+          // eslint-disable-next-line no-control-regex
+          expect(file).not.toMatch(/[\u0000-\u001f\u007f<>:"/\\|?*]|^[\s.]|[\s.]$/);
+          expect(file).not.toMatch(/^(con|prn|aux|nul|com\d|lpt\d)\s*(\.|$)/i);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

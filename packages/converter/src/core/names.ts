@@ -1,6 +1,8 @@
 /** Default file names from the seed, used when a list has no usable name. */
 export const DEFAULT_KML_FILE_NAME = 'my-saved-places.kml';
 export const DEFAULT_FAILED_CSV_FILE_NAME = 'failed-places.csv';
+/** The stem used when a list's name leaves nothing usable: the seed's default file name without `.kml`. */
+export const DEFAULT_FILE_STEM = DEFAULT_KML_FILE_NAME.replace(/\.kml$/, '');
 export const KML_MIME_TYPE = 'application/vnd.google-earth.kml+xml';
 export const CSV_MIME_TYPE = 'text/csv;charset=utf-8';
 
@@ -19,26 +21,121 @@ export function listNameFromPath(path: string): string {
 }
 
 /**
- * A name that is safe as one file name on every system: no folders, no `..`, no characters Windows or
- * macOS refuse, no control characters, at most 150 characters. Archive entry names are only ever names.
+ * The longest file name, in bytes of UTF-8, that every common file system takes: ext4, Btrfs, XFS,
+ * ZFS and APFS count 255 bytes; NTFS, exFAT and HFS+ count 255 UTF-16 units, never more than the
+ * UTF-8 bytes of the same name. Every name the converter gives (extension and suffixes included)
+ * fits; a 100-character CJK list name (300 bytes) is cut, not refused by the disk.
+ */
+export const MAX_FILE_NAME_BYTES = 255;
+
+/**
+ * The longest stem (a list's name made safe, folder or retry label included), in UTF-8 bytes. The
+ * 55 bytes left over hold everything put after it: ` (part 12 of 40)`, ` - failed-places`, a
+ * ` (2)` that tells files apart, and the longest extension (`.geojson`), so every file of one
+ * list shares one stem and the pairs stay recognisable.
+ */
+export const MAX_STEM_BYTES = 200;
+
+/** The longest folder label put after a list's name, in UTF-8 bytes. */
+const MAX_LABEL_BYTES = 60;
+
+/** Bytes of `text` in UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD it becomes). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
+
+const graphemes =
+  typeof Intl !== 'undefined' && 'Segmenter' in Intl
+    ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+    : undefined;
+
+/**
+ * The longest start of `text` within `maxBytes` of UTF-8, cut between graphemes (a flag, a family
+ * emoji or a letter with its accents stays whole or goes whole); between code points only when one
+ * grapheme alone is longer than the budget, or where `Intl.Segmenter` is missing. Never splits a
+ * surrogate pair.
+ */
+export function cutToBytes(text: string, maxBytes: number): string {
+  // A UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair is 4 for two).
+  if (text.length * 3 <= maxBytes || utf8Length(text) <= maxBytes) return text;
+  let kept = '';
+  let used = 0;
+  const pieces = graphemes
+    ? Array.from(graphemes.segment(text), (piece) => piece.segment)
+    : Array.from(text);
+  for (const piece of pieces) {
+    const bytes = utf8Length(piece);
+    if (used + bytes <= maxBytes) {
+      kept += piece;
+      used += bytes;
+      continue;
+    }
+    // Nothing fits yet: a grapheme longer than the whole budget is cut between its code points.
+    if (kept === '') {
+      for (const char of piece) {
+        used += utf8Length(char);
+        if (used > maxBytes) break;
+        kept += char;
+      }
+    }
+    break;
+  }
+  return kept;
+}
+
+/**
+ * Names Windows keeps for devices, with or without an extension, in any case (`CON`, `nul.txt`,
+ * `Com1.kml`; the superscript digits too): a file cannot be given that name there.
+ */
+const WINDOWS_DEVICE =
+  /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(?=\s*(?:\.|$))/i;
+
+/** A surrogate without its other half: not text, and no file system takes it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Trailing dots and spaces: Windows drops them (two names become one), Explorer cannot open the file. */
+const EDGE_DOTS_AND_SPACES = /^[\s.]+|[\s.]+$/g;
+
+/**
+ * A name that is safe as one file name on every system: no folders, no `..`, no characters Windows
+ * or macOS refuse, no control characters or broken surrogates, no leading or trailing dots and spaces,
+ * not a Windows device name (`CON` → `CON_`), in Unicode NFC, and at most {@link MAX_STEM_BYTES}
+ * bytes of UTF-8, cut between graphemes. Archive entry names are only ever names.
  */
 export function safeFileStem(name: string): string {
   const cleaned = name
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, '_')
-    .replace(/^[\s.]+|[\s.]+$/g, '')
-    .slice(0, 150);
-  return cleaned;
+    .replace(LONE_SURROGATE, '_')
+    .normalize('NFC')
+    .replace(EDGE_DOTS_AND_SPACES, '')
+    .replace(WINDOWS_DEVICE, '$1_');
+  return cutToBytes(cleaned, MAX_STEM_BYTES).replace(EDGE_DOTS_AND_SPACES, '');
+}
+
+/**
+ * `stem` followed by `tail` (` (part 2 of 3).kml`, ` - failed-places.csv`), the stem shortened when
+ * needed so the whole name stays within {@link MAX_FILE_NAME_BYTES}. `stem` is already safe.
+ */
+export function fileNameWithin(stem: string, tail: string): string {
+  const room = MAX_FILE_NAME_BYTES - utf8Length(tail);
+  return `${cutToBytes(stem, room).replace(EDGE_DOTS_AND_SPACES, '')}${tail}`;
+}
+
+/** ` (part 2 of 3)` for a list split in parts; nothing for a list in one file. */
+export function partSuffix(part: number, parts: number): string {
+  return parts > 1 ? ` (part ${part} of ${parts})` : '';
 }
 
 /** KML file name for a list, with the part suffix when the list is split for My Maps' per-layer limit. */
 export function kmlFileName(listName: string, part = 1, parts = 1): string {
-  const stem = safeFileStem(listName);
-  if (!stem)
-    return parts > 1
-      ? DEFAULT_KML_FILE_NAME.replace('.kml', ` (part ${part} of ${parts}).kml`)
-      : DEFAULT_KML_FILE_NAME;
-  return parts > 1 ? `${stem} (part ${part} of ${parts}).kml` : `${stem}.kml`;
+  const stem = safeFileStem(listName) || DEFAULT_FILE_STEM;
+  return fileNameWithin(stem, `${partSuffix(part, parts)}.kml`);
 }
 
 /** What follows a list's name in its failed-places CSV's name (`Want to go - failed-places.csv`). */
@@ -47,23 +144,23 @@ export const FAILED_CSV_SUFFIX = ' - failed-places';
 /** Failed-places CSV file name for a list. */
 export function failedCsvFileName(listName: string): string {
   const stem = safeFileStem(listName);
-  return stem ? `${stem}${FAILED_CSV_SUFFIX}.csv` : DEFAULT_FAILED_CSV_FILE_NAME;
+  return stem ? fileNameWithin(stem, `${FAILED_CSV_SUFFIX}.csv`) : DEFAULT_FAILED_CSV_FILE_NAME;
 }
-
-/** The longest stem {@link safeFileStem} keeps. */
-const MAX_STEM = 150;
-/** The longest folder label put after a list's name. */
-const MAX_LABEL = 60;
 
 /** How two output names compare on file systems that ignore case (Windows, macOS). */
 function stemKey(stem: string): string {
   return stem.normalize('NFC').toLowerCase();
 }
 
-/** `stem (label)`, shortening the stem so the label always survives {@link safeFileStem}'s limit. */
-function withLabel(stem: string, label: string): string {
+/**
+ * `name (label)` (`Food (Takeout 2)`, `Food (retry)`), made safe ({@link safeFileStem}) with the
+ * name shortened so the label always survives: the whole stays within {@link MAX_STEM_BYTES}, like
+ * any stem, so the files named from it fit too. `label` is already safe.
+ */
+export function labelledStem(name: string, label: string): string {
   const tail = ` (${label})`;
-  return `${stem.slice(0, MAX_STEM - tail.length).trimEnd()}${tail}`;
+  const stem = safeFileStem(name) || DEFAULT_FILE_STEM;
+  return `${cutToBytes(stem, MAX_STEM_BYTES - utf8Length(tail)).trimEnd()}${tail}`;
 }
 
 /**
@@ -80,9 +177,7 @@ function withLabel(stem: string, label: string): string {
  */
 export function listOutputNames(paths: readonly string[]): string[] {
   const names = paths.map(listNameFromPath);
-  const stems = names.map(
-    (name) => safeFileStem(name) || DEFAULT_KML_FILE_NAME.replace('.kml', ''),
-  );
+  const stems = names.map((name) => safeFileStem(name) || DEFAULT_FILE_STEM);
   const groups = new Map<string, number[]>();
   stems.forEach((stem, i) => {
     const key = stemKey(stem);
@@ -98,9 +193,14 @@ export function listOutputNames(paths: readonly string[]): string[] {
     const first = paths[members[0]!]!;
     for (const index of members.slice(1)) {
       const stem = stems[index]!;
-      const label = safeFileStem(folderLabel(first, paths[index]!)).slice(0, MAX_LABEL).trim();
-      let name = label ? withLabel(stem, label) : '';
-      for (let n = 2; !name || taken.has(stemKey(name)); n += 1) name = withLabel(stem, String(n));
+      const label = cutToBytes(
+        safeFileStem(folderLabel(first, paths[index]!)),
+        MAX_LABEL_BYTES,
+      ).replace(EDGE_DOTS_AND_SPACES, '');
+      let name = label ? labelledStem(stem, label) : '';
+      for (let n = 2; !name || taken.has(stemKey(name)); n += 1) {
+        name = labelledStem(stem, String(n));
+      }
       taken.add(stemKey(name));
       out[index] = name;
     }

@@ -4,7 +4,14 @@
  */
 import { buildKml, KML_DOCUMENT_NAME, type KmlFolder, type MappedPlace } from '../kml.js';
 import { LIMITS } from '../limits.js';
-import { CSV_MIME_TYPE, DEFAULT_KML_FILE_NAME, KML_MIME_TYPE, safeFileStem } from '../names.js';
+import {
+  CSV_MIME_TYPE,
+  DEFAULT_FILE_STEM,
+  fileNameWithin,
+  KML_MIME_TYPE,
+  partSuffix,
+  safeFileStem,
+} from '../names.js';
 import { buildCoordinatesCsv } from './coordinates-csv.js';
 import { buildGeoJson } from './geojson.js';
 import { buildGpx } from './gpx.js';
@@ -77,13 +84,10 @@ export const FORMAT_INFO: Readonly<Record<OutputFormat, Readonly<FormatInfo>>> =
   },
 };
 
-/** The stem used when a list's name leaves nothing usable: the seed's default file name without `.kml`. */
-const DEFAULT_STEM = DEFAULT_KML_FILE_NAME.replace(/\.kml$/, '');
-
 /**
  * The file name of a list's file in a format: the list's name made safe (`safeFileStem`), `my-saved-places`
- * when nothing is left, ` (part i of n)` when the list is split, and the format's extension. For KML it
- * is exactly `kmlFileName`'s answer.
+ * when nothing is left, ` (part i of n)` when the list is split, and the format's extension, within
+ * `MAX_FILE_NAME_BYTES`. For KML it is exactly `kmlFileName`'s answer.
  */
 export function outputFileName(
   listName: string,
@@ -91,9 +95,8 @@ export function outputFileName(
   part = 1,
   parts = 1,
 ): string {
-  const stem = safeFileStem(listName) || DEFAULT_STEM;
-  const suffix = parts > 1 ? ` (part ${part} of ${parts})` : '';
-  return `${stem}${suffix}.${FORMAT_INFO[format].extension}`;
+  const stem = safeFileStem(listName) || DEFAULT_FILE_STEM;
+  return fileNameWithin(stem, `${partSuffix(part, parts)}.${FORMAT_INFO[format].extension}`);
 }
 
 /** What the writers need of a list beyond its places. */
