@@ -1,6 +1,6 @@
 import { extractCsvEntries } from './core/archive.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
-import { LIMITS, type Limits } from './core/limits.js';
+import { LIMITS, PlaceCounter, type Limits } from './core/limits.js';
 import { placeNeed } from './core/link-need.js';
 import { countNonBlankRows, type ParsedCsv } from './core/csv.js';
 import { listOutputNames } from './core/names.js';
@@ -42,16 +42,21 @@ export function countCoordinateSources(places: readonly ParsedPlace[]): {
  * Title or a URL, or the features of `Saved Places.json`; and among them those placed without a
  * lookup and those needing one. A list that fails validation keeps its reason in `problem` and counts
  * its non-blank rows after the header. A `Saved Places.json` without places is not a list. Throws ConverterError with the seed's messages and
- * product.md's (`no-place-lists`, `incomplete-zip`).
+ * product.md's (`no-place-lists`, `incomplete-zip`), and `too-many-places` as soon as the lists
+ * together hold more than `limits.maxPlaces` places (counted while parsing, so an archive of
+ * millions of rows is refused after reading just past the cap).
  */
 export function readArchive(
   bytes: Uint8Array,
   options: { limits?: Limits; logger?: Logger } = {},
 ): InspectedList[] {
   const warn = (message: string) => options.logger?.warn(message);
-  const entries = extractCsvEntries(bytes, options.limits ?? LIMITS, warn);
+  const limits = options.limits ?? LIMITS;
+  const entries = extractCsvEntries(bytes, limits, warn);
+  // One count for the whole archive: its lists together may hold at most limits.maxPlaces places.
+  const counter = new PlaceCounter(limits.maxPlaces);
   const parsedEntries = entries
-    .map((entry) => ({ entry, parsed: parseList(entry.content, entry.kind) }))
+    .map((entry) => ({ entry, parsed: parseList(entry.content, entry.kind, counter) }))
     // Starred places without a single place (Takeout writes an empty collection) are no list.
     .filter(({ entry, parsed }) => !(entry.kind === 'starred' && isEmptyList(parsed)));
   if (parsedEntries.length === 0) {
@@ -72,7 +77,7 @@ export function readArchive(
       rowCount: !failed
         ? parsed.places.length
         : entry.kind === 'csv'
-          ? Math.max(0, countNonBlankRows(entry.content) - 1)
+          ? Math.max(0, countNonBlankRows(entry.content, counter) - 1)
           : 0,
       ...counts,
       ...(failed ? { problem: parsed.message } : {}),

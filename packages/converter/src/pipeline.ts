@@ -1,5 +1,6 @@
 import { extractCoordinates } from './core/coordinates.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
+import type { PlaceCounter } from './core/limits.js';
 import { buildFailedCsv } from './core/failed-csv.js';
 import { type MappedPlace } from './core/kml.js';
 import { writeListFiles, type OutputFormat } from './core/formats/output.js';
@@ -139,12 +140,22 @@ export interface PipelineOptions {
 
 /**
  * Parses a list, turning a validation failure into data (the seed skips such a list and goes on).
- * A saved list is CSV; the starred places (`kind` `starred`) are `Saved Places.json`.
+ * A saved list is CSV; the starred places (`kind` `starred`) are `Saved Places.json`. With a
+ * `counter` (one per archive), its places count against the archive's place cap, and past it this
+ * throws ConverterError `too-many-places`, the one failure that is not the list's own.
  */
-export function parseList(content: string, kind: ListKind = 'csv'): ParsedCsv | ConverterError {
+export function parseList(
+  content: string,
+  kind: ListKind = 'csv',
+  counter?: PlaceCounter,
+): ParsedCsv | ConverterError {
   try {
-    return kind === 'starred' ? parseSavedPlacesJson(content) : parseSavedPlacesCsv(content);
+    return kind === 'starred'
+      ? parseSavedPlacesJson(content, counter)
+      : parseSavedPlacesCsv(content, counter);
   } catch (error) {
+    // Past the archive's place cap the whole archive is refused, not this list.
+    if (error instanceof ConverterError && error.code === 'too-many-places') throw error;
     if (error instanceof ConverterError) return error;
     return new ConverterError(
       'csv-parse',

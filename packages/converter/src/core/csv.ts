@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import * as v from 'valibot';
 import { columnsMessage, ConverterError, MESSAGES, parseErrorMessage } from './errors.js';
+import type { PlaceCounter } from './limits.js';
 import type { ParsedPlace } from './types.js';
 
 /** The header is looked for within this many non-blank rows (a list description may come first). */
@@ -35,13 +36,14 @@ export interface ParsedCsv {
   warningCount: number;
 }
 
-function findHeader(rows: readonly string[][]): number {
-  const limit = Math.min(rows.length, HEADER_SEARCH_ROWS);
-  for (let i = 0; i < limit; i += 1) {
-    const names = rows[i]!.map((cell) => cell.trim().toLowerCase());
-    if (names.includes('title') && names.includes('url')) return i;
-  }
-  return -1;
+/** True for the header row: it names both a Title and a URL column (any case, trimmed). */
+function isHeader(row: readonly string[]): boolean {
+  const names = row.map((cell) => cell.trim().toLowerCase());
+  return names.includes('title') && names.includes('url');
+}
+
+function trimmed(row: readonly string[]): string[] {
+  return row.map((cell) => cell.trim());
 }
 
 function columnIndex(columns: readonly string[], name: string): number {
@@ -62,71 +64,77 @@ export function parseTags(cell: string | undefined): string[] | undefined {
   return tags.length > 0 ? tags : undefined;
 }
 
+/** True for a row of only separators and white space (`,,,,`), which papaparse's 'greedy' drops. */
+function isBlankRow(row: readonly string[]): boolean {
+  return row.every((cell) => cell.trim() === '');
+}
+
 /**
- * Parses a saved-places CSV per the seed and product.md: BOM and CRLF tolerated, quoted multi-line notes,
- * the header found after an optional list description, blank and all-comma rows dropped, and a row
- * with neither a Title nor a URL is not a place (2025+ exports put the list's tag names alone in the
- * row after the header). The Tags column, when there is one, becomes each place's `tags`; other
- * extra columns are ignored. A row that fails the schema is kept with empty strings and reported as a
- * warning. Throws ConverterError with the seed's messages for parser errors, a missing header or no
- * places.
+ * Runs papaparse over `text` one record at a time (never the whole file's rows at once), handing
+ * `onRow` each non-blank record and collecting the parser's error messages. `onRow` may throw to
+ * stop (the place cap); the throw ends the parse and goes to the caller.
  */
-export function parseSavedPlacesCsv(text: string): ParsedCsv {
-  const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const parsed = Papa.parse<string[]>(input, { delimiter: ',', skipEmptyLines: 'greedy' });
-  if (parsed.errors.length > 0) {
-    throw new ConverterError(
-      'csv-parse',
-      parseErrorMessage(parsed.errors.map((error) => error.message)),
-    );
+function eachRecord(text: string, onRow: (row: string[]) => void): string[] {
+  const errors: string[] = [];
+  Papa.parse<string[]>(text, {
+    delimiter: ',',
+    // The quote-aware scanner reads record by record; the fast path would split every line first.
+    fastMode: false,
+    step: (result) => {
+      for (const error of result.errors) errors.push(error.message);
+      if (!isBlankRow(result.data)) onRow(result.data);
+    },
+  });
+  return errors;
+}
+
+/** A list's places as its data rows come, with the schema warnings, counted against the cap. */
+class PlaceRows {
+  readonly places: ParsedPlace[] = [];
+  readonly warnings: RowWarning[] = [];
+  warningCount = 0;
+  /** Data rows seen (blank rows left out), places or not: warnings are numbered by them. */
+  rows = 0;
+  private readonly at: Record<'title' | 'url' | 'note' | 'comment' | 'tags', number>;
+  private readonly complete: number;
+
+  constructor(
+    columns: readonly string[],
+    private readonly counter: PlaceCounter | undefined,
+  ) {
+    this.at = {
+      title: columnIndex(columns, 'Title'),
+      url: columnIndex(columns, 'URL'),
+      note: columnIndex(columns, 'Note'),
+      comment: columnIndex(columns, 'Comment'),
+      tags: columnIndex(columns, 'Tags'),
+    };
+    // papaparse yields strings, so only a row missing cells can fail the schema: those go through valibot.
+    this.complete = Math.max(...Object.values(this.at)) + 1;
   }
-  // 'greedy' already drops rows of only separators and white space (`,,,,`).
-  const rows = parsed.data;
-  if (rows.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
 
-  const headerAt = findHeader(rows);
-  if (headerAt < 0) {
-    throw new ConverterError('csv-columns', columnsMessage(rows[0]!.map((cell) => cell.trim())));
-  }
-  const columns = rows[headerAt]!.map((cell) => cell.trim());
-  const dataRows = rows.slice(headerAt + 1);
-  if (dataRows.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
-
-  const at = {
-    title: columnIndex(columns, 'Title'),
-    url: columnIndex(columns, 'URL'),
-    note: columnIndex(columns, 'Note'),
-    comment: columnIndex(columns, 'Comment'),
-    tags: columnIndex(columns, 'Tags'),
-  };
-  const cell = (row: readonly string[], index: number): string | undefined =>
-    index < 0 ? undefined : row[index];
-
-  const places: ParsedPlace[] = [];
-  const warnings: RowWarning[] = [];
-  let warningCount = 0;
-  // papaparse yields strings, so only a row missing cells can fail the schema: those go through valibot.
-  const complete = Math.max(at.title, at.url, at.note, at.comment, at.tags) + 1;
-  for (let i = 0; i < dataRows.length; i += 1) {
-    const row = dataRows[i]!;
+  add(row: readonly string[]): void {
+    this.rows += 1;
+    const cell = (index: number): string | undefined => (index < 0 ? undefined : row[index]);
     const record = {
-      Title: cell(row, at.title),
-      URL: cell(row, at.url),
-      Note: cell(row, at.note),
-      Comment: cell(row, at.comment),
-      Tags: cell(row, at.tags),
+      Title: cell(this.at.title),
+      URL: cell(this.at.url),
+      Note: cell(this.at.note),
+      Comment: cell(this.at.comment),
+      Tags: cell(this.at.tags),
     };
     const title = (record.Title ?? '').trim();
     const url = (record.URL ?? '').trim();
     // Not a place: not counted, not charged, not written anywhere (product.md).
-    if (title === '' && url === '') continue;
-    if (row.length < complete) {
+    if (title === '' && url === '') return;
+    this.counter?.add();
+    if (row.length < this.complete) {
       const checked = v.safeParse(RowSchema, record);
       if (!checked.success) {
-        warningCount += 1;
-        if (warnings.length < MAX_ROW_WARNINGS) {
-          warnings.push({
-            row: i + 1,
+        this.warningCount += 1;
+        if (this.warnings.length < MAX_ROW_WARNINGS) {
+          this.warnings.push({
+            row: this.rows,
             message: checked.issues
               .map((issue) => `${v.getDotPath(issue) ?? 'row'}: ${issue.message}`)
               .join('; '),
@@ -136,7 +144,7 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
     }
     // Every place gets the same fields in the same order (absent ones undefined): one object shape
     // keeps the per-place code of a 100,000-place conversion monomorphic.
-    places.push({
+    this.places.push({
       title,
       url,
       note: optionalText(record.Note),
@@ -145,16 +153,53 @@ export function parseSavedPlacesCsv(text: string): ParsedCsv {
       coordinates: undefined,
     });
   }
-  if (places.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
+}
 
-  const description = rows
-    .slice(0, headerAt)
+/**
+ * Parses a saved-places CSV per the seed and product.md: BOM and CRLF tolerated, quoted multi-line notes,
+ * the header found after an optional list description, blank and all-comma rows dropped, and a row
+ * with neither a Title nor a URL is not a place (2025+ exports put the list's tag names alone in the
+ * row after the header). The Tags column, when there is one, becomes each place's `tags`; other
+ * extra columns are ignored. A row that fails the schema is kept with empty strings and reported as a
+ * warning. Throws ConverterError with the seed's messages for parser errors, a missing header or no
+ * places. Records are read one at a time; with a `counter`, each place is counted as it is read, and
+ * the archive's place cap stops the parse at the first place past it (`too-many-places`).
+ */
+export function parseSavedPlacesCsv(text: string, counter?: PlaceCounter): ParsedCsv {
+  const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // The rows before the header (a list description) and the header itself: at most HEADER_SEARCH_ROWS.
+  const head: string[][] = [];
+  let body: PlaceRows | undefined;
+  const errors = eachRecord(input, (row) => {
+    if (body) return body.add(row);
+    if (head.length === HEADER_SEARCH_ROWS) return; // no header where one may be: rows are nothing
+    head.push(row);
+    if (isHeader(row)) body = new PlaceRows(trimmed(row), counter);
+  });
+  if (errors.length > 0) throw new ConverterError('csv-parse', parseErrorMessage(errors));
+  if (head.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
+  if (!body) throw new ConverterError('csv-columns', columnsMessage(trimmed(head[0]!)));
+  if (body.places.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
+
+  const description = head
+    .slice(0, -1)
     .map((row) => row.join(',').trim())
     .join('\n');
+  const { places, warnings, warningCount } = body;
+  const columns = trimmed(head.at(-1)!);
   return { places, columns, warnings, warningCount, ...(description ? { description } : {}) };
 }
 
-/** Counts non-blank records without interpreting them; used only for lists that fail validation. */
-export function countNonBlankRows(text: string): number {
-  return Papa.parse<string[]>(text, { delimiter: ',', skipEmptyLines: 'greedy' }).data.length;
+/**
+ * Counts non-blank records without interpreting them (nor keeping them); used only for lists that
+ * fail validation. With a `counter`, every record after the first (the header) counts against the
+ * archive's place cap, as the list's row count is shown as its places.
+ */
+export function countNonBlankRows(text: string, counter?: PlaceCounter): number {
+  let rows = 0;
+  eachRecord(text, () => {
+    rows += 1;
+    if (rows > 1) counter?.add();
+  });
+  return rows;
 }

@@ -7,6 +7,7 @@ export type ConverterErrorCode =
   | 'extract-failed'
   | 'archive-too-large'
   | 'too-many-entries'
+  | 'too-many-places'
   | 'csv-parse'
   | 'json-parse'
   | 'csv-empty'
@@ -51,6 +52,14 @@ export class ConverterError extends Error {
 /** The seed's column error, naming the columns that were found. */
 export function columnsMessage(found: readonly string[]): string {
   return `CSV file must contain "Title" and "URL" columns. Found columns: ${found.join(', ')}`;
+}
+
+/**
+ * An archive (or a CSV given to the CLI) with more places than the converter takes at once
+ * (`MAX_PLACES`, or the caller's `Limits.maxPlaces`): names the cap and what to do.
+ */
+export function tooManyPlacesMessage(max: number): string {
+  return `This file holds more than ${max.toLocaleString('en-US')} places, the most PlacePort converts at once. Put some of its lists in a ZIP file of their own and convert the parts one after the other.`;
 }
 
 /** The seed's parser error, joining the parser's messages with a comma. */

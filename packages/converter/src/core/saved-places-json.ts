@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { MAX_ROW_WARNINGS, type ParsedCsv, type RowWarning } from './csv.js';
 import { ConverterError, MESSAGES } from './errors.js';
+import type { PlaceCounter } from './limits.js';
 import { toLatLng } from './latlng.js';
 import type { LatLng, ParsedPlace } from './types.js';
 
@@ -171,9 +172,10 @@ function placeOf(feature: Feature): ParsedPlace {
  * format's `Geo Coordinates`, else stay undefined for the pipeline to read from the URL or resolve.
  * Fields of the wrong type are dropped and reported as warnings (at most MAX_ROW_WARNINGS kept).
  * Throws ConverterError `json-parse` for text that is not a FeatureCollection, and `csv-empty` with its own message (the
- * CSV parser's "no places" error) for one without features.
+ * CSV parser's "no places" error) for one without features; with a `counter`, its features count
+ * against the archive's place cap (`too-many-places`) before any place is built.
  */
-export function parseSavedPlacesJson(text: string): ParsedCsv {
+export function parseSavedPlacesJson(text: string, counter?: PlaceCounter): ParsedCsv {
   const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let json: unknown;
   try {
@@ -185,6 +187,7 @@ export function parseSavedPlacesJson(text: string): ParsedCsv {
   if (!collection.success) throw new ConverterError('json-parse', MESSAGES.jsonParse);
   const { features } = collection.output;
   if (features.length === 0) throw new ConverterError('csv-empty', MESSAGES.jsonEmpty);
+  counter?.add(features.length);
 
   const places: ParsedPlace[] = [];
   const warnings: RowWarning[] = [];
