@@ -6,7 +6,13 @@
  */
 import { generateTakeout, type GeneratedTakeout } from '@placeport/testkit';
 import type { Page } from '@playwright/test';
-import { expectedPlacemarks, failedPlaces, placeLists, zipUpload } from './support/archives';
+import {
+  countsOf,
+  expectedPlacemarks,
+  failedPlaces,
+  placeLists,
+  zipUpload,
+} from './support/archives';
 import { expect, test } from './support/fixtures';
 import {
   answerDialogs,
@@ -50,6 +56,8 @@ function smallArchive(seed: number): {
   const failed = failedPlaces(list!).length;
   expect(converted, 'the seed gives places with a pin').toBeGreaterThan(0);
   expect(failed, 'the seed gives places without a link').toBeGreaterThan(0);
+  // Places without a link are never held: enough others for a paid (demo) authorization.
+  expect(countsOf([list!]).chargeable, 'a paid selection').toBeGreaterThanOrEqual(5);
   return { takeout, converted, failed };
 }
 
@@ -89,7 +97,7 @@ test('results ask before the tab is closed until every file is downloaded', asyn
   demoApi,
 }) => {
   const dialogs = answerDialogs(page, 'stay');
-  const { takeout, converted, failed } = smallArchive(82);
+  const { takeout, converted, failed } = smallArchive(88);
   await page.goto(demoApi.url);
   await convert(page, takeout);
   await expect(resultsHeading(page)).toHaveText('Conversion Complete - 1 File(s) Ready');
