@@ -48,6 +48,8 @@ const CAPTURE_SPARES = 2 * LOAD_CONNECTIONS + 10;
 /** Places of each captured intent; each capture charges all of them ($1.00). */
 const CAPTURE_PLACES = 10;
 const SWEEP_INTENTS = 1_000;
+/** REDIS_URL requires a payer-cookie secret shared by the instances. */
+const BENCH_PAYER_COOKIE_SECRET = 'bench-payer-cookie-secret-0123456789abcdef';
 const UNLIMITED = {
   globalPerMinute: 1e9,
   paymentPerMinute: 1e9,
@@ -185,7 +187,7 @@ async function loadBench(
   const { app, base } = await startApi({
     MAPS_UPSTREAM_ORIGIN: google.url,
     PLACES_API_ORIGIN: google.url,
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...(redisUrl ? { REDIS_URL: redisUrl, PAYER_COOKIE_SECRET: BENCH_PAYER_COOKIE_SECRET } : {}),
   });
   const results: Record<string, LoadResult> = {};
   const report = (label: string, result: LoadResult) => {
@@ -254,7 +256,7 @@ function stripeEnv(stripe: FakeStripe, redisUrl: string | undefined): Record<str
     STRIPE_SECRET_KEY: stripe.secretKey,
     STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
     STRIPE_API_BASE: stripe.url,
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...(redisUrl ? { REDIS_URL: redisUrl, PAYER_COOKIE_SECRET: BENCH_PAYER_COOKIE_SECRET } : {}),
   };
 }
 

@@ -170,7 +170,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     }),
   );
 
-  await app.register(cookie, { secret: settings.payerCookieSecret });
+  // The first secret signs; every one verifies (rotation: put the new secret first).
+  await app.register(cookie, { secret: settings.payerCookieSecrets });
   app.removeContentTypeParser('text/plain');
   installErrorHandler(app);
   installValibotValidation(app);

@@ -185,11 +185,12 @@ describe('loadSettings', () => {
       redisUrl: undefined,
       payerCookieSecretSet: false,
     });
-    expect(defaults.payerCookieSecret.length).toBeGreaterThanOrEqual(32);
-    expect(loadSettings({}).payerCookieSecret).not.toBe(defaults.payerCookieSecret);
+    expect(defaults.payerCookieSecrets).toHaveLength(1);
+    expect(defaults.payerCookieSecrets[0]!.length).toBeGreaterThanOrEqual(32);
+    expect(loadSettings({}).payerCookieSecrets).not.toEqual(defaults.payerCookieSecrets);
     const secret = 'x'.repeat(32);
     expect(loadSettings({ PAYER_COOKIE_SECRET: secret })).toMatchObject({
-      payerCookieSecret: secret,
+      payerCookieSecrets: [secret],
       payerCookieSecretSet: true,
     });
     expect(problemsOf({ PAYER_COOKIE_SECRET: 'x'.repeat(31) })).toContain('PAYER_COOKIE_SECRET');
@@ -201,10 +202,33 @@ describe('loadSettings', () => {
     expect(loadSettings({ FREE_LINKS_PER_DAY: '0' }).freeLinksPerDay).toBe(0);
     expect(loadSettings({ FREE_LINKS_PER_DAY: '10000' }).freeLinksPerDay).toBe(10_000);
     expect(problemsOf({ FREE_LINKS_PER_DAY: '10001' })).toContain('FREE_LINKS_PER_DAY');
-    expect(loadSettings({ REDIS_URL: 'redis://:pw@127.0.0.1:6379/0' }).redisUrl).toBe(
-      'redis://:pw@127.0.0.1:6379/0',
-    );
+    expect(
+      loadSettings({ REDIS_URL: 'redis://:pw@127.0.0.1:6379/0', PAYER_COOKIE_SECRET: secret })
+        .redisUrl,
+    ).toBe('redis://:pw@127.0.0.1:6379/0');
     expect(problemsOf({ REDIS_URL: 'http://127.0.0.1' })).toContain('REDIS_URL');
+  });
+
+  it('takes PAYER_COOKIE_SECRET as a comma-separated list: the first signs, all verify', () => {
+    const [current, previous] = ['c'.repeat(40), 'p'.repeat(32)];
+    expect(
+      loadSettings({ PAYER_COOKIE_SECRET: ` ${current} , ${previous},` }).payerCookieSecrets,
+    ).toEqual([current, previous]);
+    const short = problemsOf({ PAYER_COOKIE_SECRET: `${current},tooShortOldSecret` });
+    expect(short).toContain('PAYER_COOKIE_SECRET: must be one secret of at least 32 characters');
+    expect(short).not.toContain('tooShortOldSecret');
+    expect(short).not.toContain(current);
+    expect(problemsOf({ PAYER_COOKIE_SECRET: ' , ' })).toContain('PAYER_COOKIE_SECRET');
+  });
+
+  it('refuses REDIS_URL without PAYER_COOKIE_SECRET: instances would refuse each other', () => {
+    const problems = problemsOf({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(problems).toContain('PAYER_COOKIE_SECRET: must be set with REDIS_URL');
+    expect(problems).toContain('each would otherwise sign payer cookies with a key of its own');
+    expect(
+      loadSettings({ REDIS_URL: 'redis://127.0.0.1:6379', PAYER_COOKIE_SECRET: 'k'.repeat(32) })
+        .payerCookieSecretSet,
+    ).toBe(true);
   });
 
   it('never echoes a secret in its messages', () => {

@@ -46,9 +46,13 @@ export interface Settings {
    * `HOST`, or behind a proxy), warned about at start and capped per intent. Undefined with Stripe.
    */
   demoPayments: DemoPayments | undefined;
-  /** Signs the payer cookie (`PAYER_COOKIE_SECRET`); random per process when unset. */
-  payerCookieSecret: string;
-  /** Whether {@link payerCookieSecret} came from the environment (several instances need it). */
+  /**
+   * The payer cookie's keys (`PAYER_COOKIE_SECRET`, comma-separated): the first signs, every one
+   * verifies, so a secret can be rotated by putting the new one first. One random key per process
+   * when unset, which only a single instance may use (REDIS_URL requires the setting).
+   */
+  payerCookieSecrets: string[];
+  /** Whether {@link payerCookieSecrets} came from the environment (several instances need it). */
   payerCookieSecretSet: boolean;
   /** An authorization unused this long is settled by the server (`SETTLE_AFTER_MINUTES`). */
   settleAfterMinutes: number;
@@ -91,6 +95,9 @@ const origin = v.pipe(
   }, 'must be an http(s) origin such as https://example.com (no path)'),
   v.transform((text) => new URL(text).origin),
 );
+
+const PAYER_SECRET_MESSAGE =
+  'must be one secret of at least 32 characters of random text, or several separated by commas (the first signs)';
 
 const EnvSchema = v.object({
   PORT: v.optional(
@@ -180,7 +187,18 @@ const EnvSchema = v.object({
   ),
   DEMO_PAYMENTS: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'off'),
   PAYER_COOKIE_SECRET: v.optional(
-    v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters of random text')),
+    v.pipe(
+      v.string(),
+      v.transform((text) =>
+        text
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      ),
+      v.array(v.pipe(v.string(), v.minLength(32, PAYER_SECRET_MESSAGE)), PAYER_SECRET_MESSAGE),
+      v.minLength(1, PAYER_SECRET_MESSAGE),
+      v.maxLength(8, 'must list at most 8 secrets (the signing one first)'),
+    ),
   ),
   SETTLE_AFTER_MINUTES: v.optional(
     v.pipe(
@@ -325,7 +343,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     corsOrigins: values.CORS_ORIGIN ?? [],
     trustProxy: trustProxyOf(values.TRUST_PROXY),
     demoPayments: undefined,
-    payerCookieSecret: values.PAYER_COOKIE_SECRET ?? randomBytes(32).toString('base64url'),
+    payerCookieSecrets: values.PAYER_COOKIE_SECRET ?? [randomBytes(32).toString('base64url')],
     payerCookieSecretSet: values.PAYER_COOKIE_SECRET !== undefined,
     settleAfterMinutes: values.SETTLE_AFTER_MINUTES,
     freeLinksPerDay: values.FREE_LINKS_PER_DAY,
@@ -333,6 +351,11 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     rateLimitFactor: values.RATE_LIMIT_FACTOR,
     logLevel: values.LOG_LEVEL,
   };
+  if (settings.redisUrl !== undefined && !settings.payerCookieSecretSet) {
+    problems.push(
+      'PAYER_COOKIE_SECRET: must be set with REDIS_URL: instances sharing one Redis serve one site, and each would otherwise sign payer cookies with a key of its own and refuse the payments the others made',
+    );
+  }
   const stripeKeyGiven = 'STRIPE_SECRET_KEY' in present || 'STRIPE_PUBLISHABLE_KEY' in present;
   if (!stripeKeyGiven) {
     settings.demoPayments = demoPaymentsOf(settings, values.DEMO_PAYMENTS === 'on', problems);

@@ -3,7 +3,7 @@ import { startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { MemoryStateStore } from '../src/state/index.js';
-import { PAYER_COOKIE } from '../src/payments/payer.js';
+import { PAYER_COOKIE, SECURE_PAYER_COOKIE } from '../src/payments/payer.js';
 import {
   CookieJars,
   placeLinks,
@@ -50,7 +50,7 @@ const cancels = () =>
     .filter((request) => request.path.endsWith('/cancel'));
 
 describe('only the payer acts on a payment', () => {
-  it('sets an HttpOnly, SameSite=Strict payer cookie on /api, Secure over https', async () => {
+  it('sets an HttpOnly, SameSite=Strict payer cookie on /api over http', async () => {
     stack = await startStack({ stripe: true, env: { TRUST_PROXY: '1' } });
     const plain = await stack.post('/api/create-payment-intent', { amount: 1.2 });
     const cookie = plain.headers
@@ -60,15 +60,38 @@ describe('only the payer acts on a payment', () => {
     expect(cookie).toMatch(/; SameSite=Strict/);
     expect(cookie).toMatch(/; Path=\/api/);
     expect(cookie).not.toMatch(/; Secure/);
-    const https = await stack.post('/api/create-payment-intent', { amount: 1.2 }, 'tls', {
-      'x-forwarded-proto': 'https',
-    });
-    expect(https.headers.getSetCookie().join()).toMatch(/; Secure/);
     // The intent records only a hash of the payer, never the cookie's value.
     const value = cookie.split(';')[0]!.split('=')[1]!;
     const recorded = fake().paymentIntent(plain.body.paymentIntentId as string)!.metadata.payer!;
     expect(recorded).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(value).not.toContain(recorded);
+  });
+
+  it('over https sets a __Host- cookie (Secure, Path=/) and reads only that name', async () => {
+    stack = await startStack({ stripe: true, env: { TRUST_PROXY: '1' } });
+    const https = { 'x-forwarded-proto': 'https' };
+    const created = await stack.post('/api/create-payment-intent', { amount: 1.2 }, 'tls', https);
+    const [cookie] = created.headers.getSetCookie();
+    expect(cookie).toMatch(new RegExp(`^${SECURE_PAYER_COOKIE}=`));
+    expect(cookie).toMatch(/; Path=\/;/);
+    expect(cookie).toMatch(/; Secure/);
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).not.toMatch(/; Domain=/i);
+    const id = created.body.paymentIntentId as string;
+    fake().authorize(id);
+    const claim = { paymentIntentId: id, actualAmount: 0.5, convertedCount: 5, totalCount: 12 };
+    // The same signed value under the plain name proves nothing over https (a planted cookie).
+    const value = cookie!.split(';')[0]!.slice(SECURE_PAYER_COOKIE.length + 1);
+    const planted = await stack.post('/api/capture-payment', claim, 'planted', {
+      ...https,
+      cookie: `${PAYER_COOKIE}=${value}`,
+    });
+    expect(planted.status).toBe(404);
+    // Nor does the __Host- cookie over plain http.
+    expect((await stack.post('/api/capture-payment', claim, 'tls')).status).toBe(404);
+    const captured = await stack.post('/api/capture-payment', claim, 'tls', https);
+    expect(captured.status).toBe(200);
+    expect(captured.body).toMatchObject({ amountCaptured: 0.5, reference: id });
   });
 
   it('refuses a stranger who knows the id: capture, resolve and demo authorize, with no Stripe call', async () => {
@@ -123,6 +146,66 @@ describe('only the payer acts on a payment', () => {
       expect(response.status).toBe(404);
     }
     expect(fake().requests).toHaveLength(0);
+  });
+
+  it('rotates PAYER_COOKIE_SECRET: the first secret signs, every listed one verifies', async () => {
+    const [previous, current] = ['p'.repeat(32), 'c'.repeat(32)];
+    const state = new MemoryStateStore();
+    stack = await startStack({
+      stripe: true,
+      env: { PAYER_COOKIE_SECRET: previous },
+      config: { state },
+    });
+    const before = await authorized(10);
+    const signedWithPrevious = stack.cookies('me');
+    const instance = async (secrets: string) => {
+      const app = await buildApp({
+        settings: settingsFor({
+          PAYER_COOKIE_SECRET: secrets,
+          STRIPE_SECRET_KEY: fake().secretKey,
+          STRIPE_PUBLISHABLE_KEY: fake().publishableKey,
+          STRIPE_API_BASE: fake().url,
+        }),
+        state,
+        rateLimits: UNLIMITED,
+      });
+      apps.push(app);
+      return app;
+    };
+    const post = (app: FastifyInstance, url: string, payload: object, cookie: string) =>
+      app.inject({ method: 'POST', url, payload, headers: { cookie } });
+    const rotated = await instance(`${current},${previous}`);
+    const onlyCurrent = await instance(current);
+    const claim = (id: string) => ({
+      paymentIntentId: id,
+      actualAmount: 0.5,
+      convertedCount: 5,
+      totalCount: 10,
+    });
+    // A cookie signed with the retired secret no longer verifies where only the new one is listed…
+    expect(
+      (await post(onlyCurrent, '/api/capture-payment', claim(before), signedWithPrevious))
+        .statusCode,
+    ).toBe(404);
+    // …but does while the retired secret is still listed, and new cookies use the first secret.
+    const created = await post(
+      rotated,
+      '/api/create-payment-intent',
+      { amount: 1 },
+      signedWithPrevious,
+    );
+    expect(created.statusCode).toBe(200);
+    const resigned = created.cookies.find((cookie) => cookie.name === PAYER_COOKIE)!;
+    const after = created.json().paymentIntentId as string;
+    fake().authorize(after);
+    const resignedCookie = `${PAYER_COOKIE}=${resigned.value}`;
+    // The same browser (the same payer id), now under the current secret: both payments are its.
+    expect(
+      (await post(onlyCurrent, '/api/capture-payment', claim(after), resignedCookie)).statusCode,
+    ).toBe(200);
+    expect(
+      (await post(rotated, '/api/capture-payment', claim(before), signedWithPrevious)).statusCode,
+    ).toBe(200);
   });
 });
 

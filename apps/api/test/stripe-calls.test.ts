@@ -27,6 +27,7 @@ import {
   settingsFor,
   startStack,
   takeoutLink,
+  TEST_PAYER_COOKIE_SECRET,
   UNLIMITED,
   type Stack,
 } from './support.js';
@@ -281,6 +282,7 @@ describe('the settlement sweep after an API restart, with the Redis store', () =
     const app = await buildApp({
       settings: settingsFor({
         REDIS_URL: redis.url,
+        PAYER_COOKIE_SECRET: TEST_PAYER_COOKIE_SECRET,
         MAPS_UPSTREAM_ORIGIN: google.url,
         STRIPE_SECRET_KEY: stripe.secretKey,
         STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,

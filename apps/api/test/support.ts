@@ -17,6 +17,9 @@ import { loadSettings } from '../src/config.js';
 /** A tiny built web app, so static serving is the same whether or not apps/web was built. */
 export const WEB_FIXTURE = fileURLToPath(new URL('./fixtures/web', import.meta.url));
 
+/** A payer-cookie secret for tests that share state through Redis (REDIS_URL requires one). */
+export const TEST_PAYER_COOKIE_SECRET = 'tests-share-this-payer-cookie-secret-0123456789';
+
 /** Settings from an environment, with the web fixture served unless told otherwise. */
 export function settingsFor(env: Record<string, string> = {}) {
   return loadSettings({ WEB_DIST: WEB_FIXTURE, FREE_LINKS_PER_DAY: GENEROUS_FREE_BUDGET, ...env });

@@ -5,11 +5,19 @@ import type { StateStore } from '../state/index.js';
 
 /**
  * The cookie that proves which browser created a payment (product.md, Money: "Only the payer acts
- * on a payment"). Its value is a random payer id, signed with `PAYER_COOKIE_SECRET` by
- * @fastify/cookie; the intent records only the id's hash, so neither Stripe nor the store holds
- * anything that would let someone forge the cookie.
+ * on a payment"), over plain http (loopback development, or no proxy telling us about TLS). Its
+ * value is a random payer id, signed with the first of `PAYER_COOKIE_SECRET` by @fastify/cookie
+ * (every listed secret verifies); the intent records only the id's hash, so neither Stripe nor
+ * the store holds anything that would let someone forge the cookie.
  */
 export const PAYER_COOKIE = 'placeport_payer';
+/**
+ * The same cookie where the page is served over https: the `__Host-` prefix makes the browser
+ * keep it only when it is Secure, for Path=/ and with no Domain, so no sibling subdomain (and no
+ * plain-http answer) can plant a payer cookie of its own choosing in the person's browser. Over
+ * https only this name is read.
+ */
+export const SECURE_PAYER_COOKIE = `__Host-${PAYER_COOKIE}`;
 /** The cookie outlives any authorization (Stripe drops uncaptured ones after 7 days). */
 export const PAYER_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 
@@ -25,9 +33,22 @@ export function samePayer(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** The payer id this request proves with a validly signed cookie, if any. */
+/**
+ * Whether the request reached us over https: TLS here, or `X-Forwarded-Proto` from a proxy that
+ * `TRUST_PROXY` names (Fastify's `request.protocol`).
+ */
+function overHttps(request: FastifyRequest): boolean {
+  return request.protocol === 'https';
+}
+
+/** The payer cookie's name for this request's protocol. */
+export function payerCookieName(request: FastifyRequest): string {
+  return overHttps(request) ? SECURE_PAYER_COOKIE : PAYER_COOKIE;
+}
+
+/** The payer id this request proves with a validly signed cookie of its protocol's name, if any. */
 export function provenPayer(request: FastifyRequest): string | undefined {
-  const raw = request.cookies[PAYER_COOKIE];
+  const raw = request.cookies[payerCookieName(request)];
   if (!raw) return undefined;
   const unsigned = request.unsignCookie(raw);
   return unsigned.valid && unsigned.value && /^[A-Za-z0-9_-]{22,64}$/.test(unsigned.value)
@@ -36,18 +57,20 @@ export function provenPayer(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The payer of this browser: the one its cookie proves, or a new one, and (re)sets the cookie:
- * HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), Secure over
- * https, on `/api` only.
+ * The payer of this browser: the one its cookie proves, or a new one, and (re)sets the cookie,
+ * signed with the current secret: HttpOnly (no script reads it), SameSite=Strict (no other site's
+ * page sends it); over https `__Host-`, Secure and on `/` (what the prefix requires), over http on
+ * `/api` only.
  */
 export function payerFor(request: FastifyRequest, reply: FastifyReply): string {
   const payer = provenPayer(request) ?? randomBytes(24).toString('base64url');
-  reply.setCookie(PAYER_COOKIE, payer, {
+  const https = overHttps(request);
+  reply.setCookie(payerCookieName(request), payer, {
     signed: true,
     httpOnly: true,
     sameSite: 'strict',
-    secure: request.protocol === 'https',
-    path: '/api',
+    secure: https,
+    path: https ? '/' : '/api',
     maxAge: PAYER_COOKIE_MAX_AGE_SECONDS,
   });
   return payer;
