@@ -1,3 +1,7 @@
+import { MAX_PLACES } from '@placeport/converter/internal';
+
+const CAP = MAX_PLACES.toLocaleString('en-US');
+
 /** `placeport --help`; `cacheFile` is where this computer's cache file is by default. */
 export function helpText(cacheFile: string): string {
   return `placeport — turn Google Maps saved places (Google Takeout) into map files: KML for Google My
@@ -38,6 +42,7 @@ Options:
   --cache-file <path>            Where found places are kept between runs (default below).
   --no-cache                     Neither read nor write a cache file.
   --json                         Print a machine-readable summary instead of text.
+  --force                        Replace files already in the --out folder (see Output).
   -h, --help                     Show this help.
 
 The cache file:
@@ -53,10 +58,27 @@ Output:
   One file per list and format (lists over 2,000 places are split into even parts, the most one
   Google My Maps layer takes) and, for a list with places left without coordinates, a
   failed-places CSV saying why for each: give it back to placeport convert to try those again. The summary counts them by reason. While looking up, progress (done / total, rate,
-  time left) is shown on stderr when it is a terminal.
+  time left) is shown on stderr when it is a terminal. At most ${CAP} places are converted at once
+  (all the lists of an archive together).
+  Nothing already in the --out folder is replaced unless you say so: when files this run writes
+  are there (or links, or folders of those names), placeport names them and stops without writing
+  anything (before looking anything up, where it can tell). --force replaces files and symbolic links (the link itself, never
+  the file it points to); a folder in the way is never replaced, and that list is reported as not
+  written. Names are cut to fit every common disk (255 bytes), and Windows device names (CON, NUL,
+  COM1, …) get a "_".
+
+Retrying the failures:
+  placeport convert "maps/Want to go - failed-places.csv" --out maps/
+  writes the places found now to "Want to go (retry).kml" ("(retry 2)" and so on when that is
+  there), leaving "Want to go.kml" as it was, and rewrites the failed-places CSV with only the
+  places still missing (or removes it when every place is found) when --out is its own folder.
+  No --force is needed.
 
 Exit codes:
-  0  every list was read and converted (places a lookup could not place are reported, not fatal)
-  1  bad input: not a ZIP, no lists, an unreadable list, an unknown --list, or files not written
-  2  wrong usage (unknown option, missing --out, --offline with --api, …)`;
+  0  every list was read, converted and written (places a lookup could not place are reported,
+     not fatal)
+  1  bad input (not a ZIP, no lists, more than ${CAP} places, an unreadable list, an unknown
+     --list), or files that could not be written (the other lists still are; the summary says why)
+  2  wrong usage (unknown option, missing --out, --offline with --api, …), or files already in the
+     --out folder without --force (nothing written)`;
 }

@@ -1,9 +1,10 @@
 /**
  * `placeport`: converts a Google Takeout archive to KML files from the command line, looking up
  * links without coordinates from the user's own computer (or through a PlacePort API).
- * Exit codes: 0 every list read, 1 bad input, 2 wrong usage.
+ * Exit codes: 0 every list read and written, 1 bad input or files not written, 2 wrong usage or
+ * files already in the output folder (nothing written).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import {
@@ -11,7 +12,9 @@ import {
   convertLists,
   countCoordinateSources,
   FAILED_CSV_SUFFIX,
+  LIMITS,
   parseList,
+  PlaceCounter,
   readArchive,
   type InspectedList,
   type PipelineOptions,
@@ -22,6 +25,16 @@ import { defaultCacheFile, loadCacheFile, saveCacheFile } from './cache-file.js'
 import { EnvironmentError, readEnvironment, type CliEnvironment } from './config.js';
 import { helpText } from './help.js';
 import { apiLookups, countLookups, emptyStats, localLookups, type Lookups } from './lookups.js';
+import {
+  existingBeforeRun,
+  existingMessage,
+  outFolderProblem,
+  planOutputs,
+  retryInput,
+  writePlans,
+  type ExistingEntry,
+  type RetryInput,
+} from './outputs.js';
 import { createProgressLine, type ProgressLine } from './progress.js';
 import { formatSummary, summarize, type CacheSummary } from './summary.js';
 import { parseCommandLine, pickLists, UsageError, type ConvertCommand } from './usage.js';
@@ -86,14 +99,15 @@ const INPUT_MESSAGE =
   'Give a ZIP file from Google Takeout with your saved places, or a failed-places CSV to retry.';
 
 /**
- * A failed-places CSV (or any saved-list CSV) as a list of its own. Its files are named after the
- * list it came from: `Want to go - failed-places.csv` writes `Want to go.kml` (and, for places that
- * fail again, a new `Want to go - failed-places.csv`).
+ * A failed-places CSV (or any saved-list CSV) as a list of its own, held to the archive's place
+ * cap. A failed-places CSV's files are named after the list it came from, as a retry:
+ * `Want to go - failed-places.csv` writes `Want to go (retry).kml` and, for places that fail again,
+ * `Want to go - failed-places.csv` (see `planOutputs`).
  */
 function csvInput(file: string, content: string): InspectedList {
   const fileName = path.basename(file);
   const name = fileName.replace(/\.csv$/i, '');
-  const parsed = parseList(content);
+  const parsed = parseList(content, 'csv', new PlaceCounter(LIMITS.maxPlaces));
   if (parsed instanceof ConverterError) throw parsed;
   // The failed-places CSV put a `'` before cells a spreadsheet would run as a formula; take it off.
   for (const place of parsed.places) {
@@ -121,11 +135,23 @@ function unescapeFormula(cell: string): string {
   return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }
 
-/** Reads the input and picks the lists asked for; throws ConverterError with the seed's messages. */
-async function readLists(command: ConvertCommand): Promise<InspectedList[]> {
+/**
+ * Reads the input and picks the lists asked for; throws ConverterError with the seed's messages.
+ * A failed-places CSV is a retry: its identity is kept, so that file alone may be rewritten.
+ */
+async function readLists(
+  command: ConvertCommand,
+): Promise<{ lists: InspectedList[]; retry: RetryInput | undefined }> {
   const isZip = /\.zip$/i.test(command.archive);
   const isCsv = /\.csv$/i.test(command.archive);
   if (!isZip && !isCsv) throw new ConverterError('not-a-zip', INPUT_MESSAGE);
+  const isRetry =
+    isCsv &&
+    path
+      .basename(command.archive)
+      .replace(/\.csv$/i, '')
+      .endsWith(FAILED_CSV_SUFFIX);
+  const retry = isRetry ? await retryInput(command.archive) : undefined;
   const bytes = await readFile(command.archive).catch((error: NodeJS.ErrnoException) => {
     throw new ConverterError(
       'extract-failed',
@@ -137,7 +163,7 @@ async function readLists(command: ConvertCommand): Promise<InspectedList[]> {
   const lists = isZip
     ? readArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
     : [csvInput(command.archive, bytes.toString('utf8'))];
-  return command.lists.length === 0 ? lists : pickLists(lists, command.lists);
+  return { lists: command.lists.length === 0 ? lists : pickLists(lists, command.lists), retry };
 }
 
 /** The local resolver and its cache, restored from the cache file when there is one. */
@@ -171,33 +197,41 @@ async function localSetup(
   return { cache, loaded, damaged, resolver };
 }
 
-/** Writes every file of the run into `outDir`; returns the paths written per list. */
-async function writeOutputs(
-  results: Awaited<ReturnType<typeof convertLists>>,
+/**
+ * Refuses the run (exit 2) when files it writes are already there and `--force` was not given;
+ * undefined when it may go on.
+ */
+function refuseExisting(
+  existing: readonly ExistingEntry[],
   outDir: string,
-): Promise<Map<string, string[]>> {
-  await mkdir(outDir, { recursive: true });
-  const written = new Map<string, string[]>();
-  const taken = new Set<string>();
-  for (const result of results) {
-    const files: string[] = [];
-    for (const part of result.files) {
-      files.push(await writeUnique(taken, outDir, part.fileName, part.data));
-    }
-    if (result.failedCsvContent && result.failedCsvFileName) {
-      files.push(
-        await writeUnique(taken, outDir, result.failedCsvFileName, result.failedCsvContent),
-      );
-    }
-    written.set(result.path, files);
+  command: ConvertCommand,
+  io: CliIo,
+  cacheKept: boolean,
+): number | undefined {
+  if (existing.length === 0 || command.force) return undefined;
+  const message = `${existingMessage(existing, outDir)}${cacheKept ? '\nThe places found are kept in the cache file: running again looks none of them up twice.' : ''}`;
+  if (command.json) {
+    io.stdout(
+      JSON.stringify({
+        error: { code: 'files-exist', message, files: existing.map((entry) => entry.target) },
+      }),
+    );
   }
-  return written;
+  io.stderr(`placeport: ${message}`);
+  return 2;
 }
 
 async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment): Promise<number> {
   let progress: ProgressLine | undefined;
   try {
-    const chosen = await readLists(command);
+    const { lists: chosen, retry } = await readLists(command);
+    const outDir = path.resolve(command.out);
+    const outProblem = await outFolderProblem(outDir);
+    if (outProblem) throw new UsageError(outProblem);
+    // Before any lookup: a refusal now costs nothing, after an hour of lookups it costs the hour.
+    const early = await existingBeforeRun(chosen, command.formats, outDir, retry);
+    const refusedEarly = refuseExisting(early, outDir, command, io, false);
+    if (refusedEarly !== undefined) return refusedEarly;
     const expected = command.lookups.kind === 'offline' ? 0 : countLookups(chosen);
     progress = io.progress ? createProgressLine(io.progress) : undefined;
     const onProgress = progress ? progress.update.bind(progress) : undefined;
@@ -243,8 +277,10 @@ async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment):
       }
     }
 
-    const outDir = path.resolve(command.out);
-    const written = await writeOutputs(results, outDir);
+    const { plans, existing } = await planOutputs(results, outDir, retry);
+    const refused = refuseExisting(existing, outDir, command, io, (cache?.saved ?? 0) > 0);
+    if (refused !== undefined) return refused;
+    const written = await writePlans(plans, outDir, command.force);
     const summary = summarize(results, written, {
       outDir,
       lookups: {
@@ -256,7 +292,13 @@ async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment):
     io.stdout(command.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
     const unread = summary.lists.filter((list) => list.skippedReason);
     for (const list of unread) io.stderr(`placeport: ${list.name}: ${list.skippedReason}`);
-    return unread.length > 0 ? 1 : 0;
+    const unwritten = summary.lists.filter((list) => list.notWritten);
+    for (const list of unwritten) {
+      for (const { file, reason } of list.notWritten!) {
+        io.stderr(`placeport: ${list.name}: ${file} could not be written: ${reason}`);
+      }
+    }
+    return unread.length > 0 || unwritten.length > 0 ? 1 : 0;
   } catch (error) {
     progress?.finish();
     // An ambiguous --list is wrong usage (exit 2), found only once the archive is read.
@@ -272,23 +314,4 @@ async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment):
     io.stderr(`placeport: ${message}`);
     return 1;
   }
-}
-
-/** Writes a file without overwriting one written earlier in this run (lists' names repeat across folders). */
-async function writeUnique(
-  taken: Set<string>,
-  dir: string,
-  fileName: string,
-  content: string | Uint8Array,
-): Promise<string> {
-  const ext = path.extname(fileName);
-  const stem = fileName.slice(0, fileName.length - ext.length);
-  let candidate = fileName;
-  for (let n = 2; taken.has(path.join(dir, candidate)); n += 1) candidate = `${stem} (${n})${ext}`;
-  const target = path.join(dir, candidate);
-  taken.add(target);
-  await (typeof content === 'string'
-    ? writeFile(target, content, 'utf8')
-    : writeFile(target, content));
-  return target;
 }

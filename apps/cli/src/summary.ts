@@ -4,6 +4,7 @@ import {
   type UnplacedReason,
 } from '@placeport/converter/internal';
 import type { LookupStats } from './lookups.js';
+import type { ListWrite } from './outputs.js';
 
 /** Counts of places left without coordinates, by reason. */
 export type UnplacedCounts = Partial<Record<UnplacedReason, number>>;
@@ -21,7 +22,12 @@ export interface ListSummaryLine {
   unplaced: UnplacedCounts;
   /** Why the list itself could not be read (then nothing was converted from it). */
   skippedReason?: string;
+  /** The files written. */
   files: string[];
+  /** Files of the list that could not be written, each with the reason (the other lists still were). */
+  notWritten?: Array<{ file: string; reason: string }>;
+  /** A retry's failed-places CSV, removed because every place in it was placed. */
+  removed?: string[];
 }
 
 /** The cache file of local lookups: where it is, and how many places it held and holds. */
@@ -59,20 +65,25 @@ function addCounts(into: UnplacedCounts, from: UnplacedCounts): UnplacedCounts {
 
 export function summarize(
   results: readonly ConversionResult[],
-  written: ReadonlyMap<string, string[]>,
+  written: ReadonlyMap<string, ListWrite>,
   context: { outDir: string; lookups: CliSummary['lookups']; cache: CacheSummary | null },
 ): CliSummary {
-  const lists = results.map((result): ListSummaryLine => ({
-    name: result.listName,
-    path: result.path,
-    total: result.stats.totalPlaces,
-    converted: result.stats.converted,
-    skipped: result.stats.skipped,
-    resolved: result.resolvedCount ?? 0,
-    unplaced: addCounts({}, result.stats.unplaced),
-    ...(result.skippedReason ? { skippedReason: result.skippedReason } : {}),
-    files: written.get(result.path) ?? [],
-  }));
+  const lists = results.map((result): ListSummaryLine => {
+    const write = written.get(result.path);
+    return {
+      name: result.listName,
+      path: result.path,
+      total: result.stats.totalPlaces,
+      converted: result.stats.converted,
+      skipped: result.stats.skipped,
+      resolved: result.resolvedCount ?? 0,
+      unplaced: addCounts({}, result.stats.unplaced),
+      ...(result.skippedReason ? { skippedReason: result.skippedReason } : {}),
+      files: write?.files ?? [],
+      ...(write?.notWritten.length ? { notWritten: write.notWritten } : {}),
+      ...(write?.removed.length ? { removed: write.removed } : {}),
+    };
+  });
   const totals = lists.reduce(
     (sum, list) => ({
       total: sum.total + list.total,
@@ -138,11 +149,19 @@ export function formatSummary(summary: CliSummary): string {
       lines.push(`✗ ${list.name}: skipped — ${list.skippedReason}`);
       continue;
     }
+    const failed = list.notWritten?.length ?? 0;
     lines.push(
-      `✓ ${list.name}: ${list.converted} of ${list.total} places converted${list.skipped ? `, ${list.skipped} without coordinates:` : ''}`,
+      `${failed ? '✗' : '✓'} ${list.name}: ${list.converted} of ${list.total} places converted${list.skipped ? `, ${list.skipped} without coordinates:` : ''}`,
     );
     lines.push(...reasonLines(list.unplaced, '  '));
     lines.push(...list.files.map((file) => `    ${file}`));
+    if (failed) {
+      lines.push(`  ${plural(failed, 'file')} could not be written:`);
+      lines.push(...list.notWritten!.map(({ file, reason }) => `    ${file}: ${reason}`));
+    }
+    lines.push(
+      ...(list.removed ?? []).map((file) => `    removed ${file}: every place in it is placed now`),
+    );
   }
   const { total, converted, skipped, unplaced } = summary.totals;
   lines.push('', `${converted} of ${plural(total, 'place')} converted.`);
@@ -153,6 +172,12 @@ export function formatSummary(summary: CliSummary): string {
     );
   }
   lines.push(...lookupLines(summary));
+  const unwritten = summary.lists.filter((list) => list.notWritten).length;
+  if (unwritten > 0) {
+    lines.push(
+      `${plural(unwritten, 'list')} could not be written in full (✗ above, with the reason); the others were.`,
+    );
+  }
   lines.push(`Files are in ${summary.outDir}`);
   return lines.join('\n');
 }

@@ -34,6 +34,11 @@ export interface ConvertCommand {
   /** Lists to convert by name or path; empty means every list. */
   lists: string[];
   json: boolean;
+  /**
+   * Replace files already in the output folder (regular files and symbolic links, the links
+   * themselves, never what they point to; never folders). Without it such files stop the run.
+   */
+  force: boolean;
   lookups: LookupMode;
   /** The cache file of local lookups, or undefined for none (`--no-cache`, `--offline`, `--api`). */
   cacheFile: string | undefined;
@@ -69,6 +74,7 @@ export function parseCommandLine(
         'cache-file': { type: 'string' },
         'no-cache': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -138,6 +144,7 @@ export function parseCommandLine(
     formats,
     lists: values.list ?? [],
     json: values.json,
+    force: values.force,
     lookups,
     cacheFile,
   };

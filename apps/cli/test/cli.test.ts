@@ -103,6 +103,7 @@ describe('placeport CLI', () => {
       '--cache-file',
       '--no-cache',
       '--json',
+      '--force',
     ]) {
       expect(result.stdout).toContain(option);
     }
@@ -228,7 +229,8 @@ describe('placeport CLI', () => {
     // No cache folder is made when nothing is looked up.
     await expect(readdir(path.join(dir, 'placeport'))).rejects.toThrow();
 
-    const text = await run(['convert', archive, '--out', out, '--offline']);
+    // The same folder again: the first run's files are replaced only with --force.
+    const text = await run(['convert', archive, '--out', out, '--offline', '--force']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(REASON_TEXT.not_looked_up);
     expect(text.stdout).toContain('run without --offline');
@@ -288,7 +290,7 @@ describe('placeport CLI', () => {
     );
   });
 
-  it('takes a failed-places CSV back and looks up just those places, writing files named after the list', async () => {
+  it('takes a failed-places CSV back and looks up just those places, writing files named after the list, as a retry', async () => {
     const first = path.join(dir, 'retry-first');
     const offline = JSON.parse(
       (
@@ -320,7 +322,7 @@ describe('placeport CLI', () => {
       retryable.length,
     ]);
     expect(line.files.map((f) => path.basename(f))).toEqual([
-      'Want to go.kml',
+      'Want to go (retry).kml',
       ...(line.skipped > 0 ? ['Want to go - failed-places.csv'] : []),
     ]);
     // Titles come back without the spreadsheet guard the failed-places CSV gave them.
@@ -380,7 +382,7 @@ describe('placeport CLI', () => {
     expect(summary.lists[0]!.unplaced.limit).toBe(needLookup);
     expect(summary.lists[0]!.converted).toBe(chosen.places.filter((p) => p.expected).length);
 
-    const text = await run([...args, '--api', api]);
+    const text = await run([...args, '--api', api, '--force']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('The PlacePort API refused the lookups (402: ');
     expect(text.stdout).toContain('without --api');

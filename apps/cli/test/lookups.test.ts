@@ -157,7 +157,10 @@ describe('placeport convert, looking places up from this computer', () => {
     expect(summary.cache).toBeNull();
 
     google.clearRequests();
-    const fromEnv = await ws.run(args, { GOOGLE_MAPS_API_KEY: FAKE_GOOGLE_API_KEY });
+    // Into the same folder again: --force replaces the first run's files.
+    const fromEnv = await ws.run([...args, '--force'], {
+      GOOGLE_MAPS_API_KEY: FAKE_GOOGLE_API_KEY,
+    });
     expect(fromEnv.code).toBe(0);
     expect(placesApiRequests(google)).toBe(ids);
     expect(pageRequests(google)).toBe(0);
@@ -174,7 +177,8 @@ describe('placeport convert, looking places up from this computer', () => {
     });
     const placeLists = takeout.lists;
     const ws = await workspace('rerun', takeout.zip);
-    const args = ['convert', ws.archive, '--out', ws.out, '--json'];
+    // Every run writes into the same folder: --force replaces the earlier run's files.
+    const args = ['convert', ws.archive, '--out', ws.out, '--json', '--force'];
     const first = await ws.run(args);
     expect(first.code).toBe(0);
     const before = JSON.parse(first.stdout) as JsonSummary;
@@ -195,7 +199,7 @@ describe('placeport convert, looking places up from this computer', () => {
     for (const [i, list] of placeLists.entries()) {
       expect(await readKmlFile(after.lists[i]!.files[0]!)).toEqual(list.places.map(expectedPoint));
     }
-    const text = await ws.run(['convert', ws.archive, '--out', ws.out]);
+    const text = await ws.run(['convert', ws.archive, '--out', ws.out, '--force']);
     expect(text.stdout).toContain(
       `Looked up ${before.lookups.links} places from this computer: ${before.lookups.links} from the cache file, 0 requests to Google.`,
     );

@@ -1,0 +1,331 @@
+/**
+ * Writing a run's files without harming what is already on the disk. Nothing is written through a
+ * symbolic link, ever: a new file is created with `O_CREAT | O_EXCL` (`wx`), which fails on any
+ * existing name, a link included (even one pointing nowhere); a file replaced (`--force`, or a
+ * retry's own failed-places CSV) is written to a temporary file in the same folder and renamed over
+ * the name, which replaces a link by a file and never touches its target. Folders are never replaced.
+ */
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  failedCsvFileName,
+  FORMAT_INFO,
+  labelledStem,
+  outputFileName,
+  safeFileStem,
+  DEFAULT_FILE_STEM,
+  type ConversionResult,
+  type InspectedList,
+  type OutputFormat,
+} from '@placeport/converter/internal';
+
+/** What is at a path: a file, a symbolic link (never followed), a folder, or something else. */
+export type EntryKind = 'file' | 'link' | 'folder' | 'other';
+
+/** Something already at a path the run writes. */
+export interface ExistingEntry {
+  target: string;
+  kind: EntryKind;
+}
+
+/**
+ * The failed-places CSV a retry was started from. When the run writes into its folder, that file
+ * is the one legitimate overwrite: it is rewritten with the places still missing (or removed when
+ * none is), since the places found are in the new `(retry)` files.
+ */
+export interface RetryInput {
+  /** Absolute path of the CSV given. */
+  file: string;
+  /** Its identity when it is a regular file (a link given as input is never replaced or removed). */
+  id: { dev: number; ino: number } | undefined;
+}
+
+/** One file to write. */
+interface PlannedFile {
+  target: string;
+  data: string | Uint8Array;
+  /** The retry's own failed-places CSV, rewritten in place (no `--force` needed). */
+  replacesInput?: boolean;
+}
+
+/** Everything one list writes (and, for a retry that placed every place, the input it removes). */
+export interface ListPlan {
+  path: string;
+  files: PlannedFile[];
+  removesInput?: string;
+}
+
+/** What was done for one list: files written, files that could not be, and the file removed. */
+export interface ListWrite {
+  files: string[];
+  notWritten: Array<{ file: string; reason: string }>;
+  removed: string[];
+}
+
+/** What is at `target` without following a link; undefined when nothing is. */
+async function entryKind(target: string): Promise<EntryKind | undefined> {
+  try {
+    const info = await lstat(target);
+    if (info.isSymbolicLink()) return 'link';
+    if (info.isDirectory()) return 'folder';
+    return info.isFile() ? 'file' : 'other';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** True when `target` is the retry's own input CSV (the same regular file, not a link to it). */
+async function isRetryInput(target: string, retry: RetryInput | undefined): Promise<boolean> {
+  if (!retry?.id) return false;
+  try {
+    const info = await lstat(target);
+    return info.isFile() && info.dev === retry.id.dev && info.ino === retry.id.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** Identity of the CSV a retry reads, taken before it is read. */
+export async function retryInput(file: string): Promise<RetryInput> {
+  const absolute = path.resolve(file);
+  const info = await lstat(absolute).catch(() => undefined);
+  return { file: absolute, id: info?.isFile() ? { dev: info.dev, ino: info.ino } : undefined };
+}
+
+/** The `(retry)` label of the n-th retry's files: `retry`, `retry 2`, … */
+const retryLabel = (n: number) => (n === 1 ? 'retry' : `retry ${n}`);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Before anything is looked up: the files this run will write (each format's file, its parts, the
+ * failed-places CSV) that are already in `outDir`, so a refusal comes at once, not after an hour of
+ * lookups. A retry's `(retry)` files are numbered past existing ones and its own CSV may be
+ * rewritten, so neither is a conflict. The exact names are checked again before writing.
+ */
+export async function existingBeforeRun(
+  lists: readonly InspectedList[],
+  formats: readonly OutputFormat[],
+  outDir: string,
+  retry: RetryInput | undefined,
+): Promise<ExistingEntry[]> {
+  const names = await readdir(outDir).catch(() => [] as string[]);
+  if (names.length === 0) return [];
+  const candidates = new Set<string>();
+  for (const list of lists) {
+    if (list.problem) continue;
+    candidates.add(failedCsvFileName(list.outputName));
+    if (retry) continue;
+    const stem = escapeRegExp(safeFileStem(list.outputName) || DEFAULT_FILE_STEM);
+    for (const format of formats) {
+      candidates.add(outputFileName(list.outputName, format));
+      const ext = escapeRegExp(FORMAT_INFO[format].extension);
+      const part = new RegExp(`^${stem} \\(part \\d+ of \\d+\\)\\.${ext}$`);
+      for (const name of names) if (part.test(name)) candidates.add(name);
+    }
+  }
+  const existing: ExistingEntry[] = [];
+  for (const name of candidates) {
+    const target = path.join(outDir, name);
+    const kind = await entryKind(target);
+    if (kind && !(await isRetryInput(target, retry))) existing.push({ target, kind });
+  }
+  return existing;
+}
+
+/** How two names compare on file systems that ignore case (Windows, macOS). */
+const nameKey = (target: string) => target.normalize('NFC').toLowerCase();
+
+/** `fileName`, numbered (`Food (2).kml`) when the run already writes one of that name. */
+function unique(taken: Set<string>, dir: string, fileName: string): string {
+  const ext = path.extname(fileName);
+  const stem = fileName.slice(0, fileName.length - ext.length);
+  let candidate = fileName;
+  for (let n = 2; taken.has(nameKey(path.join(dir, candidate))); n += 1) {
+    candidate = `${labelledStem(stem, String(n))}${ext}`;
+  }
+  const target = path.join(dir, candidate);
+  taken.add(nameKey(target));
+  return target;
+}
+
+/** A retry's map files: `<list> (retry).kml`, or `(retry 2)`, … past every name already there. */
+async function retryNames(result: ConversionResult, outDir: string): Promise<string[]> {
+  for (let n = 1; ; n += 1) {
+    const stem = labelledStem(result.outputName, retryLabel(n));
+    const names = result.files.map((part) =>
+      outputFileName(stem, part.format, part.part, part.parts),
+    );
+    const kinds = await Promise.all(names.map((name) => entryKind(path.join(outDir, name))));
+    if (kinds.every((kind) => kind === undefined)) return names;
+  }
+}
+
+/**
+ * The exact files of the run, per list, and those already on the disk. Same-named lists never
+ * share a file (a number tells them apart); a retry's map files are numbered past existing ones, and
+ * its failed-places CSV, when it is the input itself, is rewritten (or removed when every place was
+ * placed).
+ */
+export async function planOutputs(
+  results: readonly ConversionResult[],
+  outDir: string,
+  retry: RetryInput | undefined,
+): Promise<{ plans: ListPlan[]; existing: ExistingEntry[] }> {
+  const taken = new Set<string>();
+  const plans: ListPlan[] = [];
+  const existing: ExistingEntry[] = [];
+  for (const result of results) {
+    const plan: ListPlan = { path: result.path, files: [] };
+    const names = retry
+      ? await retryNames(result, outDir)
+      : result.files.map((part) => part.fileName);
+    result.files.forEach((part, i) => {
+      plan.files.push({ target: unique(taken, outDir, names[i]!), data: part.data });
+    });
+    const failedName = result.failedCsvFileName ?? failedCsvFileName(result.outputName);
+    if (result.failedCsvContent) {
+      const target = unique(taken, outDir, failedName);
+      plan.files.push({
+        target,
+        data: result.failedCsvContent,
+        replacesInput: await isRetryInput(target, retry),
+      });
+    } else if (retry && !result.skippedReason) {
+      const target = path.join(outDir, failedName);
+      if (await isRetryInput(target, retry)) plan.removesInput = target;
+    }
+    for (const file of plan.files) {
+      const kind = file.replacesInput ? undefined : await entryKind(file.target);
+      if (kind) existing.push({ target: file.target, kind });
+    }
+    plans.push(plan);
+  }
+  return { plans, existing };
+}
+
+/** A write that was refused before touching the disk. */
+class NotReplaced extends Error {}
+
+/** Creates `target`, failing if anything (a link included) is there already; never leaves half a file. */
+async function writeNew(target: string, data: string | Uint8Array): Promise<void> {
+  const handle = await open(target, 'wx');
+  try {
+    await handle.writeFile(data);
+    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await rm(target, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Puts a file at `target` whatever regular file or link is there: written beside it under a
+ * temporary name, then renamed over it. A folder or a device is never replaced.
+ */
+async function replaceFile(target: string, data: string | Uint8Array): Promise<void> {
+  const kind = await entryKind(target);
+  if (kind === 'folder') throw new NotReplaced('a folder of that name is in the way');
+  if (kind === 'other') throw new NotReplaced('something that is not a file is in the way');
+  const temporary = path.join(
+    path.dirname(target),
+    `.placeport-${randomBytes(8).toString('hex')}.tmp`,
+  );
+  await writeNew(temporary, data);
+  try {
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+const ERRNO_TEXT: Record<string, string> = {
+  EISDIR: 'a folder of that name is in the way',
+  EEXIST: 'a file of that name appeared during the run',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the disk is read-only',
+  ENAMETOOLONG: 'the path is too long for this file system',
+  EINVAL: 'the file system refuses this name',
+  ENOENT: 'the folder is gone',
+  ENOTDIR: 'a file is in the way of the folder',
+};
+
+/** Why a write failed, in words, with the system's code. */
+function reasonOf(error: unknown): string {
+  if (error instanceof NotReplaced) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code) return ERRNO_TEXT[code] ? `${ERRNO_TEXT[code]} (${code})` : code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Writes every list's files into `outDir` (created if missing). A list whose file cannot be
+ * written gets the reason, and the other lists (and its other files) are still written. Without
+ * `force` a file is only ever created, never replaced; with it, regular files and links are
+ * replaced (never written through), folders never.
+ */
+export async function writePlans(
+  plans: readonly ListPlan[],
+  outDir: string,
+  force: boolean,
+): Promise<Map<string, ListWrite>> {
+  const done = new Map<string, ListWrite>();
+  const folder = await mkdir(outDir, { recursive: true }).then(
+    () => undefined,
+    (error: unknown) => reasonOf(error),
+  );
+  for (const plan of plans) {
+    const outcome: ListWrite = { files: [], notWritten: [], removed: [] };
+    done.set(plan.path, outcome);
+    for (const file of plan.files) {
+      try {
+        if (folder) throw new NotReplaced(`the folder ${outDir} could not be made: ${folder}`);
+        await (force || file.replacesInput ? replaceFile : writeNew)(file.target, file.data);
+        outcome.files.push(file.target);
+      } catch (error) {
+        outcome.notWritten.push({ file: file.target, reason: reasonOf(error) });
+      }
+    }
+    if (plan.removesInput && outcome.notWritten.length === 0) {
+      await rm(plan.removesInput).then(
+        () => outcome.removed.push(plan.removesInput!),
+        () => {},
+      );
+    }
+  }
+  return done;
+}
+
+/** Checks `--out` before the run: it may be missing (it is made), or a folder; anything else is refused. */
+export async function outFolderProblem(outDir: string): Promise<string | undefined> {
+  const info = await stat(outDir).catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? undefined : error,
+  );
+  if (info instanceof Error) return `--out ${outDir} cannot be used: ${reasonOf(info)}`;
+  if (info && !info.isDirectory()) return `--out ${outDir} is a file, not a folder`;
+  return undefined;
+}
+
+const KIND_TEXT: Record<EntryKind, string> = {
+  file: '',
+  link: ' (a symbolic link: never followed)',
+  folder: ' (a folder: never replaced)',
+  other: ' (not a regular file: never replaced)',
+};
+
+/** The refusal printed when files the run writes are already there (exit 2, nothing written). */
+export function existingMessage(existing: readonly ExistingEntry[], outDir: string): string {
+  const count = existing.length;
+  return [
+    `${count === 1 ? '1 file' : `${count} files`} this run writes ${count === 1 ? 'is' : 'are'} already in ${outDir}; nothing was written:`,
+    ...existing.map(({ target, kind }) => `  ${path.relative(outDir, target)}${KIND_TEXT[kind]}`),
+    'Run again with --force to replace them (files and links are replaced, never written through), or choose another --out folder.',
+  ].join('\n');
+}
