@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Breaker } from './breaker.js';
+import { UNREACHABLE_AFTER_FAILURES } from './limits.js';
 
 function clockAt(start: number, random = 0.5) {
   const clock = {
@@ -58,5 +59,40 @@ describe('Breaker', () => {
     expect(breaker.allow()).toBe(true);
     breaker.refused();
     expect(breaker.allow()).toBe(false);
+  });
+
+  it(`opens when Google cannot be reached: ${UNREACHABLE_AFTER_FAILURES} requests in a row without an answer`, () => {
+    const clock = clockAt(0);
+    const breaker = new Breaker(clock, { backoffBaseMs: 1_000, backoffMaxMs: 60_000 });
+    for (let i = 1; i < UNREACHABLE_AFTER_FAILURES; i += 1) breaker.unreachable();
+    expect(breaker.allow()).toBe(true);
+    breaker.unreachable();
+    expect(breaker.allow()).toBe(false);
+    expect(breaker.cause).toBe('unreachable');
+    expect(breaker.retryAfterMs()).toBe(1_000);
+    // The probe finds Google still out of reach: open again, for twice as long.
+    clock.time = 1_000;
+    expect(breaker.allow()).toBe(true);
+    breaker.unreachable();
+    expect(breaker.allow()).toBe(false);
+    expect(breaker.retryAfterMs()).toBe(2_000);
+    // Any answer closes it and clears the count.
+    clock.time = 3_000;
+    expect(breaker.allow()).toBe(true);
+    breaker.succeeded();
+    for (let i = 1; i < UNREACHABLE_AFTER_FAILURES; i += 1) breaker.unreachable();
+    expect(breaker.allow()).toBe(true);
+  });
+
+  it('an answer between failures means Google is reachable: the count starts again', () => {
+    const breaker = new Breaker(clockAt(0), { backoffBaseMs: 1_000, backoffMaxMs: 60_000 });
+    for (let round = 0; round < 3; round += 1) {
+      for (let i = 1; i < UNREACHABLE_AFTER_FAILURES; i += 1) breaker.unreachable();
+      breaker.succeeded();
+    }
+    expect(breaker.allow()).toBe(true);
+    expect(breaker.refusing).toBe(false);
+    breaker.refused();
+    expect(breaker.cause).toBe('refused');
   });
 });

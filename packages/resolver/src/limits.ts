@@ -30,6 +30,12 @@ export const REQUEST_TIMEOUT_MS = 8_000;
 export const BATCH_DEADLINE_MS = 45_000;
 /** Pause before the one retry of a transient failure (a short link's 404 clears in a few seconds). */
 export const RETRY_DELAY_MS = 2_000;
+/**
+ * Network failures or timeouts in a row, with no answer between them, after which Google is taken
+ * to be unreachable from here (no route, DNS, a firewall) and the path's breaker opens: a run on a
+ * machine without internet ends in seconds with `unavailable`, instead of trying every place.
+ */
+export const UNREACHABLE_AFTER_FAILURES = 8;
 /** First pause of a path after Google refuses us; it doubles per refusal up to the maximum. */
 export const BACKOFF_BASE_MS = 30_000;
 /** Longest pause of a path after repeated refusals. */

@@ -52,13 +52,29 @@ function failed(reason: FailureReason, detail: string): LookupOutcome {
   return { reason, detail };
 }
 
-/** Sends a request, and once more after a jittered pause when it failed transiently. */
-async function withRetry<T>(context: LookupContext, send: () => Promise<Answer<T>>) {
+/** Whether an answer is no answer at all: a network error or a timeout. */
+function unanswered(answer: Answer<unknown>): boolean {
+  return answer.kind === 'timeout' || (answer.kind === 'transient' && answer.why === 'network');
+}
+
+/**
+ * Sends a request, and once more after a jittered pause when it failed transiently, unless the
+ * path's breaker opened meanwhile (Google refusing us, or out of reach). Every attempt that got no
+ * answer at all is told to the breaker ({@link Breaker.unreachable}); the caller tells it the rest.
+ */
+async function withRetry<T>(
+  context: LookupContext,
+  breaker: Breaker,
+  send: () => Promise<Answer<T>>,
+) {
   const first = await send();
-  if (first.kind !== 'transient') return first;
+  if (unanswered(first)) breaker.unreachable();
+  if (first.kind !== 'transient' || breaker.refusing) return first;
   const pause = Math.round(context.retryDelayMs * (0.5 + context.clock.random()));
   await delay(context.clock, pause, context.signal);
-  return send();
+  const second = await send();
+  if (unanswered(second)) breaker.unreachable();
+  return second;
 }
 
 /** Stores a strong answer under the key of the ids that were looked up; weak answers are never cached. */
@@ -90,12 +106,12 @@ async function fromPlacesApi(
   ids: PlaceIds,
 ): Promise<LookupOutcome | undefined> {
   const apiKey = context.googleMapsApiKey;
-  if (!apiKey || !ids.placeId || !context.breakers.places.allow()) return undefined;
-  const answer = await withRetry(context, () => {
+  const breaker = context.breakers.places;
+  if (!apiKey || !ids.placeId || !breaker.allow()) return undefined;
+  const answer = await withRetry(context, breaker, () => {
     context.onRequest('places');
     return fetchPlaceLocation(context.upstream, ids.placeId!, apiKey, context.signal);
   });
-  const breaker = context.breakers.places;
   if (answer.kind === 'ok') {
     breaker.succeeded();
     return remember(
@@ -106,7 +122,7 @@ async function fromPlacesApi(
   }
   if (answer.kind === 'refused') breaker.refused();
   else if (answer.kind === 'missing') breaker.succeeded();
-  else breaker.inconclusive();
+  else if (!unanswered(answer)) breaker.inconclusive();
   // Not found, refused or failed: the place page may still answer.
   return undefined;
 }
@@ -137,9 +153,14 @@ async function fromPages(
     if (!isAllowedFetchUrl(url)) {
       return failed(fromLink && hop === 0 ? 'not_allowed' : 'not_found', 'left_allowlist');
     }
-    if (!breaker.allow()) return failed('throttled', 'backing_off');
+    if (!breaker.allow()) {
+      // Open: Google refused us (throttled), or cannot be reached from here (unavailable).
+      return breaker.cause === 'unreachable'
+        ? failed('unavailable', 'unreachable')
+        : failed('throttled', 'backing_off');
+    }
     const shortLink = isShortLink(url);
-    const answer = await withRetry(context, () => {
+    const answer = await withRetry(context, breaker, () => {
       context.onRequest('pages');
       return fetchMapsPage(context.upstream, url, context.signal, shortLink);
     });
@@ -148,10 +169,9 @@ async function fromPages(
         breaker.refused();
         return failed('throttled', answer.why);
       case 'transient':
-        breaker.inconclusive();
+        if (!unanswered(answer)) breaker.inconclusive();
         return failed('unavailable', answer.why);
       case 'timeout':
-        breaker.inconclusive();
         return failed('unavailable', 'timeout');
       case 'missing':
         breaker.succeeded();

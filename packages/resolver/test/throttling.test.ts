@@ -73,3 +73,32 @@ describe('when Google refuses us, the rest of the batch is not sent', () => {
     expect(r.google.requests).toHaveLength(2);
   });
 });
+
+describe('when Google cannot be reached at all', () => {
+  it.each([
+    ['connections are refused', 'http://127.0.0.1:9'],
+    ['its name does not resolve', 'http://maps-upstream.invalid'],
+  ])(
+    '%s: a handful of attempts, then every link unavailable (unreachable) without sending',
+    async (_case, origin) => {
+      const { createResolver } = await import('../src/resolver.js');
+      const { UNREACHABLE_AFTER_FAILURES } = await import('../src/limits.js');
+      let attempts = 0;
+      const resolver = createResolver({
+        fetch: (input, init) => {
+          attempts += 1;
+          return globalThis.fetch(input, init);
+        },
+        mapsOrigin: origin,
+        tuning: { concurrency: 4, retryDelayMs: 1 },
+      });
+      const batch = links(900, 200);
+      const outcome = await resolver.resolve(batch);
+      expect(outcome.results).toEqual({});
+      expect(Object.values(outcome.failures)).toEqual(batch.map(() => 'unavailable'));
+      // The breaker opened after a handful; the rest were never sent.
+      expect(outcome.report.details.unreachable).toBeGreaterThan(150);
+      expect(attempts).toBeLessThanOrEqual(2 * (UNREACHABLE_AFTER_FAILURES + 4));
+    },
+  );
+});
