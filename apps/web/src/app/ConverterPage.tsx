@@ -6,6 +6,7 @@ import { PrivacyNote } from '../features/guide/PrivacyNote';
 import { Header } from '../features/header/Header';
 import { ProcessingCard } from '../features/processing/ProcessingCard';
 import { ResultsCard } from '../features/results/ResultsCard';
+import { RunFailedCard } from '../features/results/RunFailedCard';
 import { ListDialog } from '../features/selection/ListDialog';
 import { UploadCard } from '../features/upload/UploadCard';
 import { useNoDropNavigation } from '../lib/useNoDropNavigation';
@@ -28,6 +29,7 @@ export function ConverterPage() {
         <UploadCard />
         {!guideFirst && <HowToUse />}
         <ProcessingCard />
+        <RunFailedCard />
         <ResultsCard />
         <ListDialog />
       </main>

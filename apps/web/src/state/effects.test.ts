@@ -4,10 +4,10 @@ import { createApi } from '../api/client';
 import { DEFAULT_CONFIG } from '../api/config';
 import { type FakeApi, startFakeApi } from '../test/fake-api';
 import { fakeConverter, LISTS } from '../test/fixtures';
-import type { Converter } from '../worker/converter';
+import { type Converter, WORKER_CRASHED } from '../worker/converter';
 import type { ConversionSummary, ListOutcome } from '../worker/types';
 import { createEffects, type ObjectUrls } from './effects';
-import { MESSAGES } from './messages';
+import { MESSAGES, releaseFailedMessage } from './messages';
 import { createAppStore } from './store';
 import type { AppState, Status } from './types';
 
@@ -72,6 +72,19 @@ function summary(...lists: ListOutcome[]): ConversionSummary {
   return { lists, totals };
 }
 
+/** The receipt of the first list's $4.00 hold, cancelled: nothing charged, all released. */
+function releasedInFull(reference: string) {
+  return {
+    kind: 'settled',
+    cancelled: true,
+    amountAuthorizedCents: 400,
+    amountCapturedCents: 0,
+    amountReleasedCents: 400,
+    reference,
+    settledAt: NOW,
+  };
+}
+
 let api: FakeApi;
 /** The clock the effects read when a capture answers: the receipt's date. */
 const NOW = Date.UTC(2026, 0, 15, 13, 5);
@@ -89,12 +102,14 @@ beforeEach(() => {
   api.requests.length = 0;
 });
 
-function setup(converter: Converter = fakeConverter()) {
+/** `blobsBeforeFailure`: how many Blob URLs can be made before making one throws (no limit). */
+function setup(converter: Converter = fakeConverter(), blobsBeforeFailure = Infinity) {
   const store = createAppStore();
   const created: string[] = [];
   const revoked: string[] = [];
   const urls: ObjectUrls = {
     create: () => {
+      if (created.length >= blobsBeforeFailure) throw new Error('Out of memory');
       const url = `blob:test/${created.length + 1}`;
       created.push(url);
       return url;
@@ -126,6 +141,15 @@ async function selectFirstList(context: ReturnType<typeof setup>) {
   await context.effects.chooseFile(ZIP);
   context.store.getState().send({ type: 'allListsDeselected' });
   context.store.getState().send({ type: 'listToggled', path: LISTS[0]!.path });
+}
+
+/** A file chosen and read, its 3-place list (free) alone chosen and converted. */
+async function convertFreeList(context: ReturnType<typeof setup>) {
+  await context.effects.chooseFile(ZIP);
+  context.store.getState().send({ type: 'allListsDeselected' });
+  context.store.getState().send({ type: 'listToggled', path: LISTS[2]!.path });
+  await context.effects.proceedToPayment();
+  await context.effects.convertFree();
 }
 
 describe('choosing a file', () => {
@@ -323,15 +347,7 @@ describe('authorizing and converting', () => {
     });
     expect(context.state()).toMatchObject({
       status: 'complete',
-      capture: {
-        kind: 'settled',
-        cancelled: true,
-        amountAuthorizedCents: 400,
-        amountCapturedCents: 0,
-        amountReleasedCents: 400,
-        reference: context.intentId,
-        settledAt: NOW,
-      },
+      capture: releasedInFull(context.intentId),
     });
   });
 
@@ -355,22 +371,102 @@ describe('authorizing and converting', () => {
     });
   });
 
-  it('returns to idle with the message and releases the hold when the conversion fails', async () => {
+  it('fails with the message and releases the hold: nothing looked up, nothing charged', async () => {
     const converter = fakeConverter({
       convert: async () => ({ ok: false, error: { code: 'boom', message: 'Out of memory' } }),
     });
     const context = await paying(converter);
     await context.effects.authorizeDemo();
-    expect(context.state()).toMatchObject({ status: 'loaded', error: 'Out of memory' });
     expect(context.store.getState().toasts[0]).toMatchObject({
       title: 'Conversion Failed',
       description: 'Out of memory',
     });
-    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({
+    expect(calls('/api/capture-payment')[0]!.body).toEqual({
       paymentIntentId: context.intentId,
-      convertedCount: 0,
       actualAmount: 0,
+      convertedCount: 0,
+      totalCount: 40,
     });
+    expect(context.state()).toMatchObject({
+      status: 'failed',
+      error: 'Out of memory',
+      capture: releasedInFull(context.intentId),
+    });
+  });
+
+  it('a run that fails after the server looked up places keeps the charge the server made', async () => {
+    api.options.resolve = (url) => `https://www.google.com/maps/search/?api=1&query=1,2&u=${url}`;
+    const links = Array.from({ length: 8 }, (_, index) => `https://maps.app.goo.gl/place${index}`);
+    const converter = fakeConverter({
+      // The worker looks the first list up through the API with the payment, then dies.
+      convert: async (options) => {
+        await fetch(`${options.resolve!.apiBase}/api/resolve-urls-batch`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ urls: links, paymentIntentId: options.resolve!.paymentIntentId }),
+        });
+        throw new Error(WORKER_CRASHED);
+      },
+    });
+    const context = await paying(converter);
+    await context.effects.authorizeDemo();
+    // The page claims nothing converted; the server charges the 8 places it found.
+    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({ convertedCount: 0 });
+    expect(context.state()).toMatchObject({
+      status: 'failed',
+      error: WORKER_CRASHED,
+      capture: {
+        kind: 'settled',
+        cancelled: false,
+        amountAuthorizedCents: 400,
+        amountCapturedCents: 80,
+        amountReleasedCents: 320,
+        reference: context.intentId,
+      },
+    });
+  });
+
+  it('says the hold could not be released, quoting the reference, when the release fails', async () => {
+    api.options.failCapture = true;
+    const converter = fakeConverter({ convert: () => Promise.reject(new Error('Worker gone')) });
+    const context = await paying(converter);
+    await context.effects.authorizeDemo();
+    expect(calls('/api/capture-payment')).toHaveLength(1);
+    expect(context.state()).toMatchObject({
+      status: 'failed',
+      error: 'Worker gone',
+      capture: { kind: 'failed', message: releaseFailedMessage(context.intentId) },
+    });
+    expect(releaseFailedMessage(context.intentId)).toContain(`Reference: ${context.intentId}`);
+    // The failure's own toast stays; the warning is in the failed card.
+    expect(context.store.getState().toasts).toMatchObject([{ title: 'Conversion Failed' }]);
+  });
+
+  it('fails the run when its files cannot be turned into downloads, revoking those made', async () => {
+    const converter = fakeConverter({
+      convert: async () => ({ ok: true, value: summary(outcome(LISTS[0]!.path, 30, 40)) }),
+    });
+    const context = setup(converter, 1);
+    context.store.getState().configLoaded(DEFAULT_CONFIG);
+    await selectFirstList(context);
+    await context.effects.proceedToPayment();
+    await context.effects.authorizeDemo();
+    expect(context.revoked).toEqual(context.created);
+    expect(context.created).toHaveLength(1);
+    expect(context.state()).toMatchObject({
+      status: 'failed',
+      error: 'Out of memory',
+      capture: { kind: 'settled', cancelled: true },
+    });
+    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({ convertedCount: 0 });
+  });
+
+  it('a failed free run asks the API nothing', async () => {
+    const converter = fakeConverter({ convert: () => Promise.reject(new Error('Worker gone')) });
+    const context = setup(converter);
+    await convertFreeList(context);
+    expect(api.requests).toEqual([]);
+    expect(context.state()).toMatchObject({ status: 'failed', capture: { kind: 'notNeeded' } });
   });
 
   it('re-enables the button with a Payment Failed toast when the card is declined', async () => {
@@ -408,11 +504,7 @@ describe('authorizing and converting', () => {
       },
     });
     const context = setup(converter);
-    await context.effects.chooseFile(ZIP);
-    context.store.getState().send({ type: 'allListsDeselected' });
-    context.store.getState().send({ type: 'listToggled', path: LISTS[2]!.path });
-    await context.effects.proceedToPayment();
-    await context.effects.convertFree();
+    await convertFreeList(context);
     expect(options).toEqual({ paths: [LISTS[2]!.path], resolve: { apiBase: api.url } });
     expect(api.requests).toEqual([]);
     expect(context.state()).toMatchObject({ status: 'complete', capture: { kind: 'notNeeded' } });

@@ -9,7 +9,7 @@ import { chargeCents } from '../lib/money';
 import type { Converter } from '../worker/converter';
 import type { ConversionSummary, MapOutputFile, MapPoints, OutputFormat } from '../worker/types';
 import { selectedPlaces } from './machine';
-import { captureFailedMessage, MESSAGES } from './messages';
+import { captureFailedMessage, MESSAGES, releaseFailedMessage } from './messages';
 import { StagePacer } from './pacer';
 import type { AppStoreApi } from './store';
 import type {
@@ -205,26 +205,44 @@ export function createEffects({
     return { results, totals: { ...summary.totals } };
   }
 
-  async function capture(authorization: Authorization, totals: Counts, places: number) {
-    if (authorization.kind !== 'card') return;
+  /**
+   * Settles the hold through `POST /api/capture-payment`, claiming `converted` places, and reports
+   * the receipt the server returned: the server charges at least the places it looked up for the
+   * payment, so the receipt, not the claim, says what was charged. A call that fails is reported
+   * with `failedMessage`, which quotes the payment's reference; that message is returned.
+   */
+  async function settleHold(
+    authorization: Authorization,
+    converted: number,
+    places: number,
+    failedMessage: (reference: string) => string,
+  ): Promise<string | null> {
+    if (authorization.kind !== 'card') return null;
     try {
       const outcome = await api.capturePayment({
         paymentIntentId: authorization.paymentIntentId,
-        convertedCount: totals.converted,
+        convertedCount: converted,
         totalCount: places,
-        actualAmountCents: chargeCents(totals.converted),
+        actualAmountCents: chargeCents(converted),
       });
       store.getState().send({ type: 'captureSettled', ...outcome, settledAt: now() });
+      return null;
     } catch (error) {
-      console.error('Payment capture failed', error);
-      const message = captureFailedMessage(authorization.paymentIntentId);
+      console.error('The payment could not be settled', error);
+      const message = failedMessage(authorization.paymentIntentId);
       store.getState().send({ type: 'captureFailed', message });
-      store.getState().toast({
-        title: 'Payment Capture Failed',
-        description: message,
-        variant: 'destructive',
-      });
+      return message;
     }
+  }
+
+  async function capture(authorization: Authorization, totals: Counts, places: number) {
+    const failed = await settleHold(authorization, totals.converted, places, captureFailedMessage);
+    if (failed === null) return;
+    store.getState().toast({
+      title: 'Payment Capture Failed',
+      description: failed,
+      variant: 'destructive',
+    });
   }
 
   /**
@@ -238,19 +256,13 @@ export function createEffects({
     return accepted({ type: 'discardRequested', action });
   }
 
-  /** A failed run converted nothing: the hold is released so nothing stays reserved. */
+  /**
+   * A failed run delivered nothing: the hold is released with a claim of nothing converted. The
+   * server still charges the places it looked up for the payment (product.md "Money"), and the
+   * failed status shows its receipt.
+   */
   async function releaseHold(authorization: Authorization, places: number) {
-    if (authorization.kind !== 'card') return;
-    try {
-      await api.capturePayment({
-        paymentIntentId: authorization.paymentIntentId,
-        convertedCount: 0,
-        totalCount: places,
-        actualAmountCents: 0,
-      });
-    } catch (error) {
-      console.warn('Could not cancel the payment authorization', error);
-    }
+    await settleHold(authorization, 0, places, releaseFailedMessage);
   }
 
   async function runConversion(): Promise<void> {
@@ -270,17 +282,19 @@ export function createEffects({
         ? { apiBase, paymentIntentId: authorization.paymentIntentId }
         : { apiBase };
     let failure: string | null = null;
-    let summary: ConversionSummary | null = null;
+    let made: { results: FileResult[]; totals: Counts } | null = null;
     try {
       const result = await converter.convert({ paths: [...state.selected], resolve }, (progress) =>
         pacer.report(progress),
       );
-      if (result.ok) summary = result.value;
+      if (result.ok) made = await toResults(result.value);
       else failure = result.error.message;
     } catch (error) {
+      // The worker died, or its files could not be turned into downloads.
       failure = messageOf(error);
+      revokeAll();
     }
-    if (summary === null) {
+    if (made === null) {
       pacer.cancel();
       const message = failure || MESSAGES.conversionFailed;
       store.getState().send({ type: 'conversionFailed', message });
@@ -290,7 +304,7 @@ export function createEffects({
       await releaseHold(authorization, places);
       return;
     }
-    const { results, totals } = await toResults(summary);
+    const { results, totals } = made;
     await pacer.finish();
     if (!accepted({ type: 'conversionFinished', results, totals })) return;
     await capture(authorization, totals, places);

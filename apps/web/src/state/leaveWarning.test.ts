@@ -37,6 +37,7 @@ const ARMED_BY_STATUS: Record<Status, boolean> = {
   converting: true,
   preparing: true,
   complete: true,
+  failed: false,
 };
 
 describe('leaveWarningArmed', () => {
@@ -51,7 +52,7 @@ describe('leaveWarningArmed', () => {
 
   it('disarms when the conversion fails, since nothing is left to lose', () => {
     const failed = run(STATES.converting, { type: 'conversionFailed', message: 'Worker crashed' });
-    expect(failed.status).toBe('loaded');
+    expect(failed.status).toBe('failed');
     expect(leaveWarningArmed(failed)).toBe(false);
   });
 

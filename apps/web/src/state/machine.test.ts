@@ -11,7 +11,7 @@ import {
   STATES,
 } from '../test/fixtures';
 import { INITIAL_STATE, isZipFileName, selectedPlaces, transition } from './machine';
-import { captureFailedMessage, MESSAGES } from './messages';
+import { captureFailedMessage, MESSAGES, releaseFailedMessage } from './messages';
 import type { AppEvent, AppState, EventType, Status } from './types';
 
 const TOTALS = { total: 40, converted: 37, skipped: 3 };
@@ -86,7 +86,7 @@ const EVENTS: Record<EventType, AppEvent> = {
 const PROCESSING = {
   progressReported: 'converting',
   conversionFinished: 'complete',
-  conversionFailed: 'loaded',
+  conversionFailed: 'failed',
 } as const;
 
 /** Where each applicable event leads; every pair not listed must be ignored. */
@@ -131,6 +131,8 @@ const EXPECTED: Record<Status, Partial<Record<EventType, Status>>> = {
     retryPrepared: 'selecting',
     removed: 'empty',
   },
+  // The hold is being released: only its answer applies; the page waits for the receipt.
+  failed: { captureSettled: 'failed', captureFailed: 'failed' },
 };
 
 const STATUSES = Object.keys(STATES) as Status[];
@@ -139,20 +141,53 @@ const PAIRS = STATUSES.flatMap((status) =>
   EVENT_TYPES.map((event) => ({ status, event, expected: EXPECTED[status][event] ?? null })),
 );
 
+/** `event` leads from `state` to the `expected` status, or (null) is ignored: the same object back. */
+function expectTransition(state: AppState, event: EventType, expected: Status | null): void {
+  const next = transition(state, EVENTS[event]);
+  if (expected === null) {
+    expect(next).toBe(state);
+  } else {
+    expect(next).not.toBe(state);
+    expect(next.status).toBe(expected);
+  }
+}
+
 describe('transition, every status × every event', () => {
   it('covers every status and event of the types', () => {
-    expect(PAIRS).toHaveLength(12 * 32);
+    expect(PAIRS).toHaveLength(13 * 32);
   });
 
   it.each(PAIRS)('$status + $event → $expected', ({ status, event, expected }) => {
-    const state = STATES[status];
-    const next = transition(state, EVENTS[event]);
-    if (expected === null) {
-      expect(next).toBe(state);
-    } else {
-      expect(next).not.toBe(state);
-      expect(next.status).toBe(expected);
-    }
+    expectTransition(STATES[status], event, expected);
+  });
+});
+
+/** A failed run in each of its other phases of the payment, with what applies in it. */
+const FAILED = STATES.failed as Extract<AppState, { status: 'failed' }>;
+const FAILED_PHASES: Record<
+  string,
+  { state: AppState; expected: Partial<Record<EventType, Status>> }
+> = {
+  'released (receipt kept)': {
+    state: { ...FAILED, capture: { kind: 'settled', ...RECEIPT } },
+    expected: { selectionOpened: 'selecting', removed: 'empty' },
+  },
+  'release failed (warning kept)': {
+    state: { ...FAILED, capture: { kind: 'failed', message: 'x' } },
+    expected: { selectionOpened: 'selecting', removed: 'empty' },
+  },
+  'free (nothing held)': {
+    state: { ...FAILED, authorization: { kind: 'free' }, capture: { kind: 'notNeeded' } },
+    expected: { selectionOpened: 'selecting', removed: 'empty' },
+  },
+};
+const FAILED_PAIRS = Object.entries(FAILED_PHASES).flatMap(([phase, { state, expected }]) =>
+  EVENT_TYPES.map((event) => ({ phase, state, event, expected: expected[event] ?? null })),
+);
+
+describe('transition, a failed run once its payment is settled × every event', () => {
+  it.each(FAILED_PAIRS)('$phase + $event → $expected', ({ state, event, expected }) => {
+    expectTransition(state, event, expected);
   });
 });
 
@@ -403,11 +438,23 @@ describe('processing', () => {
     expect(at(reported(high, 97))).toBe(97);
   });
 
-  it('returns to idle (file kept, dialog closed) with the message when conversion fails', () => {
-    const next = inState(transition(STATES.extracting, EVENTS.conversionFailed), 'loaded');
-    expect(next.error).toBe('Worker crashed');
+  it('fails with the message, the archive kept and the hold awaiting its release', () => {
+    const next = inState(transition(STATES.extracting, EVENTS.conversionFailed), 'failed');
+    expect(next).toEqual({
+      status: 'failed',
+      ...ARCHIVE,
+      error: 'Worker crashed',
+      authorization: CARD,
+      capture: { kind: 'pending' },
+    });
     const blank = transition(STATES.extracting, { type: 'conversionFailed', message: '' });
-    expect(inState(blank, 'loaded').error).toBe(MESSAGES.conversionFailed);
+    expect(inState(blank, 'failed').error).toBe(MESSAGES.conversionFailed);
+  });
+
+  it('a failed free run has nothing to release', () => {
+    const freeRun = { ...STATES.converting, authorization: { kind: 'free' } } as AppState;
+    const next = inState(transition(freeRun, EVENTS.conversionFailed), 'failed');
+    expect(next.capture).toEqual({ kind: 'notNeeded' });
   });
 
   it('waits for the capture after a paid run, and needs none after a free one', () => {
@@ -442,6 +489,34 @@ describe('capture', () => {
       kind: 'failed',
       message: `${MESSAGES.captureFailed} Reference: pi_123`,
     });
+  });
+});
+
+describe('the payment of a failed run', () => {
+  const failed = STATES.failed as Extract<AppState, { status: 'failed' }>;
+
+  it('keeps the receipt the server returned for the release, once', () => {
+    const charged = { ...RECEIPT, amountCapturedCents: 80, amountReleasedCents: 320 };
+    const settled = inState(transition(failed, { type: 'captureSettled', ...charged }), 'failed');
+    expect(settled.capture).toEqual({ kind: 'settled', ...charged });
+    expect(settled.error).toBe(failed.error);
+    expect(transition(settled, EVENTS.captureSettled)).toBe(settled);
+    expect(transition(settled, EVENTS.captureFailed)).toBe(settled);
+  });
+
+  it('keeps the warning, with the reference, when the release fails', () => {
+    const message = releaseFailedMessage('pi_123');
+    const next = inState(transition(failed, { type: 'captureFailed', message }), 'failed');
+    expect(next.capture).toEqual({ kind: 'failed', message });
+  });
+
+  it('neither reopens the lists nor forgets the archive until the receipt is in', () => {
+    expect(transition(failed, EVENTS.selectionOpened)).toBe(failed);
+    expect(transition(failed, EVENTS.removed)).toBe(failed);
+    const settled = transition(failed, EVENTS.captureSettled);
+    const lists = inState(transition(settled, EVENTS.selectionOpened), 'selecting');
+    expect([lists.selected, lists.error]).toEqual([failed.selected, null]);
+    expect(transition(settled, EVENTS.removed)).toEqual(INITIAL_STATE);
   });
 });
 

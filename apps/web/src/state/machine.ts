@@ -5,7 +5,7 @@
  */
 import { chargeCents, isUnderMinimum } from '../lib/money';
 import { MESSAGES } from './messages';
-import type { AppEvent, AppState, Archive, FileResult, Progress } from './types';
+import type { AppEvent, AppState, Archive, Capture, FileResult, Progress } from './types';
 import { isRetryPath } from '@placeport/converter/internal';
 import type { ListSummary } from '../worker/types';
 
@@ -314,10 +314,58 @@ function fromProcessing(
       };
     case 'conversionFailed':
       return {
-        status: 'loaded',
+        status: 'failed',
         ...archiveOf(state),
         error: event.message || MESSAGES.conversionFailed,
+        authorization: state.authorization,
+        capture: state.authorization.kind === 'free' ? { kind: 'notNeeded' } : { kind: 'pending' },
       };
+    default:
+      return state;
+  }
+}
+
+/**
+ * The capture's (or release's) answer, taken once while it is awaited: the receipt the server
+ * returned, or the failure's message. Null when the event is not such an answer or none is awaited.
+ */
+function settled(capture: Capture, event: AppEvent): Capture | null {
+  if (capture.kind !== 'pending') return null;
+  switch (event.type) {
+    case 'captureSettled':
+      return {
+        kind: 'settled',
+        cancelled: event.cancelled,
+        amountAuthorizedCents: event.amountAuthorizedCents,
+        amountCapturedCents: event.amountCapturedCents,
+        amountReleasedCents: event.amountReleasedCents,
+        reference: event.reference,
+        settledAt: event.settledAt,
+      };
+    case 'captureFailed':
+      return { kind: 'failed', message: event.message };
+    default:
+      return null;
+  }
+}
+
+/**
+ * A failed run keeps its error and the hold's outcome in view. While the release is awaited the
+ * page neither moves on nor forgets the archive, so its receipt cannot be missed; then the lists
+ * can be opened again, or the archive removed.
+ */
+function fromFailed(state: Extract<AppState, { status: 'failed' }>, event: AppEvent): AppState {
+  switch (event.type) {
+    case 'captureSettled':
+    case 'captureFailed': {
+      const capture = settled(state.capture, event);
+      return capture ? { ...state, capture } : state;
+    }
+    case 'selectionOpened':
+      if (state.capture.kind === 'pending') return state;
+      return { status: 'selecting', ...archiveOf(state), error: null };
+    case 'removed':
+      return state.capture.kind === 'pending' ? state : INITIAL_STATE;
     default:
       return state;
   }
@@ -347,22 +395,10 @@ function withDownloaded(
 function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: AppEvent): AppState {
   switch (event.type) {
     case 'captureSettled':
-      if (state.capture.kind !== 'pending') return state;
-      return {
-        ...state,
-        capture: {
-          kind: 'settled',
-          cancelled: event.cancelled,
-          amountAuthorizedCents: event.amountAuthorizedCents,
-          amountCapturedCents: event.amountCapturedCents,
-          amountReleasedCents: event.amountReleasedCents,
-          reference: event.reference,
-          settledAt: event.settledAt,
-        },
-      };
-    case 'captureFailed':
-      if (state.capture.kind !== 'pending') return state;
-      return { ...state, capture: { kind: 'failed', message: event.message } };
+    case 'captureFailed': {
+      const capture = settled(state.capture, event);
+      return capture ? { ...state, capture } : state;
+    }
     case 'fileDownloaded': {
       // The ZIP of "Download all" holds every file of the run.
       if (state.zip.kind === 'ready' && state.zip.url === event.url) {
@@ -470,5 +506,7 @@ export function transition(state: AppState, event: AppEvent): AppState {
       return fromProcessing(state, event);
     case 'complete':
       return fromComplete(state, event);
+    case 'failed':
+      return fromFailed(state, event);
   }
 }

@@ -17,6 +17,9 @@ export const MESSAGES = {
   captureFailed:
     'Warning: Payment capture failed. Please contact support if you were charged incorrectly.',
   conversionFailed: 'An error occurred during conversion.',
+  /** product.md "Receipt": after a failed run, the release of the hold did not answer. */
+  releaseFailed:
+    'Warning: Your payment hold could not be released. The server settles it by itself later, charging only for the places it looked up. Please contact support if you were charged incorrectly.',
 } as const;
 
 /**
@@ -25,4 +28,12 @@ export const MESSAGES = {
  */
 export function captureFailedMessage(reference: string): string {
   return `${MESSAGES.captureFailed} Reference: ${reference}`;
+}
+
+/**
+ * After a failed run, the release of the hold did not answer: say so, quoting the payment's
+ * reference like {@link captureFailedMessage}.
+ */
+export function releaseFailedMessage(reference: string): string {
+  return `${MESSAGES.releaseFailed} Reference: ${reference}`;
 }

@@ -42,7 +42,10 @@ export function archiveOf(state: AppState): Archive | null {
   return state.status === 'empty' || state.status === 'inspecting' ? null : state;
 }
 
-/** The message of the error panel under the drop zone, if any. */
+/**
+ * The message of the error panel under the drop zone, if any (a failed conversion's message is in
+ * its own card, beside what became of the payment).
+ */
 export function errorMessage(state: AppState): string | null {
   switch (state.status) {
     case 'empty':
@@ -67,8 +70,12 @@ export function selectionTotals(archive: Archive): {
   return { places: selectedRows(archive), chargeable, maxChargeCents: chargeCents(chargeable) };
 }
 
-/** Remove resets everything, except while a payment or a conversion is in flight. */
+/**
+ * Remove resets everything, except while a payment or a conversion is in flight, or while the
+ * hold of a failed run is being released (its receipt is on its way).
+ */
 export function canRemove(state: AppState): boolean {
+  if (state.status === 'failed') return state.capture.kind !== 'pending';
   return processingStatus(state) === 'idle'
     ? state.status !== 'authorizing'
     : state.status === 'complete';

@@ -119,7 +119,11 @@ export interface Receipt {
   settledAt: number;
 }
 
-/** Where the payment stands after conversion. */
+/**
+ * Where the payment stands after the run: after a finished conversion, the capture of what
+ * converted; after a failed one, the release of the hold (a claim of nothing converted, which the
+ * server answers by charging the places it looked up, or by cancelling).
+ */
 export type Capture =
   | { kind: 'notNeeded' }
   | { kind: 'pending' }
@@ -153,6 +157,14 @@ export type AppState =
       zip: ZipDownload;
       /** A step that would discard files not yet downloaded, waiting for the person to confirm. */
       confirming: DiscardAction | null;
+    } & Archive)
+  | ({
+      /** The conversion failed: nothing to download; the hold is settled and its receipt kept. */
+      status: 'failed';
+      /** What went wrong, in the worker's words or the seed's default. */
+      error: string;
+      authorization: Authorization;
+      capture: Capture;
     } & Archive);
 
 export type Status = AppState['status'];
@@ -176,7 +188,9 @@ export type AppEvent =
   | { type: 'progressReported'; progress: ConversionProgress; secondsLeft?: number | null }
   | { type: 'conversionFinished'; results: readonly FileResult[]; totals: Counts }
   | { type: 'conversionFailed'; message: string }
+  /** The API answered the capture (after the results) or the release (after a failure). */
   | ({ type: 'captureSettled' } & Receipt)
+  /** The capture or release call failed; `message` quotes the payment's reference. */
   | { type: 'captureFailed'; message: string }
   | { type: 'fileDownloaded'; url: string }
   | { type: 'formatChosen'; format: OutputFormat }

@@ -1,7 +1,9 @@
 /**
  * A small local stand-in for the PlacePort API (architecture.md "Contracts") on 127.0.0.1, for
  * the web app's tests and for looking at the page before the real API runs. It records every
- * request, follows the contract's shapes and the server's money rule (under $0.50 cancels), and
+ * request, follows the contract's shapes and the server's money rules (product.md "Money": the
+ * links it resolved for a payment are its count, capture charges `max(claimed, count)` capped at
+ * the authorized places, under $0.50 cancels, a repeated capture answers the first result), and
  * can serve a built `dist/` with the SPA fallback.
  */
 import { readFile, stat } from 'node:fs/promises';
@@ -83,7 +85,17 @@ async function serveStatic(dir: string, path: string, res: ServerResponse): Prom
 
 export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {
   const requests: RecordedRequest[] = [];
-  const intents = new Map<string, { cents: number; status: string }>();
+  const intents = new Map<
+    string,
+    {
+      cents: number;
+      status: string;
+      /** Distinct links resolved for this payment: the server's own count. */
+      resolved: Set<string>;
+      /** The first capture's answer, repeated for any later one. */
+      receipt?: Record<string, unknown>;
+    }
+  >();
   let nextIntent = 1;
   const api: FakeApi = { url: '', requests, options, close: async () => undefined };
 
@@ -118,7 +130,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
             return fail(res, 400, 'amount_too_small', 'Amount must be at least $0.50.');
           }
           const id = `pi_fake_${nextIntent++}`;
-          intents.set(id, { cents, status: 'requires_payment_method' });
+          intents.set(id, { cents, status: 'requires_payment_method', resolved: new Set() });
           return send(res, 200, { clientSecret: `${id}_secret_fake`, paymentIntentId: id });
         }
         case 'POST /api/demo/authorize': {
@@ -131,25 +143,40 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
           if (o.failCapture) return fail(res, 502, 'upstream', 'Bad Gateway');
           const intent = intents.get(String(fields.paymentIntentId));
           if (!intent) return fail(res, 404, 'resource_missing', 'No such payment intent.');
-          const cents = Number(fields.convertedCount) * 10;
-          const cancelled = cents < 50;
-          const captured = cancelled ? 0 : cents;
-          intent.status = cancelled ? 'canceled' : 'succeeded';
-          if (o.thinCapture) return send(res, 200, { cancelled, amountCaptured: captured / 100 });
-          return send(res, 200, {
-            cancelled,
-            amountCaptured: captured / 100,
-            amountAuthorized: intent.cents / 100,
-            amountReleased: (intent.cents - captured) / 100,
-            reference: String(fields.paymentIntentId),
-          });
+          if (!intent.receipt) {
+            const places = Math.min(
+              intent.cents / 10,
+              Math.max(Number(fields.convertedCount), intent.resolved.size),
+            );
+            const cents = places * 10;
+            const cancelled = cents < 50;
+            const captured = cancelled ? 0 : cents;
+            intent.status = cancelled ? 'canceled' : 'succeeded';
+            intent.receipt = o.thinCapture
+              ? { cancelled, amountCaptured: captured / 100 }
+              : {
+                  cancelled,
+                  amountCaptured: captured / 100,
+                  amountAuthorized: intent.cents / 100,
+                  amountReleased: (intent.cents - captured) / 100,
+                  reference: String(fields.paymentIntentId),
+                };
+          }
+          return send(res, 200, intent.receipt);
         }
         case 'POST /api/resolve-urls-batch': {
           const urls = Array.isArray(fields.urls) ? (fields.urls as unknown[]) : [];
+          const payment =
+            fields.paymentIntentId === undefined
+              ? undefined
+              : intents.get(String(fields.paymentIntentId));
           const results: Record<string, string> = {};
           for (const url of urls) {
             const resolved = typeof url === 'string' ? o.resolve?.(url) : null;
-            if (typeof url === 'string' && resolved) results[url] = resolved;
+            if (typeof url === 'string' && resolved) {
+              results[url] = resolved;
+              payment?.resolved.add(url);
+            }
           }
           return send(res, 200, { results });
         }

@@ -189,6 +189,13 @@ export const STATES: Record<Status, AppState> = {
     zip: { kind: 'idle' },
     confirming: null,
   },
+  failed: {
+    status: 'failed',
+    ...ARCHIVE,
+    error: 'The converter stopped unexpectedly. Please remove the file and try again.',
+    authorization: CARD,
+    capture: { kind: 'pending' },
+  },
 };
 
 /** What the API answers for the capture of {@link CARD}'s $4.00 hold after 37 places converted. */

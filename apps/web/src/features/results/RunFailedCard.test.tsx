@@ -1,0 +1,133 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { releaseFailedMessage } from '../../state/messages';
+import type { AppState, Capture } from '../../state/types';
+import { mount, RECEIPT, STATES } from '../../test/fixtures';
+import { UploadCard } from '../upload/UploadCard';
+import { RunFailedCard } from './RunFailedCard';
+
+type Failed = Extract<AppState, { status: 'failed' }>;
+
+function failed(capture: Capture, overrides: Partial<Failed> = {}): AppState {
+  return { ...(STATES.failed as Failed), capture, ...overrides };
+}
+
+/** The release's receipt for the fixtures' $4.00 hold, `cents` of it charged. */
+function released(cents: number): Capture {
+  return {
+    kind: 'settled',
+    ...RECEIPT,
+    cancelled: cents === 0,
+    amountCapturedCents: cents,
+    amountReleasedCents: RECEIPT.amountAuthorizedCents - cents,
+  };
+}
+
+/** The receipt's lines as a person reads them: term → value. */
+function receiptLines(): Record<string, string | null | undefined> {
+  const receipt = screen.getByRole('group', { name: 'Receipt' });
+  return Object.fromEntries(
+    within(receipt)
+      .getAllByRole('term')
+      .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+  );
+}
+
+describe('RunFailedCard', () => {
+  it('is hidden unless the conversion failed', () => {
+    for (const status of ['loaded', 'converting', 'complete'] as const) {
+      const { container, unmount } = mount(<RunFailedCard />, { state: STATES[status] });
+      expect(container.textContent).toBe('');
+      unmount();
+    }
+  });
+
+  it('says what went wrong, takes the focus, and finalizes the payment before offering the lists', () => {
+    mount(<RunFailedCard />, { state: STATES.failed });
+    const heading = screen.getByRole('heading', { name: 'Conversion Failed', level: 2 });
+    expect(document.activeElement).toBe(heading);
+    expect(screen.getByText((STATES.failed as Failed).error)).toBeTruthy();
+    expect(screen.getByText('Finalizing your payment…')).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'Receipt' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Back to the lists' })).toBeNull();
+  });
+
+  it('shows how much the server charged for the places it found, and why', () => {
+    mount(<RunFailedCard />, { state: failed(released(80)) });
+    expect(screen.getByRole('heading', { name: 'Payment Summary' })).toBeTruthy();
+    expect(
+      screen.getByText(
+        'The server had already found the locations of 8 places for this payment when the conversion failed; you were charged $0.80 for them.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText('The rest of the hold, $3.20, was released.')).toBeTruthy();
+    expect(receiptLines()).toEqual({
+      'Authorized (held)': '$4.00',
+      Charged: '$0.80',
+      Released: '$3.20',
+      Reference: 'pi_123',
+      Date: 'January 15, 2026, 2:05 PM',
+    });
+  });
+
+  it('says nothing else was held when the whole hold was charged', () => {
+    mount(<RunFailedCard />, { state: failed(released(400)) });
+    expect(screen.getByText(/found the locations of 40 places/)).toBeTruthy();
+    expect(screen.queryByText(/The rest of the hold/)).toBeNull();
+  });
+
+  it('says the hold was released when nothing was charged', () => {
+    mount(<RunFailedCard />, { state: failed(released(0)) });
+    expect(screen.getByRole('heading', { name: 'Payment Cancelled' })).toBeTruthy();
+    expect(
+      screen.getByText(
+        'The conversion failed, so your payment authorization has been cancelled and the hold of $4.00 released. You have not been charged.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText('Payment Summary')).toBeNull();
+    expect(receiptLines()).toMatchObject({ Charged: '$0.00', Released: '$4.00' });
+  });
+
+  it('warns, quoting the reference, when the release itself failed', () => {
+    mount(<RunFailedCard />, {
+      state: failed({ kind: 'failed', message: releaseFailedMessage('pi_123') }),
+    });
+    expect(screen.getByRole('heading', { name: 'Payment Hold Not Released' })).toBeTruthy();
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe(releaseFailedMessage('pi_123'));
+    expect(alert.textContent).toMatch(/could not be released.*Reference: pi_123$/);
+    expect(screen.queryByRole('group', { name: 'Receipt' })).toBeNull();
+  });
+
+  it('a free run had nothing to charge', () => {
+    mount(<RunFailedCard />, {
+      state: failed({ kind: 'notNeeded' }, { authorization: { kind: 'free' } }),
+    });
+    expect(screen.getByText('This selection was free, so nothing was charged.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Back to the lists' })).toBeTruthy();
+  });
+
+  it('goes back to the lists once the payment is settled', () => {
+    const { store } = mount(<RunFailedCard />, { state: failed(released(80)) });
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the lists' }));
+    expect(store.getState().state.status).toBe('selecting');
+  });
+
+  it('keeps Remove off while the hold is released, and the message out of the upload card', () => {
+    const { store } = mount(
+      <>
+        <UploadCard />
+        <RunFailedCard />
+      </>,
+      { state: STATES.failed },
+    );
+    const remove = screen.getByRole('button', { name: 'Remove' }) as HTMLButtonElement;
+    expect(remove.disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Select Lists' })).toBeNull();
+    expect(screen.getAllByText((STATES.failed as Failed).error)).toHaveLength(1);
+    act(() => store.getState().send({ type: 'captureSettled', ...RECEIPT }));
+    expect((screen.getByRole('button', { name: 'Remove' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+  });
+});
