@@ -1,6 +1,12 @@
 import { Spinner } from '../../components/Spinner';
-import { formatPlaces } from '../../lib/format';
-import { chargeCents, formatUsd, isUnderMinimum, MINIMUM_CHARGE_CENTS } from '../../lib/money';
+import { formatCount, formatPlaces } from '../../lib/format';
+import {
+  chargeCents,
+  formatUsd,
+  isUnderMinimum,
+  MINIMUM_CHARGE_CENTS,
+  PRICE_PER_PLACE_CENTS,
+} from '../../lib/money';
 import type { Authorization, Capture, Counts } from '../../state/types';
 import { PaymentReceipt } from './PaymentReceipt';
 
@@ -12,7 +18,8 @@ interface PaymentOutcomeProps {
 
 /**
  * 'Payment Cancelled' when nothing (or too little to charge) converted, else 'Payment Summary';
- * once the capture is settled, its receipt below; if it failed, the seed's warning with the
+ * once the capture is settled, its receipt below (and, when the server charged for more places than
+ * converted here, why: its own count is the floor); if it failed, the seed's warning with the
  * payment's reference.
  */
 export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcomeProps) {
@@ -53,6 +60,11 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
       <h3>Payment Summary</h3>
       <p>{`Successfully converted: ${formatPlaces(converted)}`}</p>
       <p>{`Final charge: ${formatUsd(charged)}`}</p>
+      {charged > finalCents && (
+        <p>
+          {`The server found the locations of ${formatPlaces(Math.round(charged / PRICE_PER_PLACE_CENTS))} for this payment, more than the ${formatCount(converted)} converted here; you are charged for every place it found.`}
+        </p>
+      )}
       {capture.kind === 'pending' && <Spinner label="Finalizing your payment…" visibleLabel />}
       {capture.kind === 'settled' && <PaymentReceipt receipt={capture} />}
       {capture.kind === 'failed' && (

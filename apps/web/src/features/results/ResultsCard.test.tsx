@@ -211,6 +211,26 @@ describe('ResultsCard', () => {
       });
     });
 
+    it('says why when the server charged for more places than converted here', () => {
+      // 3 places converted, but the server had found 8 for this payment: its count is the floor.
+      mount(<ResultsCard />, {
+        state: complete({ totals: totals(3), capture: settled(false, 80) }),
+      });
+      expect(screen.getByRole('heading', { name: 'Payment Summary' })).toBeTruthy();
+      expect(screen.getByText('Final charge: $0.80')).toBeTruthy();
+      expect(
+        screen.getByText(
+          'The server found the locations of 8 places for this payment, more than the 3 converted here; you are charged for every place it found.',
+        ),
+      ).toBeTruthy();
+      expect(receiptLines()).toMatchObject({ Charged: '$0.80', Released: '$3.20' });
+    });
+
+    it('adds no such line when the charge is what converted', () => {
+      mount(<ResultsCard />, { state: complete({ capture: settled(false, 370) }) });
+      expect(screen.queryByText(/The server found the locations/)).toBeNull();
+    });
+
     it('says the payment is being finalized while the capture is pending, without a receipt yet', () => {
       mount(<ResultsCard />, { state: STATES.complete });
       expect(screen.getByText('Finalizing your payment…')).toBeTruthy();
