@@ -9,8 +9,7 @@
  * place never does; the sweep finds intents through Stripe's search, which the fake keeps frozen
  * until the page has been reloaded, so however slow the machine the sweep cannot settle earlier.
  */
-import { generateTakeout } from '@placeport/testkit';
-import { placeLists, zipUpload } from './support/archives';
+import { answeredThenNever, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
 import { answerDialogs, chooseFile, paymentDialog, selectionDialog } from './support/page';
 import { useStripeShim } from './support/stripe';
@@ -23,25 +22,10 @@ test('a reload during a paid conversion: the page asks first, and the server set
   fakeStripe,
   fakeGoogle,
 }) => {
-  const takeout = generateTakeout({
-    seed: 91,
-    quirks: false,
-    includeNonPlaceLists: false,
-    lists: [
-      { name: 'Looked up', places: 8, kinds: { ftid: 1 } },
-      { name: 'Never answered', places: 1, kinds: { ftid: 1 } },
-    ],
-  });
-  const [first, second] = placeLists(takeout);
-  const places = first!.places.length + second!.places.length;
   // Every place of the first list needs the server to look it up, and the fake Google answers.
-  const resolved = new Set(first!.places.map((place) => place.ftid)).size;
-  expect(first!.places.every((place) => !place.expected && place.resolvable && place.ftid)).toBe(
-    true,
-  );
+  const { takeout, found: resolved, never: neverAnswered, places } = answeredThenNever(91);
   // At least 5 places ($0.50): the sweep captures rather than cancels.
   expect(resolved).toBeGreaterThanOrEqual(5);
-  const neverAnswered = second!.places[0]!;
   fakeGoogle.setPlace(neverAnswered.cid!, { hang: true });
   const askedFor = (ftid: string) => () =>
     fakeGoogle.count((request) => decodeURIComponent(request.path).includes(ftid));

@@ -5,7 +5,12 @@
  * (`expected`), else where the fake Google puts the place (`resolvable`).
  */
 import { placeNeed } from '@placeport/converter/internal';
-import type { GeneratedList, GeneratedPlace, GeneratedTakeout } from '@placeport/testkit';
+import {
+  generateTakeout,
+  type GeneratedList,
+  type GeneratedPlace,
+  type GeneratedTakeout,
+} from '@placeport/testkit';
 
 /** A file for `setInputFiles` / `FileChooser.setFiles`, without touching the disk. */
 export interface UploadFile {
@@ -95,4 +100,52 @@ export function safeStem(listName: string): string {
 export function dollarsFor(places: number): string {
   const [whole, cents] = ((places * 10) / 100).toFixed(2).split('.');
   return `$${whole!.replace(/\B(?=(\d{3})+$)/g, ',')}.${cents}`;
+}
+
+/** {@link answeredThenNever}'s archive and what the server can find of it. */
+export interface AnsweredThenNever {
+  takeout: GeneratedTakeout;
+  /** The first list: every place needs the server to look it up, and the fake Google has it. */
+  answered: GeneratedList;
+  /** The second list's one place: the test makes the fake Google never answer it (`hang`). */
+  never: GeneratedPlace;
+  /** Distinct places of the first list: what the server finds before the run stops. */
+  found: number;
+  /** Every place of both lists: what the payment holds. */
+  places: number;
+}
+
+/**
+ * Two lists looked up one after another: 8 places the server must look up and finds, then one that
+ * is never answered once the test says so. A paid run over both waits on that last lookup with
+ * exactly the first list's places found by the server, for as long as the test wants: what the
+ * server charges is fixed by the archive, not by timing.
+ */
+export function answeredThenNever(seed: number): AnsweredThenNever {
+  const takeout = generateTakeout({
+    seed,
+    quirks: false,
+    includeNonPlaceLists: false,
+    lists: [
+      { name: 'Looked up', places: 8, kinds: { ftid: 1 } },
+      { name: 'Never answered', places: 1, kinds: { ftid: 1 } },
+    ],
+  });
+  const [answered, second] = placeLists(takeout);
+  const never = second?.places[0];
+  if (
+    !answered ||
+    !never?.ftid ||
+    !never.cid ||
+    !answered.places.every((place) => !place.expected && place.resolvable && place.ftid)
+  ) {
+    throw new Error(`seed ${seed}: the generator did not give two lists of places to look up`);
+  }
+  return {
+    takeout,
+    answered,
+    never,
+    found: new Set(answered.places.map((place) => place.ftid)).size,
+    places: answered.places.length + second!.places.length,
+  };
 }
