@@ -167,6 +167,8 @@ const EMPTY_ZIP = Uint8Array.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(
 const INCOMPLETE =
   'This file is not a complete ZIP archive. Download it again from Google Takeout.';
 const NO_CSV = 'No CSV files found in the zip file.';
+const NEXT_STEP =
+  'Choose the ZIP file from Google Takeout, exported with Saved selected (and Maps (your places) for starred places).';
 
 const badArchives: { what: string; file: UploadFile; message: string; nextStep?: string }[] = [
   {
@@ -183,7 +185,7 @@ const badArchives: { what: string; file: UploadFile; message: string; nextStep?:
     what: 'an empty ZIP (no entries)',
     file: uploadOf('empty.zip', EMPTY_ZIP, 'application/zip'),
     message: NO_CSV,
-    nextStep: 'Choose the ZIP file from Google Takeout, exported with Saved selected.',
+    nextStep: NEXT_STEP,
   },
   {
     what: 'a ZIP without any CSV (another Takeout product)',
@@ -200,7 +202,7 @@ const badArchives: { what: string; file: UploadFile; message: string; nextStep?:
       'takeout-photos.zip',
     ),
     message: NO_CSV,
-    nextStep: 'Choose the ZIP file from Google Takeout, exported with Saved selected.',
+    nextStep: NEXT_STEP,
   },
 ];
 

@@ -8,7 +8,8 @@ export const MESSAGES = {
   /** product.md: the converter's `incomplete-zip`, a ZIP that cannot be read (a download cut short). */
   incompleteZip: 'This file is not a complete ZIP archive. Download it again from Google Takeout.',
   /** What to do after `noCsv`, which the seed words without a next step. */
-  noCsvNextStep: 'Choose the ZIP file from Google Takeout, exported with Saved selected.',
+  noCsvNextStep:
+    'Choose the ZIP file from Google Takeout, exported with Saved selected (and Maps (your places) for starred places).',
   extractFailed: 'Failed to extract zip file.',
   noSelection: 'Please select at least one file to convert.',
   intentFailed: 'Failed to initialize payment. Please try again.',

@@ -34,8 +34,9 @@ function steps(uploadBelow: boolean): readonly Step[] {
           <a href="https://takeout.google.com/" target="_blank" rel="noreferrer">
             Google Takeout
           </a>
-          , click <strong>Deselect all</strong>, select only <strong>Saved</strong>, export once and
-          download the ZIP file.
+          , click <strong>Deselect all</strong>, then select <strong>Saved</strong> for your lists
+          and <strong>Maps (your places)</strong> for your starred places. Export once and download
+          the ZIP file.
         </>
       ),
     },

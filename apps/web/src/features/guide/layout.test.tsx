@@ -92,3 +92,14 @@ describe('HowToUse', () => {
     expect(screen.queryByText(/ZIP file below/)).toBeNull();
   });
 });
+
+describe('the guide', () => {
+  it('says to export both sources: Saved for the lists, Maps (your places) for starred places', () => {
+    stubWidth(true);
+    mount(<ConverterPage />);
+    const guide = screen.getByRole('region', { name: 'How to Use This Converter' });
+    expect(guide.textContent).toContain(
+      'click Deselect all, then select Saved for your lists and Maps (your places) for your starred places. Export once and download the ZIP file.',
+    );
+  });
+});
