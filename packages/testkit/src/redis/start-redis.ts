@@ -5,11 +5,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findRedisServer } from './ensure-redis-server.js';
 
-/** A private Redis for one test file: loopback only, nothing written to disk. */
+/** Options of {@link startRedis}. */
+export interface StartRedisOptions {
+  /**
+   * `none` (the default): `--save '' --appendonly no`, nothing written to disk, so a restart
+   * loses every key. `aof`: an append-only file fsynced on every write (`--appendonly yes
+   * --appendfsync always`), so a killed server comes back with every write it acknowledged, as a
+   * production Redis that persists does.
+   */
+  persistence?: 'none' | 'aof';
+}
+
+/** A private Redis for one test file, on loopback, in a temporary folder. */
 export interface RedisServerHandle {
   /** `redis://127.0.0.1:<port>`, for ioredis or `REDIS_URL`. */
   url: string;
   port: number;
+  /**
+   * Kills the server by its pid (SIGKILL: an outage or a crash, no save on the way out) and
+   * resolves once it has exited; clients see their connections drop. Keeps the folder, so with
+   * `persistence: 'aof'` a {@link restart} finds every acknowledged write.
+   */
+  kill(): Promise<void>;
+  /**
+   * Starts the killed server again on the same port and folder, resolving once it answers PING.
+   * Rejects if it is still running, or if another process took the port meanwhile.
+   */
+  restart(): Promise<void>;
   /** Stops the server by its pid (SIGTERM, then SIGKILL if it lingers) and removes its folder. */
   stop(): Promise<void>;
 }
@@ -72,31 +94,25 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
-async function killByPid(child: ChildProcess): Promise<void> {
+async function killByPid(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
   if (exited(child) || child.pid === undefined) return;
-  process.kill(child.pid, 'SIGTERM');
+  process.kill(child.pid, signal);
   if (await waitForExit(child, STOP_GRACE_MS)) return;
   if (!exited(child)) process.kill(child.pid, 'SIGKILL');
   await waitForExit(child, STOP_GRACE_MS);
 }
 
-async function startOnce(program: string, port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    program,
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      dir,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+/** The server's command line: loopback only, in `dir`, persisting only as asked. */
+function serverArgs(port: number, dir: string, persistence: 'none' | 'aof'): string[] {
+  const disk =
+    persistence === 'aof'
+      ? ['--save', '', '--appendonly', 'yes', '--appendfsync', 'always']
+      : ['--save', '', '--appendonly', 'no'];
+  return ['--port', String(port), '--bind', '127.0.0.1', ...disk, '--dir', dir];
+}
+
+async function startOnce(program: string, args: string[], port: number): Promise<ChildProcess> {
+  const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_BYTES);
@@ -117,7 +133,7 @@ async function startOnce(program: string, port: number, dir: string): Promise<Ch
     }
     if (await pings(port)) return child;
     if (Date.now() > deadline) {
-      await killByPid(child);
+      await killByPid(child, 'SIGTERM');
       throw new Error(`${program} on port ${port} did not answer PING:\n${output.trim()}`);
     }
   }
@@ -137,12 +153,13 @@ function stopAllOnExit(): void {
 }
 
 /**
- * Starts Debian's `redis-server` on a free loopback port (`--bind 127.0.0.1 --save '' --appendonly
- * no`, in a temporary folder) and resolves once it answers PING. Each call is its own server, so
- * test files never share state. Run `packages/testkit/scripts/ensure-redis.mjs` (or
- * `ensureRedisServer()`) first to install it.
+ * Starts Debian's `redis-server` on a free loopback port (`--bind 127.0.0.1`, in a temporary
+ * folder, persisting nothing unless `persistence: 'aof'`) and resolves once it answers PING. Each
+ * call is its own server, so test files never share state; `kill()` and `restart()` take it away
+ * and bring it back on the same port, for fault tests. Run
+ * `packages/testkit/scripts/ensure-redis.mjs` (or `ensureRedisServer()`) first to install it.
  */
-export async function startRedis(): Promise<RedisServerHandle> {
+export async function startRedis(options: StartRedisOptions = {}): Promise<RedisServerHandle> {
   const program = findRedisServer();
   if (!program) {
     throw new Error(
@@ -150,28 +167,39 @@ export async function startRedis(): Promise<RedisServerHandle> {
         "(as root it installs Debian's redis-server package) or `apt-get install -y redis-server`.",
     );
   }
+  const persistence = options.persistence ?? 'none';
   const dir = await mkdtemp(join(tmpdir(), 'placeport-redis-'));
   let lastError: unknown;
   for (let attempt = 0; attempt < START_ATTEMPTS; attempt++) {
     const port = await freeLoopbackPort();
-    let child: ChildProcess;
+    const args = serverArgs(port, dir, persistence);
+    let server: ChildProcess;
     try {
-      child = await startOnce(program, port, dir);
+      server = await startOnce(program, args, port);
     } catch (error) {
       lastError = error;
       continue;
     }
-    running.add(child);
+    running.add(server);
     stopAllOnExit();
-    const server = child;
     let stopped: Promise<void> | undefined;
+    const end = async (signal: 'SIGTERM' | 'SIGKILL') => {
+      await killByPid(server, signal);
+      running.delete(server);
+    };
     return {
       url: `redis://127.0.0.1:${port}`,
       port,
+      kill: () => end('SIGKILL'),
+      restart: async () => {
+        if (stopped) throw new Error(`redis-server on port ${port} was stopped for good`);
+        if (!exited(server)) throw new Error(`redis-server on port ${port} is still running`);
+        server = await startOnce(program, args, port);
+        running.add(server);
+      },
       stop: () => {
         stopped ??= (async () => {
-          await killByPid(server);
-          running.delete(server);
+          await end('SIGTERM');
           await rm(dir, { recursive: true, force: true });
         })();
         return stopped;
