@@ -13,7 +13,10 @@
  *    Redis): wall time and what it captured and cancelled;
  * 4. a paid `resolve-urls-batch` of 4 cached links in Stripe mode (the fake Stripe; memory and
  *    Redis) under the same load: requests per second, p99, and the Stripe calls the batches made
- *    (the first batch's included), in all and per batch.
+ *    (the first batch's included), in all and per batch;
+ * 5. recovery after a Redis outage: Redis is killed, started again on the same port, and the time
+ *    from its first PONG to the first 200 of `create-payment-intent` (a money route) is measured,
+ *    a few times over.
  */
 import { cpus, loadavg } from 'node:os';
 import {
@@ -30,6 +33,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadSettings } from '../src/config.js';
 import { PAYER_COOKIE, payerHash } from '../src/payments/payer.js';
+import { RECONNECT_MAX_DELAY_MS } from '../src/state/redis-store.js';
 import { describeLoad, loadEach, loadFor, type LoadResult } from './load.js';
 
 const PLACES = 1_000;
@@ -334,6 +338,55 @@ async function stripeBatchBench(
   }
 }
 
+/** Outages measured in part 5. */
+const OUTAGES = 5;
+/** How often part 5 asks the money route again while it waits for the first 200. */
+const RECOVERY_POLL_MS = 5;
+
+/** Part 5: from Redis answering again to the first 200 on a money route, `OUTAGES` times. */
+async function recoveryBench(): Promise<void> {
+  const redis = await startRedis();
+  const { app, base } = await startApi({
+    REDIS_URL: redis.url,
+    PAYER_COOKIE_SECRET: BENCH_PAYER_COOKIE_SECRET,
+  });
+  const create = async () =>
+    (
+      await fetch(`${base}/api/create-payment-intent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 1 }),
+      })
+    ).status;
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const times: number[] = [];
+  try {
+    if ((await create()) !== 200) throw new Error('create-payment-intent failed before the outage');
+    for (let outage = 0; outage < OUTAGES; outage += 1) {
+      await redis.kill();
+      while (app.state.available()) await pause(RECOVERY_POLL_MS);
+      const during = await create();
+      if (during !== 503)
+        throw new Error(`create-payment-intent answered ${during} during the outage`);
+      // An outage of about a second, so ioredis has backed off to its longest retry delay.
+      await pause(1_000);
+      await redis.restart();
+      const back = performance.now();
+      while ((await create()) !== 200) await pause(RECOVERY_POLL_MS);
+      times.push(performance.now() - back);
+    }
+    const sorted = [...times].sort((x, y) => x - y);
+    console.log(
+      `first 200 on create-payment-intent after Redis answers again (${OUTAGES} outages of about 1 s): ` +
+        `${times.map((ms) => `${Math.round(ms)} ms`).join(', ')}; median ${Math.round(sorted[Math.floor(OUTAGES / 2)]!)} ms, ` +
+        `worst ${Math.round(sorted[OUTAGES - 1]!)} ms (reconnect delay at most ${RECONNECT_MAX_DELAY_MS} ms)`,
+    );
+  } finally {
+    await app.close();
+    await redis.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const [load1, load5] = loadavg();
   console.log(
@@ -369,6 +422,9 @@ async function main(): Promise<void> {
     console.log(`\n[4] Paid batches in Stripe mode`);
     await stripeBatchBench('memory', google, undefined);
     await stripeBatchBench('redis', google, redis.url);
+
+    console.log(`\n[5] Recovery after Redis returns`);
+    await recoveryBench();
   } finally {
     await redis.stop();
     await google.close();

@@ -21,7 +21,7 @@ import { createStripeProvider } from './payments/stripe-provider.js';
 import { createResolver, type ResolverTuning } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
 import cookie from '@fastify/cookie';
-import { createStateStore, RedisStateStore, type StateStore } from './state/index.js';
+import { createStateStore, type StateStore } from './state/index.js';
 import { registerConfigRoute } from './routes/config.js';
 import { registerDemoRoute } from './routes/demo.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -61,9 +61,9 @@ export interface AppConfig {
   now?: () => number;
   /**
    * The settlement sweep: `auto` runs it at start and on a timer (server.ts turns it on); tests
-   * leave it off and call `app.settlement.sweep()`, or set a short interval.
+   * leave it off and call `app.settlement.sweep()`, or set a short interval or lease.
    */
-  settlement?: { auto: boolean; intervalMs?: number };
+  settlement?: { auto: boolean; intervalMs?: number; leaseMs?: number };
   /** Shorter timeouts or smaller connection caps, e.g. so tests see slow clients cut quickly. */
   connections?: Partial<ConnectionLimits>;
   /**
@@ -135,9 +135,13 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     config.state ??
     (await createStateStore({
       redisUrl: settings.redisUrl,
-      onRedisError: (error) => app.log.error({ err: error }, 'shared state (Redis) failed'),
+      onRedisUnavailable: (error) =>
+        app.log.error(
+          { err: error },
+          'shared state (Redis) unavailable: payments and lookups answer 503 store_unavailable until it returns',
+        ),
+      onRedisAvailable: () => app.log.info('shared state (Redis) is back'),
     }));
-  if (!config.state) app.addHook('onClose', () => state.close());
   app.decorate('settings', settings);
   app.decorate('state', state);
   app.decorate('now', now);
@@ -151,11 +155,16 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       now,
       settleAfterMs: settings.settleAfterMinutes * 60_000,
       log: app.log,
+      ...(config.settlement?.leaseMs === undefined ? {} : { leaseMs: config.settlement.leaseMs }),
     },
     config.settlement ?? { auto: false },
   );
   app.decorate('settlement', settlement);
-  app.addHook('onClose', async () => settlement.stop());
+  // The sweep stops first (before its next authorization), then the store it uses closes.
+  app.addHook('onClose', async () => {
+    await settlement.stop();
+    if (!config.state) await state.close();
+  });
   app.decorate('demoPayments', demo);
   app.decorate('rateLimits', rateLimits);
   app.decorate(
@@ -175,12 +184,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   installErrorHandler(app);
   installValibotValidation(app);
-  await installSecurity(
-    app,
-    settings,
-    rateLimits,
-    state instanceof RedisStateStore ? state.client : undefined,
-  );
+  await installSecurity(app, settings, rateLimits, state);
   registerHealthRoute(app);
   registerConfigRoute(app);
   registerPaymentRoutes(app);

@@ -29,7 +29,10 @@ const QUICK_CHECKS = { timeoutCheckIntervalMs: 100 };
 const HEALTH = 'GET /api/health HTTP/1.1\r\nHost: placeport.test\r\n\r\n';
 const HEALTH_THEN_CLOSE =
   'GET /api/health HTTP/1.1\r\nHost: placeport.test\r\nConnection: close\r\n\r\n';
-const OK_RESPONSE = /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{"ok":true\}$/;
+/** The health body of an app on the memory store. */
+const HEALTH_BODY = '{"ok":true,"status":"ok","store":"memory"}';
+const OK_RESPONSE =
+  /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{"ok":true,"status":"ok","store":"memory"\}$/;
 /** The headers of a resolve upload of a typical size (500 links); the blank line is left out. */
 // Under the free body limit, so the upload is read (slowly) rather than refused for its size.
 const SLOW_UPLOAD =
@@ -131,7 +134,7 @@ function open(port: number, localAddress?: string): RawClient {
 async function health(client: RawClient): Promise<string> {
   client.take();
   client.socket.write(HEALTH);
-  return client.until((received) => received.endsWith('{"ok":true}'));
+  return client.until((received) => received.endsWith(HEALTH_BODY));
 }
 
 /** Writes `chunk` every `everyMs` until the connection closes: a client that is slow, not idle. */
@@ -148,7 +151,7 @@ async function openAccepted(port: number): Promise<RawClient> {
     const client = open(port);
     client.socket.write(HEALTH);
     const answer = await client
-      .until((received) => received.endsWith('{"ok":true}'))
+      .until((received) => received.endsWith(HEALTH_BODY))
       .catch(() => undefined);
     if (answer !== undefined) return client;
   }
@@ -184,7 +187,7 @@ describe('production connection limits', () => {
 
     const healthResponse = await fetch(`${url}/api/health`);
     expect(healthResponse.status).toBe(200);
-    expect(await healthResponse.json()).toEqual({ ok: true });
+    expect(await healthResponse.json()).toEqual({ ok: true, status: 'ok', store: 'memory' });
     const created = await fetch(`${url}/api/create-payment-intent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

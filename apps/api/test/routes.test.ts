@@ -40,11 +40,11 @@ function rawCreate(payload: string, contentType = 'application/json') {
 }
 
 describe('health and config', () => {
-  it('GET /api/health answers { ok: true }', async () => {
+  it('GET /api/health answers { ok: true, status, store }', async () => {
     app = await demoApp();
     const response = await app.inject('/api/health');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ ok: true });
+    expect(response.json()).toEqual({ ok: true, status: 'ok', store: 'memory' });
   });
 
   it('GET /api/config describes demo payments without a publishable key', async () => {

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { startRedis } from '@placeport/testkit';
 import { describe, expect, it } from 'vitest';
+import { until } from './faults.js';
+import { TEST_PAYER_COOKIE_SECRET } from './support.js';
 
 const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 
@@ -29,7 +32,11 @@ describe('server.ts', () => {
   it('serves demo payments with no keys, and shuts down gracefully on SIGTERM', async () => {
     const server = startServer({ PORT: '0', HOST: '127.0.0.1' });
     const base = await server.address;
-    expect(await (await fetch(`${base}/api/health`)).json()).toEqual({ ok: true });
+    expect(await (await fetch(`${base}/api/health`)).json()).toEqual({
+      ok: true,
+      status: 'ok',
+      store: 'memory',
+    });
     const config = (await (await fetch(`${base}/api/config`)).json()) as { payments: string };
     expect(config.payments).toBe('demo');
     server.child.kill('SIGTERM');
@@ -99,5 +106,55 @@ describe('server.ts', () => {
       maxPlaces: 1000,
       msg: expect.stringContaining('where other machines can reach them'),
     });
+  });
+
+  it('stays up through Redis outages on its sweep timer, answers degraded, and recovers by itself', async () => {
+    const redis = await startRedis();
+    const server = startServer({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REDIS_URL: redis.url,
+      PAYER_COOKIE_SECRET: TEST_PAYER_COOKIE_SECRET,
+      // The sweep runs every 1.5 s (half of 3 s), so it meets the outage within moments.
+      SETTLE_AFTER_MINUTES: '0.05',
+    });
+    try {
+      const base = await server.address;
+      const get = async (path: string) => (await fetch(`${base}${path}`)).json();
+      const create = () =>
+        fetch(`${base}/api/create-payment-intent`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ amount: 1 }),
+        });
+      expect(await get('/api/health')).toEqual({ ok: true, status: 'ok', store: 'redis' });
+
+      await redis.kill();
+      const failedSweeps = () =>
+        server.output().split('settlement: cannot take the lease').length - 1;
+      // Two sweeps of the timer meet the dead Redis; the process must live through both.
+      await until(() => failedSweeps() >= 2 || server.child.exitCode !== null);
+      expect(server.child.exitCode).toBeNull();
+      expect(await get('/api/health')).toEqual({
+        ok: true,
+        status: 'degraded',
+        store: 'unavailable',
+      });
+      expect((await create()).status).toBe(503);
+
+      await redis.restart();
+      await until(async () => ((await get('/api/health')) as { status: string }).status === 'ok');
+      expect((await create()).status).toBe(200);
+
+      server.child.kill('SIGTERM');
+      const [code] = await once(server.child, 'exit');
+      expect(code).toBe(0);
+      expect(server.output()).toContain('shared state (Redis) unavailable');
+      expect(server.output()).toContain('shared state (Redis) is back');
+      expect(server.output()).not.toMatch(/unhandled|MaxRetriesPerRequestError/i);
+    } finally {
+      server.child.kill('SIGKILL');
+      await redis.stop();
+    }
   });
 });

@@ -94,19 +94,47 @@ describe('payments through the stripe SDK and the fake Stripe API', () => {
     ).toHaveLength(1);
   });
 
-  it('maps Stripe outages to a clear 502 without Stripe internals', async () => {
+  it('maps Stripe outages to a clear 503 with Retry-After, without Stripe internals', async () => {
     fake().failNext(3, 500, {
       type: 'api_error',
       message: 'Internal Stripe failure #42 on shard x',
     });
     const response = await stack.post('/api/create-payment-intent', { amount: 1.2 });
-    expect(response.status).toBe(502);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(response.body).toEqual({
       error: {
         code: 'payment_provider_unavailable',
         message: 'The payment provider could not be reached. Please try again in a moment.',
       },
     });
+  });
+
+  it('answers a capture while Stripe is down with a 503 quoting the reference; a retry captures once', async () => {
+    const created = await stack.post('/api/create-payment-intent', { amount: 1.2 });
+    const id = created.body.paymentIntentId as string;
+    fake().authorize(id);
+    const claim = { paymentIntentId: id, actualAmount: 0.8, convertedCount: 8, totalCount: 12 };
+    // The SDK tries three times (two network retries): every one fails.
+    fake().failNext(3, 500, { type: 'api_error', message: 'Stripe is down' });
+    const down = await stack.post('/api/capture-payment', claim);
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toMatch(/^\d+$/);
+    const error = down.body.error as { code: string; message: string };
+    expect(error.code).toBe('payment_provider_unavailable');
+    expect(error.message).toContain(id);
+    expect(error.message).not.toContain('Stripe is down');
+    expect(fake().paymentIntent(id)?.status).toBe('requires_capture');
+
+    const again = await stack.post('/api/capture-payment', claim);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ amountCaptured: 0.8, reference: id });
+    const captures = fake()
+      .mutations()
+      .filter((request) => request.path === `/v1/payment_intents/${id}/capture`);
+    expect(captures.filter((request) => request.status === 200 && !request.replayed)).toHaveLength(
+      1,
+    );
   });
 
   it('answers an unknown intent with a clear 404, without asking Stripe', async () => {

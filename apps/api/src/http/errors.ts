@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { StoreUnavailableError } from '../state/index.js';
 
 /** The one error body every route returns (architecture.md "Contracts"). */
 export interface ErrorBody {
@@ -14,10 +15,40 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
+    /** Sent as `Retry-After` (seconds): when asking again may succeed (503s, 429s). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** How long a client should wait before asking again while the shared state is away. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+/** …and while the memory store refuses new payments because every one it keeps is open. */
+export const STORE_FULL_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * The answer when the shared state cannot be used: 503 `store_unavailable` (Redis is away; the
+ * instance reconnects by itself) or `store_full` (the memory store refuses a new payment while
+ * all it keeps are open authorizations), with `Retry-After`. Never a 500, so the page can say
+ * "try again in a moment". `reference` names the payment the request was about, if any.
+ */
+export function storeUnavailable(error: StoreUnavailableError, reference?: string): ApiError {
+  const about = reference ? ` Payment ${reference} was not changed by this request.` : '';
+  return error.reason === 'full'
+    ? new ApiError(
+        503,
+        'store_full',
+        `Too many payments are open on this server right now; please try again in a few minutes.${about}`,
+        STORE_FULL_RETRY_AFTER_SECONDS,
+      )
+    : new ApiError(
+        503,
+        'store_unavailable',
+        `This server cannot reach its shared state right now; please try again in a moment.${about}`,
+        STORE_RETRY_AFTER_SECONDS,
+      );
 }
 
 /** Fastify's own client errors, renamed to stable codes with plain messages. */
@@ -69,14 +100,35 @@ function bodyFor(error: FastifyError | ApiError): { status: number; body: ErrorB
 }
 
 /**
+ * The payment a request is about, once its body was parsed and validated (a capture, a paid
+ * resolve, a demo authorization), so a 503 can quote it; undefined before that (a rate-limit
+ * check runs first) or for other bodies.
+ */
+function paymentOf(body: unknown): string | undefined {
+  const id = (body as { paymentIntentId?: unknown } | null | undefined)?.paymentIntentId;
+  return typeof id === 'string' && /^pi_[A-Za-z0-9_]{1,200}$/.test(id) ? id : undefined;
+}
+
+/**
  * Installs the single error handler: every failure leaves as `{ error: { code, message } }`.
  * Client errors keep their message; 5xx errors are logged in full and answered with a generic
- * message, so internals (stack traces, upstream replies, keys) never reach the browser.
+ * message, so internals (stack traces, upstream replies, keys) never reach the browser. The shared
+ * state being away ({@link StoreUnavailableError}, thrown by any store call) is a 503 with
+ * `Retry-After` quoting the payment the request was about, logged as a warning, never a 500.
  */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | ApiError, request, reply) => {
+    const error =
+      thrown instanceof StoreUnavailableError
+        ? storeUnavailable(thrown, paymentOf(request.body))
+        : thrown;
     const { status, body } = bodyFor(error);
-    if (status >= 500) {
+    if (error instanceof ApiError && error.retryAfterSeconds !== undefined) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+    }
+    if (thrown instanceof StoreUnavailableError) {
+      request.log.warn({ err: thrown, code: body.error.code }, 'shared state unavailable');
+    } else if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else {
       request.log.info({ code: body.error.code, status }, 'request refused');

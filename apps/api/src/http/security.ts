@@ -1,8 +1,8 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { StateStore } from '../state/index.js';
 import { clientKeyOf } from './client.js';
 import type { Settings } from '../config.js';
 import { ApiError } from './errors.js';
@@ -76,14 +76,63 @@ export function contentSecurityPolicy(settings: Settings): Record<string, string
 }
 
 /**
+ * The route options of a route that moves money or spends a budget: its own limit, and closed
+ * when the counters cannot be read (the shared state is away): 503 `store_unavailable`, never a
+ * request let through uncounted. Every other route (static files, `/api/config`, `/api/health`)
+ * keeps the global limit, which lets requests through while the state is away.
+ */
+export function moneyRouteRateLimit(max: number): {
+  rateLimit: { max: number; timeWindow: number; skipOnError: false };
+} {
+  return { rateLimit: { max, timeWindow: 60_000, skipOnError: false } };
+}
+
+/** The prefix of a route's counters: its method and path (the global limit has its own). */
+function routePrefix(params: unknown): string {
+  const route = (params as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo;
+  return `${String(route?.method ?? '')}${String(route?.url ?? '')}:`;
+}
+
+/**
+ * @fastify/rate-limit's counters kept in the state store ({@link StateStore.hit}, fixed windows):
+ * shared by every instance with Redis, and failing with the store's own error when it is away,
+ * which each route's `skipOnError` turns into "let it through" or a 503.
+ */
+function stateRateLimitStore(state: StateStore) {
+  return class StateRateLimitStore implements FastifyRateLimitStore {
+    constructor(
+      _options: unknown,
+      private readonly prefix = 'all:',
+    ) {}
+
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+      max: number,
+    ): void {
+      state.hit(`${this.prefix}${key}`, timeWindow, max).then(
+        (hit) => callback(null, { current: hit.count, ttl: hit.resetMs }),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+
+    child(params: unknown): FastifyRateLimitStore {
+      return new StateRateLimitStore(undefined, routePrefix(params));
+    }
+  };
+}
+
+/**
  * Security headers (helmet with the CSP above), CORS for the configured origins only (none: same
- * origin only), and per-client rate limits answered in the API's error shape.
+ * origin only), and per-client rate limits answered in the API's error shape, counted in the
+ * state store.
  */
 export async function installSecurity(
   app: FastifyInstance,
   settings: Settings,
   limits: RateLimitTuning,
-  redis?: Redis,
+  state: StateStore,
 ): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(settings) },
@@ -102,7 +151,10 @@ export async function installSecurity(
     // One client is an IPv4 address or an IPv6 /64 (one household's or server's block), as seen
     // through the proxies TRUST_PROXY names; with REDIS_URL every instance counts together.
     keyGenerator: (request) => clientKeyOf(request.ip),
-    ...(redis ? { redis, nameSpace: 'placeport:ratelimit:' } : {}),
+    store: stateRateLimitStore(state),
+    // Static files, /api/config and /api/health keep answering while the state is away; money
+    // routes say otherwise (moneyRouteRateLimit).
+    skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       new ApiError(
         429,

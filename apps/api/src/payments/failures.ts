@@ -21,7 +21,7 @@ const ANSWERS: Record<PaymentFailureKind, [status: number, code: string, message
   card_declined: [402, 'card_declined', 'The card was declined.'],
   invalid_request: [400, 'payment_rejected', 'The payment provider refused the request.'],
   unavailable: [
-    502,
+    503,
     'payment_provider_unavailable',
     'The payment provider could not be reached. Please try again in a moment.',
   ],
@@ -32,13 +32,20 @@ const ANSWERS: Record<PaymentFailureKind, [status: number, code: string, message
   ],
 };
 
+/** How long to wait before asking again when the provider could not be reached. */
+export const PROVIDER_RETRY_AFTER_SECONDS = 10;
+
 /**
  * Runs a payment step and turns provider failures into the API's clear messages. The provider's own
- * text (which can name keys, accounts or amounts) goes to the log, never to the browser.
+ * text (which can name keys, accounts or amounts) goes to the log, never to the browser. With a
+ * `reference` (capture), the message quotes the payment it was about (product.md, Receipt); an
+ * unreachable provider is a 503 with `Retry-After` (asking again never charges twice: capture and
+ * cancel carry idempotency keys, and an authorization left open is settled by the sweep).
  */
 export async function withPaymentErrors<T>(
   step: () => Promise<T>,
   log: (detail: string) => void,
+  reference?: string,
 ): Promise<T> {
   try {
     return await step();
@@ -46,7 +53,9 @@ export async function withPaymentErrors<T>(
     if (error instanceof PaymentFailure) {
       log(`${error.kind}: ${error.message}`);
       const [status, code, message] = ANSWERS[error.kind];
-      throw new ApiError(status, code, message);
+      const quoted = reference ? `${message} Payment reference: ${reference}.` : message;
+      const retryAfter = error.kind === 'unavailable' ? PROVIDER_RETRY_AFTER_SECONDS : undefined;
+      throw new ApiError(status, code, quoted, retryAfter);
     }
     throw error;
   }

@@ -7,7 +7,12 @@ import {
   placesForAmount,
   PRICE_PER_PLACE_CENTS,
 } from './money.js';
-import { PAYMENT_STATE_TTL_MS, type PaymentVerdict, type StateStore } from '../state/index.js';
+import {
+  PAYMENT_STATE_TTL_MS,
+  StoreUnavailableError,
+  type PaymentVerdict,
+  type StateStore,
+} from '../state/index.js';
 import { PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 import { PaymentUsage } from './usage.js';
 
@@ -211,9 +216,12 @@ export class PaymentService {
     return this.usage.record(id, placeKeys, log);
   }
 
-  /** Reads an intent, mapping provider failures to clear API errors. */
-  retrieve(id: string, log: Log): Promise<IntentView> {
-    return withPaymentErrors(() => this.provider.retrieve(id), log);
+  /**
+   * Reads an intent, mapping provider failures to clear API errors (quoting `reference` when
+   * given, as capture does).
+   */
+  retrieve(id: string, log: Log, reference?: string): Promise<IntentView> {
+    return withPaymentErrors(() => this.provider.retrieve(id), log, reference);
   }
 
   /**
@@ -274,7 +282,7 @@ export class PaymentService {
 
   private async settle(claim: CaptureClaim, log: Log): Promise<CaptureResult> {
     const id = claim.paymentIntentId;
-    const intent = await this.retrieve(id, log);
+    const intent = await this.retrieve(id, log, id);
     const places = requirePlacePortIntent(intent);
     if (claim.totalCount !== places) {
       throw new ApiError(
@@ -318,25 +326,35 @@ export class PaymentService {
     const resolved = await this.usage.resolvedByServer(intent);
     const cents = placesFor(resolved) * PRICE_PER_PLACE_CENTS;
     if (!open) return { receipt: settledReceipt(intent, cents), resolved };
+    let capturedCents = 0;
     try {
       await this.usage.reportIfBehind(intent, log);
       if (cents < MINIMUM_CHARGE_CENTS) {
-        await withPaymentErrors(() => this.provider.cancel(id, cancelKey(id)), log);
-        await this.state.replaceVerdict(id, { status: 'canceled', places }, PAYMENT_STATE_TTL_MS);
-        return { receipt: receipt(intent, 0), resolved };
+        await withPaymentErrors(() => this.provider.cancel(id, cancelKey(id)), log, id);
+      } else {
+        const captured = await withPaymentErrors(
+          () => this.provider.capture(id, cents, captureKey(id)),
+          log,
+          id,
+        );
+        capturedCents = captured.amountReceived;
       }
-      const captured = await withPaymentErrors(
-        () => this.provider.capture(id, cents, captureKey(id)),
-        log,
-      );
-      await this.state.replaceVerdict(id, { status: 'succeeded', places }, PAYMENT_STATE_TTL_MS);
-      return { receipt: receipt(intent, captured.amountReceived), resolved };
     } catch (error) {
       // Not settled here: the next check asks the provider again. The settling error is the one
       // to report; a mark the store could not drop only refuses lookups until it expires.
       await this.state.forgetVerdict(id).catch(() => undefined);
       throw error;
     }
+    // The money has moved: the receipt is the answer even when the store cannot record the
+    // verdict now (its `settling` mark keeps refusing lookups, and the next check asks Stripe).
+    const status = capturedCents === 0 ? 'canceled' : 'succeeded';
+    await this.state
+      .replaceVerdict(id, { status, places }, PAYMENT_STATE_TTL_MS)
+      .catch((error: unknown) => {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        log(`${status}, but the shared state could not record it: ${error.message}`);
+      });
+    return { receipt: receipt(intent, capturedCents), resolved };
   }
 
   /** Runs `task` after any other call for the same intent in this process. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { StateStore } from '../state/index.js';
+import { StoreUnavailableError, type StateStore } from '../state/index.js';
 import { PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 import type { PaymentService } from './service.js';
 
@@ -23,7 +23,10 @@ const LEASE = 'settlement';
 
 /** What one sweep did. */
 export interface SweepReport {
-  /** False when another instance held the lease, so this one did nothing. */
+  /**
+   * False when this one did nothing: another instance held the lease, the shared state could not
+   * be reached to take it, or the sweeper was stopped.
+   */
   ran: boolean;
   examined: number;
   captured: number;
@@ -31,7 +34,23 @@ export interface SweepReport {
   /** Still in use (used within the settle-after time), left for later. */
   waiting: number;
   failed: number;
+  /**
+   * True when the sweep ended before the last authorization: the shared state went away (the
+   * rest waits for the next round) or the sweeper was stopped (the app closing).
+   */
+  stopped: boolean;
 }
+
+/** The report of a sweep that did nothing. */
+const NOTHING_DONE: SweepReport = {
+  ran: false,
+  examined: 0,
+  captured: 0,
+  cancelled: 0,
+  waiting: 0,
+  failed: 0,
+  stopped: false,
+};
 
 /** What the sweep needs. */
 export interface SettlementDeps {
@@ -42,6 +61,8 @@ export interface SettlementDeps {
   /** An authorization unused this long is settled (`SETTLE_AFTER_MINUTES`). */
   settleAfterMs: number;
   log: FastifyBaseLogger;
+  /** The sweep's lease ({@link SETTLE_LEASE_MS} unless a test shortens it). */
+  leaseMs?: number;
 }
 
 /**
@@ -55,16 +76,21 @@ export interface SettlementDeps {
  * of them only now and then); an authorization still in use gets the store's usage written to it
  * when the intent is behind, so an instance that loses its memory store still knows it.
  */
-export async function sweepOnce(deps: SettlementDeps, holder: string): Promise<SweepReport> {
-  const report: SweepReport = {
-    ran: false,
-    examined: 0,
-    captured: 0,
-    cancelled: 0,
-    waiting: 0,
-    failed: 0,
-  };
-  if (!(await deps.state.tryLease(LEASE, holder, SETTLE_LEASE_MS))) return report;
+export async function sweepOnce(
+  deps: SettlementDeps,
+  holder: string,
+  stopping: () => boolean = () => false,
+): Promise<SweepReport> {
+  const report: SweepReport = { ...NOTHING_DONE };
+  if (stopping()) return report;
+  try {
+    if (!(await deps.state.tryLease(LEASE, holder, deps.leaseMs ?? SETTLE_LEASE_MS))) {
+      return report;
+    }
+  } catch (error) {
+    deps.log.error({ err: error }, 'settlement: cannot take the lease; trying again next round');
+    return report;
+  }
   report.ran = true;
   const log = (detail: string) =>
     deps.log.warn({ provider: detail }, 'settlement: provider refused');
@@ -72,6 +98,10 @@ export async function sweepOnce(deps: SettlementDeps, holder: string): Promise<S
     deps.now() - (await deps.payments.usage.lastUseMs(intent)) >= deps.settleAfterMs;
   try {
     for await (const listed of deps.provider.openAuthorizations()) {
+      if (stopping()) {
+        report.stopped = true;
+        break;
+      }
       report.examined += 1;
       try {
         if (!(await unused(listed))) {
@@ -99,37 +129,61 @@ export async function sweepOnce(deps: SettlementDeps, holder: string): Promise<S
         else if (outcome === 'waiting') report.waiting += 1;
       } catch (error) {
         report.failed += 1;
+        if (error instanceof StoreUnavailableError) {
+          // Without the store nothing can be settled safely: the rest waits for the next round.
+          deps.log.error(
+            { err: error, payment: listed.id },
+            'settlement: shared state unavailable; the rest waits for the next round',
+          );
+          report.stopped = true;
+          break;
+        }
         deps.log.error({ err: error, payment: listed.id }, 'settlement: could not settle');
       }
     }
   } catch (error) {
     deps.log.error({ err: error }, 'settlement: could not list open authorizations');
   } finally {
-    await deps.state.releaseLease(LEASE, holder);
+    // A lease the store cannot drop now expires by itself (or this holder takes it again).
+    await deps.state.releaseLease(LEASE, holder).catch((error: unknown) => {
+      deps.log.warn({ err: error }, 'settlement: could not release the lease');
+    });
   }
   return report;
 }
 
-/** A running sweep: `sweep()` runs one now; `stop()` ends the timer. */
+/** A running sweep: `sweep()` runs one now; `stop()` ends the timer and any sweep under way. */
 export interface Settlement {
+  /** Runs one sweep (or joins the one under way); never rejects: failures are logged. */
   sweep(): Promise<SweepReport>;
-  stop(): void;
+  /**
+   * Ends the timer; a sweep under way stops before its next authorization. Resolves once it has.
+   * Later `sweep()` calls do nothing.
+   */
+  stop(): Promise<void>;
 }
 
 /**
  * The sweep on a timer: once at start and every `intervalMs`, never two at once in this process.
- * `auto: false` (tests) only exposes `sweep()`.
+ * `auto: false` (tests) only exposes `sweep()`. Every failure is caught and logged, and the next
+ * round tries again: a timer never leaves a rejection unhandled.
  */
 export function createSettlement(
   deps: SettlementDeps,
   options: { auto: boolean; intervalMs?: number },
 ): Settlement {
   const holder = randomBytes(9).toString('base64url');
+  let stopped = false;
   let running: Promise<SweepReport> | undefined;
   const sweep = () => {
-    running ??= sweepOnce(deps, holder).finally(() => {
-      running = undefined;
-    });
+    running ??= sweepOnce(deps, holder, () => stopped)
+      .catch((error: unknown): SweepReport => {
+        deps.log.error({ err: error }, 'settlement: sweep failed; trying again next round');
+        return { ...NOTHING_DONE };
+      })
+      .finally(() => {
+        running = undefined;
+      });
     return running;
   };
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -143,8 +197,10 @@ export function createSettlement(
   }
   return {
     sweep,
-    stop: () => {
+    stop: async () => {
+      stopped = true;
       if (timer) clearInterval(timer);
+      await running;
     },
   };
 }

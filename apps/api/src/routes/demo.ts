@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
+import { moneyRouteRateLimit } from '../http/security.js';
 import { withPaymentErrors } from '../payments/failures.js';
 import { requirePayer } from '../payments/payer.js';
 import { PAYMENT_BODY_LIMIT_BYTES, providerLog } from './payments.js';
@@ -19,7 +20,7 @@ export function registerDemoRoute(app: FastifyInstance): void {
     '/api/demo/authorize',
     {
       bodyLimit: PAYMENT_BODY_LIMIT_BYTES,
-      config: { rateLimit: { max: app.rateLimits.paymentPerMinute, timeWindow: 60_000 } },
+      config: moneyRouteRateLimit(app.rateLimits.paymentPerMinute),
       schema: { body: AuthorizeBody, response: responses(AUTHORIZED) },
     },
     async (request) => {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import { ApiError } from '../http/errors.js';
 import { Count, Dollars, exactObject, PaymentIntentId, responses } from '../http/schemas.js';
+import { moneyRouteRateLimit } from '../http/security.js';
 import { payerFor, payerHash, requirePayer } from '../payments/payer.js';
 import { clientKeyOf } from '../http/client.js';
 
@@ -61,7 +62,7 @@ export function providerLog(request: FastifyRequest): (detail: string) => void {
  * amountReleased, reference }` (dollars). The rules live in PaymentService.
  */
 export function registerPaymentRoutes(app: FastifyInstance): void {
-  const config = { rateLimit: { max: app.rateLimits.paymentPerMinute, timeWindow: 60_000 } };
+  const config = moneyRouteRateLimit(app.rateLimits.paymentPerMinute);
   app.post<{ Body: v.InferOutput<typeof CreateBody> }>(
     '/api/create-payment-intent',
     {

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '../allowance/limits.js';
 import { ApiError } from '../http/errors.js';
 import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
+import { moneyRouteRateLimit } from '../http/security.js';
 import { provenPayer, requirePayer } from '../payments/payer.js';
 import { clientKeyOf } from '../http/client.js';
 import { providerLog } from './payments.js';
@@ -107,7 +108,7 @@ export function registerResolveRoute(app: FastifyInstance): void {
     '/api/resolve-urls-batch',
     {
       bodyLimit: RESOLVE_BODY_LIMIT_BYTES,
-      config: { rateLimit: { max: app.rateLimits.resolvePerMinute, timeWindow: 60_000 } },
+      config: moneyRouteRateLimit(app.rateLimits.resolvePerMinute),
       schema: { body: ResolveBody, response: responses(RESOLVED) },
       preParsing: async (request, _reply, payload) => {
         if (provenPayer(request)) return payload;

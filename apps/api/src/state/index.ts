@@ -12,8 +12,10 @@ export interface StateStoreOptions {
   redisUrl?: string | undefined;
   /** Time for the in-process store (tests inject one); Redis keeps time itself. */
   clock?: StateClock | undefined;
-  /** Redis connection errors after start (the API passes its logger); never holds the password. */
-  onRedisError?: (error: Error) => void;
+  /** Told once when Redis becomes unavailable after start, with the first error (no password). */
+  onRedisUnavailable?: (error: Error | undefined) => void;
+  /** Told once when Redis answers again. */
+  onRedisAvailable?: () => void;
 }
 
 /**
@@ -23,10 +25,10 @@ export interface StateStoreOptions {
  */
 export async function createStateStore(options: StateStoreOptions = {}): Promise<StateStore> {
   if (options.redisUrl) {
-    return RedisStateStore.connect(
-      options.redisUrl,
-      options.onRedisError ? { onError: options.onRedisError } : {},
-    );
+    return RedisStateStore.connect(options.redisUrl, {
+      ...(options.onRedisUnavailable ? { onUnavailable: options.onRedisUnavailable } : {}),
+      ...(options.onRedisAvailable ? { onAvailable: options.onRedisAvailable } : {}),
+    });
   }
   return new MemoryStateStore(options.clock ? { clock: options.clock } : {});
 }

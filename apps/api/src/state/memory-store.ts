@@ -116,6 +116,7 @@ const systemTime: StateClock = { now: () => Date.now() };
  * a forgotten verdict costs one more check with the payment provider.
  */
 export class MemoryStateStore implements StateStore {
+  readonly kind = 'memory' as const;
   private readonly clock: StateClock;
   private readonly places: BoundedMap<CachedPlace>;
   private readonly links: BoundedMap<Set<string>>;
@@ -151,6 +152,11 @@ export class MemoryStateStore implements StateStore {
         this.places.set(key, copy, now + PLACE_TTL_MS, now);
       },
     };
+  }
+
+  /** The process's own memory is always there. */
+  available(): boolean {
+    return true;
   }
 
   placeCache(): PlaceCache {
@@ -268,7 +274,8 @@ export class MemoryStateStore implements StateStore {
   async tryLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
     assertWhole('ttlMs', ttlMs, 1);
     const now = this.clock.now();
-    if (this.leases.get(name, now) !== undefined) return false;
+    const current = this.leases.get(name, now);
+    if (current !== undefined && current !== holder) return false;
     this.leases.set(name, holder, now + ttlMs, now);
     return true;
   }

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createStateStore } from './index.js';
 import { redactRedisUrl, redisKeys, REDIS_KEY_PREFIX, RedisStateStore } from './redis-store.js';
 import { CONTRACT_START, describeStateStoreContract, type EntryRef } from './store.contract.js';
-import type { StateStore } from './store.js';
+import { StoreUnavailableError, type StateStore } from './store.js';
 
 let server: RedisServerHandle;
 /** A plain client beside the stores, to read what they wrote and to empty the server. */
@@ -199,6 +199,76 @@ describe('RedisStateStore', () => {
     });
   });
 });
+
+describe('while Redis is away', () => {
+  it('every operation fails at once with StoreUnavailableError, the cache misses, and it comes back by itself', async () => {
+    const own = await startRedis();
+    const events: string[] = [];
+    const store = await RedisStateStore.connect(own.url, {
+      onUnavailable: () => events.push('unavailable'),
+      onAvailable: () => events.push('available'),
+    });
+    try {
+      await store.bindPayer('pi_1', 'hash');
+      expect(store.available()).toBe(true);
+      await own.kill();
+      await until(() => !store.available());
+      const operations: Array<() => Promise<unknown>> = [
+        () => store.reserveLinks('pi_1', ['a'], 1),
+        () => store.addResolved('pi_1', ['p']),
+        () => store.bindPayer('pi_2', 'hash'),
+        () => store.payerOf('pi_1'),
+        () => store.resolvedCount('pi_1'),
+        () => store.keepVerdict('pi_1', { status: 'requires_capture', places: 1 }, 1_000),
+        () => store.replaceVerdict('pi_1', { status: 'settling', places: 1 }, 1_000),
+        () => store.verdictOf('pi_1'),
+        () => store.forgetVerdict('pi_1'),
+        () => store.recordUse('pi_1', CONTRACT_START, 60_000),
+        () => store.lastUseOf('pi_1'),
+        () => store.takeFreeLinks('192.0.2.1', 1, 20, CONTRACT_START),
+        () => store.hit('k', 60_000, 1),
+        () => store.tryLease('sweep', 'me', 60_000),
+        () => store.releaseLease('sweep', 'me'),
+      ];
+      for (const operation of operations) {
+        await expect(operation()).rejects.toBeInstanceOf(StoreUnavailableError);
+      }
+      // The cache is best effort: a miss, and a place it cannot keep is dropped quietly.
+      expect(await store.placeCache().get('cid:1')).toBeUndefined();
+      await store.placeCache().set('cid:1', { coordinates: { lat: 1, lng: 2 }, placeId: 'x' });
+
+      await own.restart();
+      await until(() => store.available());
+      // Nothing persisted: the server came back empty, and the store works again.
+      expect(await store.payerOf('pi_1')).toBeUndefined();
+      expect(await store.bindPayer('pi_1', 'hash')).toBe(true);
+      expect(events).toEqual(['unavailable', 'available']);
+    } finally {
+      await store.close();
+      await own.stop();
+    }
+  });
+
+  it('keeps every acknowledged write across a crash when Redis persists (AOF)', async () => {
+    const own = await startRedis({ persistence: 'aof' });
+    const store = await RedisStateStore.connect(own.url);
+    try {
+      await store.bindPayer('pi_1', 'hash');
+      await own.kill();
+      await own.restart();
+      await until(() => store.available());
+      expect(await store.payerOf('pi_1')).toBe('hash');
+    } finally {
+      await store.close();
+      await own.stop();
+    }
+  });
+});
+
+/** Resolves once `done` holds, checking every 20 ms (the test's own timeout bounds it). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 describe('connecting', () => {
   /** A loopback port nobody listens on (it was free a moment ago). */

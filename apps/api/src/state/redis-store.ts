@@ -13,6 +13,7 @@ import {
   type PaymentUse,
   type PaymentVerdict,
   type StateStore,
+  StoreUnavailableError,
 } from './store.js';
 
 /** Every key PlacePort writes starts with this, so one Redis can serve other things too. */
@@ -42,10 +43,17 @@ export const redisKeys = {
 
 /** Reaching the server at start; past this the API refuses to start rather than hang. */
 const CONNECT_TIMEOUT_MS = 10_000;
-/** A command that gets no answer this long fails (a hang guard, not a performance bound). */
-const COMMAND_TIMEOUT_MS = 10_000;
-/** While reconnecting, a command is retried this many times before it fails. */
-const MAX_RETRIES_PER_REQUEST = 2;
+/**
+ * A command that gets no answer this long fails, so a Redis that hangs (a stopped process, a
+ * network dropping packets) costs a request at most this before its 503; a healthy Redis answers
+ * in about a millisecond. A hang guard, not a performance bound.
+ */
+export const COMMAND_TIMEOUT_MS = 5_000;
+/**
+ * While Redis is away, ioredis tries to reconnect after 100 ms, 200 ms, … and then every this
+ * often, so the instance recovers by itself within about this long of Redis's return.
+ */
+export const RECONNECT_MAX_DELAY_MS = 1_000;
 /** TCP keep-alive, so a silently dropped connection is noticed. */
 const KEEP_ALIVE_MS = 30_000;
 /** Arguments per SADD inside a script (Lua's `unpack` has a stack limit). */
@@ -138,6 +146,17 @@ end
 return {count, ttl}
 `;
 
+/**
+ * Takes the lease when it is free or ARGV[1]'s already, for ARGV[2] ms. Returns 1 when ARGV[1]
+ * holds it now, 0 when another holder does.
+ */
+const TRY_LEASE = `
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`;
+
 /** Deletes the lease only if ARGV[1] holds it. Returns 1 when deleted. */
 const RELEASE_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -170,6 +189,7 @@ const scripts = {
   recordUse: new LuaScript(RECORD_USE),
   takeFree: new LuaScript(TAKE_FREE),
   hit: new LuaScript(HIT),
+  tryLease: new LuaScript(TRY_LEASE),
   releaseLease: new LuaScript(RELEASE_LEASE),
 };
 
@@ -257,31 +277,72 @@ export function redactRedisUrl(url: string): string {
 /** Options of {@link RedisStateStore.connect}. */
 export interface RedisStateStoreOptions {
   /**
-   * Told about connection errors after start (ioredis reconnects by itself); the API passes its
-   * logger. The messages hold host and port, never the password.
+   * Told once when Redis becomes unavailable after start (the connection dropped, or a command
+   * timed out), with the first error seen; ioredis reconnects by itself. The API passes its
+   * logger. Messages hold host and port, never the password.
    */
-  onError?: (error: Error) => void;
+  onUnavailable?: (error: Error | undefined) => void;
+  /** Told once when Redis answers again after {@link onUnavailable}. */
+  onAvailable?: () => void;
 }
+
+/** ioredis's message for a command that got no answer within `commandTimeout`. */
+const COMMAND_TIMED_OUT = 'Command timed out';
 
 /**
  * The shared state of several API instances, in one Redis (`REDIS_URL`). Each operation is one
  * command or one Lua script on one key, so it is atomic across instances; every key starts with
  * {@link REDIS_KEY_PREFIX} and expires. Time is Redis's own (relative `PEXPIRE`), except the free
  * budget's day, which is the caller's `now`.
+ *
+ * Faults are answers: while Redis is away every operation fails at once (no offline queue, no
+ * retries of commands in flight, which could count twice) with {@link StoreUnavailableError}, a
+ * command that hangs fails after {@link COMMAND_TIMEOUT_MS}, and ioredis reconnects by itself.
  */
 export class RedisStateStore implements StateStore {
+  readonly kind = 'redis' as const;
   private readonly cache: PlaceCache;
-  /** The connection, shared with @fastify/rate-limit so its counters live in the same Redis. */
+  /** The connection (tests and the start-up checks read it). */
   readonly client: Redis;
+  /** Set by a command that timed out on a connection that looks ready; cleared by any answer. */
+  private hung = false;
 
-  private constructor(private readonly redis: Redis) {
+  private constructor(
+    private readonly redis: Redis,
+    private readonly secret: string | undefined,
+  ) {
     this.client = redis;
     this.cache = {
-      get: async (key) => decodePlace(await this.redis.get(redisKeys.place(key))),
+      get: async (key) => {
+        try {
+          return decodePlace(await this.call((r) => r.get(redisKeys.place(key))));
+        } catch {
+          return undefined;
+        }
+      },
       set: async (key, value) => {
-        await this.redis.set(redisKeys.place(key), encodePlace(value), 'PX', PLACE_TTL_MS);
+        await this.call((r) =>
+          r.set(redisKeys.place(key), encodePlace(value), 'PX', PLACE_TTL_MS),
+        ).catch(() => undefined);
       },
     };
+  }
+
+  available(): boolean {
+    return this.redis.status === 'ready' && !this.hung;
+  }
+
+  /** Runs one command or script, turning every failure into {@link StoreUnavailableError}. */
+  private async call<T>(command: (redis: Redis) => Promise<T>): Promise<T> {
+    try {
+      const answer = await command(this.redis);
+      this.hung = false;
+      return answer;
+    } catch (error) {
+      const cause = scrub(error instanceof Error ? error : new Error(String(error)), this.secret);
+      if (cause.message === COMMAND_TIMED_OUT) this.hung = true;
+      throw new StoreUnavailableError('unreachable', `Redis: ${cause.message}`, { cause });
+    }
   }
 
   /**
@@ -299,18 +360,39 @@ export class RedisStateStore implements StateStore {
         lazyConnect: true,
         connectTimeout: CONNECT_TIMEOUT_MS,
         commandTimeout: COMMAND_TIMEOUT_MS,
-        maxRetriesPerRequest: MAX_RETRIES_PER_REQUEST,
+        // Fail fast while Redis is away: a command sent while disconnected fails at once instead
+        // of waiting in a queue, and commands in flight when the connection drops fail with it
+        // rather than being sent again after reconnecting (a resent INCR would count twice).
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        autoResendUnfulfilledCommands: false,
+        retryStrategy: (attempt) => Math.min(attempt * 100, RECONNECT_MAX_DELAY_MS),
         keepAlive: KEEP_ALIVE_MS,
       });
     } catch (error) {
       throw new Error(`REDIS_URL is not a usable Redis URL (${where}).`, { cause: error });
     }
     const secret = passwordOf(url);
-    let started = false;
+    // Set once connected: before that, errors explain a failed start instead.
+    const started: { store?: RedisStateStore } = {};
     let startError: Error | undefined;
+    let down = false;
+    let firstError: Error | undefined;
+    const lost = () => {
+      if (!started.store || started.store.closing || down) return;
+      down = true;
+      options.onUnavailable?.(firstError && scrub(firstError, secret));
+    };
     redis.on('error', (error: Error) => {
-      if (started) options.onError?.(scrub(error, secret));
-      else startError ??= error;
+      if (!started.store) startError ??= error;
+      else if (!down) firstError = error;
+    });
+    redis.on('close', lost);
+    redis.on('ready', () => {
+      firstError = undefined;
+      if (!down) return;
+      down = false;
+      options.onAvailable?.();
     });
     try {
       await redis.connect();
@@ -320,9 +402,12 @@ export class RedisStateStore implements StateStore {
       // ioredis rejects with "Connection is closed."; the socket's own error says why.
       throw unreachable(where, startError ?? error, secret);
     }
-    started = true;
-    return new RedisStateStore(redis);
+    started.store = new RedisStateStore(redis, secret);
+    return started.store;
   }
+
+  /** Set by {@link close}, so closing is not reported as Redis going away. */
+  private closing = false;
 
   placeCache(): PlaceCache {
     return this.cache;
@@ -336,85 +421,86 @@ export class RedisStateStore implements StateStore {
     assertWhole('allowed', allowed);
     if (linkKeys.length === 0) return { ok: true, newlyCounted: 0 };
     const [ok, value] = pairOf(
-      await scripts.reserveLinks.run(this.redis, redisKeys.links(intentId), [
-        allowed,
-        PAYMENT_STATE_TTL_MS,
-        ...linkKeys,
-      ]),
+      await this.call((redis) =>
+        scripts.reserveLinks.run(redis, redisKeys.links(intentId), [
+          allowed,
+          PAYMENT_STATE_TTL_MS,
+          ...linkKeys,
+        ]),
+      ),
     );
     return ok === 1 ? { ok: true, newlyCounted: value } : { ok: false, remaining: value };
   }
 
   async addResolved(intentId: string, placeKeys: string[]): Promise<number> {
     return numberOf(
-      await scripts.addResolved.run(this.redis, redisKeys.resolved(intentId), [
-        PAYMENT_STATE_TTL_MS,
-        ...placeKeys,
-      ]),
+      await this.call((redis) =>
+        scripts.addResolved.run(redis, redisKeys.resolved(intentId), [
+          PAYMENT_STATE_TTL_MS,
+          ...placeKeys,
+        ]),
+      ),
     );
   }
 
   async bindPayer(intentId: string, payerHash: string): Promise<boolean> {
-    const set = await this.redis.set(
-      redisKeys.payer(intentId),
-      payerHash,
-      'PX',
-      PAYMENT_STATE_TTL_MS,
-      'NX',
+    const set = await this.call((redis) =>
+      redis.set(redisKeys.payer(intentId), payerHash, 'PX', PAYMENT_STATE_TTL_MS, 'NX'),
     );
     return set === 'OK';
   }
 
   async payerOf(intentId: string): Promise<string | undefined> {
-    return (await this.redis.get(redisKeys.payer(intentId))) ?? undefined;
+    return (await this.call((redis) => redis.get(redisKeys.payer(intentId)))) ?? undefined;
   }
 
   async resolvedCount(intentId: string): Promise<number> {
-    return this.redis.scard(redisKeys.resolved(intentId));
+    return this.call((redis) => redis.scard(redisKeys.resolved(intentId)));
   }
 
   async keepVerdict(intentId: string, verdict: PaymentVerdict, ttlMs: number): Promise<boolean> {
     assertWhole('ttlMs', ttlMs, 1);
     const { status, places } = verdict;
     const key = redisKeys.verdict(intentId);
-    const set = await this.redis.set(key, JSON.stringify({ status, places }), 'PX', ttlMs, 'NX');
+    const set = await this.call((redis) =>
+      redis.set(key, JSON.stringify({ status, places }), 'PX', ttlMs, 'NX'),
+    );
     return set === 'OK';
   }
 
   async replaceVerdict(intentId: string, verdict: PaymentVerdict, ttlMs: number): Promise<void> {
     assertWhole('ttlMs', ttlMs, 1);
     const { status, places } = verdict;
-    await this.redis.set(
-      redisKeys.verdict(intentId),
-      JSON.stringify({ status, places }),
-      'PX',
-      ttlMs,
+    await this.call((redis) =>
+      redis.set(redisKeys.verdict(intentId), JSON.stringify({ status, places }), 'PX', ttlMs),
     );
   }
 
   async verdictOf(intentId: string): Promise<PaymentVerdict | undefined> {
-    return decodeVerdict(await this.redis.get(redisKeys.verdict(intentId)));
+    return decodeVerdict(await this.call((redis) => redis.get(redisKeys.verdict(intentId))));
   }
 
   async forgetVerdict(intentId: string): Promise<void> {
-    await this.redis.del(redisKeys.verdict(intentId));
+    await this.call((redis) => redis.del(redisKeys.verdict(intentId)));
   }
 
   async recordUse(intentId: string, at: number, reportEveryMs: number): Promise<PaymentUse> {
     assertWhole('at', at);
     assertWhole('reportEveryMs', reportEveryMs, 1);
     const due = numberOf(
-      await scripts.recordUse.run(this.redis, redisKeys.use(intentId), [
-        at,
-        reportEveryMs,
-        PAYMENT_STATE_TTL_MS,
-      ]),
+      await this.call((redis) =>
+        scripts.recordUse.run(redis, redisKeys.use(intentId), [
+          at,
+          reportEveryMs,
+          PAYMENT_STATE_TTL_MS,
+        ]),
+      ),
     );
     return { reportDue: due === 1 };
   }
 
   async lastUseOf(intentId: string): Promise<number | undefined> {
-    const last = await this.redis.hget(redisKeys.use(intentId), 'last');
+    const last = await this.call((redis) => redis.hget(redisKeys.use(intentId), 'last'));
     return last === null ? undefined : Number(last);
   }
 
@@ -427,11 +513,13 @@ export class RedisStateStore implements StateStore {
     assertWhole('count', count);
     assertWhole('perDay', perDay);
     const [ok, remaining] = pairOf(
-      await scripts.takeFree.run(this.redis, redisKeys.free(clientKey, now), [
-        count,
-        perDay,
-        freeDayTtlMs(now),
-      ]),
+      await this.call((redis) =>
+        scripts.takeFree.run(redis, redisKeys.free(clientKey, now), [
+          count,
+          perDay,
+          freeDayTtlMs(now),
+        ]),
+      ),
     );
     return { ok: ok === 1, remaining };
   }
@@ -440,23 +528,34 @@ export class RedisStateStore implements StateStore {
     assertWhole('windowMs', windowMs, 1);
     assertWhole('max', max);
     const [count, resetMs] = pairOf(
-      await scripts.hit.run(this.redis, redisKeys.counter(key), [windowMs]),
+      await this.call((redis) => scripts.hit.run(redis, redisKeys.counter(key), [windowMs])),
     );
     return { allowed: count <= max, count, resetMs };
   }
 
   async tryLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
     assertWhole('ttlMs', ttlMs, 1);
-    return (await this.redis.set(redisKeys.lease(name), holder, 'PX', ttlMs, 'NX')) === 'OK';
+    return (
+      numberOf(
+        await this.call((redis) =>
+          scripts.tryLease.run(redis, redisKeys.lease(name), [holder, ttlMs]),
+        ),
+      ) === 1
+    );
   }
 
   async releaseLease(name: string, holder: string): Promise<boolean> {
     return (
-      numberOf(await scripts.releaseLease.run(this.redis, redisKeys.lease(name), [holder])) === 1
+      numberOf(
+        await this.call((redis) =>
+          scripts.releaseLease.run(redis, redisKeys.lease(name), [holder]),
+        ),
+      ) === 1
     );
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     try {
       await this.redis.quit();
     } catch {

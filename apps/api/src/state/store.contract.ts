@@ -444,7 +444,8 @@ export function describeStateStoreContract(
       it('goes to one holder at a time, and only the holder gives it back', async () => {
         expect(await store.tryLease('settlement', 'instance-a', 5 * MINUTE_MS)).toBe(true);
         expect(await store.tryLease('settlement', 'instance-b', 5 * MINUTE_MS)).toBe(false);
-        expect(await store.tryLease('settlement', 'instance-a', 5 * MINUTE_MS)).toBe(false);
+        // The holder takes it again (a renewal, or after a release the store could not make).
+        expect(await store.tryLease('settlement', 'instance-a', 5 * MINUTE_MS)).toBe(true);
         expect(await store.releaseLease('settlement', 'instance-b')).toBe(false);
         expect(await store.tryLease('settlement', 'instance-b', 5 * MINUTE_MS)).toBe(false);
         expect(await store.releaseLease('settlement', 'instance-a')).toBe(true);
@@ -458,6 +459,25 @@ export function describeStateStoreContract(
           Array.from({ length: 10 }, (_, i) => store.tryLease('sweep', `holder-${i}`, MINUTE_MS)),
         );
         expect(won.filter(Boolean)).toHaveLength(1);
+      });
+
+      it("starts the holder's time again when it takes the lease again (a renewal)", async () => {
+        const { time } = subject;
+        expect(await store.tryLease('sweep', 'long', 5 * MINUTE_MS)).toBe(true);
+        if (time.kind === 'clock') time.advance(4 * MINUTE_MS);
+        expect(await store.tryLease('sweep', 'long', 5 * MINUTE_MS)).toBe(true);
+        if (time.kind === 'clock') {
+          time.advance(4 * MINUTE_MS);
+          expect(await store.tryLease('sweep', 'other', 5 * MINUTE_MS)).toBe(false);
+          time.advance(MINUTE_MS);
+          expect(await store.tryLease('sweep', 'other', 5 * MINUTE_MS)).toBe(true);
+        } else {
+          expect(await store.tryLease('sweep', 'long', 20 * MINUTE_MS)).toBe(true);
+          expect(await time.pttl({ kind: 'lease', name: 'sweep' })).toBeGreaterThan(
+            20 * MINUTE_MS - LONGEST_TEST_MS,
+          );
+          expect(await store.tryLease('sweep', 'other', 5 * MINUTE_MS)).toBe(false);
+        }
       });
 
       it('expires after its time, so a crashed holder does not block the others', async () => {

@@ -84,9 +84,19 @@ export type StateClock = Pick<Clock, 'now'>;
  * both spend the last unit of an allowance.
  */
 export interface StateStore {
+  /** Where the state lives: this process, or Redis. */
+  readonly kind: 'memory' | 'redis';
+
+  /**
+   * Whether the store can answer now (the memory store always can; Redis while connected). Read
+   * by the health route without a round trip.
+   */
+  available(): boolean;
+
   /**
    * The shared resolution cache for `@placeport/resolver`: coordinates and place id by the id that
-   * was looked up, kept {@link PLACE_TTL_MS}.
+   * was looked up, kept {@link PLACE_TTL_MS}. Best effort: a store that cannot answer is a miss,
+   * and a place it cannot keep is looked up again next time; it never fails a lookup.
    */
   placeCache(): PlaceCache;
 
@@ -157,8 +167,10 @@ export interface StateStore {
   hit(key: string, windowMs: number, max: number): Promise<CounterHit>;
 
   /**
-   * Takes the lease `name` for `holder` for `ttlMs` if nobody holds it (not re-entrant: a second
-   * call by the holder is refused too). True when taken. For sweepers that one instance runs.
+   * Takes the lease `name` for `holder` for `ttlMs` if nobody else holds it: when it is free, or
+   * already `holder`'s (its time then starts again: how a long sweep renews it, and how a holder
+   * that could not release it while the store was away takes it back). True when `holder` holds
+   * it now. For sweepers that one instance runs; one process must not run two of one name at once.
    */
   tryLease(name: string, holder: string, ttlMs: number): Promise<boolean>;
 
@@ -167,6 +179,24 @@ export interface StateStore {
 
   /** Releases connections and timers; the store is unusable afterwards. */
   close(): Promise<void>;
+}
+
+/**
+ * Thrown by every {@link StateStore} operation the store cannot carry out now, so that callers can
+ * answer 503 instead of 500: `unreachable` when Redis is down, restarting, refusing writes (out of
+ * memory under `noeviction`) or too slow to answer (a command timeout); `full` when the memory
+ * store refuses a new payment because all it may keep are open authorizations. The cause holds
+ * the client's own error for the log.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly reason: 'unreachable' | 'full',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
 }
 
 /** The UTC day of `now` as `YYYY-MM-DD`, the name of a free budget's window. */

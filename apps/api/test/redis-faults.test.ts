@@ -1,0 +1,390 @@
+/**
+ * Faults are answers (issue 16): a real redis-server that persists (AOF, fsynced on every write,
+ * as production Redis must) is killed by its pid in the middle of a request, a capture and a
+ * sweep, then started again on the same port. Requests go over real HTTP to instances built from
+ * settings, with the fake Stripe behind a tap (which kills Redis when a chosen Stripe request
+ * arrives) and the fake Google behind a tapped fetch. Every answer is kept: none may be a 500,
+ * every request settles (no hang), and after the restart every payment is settled exactly once.
+ * Nothing here waits on a timer of its own or asserts a duration.
+ */
+import {
+  startFakeGoogle,
+  startFakeStripe,
+  startRedis,
+  type FakeGoogle,
+  type FakeStripe,
+  type RedisServerHandle,
+} from '@placeport/testkit';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp, type AppConfig } from '../src/app.js';
+import type { RedisStateStore } from '../src/state/index.js';
+import { redisKeys } from '../src/state/redis-store.js';
+import {
+  recordUnhandledRejections,
+  startStripeTap,
+  tappedFetch,
+  until,
+  type StripeTap,
+  type TappedRequest,
+} from './faults.js';
+import {
+  CookieJars,
+  placeLinks,
+  settingsFor,
+  TEST_PAYER_COOKIE_SECRET,
+  UNLIMITED,
+} from './support.js';
+
+let google: FakeGoogle;
+let stripe: FakeStripe;
+let redis: RedisServerHandle;
+let admin: Redis;
+let tap: StripeTap;
+let jars: CookieJars;
+let rejections: ReturnType<typeof recordUnhandledRejections>;
+/** Runs before each upstream request of the resolver. */
+let beforeUpstream: () => void | Promise<void>;
+const apps: FastifyInstance[] = [];
+/** Every answer the tests received. */
+let answers: Answer[];
+
+beforeAll(async () => {
+  google = await startFakeGoogle();
+  stripe = await startFakeStripe();
+});
+
+afterAll(async () => {
+  await google?.close();
+  await stripe?.close();
+});
+
+beforeEach(async () => {
+  redis = await startRedis({ persistence: 'aof' });
+  admin = new Redis(redis.url);
+  tap = await startStripeTap(stripe.url);
+  jars = new CookieJars();
+  rejections = recordUnhandledRejections();
+  beforeUpstream = () => undefined;
+  answers = [];
+});
+
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+  admin.disconnect();
+  await redis.stop();
+  await tap.close();
+  expect(rejections.stop()).toEqual([]);
+  // A fault is an answer: 503 at worst, never a 500 (or a 502 from a store error).
+  expect(answers.filter((answer) => answer.status >= 500 && answer.status !== 503)).toEqual([]);
+});
+
+interface Instance {
+  app: FastifyInstance;
+  url: string;
+}
+
+interface Answer {
+  path: string;
+  status: number;
+  body: Record<string, unknown>;
+  retryAfter: string | null;
+}
+
+/** One instance as server.ts builds it from settings, on the Redis, the tap and the fakes. */
+async function instance(config: Partial<AppConfig> = {}): Promise<Instance> {
+  const app = await buildApp({
+    settings: settingsFor({
+      REDIS_URL: redis.url,
+      PAYER_COOKIE_SECRET: TEST_PAYER_COOKIE_SECRET,
+      MAPS_UPSTREAM_ORIGIN: google.url,
+      PLACES_API_ORIGIN: google.url,
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
+      STRIPE_API_BASE: tap.url,
+    }),
+    rateLimits: UNLIMITED,
+    fetch: tappedFetch(() => beforeUpstream()),
+    ...config,
+  });
+  apps.push(app);
+  return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
+}
+
+/** A request as browser `me` (its cookies kept); the answer is recorded. */
+async function send(on: Instance, path: string, body?: unknown): Promise<Answer> {
+  const cookie = jars.header('me');
+  const response = await fetch(`${on.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(cookie ? { cookie } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  jars.keep('me', response.headers.getSetCookie());
+  const text = await response.text();
+  const json = response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : {};
+  const answer = {
+    path,
+    status: response.status,
+    body: json as Record<string, unknown>,
+    retryAfter: response.headers.get('retry-after'),
+  };
+  answers.push(answer);
+  return answer;
+}
+
+const health = (on: Instance) => send(on, '/api/health');
+const errorOf = (answer: Answer) => answer.body.error as { code: string; message: string };
+
+async function authorizedIntent(on: Instance, places: number): Promise<string> {
+  const created = await send(on, '/api/create-payment-intent', { amount: places / 10 });
+  expect(created.status).toBe(200);
+  const id = created.body.paymentIntentId as string;
+  stripe.authorize(id);
+  return id;
+}
+
+function resolve(on: Instance, urls: string[], paymentIntentId?: string) {
+  return send(on, '/api/resolve-urls-batch', {
+    urls,
+    ...(paymentIntentId ? { paymentIntentId } : {}),
+  });
+}
+
+function capture(on: Instance, id: string, converted: number, total: number) {
+  return send(on, '/api/capture-payment', {
+    paymentIntentId: id,
+    actualAmount: converted / 10,
+    convertedCount: converted,
+    totalCount: total,
+  });
+}
+
+/** Distinct links that already carry their pin: they resolve without any upstream request. */
+function pinned(count: number, from = 0): string[] {
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      `https://www.google.com/maps/place/P${from + i}/data=!3d${((from + i) % 80) + 1}.5!4d${((from + i) % 170) + 1}.25`,
+  );
+}
+
+/** The captures and cancellations Stripe carried out for `id` (not replays of one). */
+function settlementsOf(id: string) {
+  return stripe
+    .mutations()
+    .filter(
+      (request) =>
+        (request.path === `/v1/payment_intents/${id}/capture` ||
+          request.path === `/v1/payment_intents/${id}/cancel`) &&
+        request.status === 200 &&
+        !request.replayed,
+    );
+}
+
+/** Kills Redis once and waits until the instance's health says so. */
+async function killRedis(on?: Instance): Promise<void> {
+  await redis.kill();
+  if (on) await until(async () => (await health(on)).body.store === 'unavailable');
+}
+
+/** Kills Redis once, when the tap sees the first Stripe request that `matches` (before it passes). */
+function killRedisWhen(matches: (request: TappedRequest) => boolean): void {
+  tap.before = async (request) => {
+    if (!matches(request)) return;
+    tap.before = () => undefined;
+    await killRedis();
+  };
+}
+
+/** Starts Redis again and waits until the instance uses it. */
+async function restartRedis(on: Instance): Promise<void> {
+  await redis.restart();
+  await until(async () => (await health(on)).body.status === 'ok');
+}
+
+/** 503 `store_unavailable` with `Retry-After`: the answer of a route that needs shared state. */
+function expectStoreUnavailable(answer: Answer): void {
+  expect(answer.status, answer.path).toBe(503);
+  expect(errorOf(answer).code).toBe('store_unavailable');
+  expect(answer.retryAfter).toMatch(/^\d+$/);
+}
+
+describe('Redis stopped', () => {
+  it('pages, settings and health answer; money routes answer 503; all returns by itself', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    expect(Object.keys((await resolve(a, pinned(6), id)).body.results as object)).toHaveLength(6);
+
+    await killRedis(a);
+    expect((await health(a)).body).toEqual({ ok: true, status: 'degraded', store: 'unavailable' });
+    const page = await send(a, '/');
+    expect(page.status).toBe(200);
+    expect((await send(a, '/api/config')).status).toBe(200);
+    expect((await send(a, '/no/such/page')).status).toBe(404);
+
+    expectStoreUnavailable(await send(a, '/api/create-payment-intent', { amount: 1 }));
+    expectStoreUnavailable(await resolve(a, pinned(2)));
+    expectStoreUnavailable(await resolve(a, pinned(2, 6), id));
+    // Refused by its rate limit, which cannot count it: closed, before the body is even read.
+    expectStoreUnavailable(await capture(a, id, 6, 20));
+    expect(stripe.paymentIntent(id)?.status).toBe('requires_capture');
+
+    await restartRedis(a);
+    expect((await health(a)).body).toEqual({ ok: true, status: 'ok', store: 'redis' });
+    // Nothing was lost: the server's count of 6 is charged, once.
+    const captured = await capture(a, id, 0, 20);
+    expect(captured.status).toBe(200);
+    expect(captured.body).toMatchObject({ cancelled: false, amountCaptured: 0.6, reference: id });
+    expect(settlementsOf(id)).toHaveLength(1);
+    expect((await send(a, '/api/create-payment-intent', { amount: 1 })).status).toBe(200);
+  });
+
+  it('during a resolve: 503, then the same batch again resolves for free and is charged once', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    const links = placeLinks(5);
+    beforeUpstream = () => {
+      beforeUpstream = () => undefined;
+      return killRedis();
+    };
+    expectStoreUnavailable(await resolve(a, links, id));
+
+    await restartRedis(a);
+    const again = await resolve(a, links, id);
+    expect(again.status).toBe(200);
+    expect(Object.keys(again.body.results as object)).toHaveLength(5);
+    // Counted once against the allowance (the retry of counted links is free).
+    expect(await admin.scard(redisKeys.links(id))).toBe(5);
+    const captured = await capture(a, id, 0, 20);
+    expect(captured.body).toMatchObject({ cancelled: false, amountCaptured: 0.5 });
+    expect(settlementsOf(id)).toHaveLength(1);
+  });
+
+  it('during a capture, before Stripe captured: 503 with the reference, then one capture', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    await resolve(a, pinned(7), id);
+    // The capture's re-read of the intent: before any money moves.
+    killRedisWhen(({ method, path }) => method === 'GET' && path === `/v1/payment_intents/${id}`);
+    const refused = await capture(a, id, 7, 20);
+    expectStoreUnavailable(refused);
+    expect(errorOf(refused).message).toContain(id);
+    expect(settlementsOf(id)).toHaveLength(0);
+
+    await restartRedis(a);
+    const captured = await capture(a, id, 7, 20);
+    expect(captured.status).toBe(200);
+    expect(captured.body).toMatchObject({ amountCaptured: 0.7, reference: id });
+    expect(settlementsOf(id)).toHaveLength(1);
+  });
+
+  it('during a capture, as Stripe captures: the receipt, and a repeat returns it without a second charge', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    await resolve(a, pinned(7), id);
+    killRedisWhen(
+      ({ method, path }) => method === 'POST' && path === `/v1/payment_intents/${id}/capture`,
+    );
+    // The money moved: the answer is the receipt, even though the store could not record it.
+    const captured = await capture(a, id, 7, 20);
+    expect(captured.status).toBe(200);
+    expect(captured.body).toMatchObject({ cancelled: false, amountCaptured: 0.7, reference: id });
+
+    await until(async () => (await health(a)).body.store === 'unavailable');
+    expectStoreUnavailable(await capture(a, id, 7, 20));
+    await restartRedis(a);
+    const repeated = await capture(a, id, 7, 20);
+    expect(repeated.status).toBe(200);
+    expect(repeated.body).toEqual(captured.body);
+    expect(settlementsOf(id)).toHaveLength(1);
+  });
+});
+
+/** `count` abandoned PlacePort authorizations of 20 places, last used two hours ago. */
+function seedAbandoned(count: number, resolved: (index: number) => number): string[] {
+  const lastUsed = String(Math.floor(Date.now() / 1000) - 2 * 60 * 60);
+  return stripe
+    .seedIntents(count, {
+      amount: 200,
+      metadata: (index) => ({
+        product: 'placeport',
+        places: '20',
+        payer: 'x',
+        resolved: String(resolved(index)),
+        last_used: lastUsed,
+      }),
+    })
+    .map((intent) => intent.id);
+}
+
+/** Every intent is settled (captured or cancelled), each by exactly one Stripe call. */
+function expectSettledOnce(ids: string[]): void {
+  for (const id of ids) {
+    expect(stripe.paymentIntent(id)?.status, id).not.toBe('requires_capture');
+    expect(settlementsOf(id), id).toHaveLength(1);
+  }
+}
+
+describe('the settlement sweep and Redis faults', () => {
+  it('Redis stopped mid-sweep: the sweep stops, the process stays up, the next round settles the rest once', async () => {
+    const ids = seedAbandoned(6, (index) => [5, 0, 6, 1, 7, 2][index]!);
+    let settled = 0;
+    tap.before = async ({ method, path }) => {
+      if (method === 'POST' && /\/(capture|cancel)$/.test(path) && ++settled === 2) {
+        await killRedis();
+      }
+    };
+    const a = await instance();
+    const first = await a.app.settlement.sweep();
+    expect(first).toMatchObject({ ran: true, stopped: true, failed: 1 });
+    expect(first.captured + first.cancelled).toBe(2);
+    expect((await health(a)).body.status).toBe('degraded');
+
+    tap.before = () => undefined;
+    await restartRedis(a);
+    // The lease this instance could not release is its own: it takes it again at once.
+    const second = await a.app.settlement.sweep();
+    expect(second).toMatchObject({ ran: true, stopped: false, failed: 0 });
+    expect(second.captured + second.cancelled).toBe(4);
+    expectSettledOnce(ids);
+  });
+
+  it('two instances on one Redis, one killed mid-sweep: the other settles every abandoned authorization once', async () => {
+    const ids = seedAbandoned(8, (index) => (index % 2 === 0 ? 5 + index : 0));
+    const leaseMs = 1_000;
+    let settledByA = 0;
+    let killA = () => {};
+    // A dies (its Redis connection cut, as a killed process's is) right after its second settlement.
+    const stream = {
+      write(line: string) {
+        if (!/settlement: (captured|authorization cancelled)/.test(line)) return;
+        if (++settledByA === 2) killA();
+      },
+    };
+    const a = await instance({
+      settlement: { auto: false, leaseMs },
+      logger: { level: 'info', stream },
+    });
+    killA = () => (a.app.state as RedisStateStore).client.disconnect();
+    const b = await instance({ settlement: { auto: false, leaseMs } });
+
+    const byA = await a.app.settlement.sweep();
+    expect(byA).toMatchObject({ ran: true, stopped: true });
+    expect(byA.captured + byA.cancelled).toBe(2);
+    await a.app.close();
+
+    // A's lease outlives it: B waits its turn, then sweeps.
+    let byB = await b.app.settlement.sweep();
+    while (!byB.ran) {
+      await new Promise((resolve) => setTimeout(resolve, leaseMs / 4));
+      byB = await b.app.settlement.sweep();
+    }
+    expect(byB).toMatchObject({ stopped: false, failed: 0 });
+    expect(byB.captured + byB.cancelled).toBe(6);
+    expectSettledOnce(ids);
+  });
+});
