@@ -58,7 +58,7 @@ export function ListRow({ list, id, checked, showFolder, onToggle }: ListRowProp
       </Checkbox.Root>
       <label htmlFor={id} className="selection-row-text">
         <span className="selection-row-heading">
-          <span id={ids.name} className="list-name">
+          <span id={ids.name} className="list-name" dir="auto">
             {listDisplayName(list.name)}
           </span>
           {starred && (
@@ -74,16 +74,14 @@ export function ListRow({ list, id, checked, showFolder, onToggle }: ListRowProp
             <span>{folder === '' ? 'the top of the archive' : folder}</span>
           </span>
         )}
-        <span className="selection-row-figures">
-          <span id={ids.meta} className="list-meta">
-            {formatPlaces(list.rowCount)} · {formatFileSize(list.size)}
-          </span>
-          {sources !== null && (
-            <span id={ids.sources} className="list-sources">
-              {sources}
-            </span>
-          )}
+        <span id={ids.meta} className="list-meta">
+          {formatPlaces(list.rowCount)} · {formatFileSize(list.size)}
         </span>
+        {sources !== null && (
+          <span id={ids.sources} className="list-sources">
+            {sources}
+          </span>
+        )}
         {!convertible && (
           <span className="list-problem">
             <AlertIcon />
