@@ -314,6 +314,8 @@ describe('no hold is left behind: the settlement sweep', () => {
   it('runs by itself at start and on its timer', async () => {
     stack = await startStack({ stripe: true });
     const id = await authorized(20);
+    // The page's first batch: the server now knows when the payment was authorized (and used).
+    await stack.post('/api/resolve-urls-batch', { urls: pinned(2), paymentIntentId: id });
     // A second instance on the same Stripe account and state, whose clock is 2 minutes ahead.
     const sweeper = await buildApp({
       settings: settingsFor({
@@ -328,6 +330,44 @@ describe('no hold is left behind: the settlement sweep', () => {
     });
     apps.push(sweeper);
     await expect.poll(() => fake().paymentIntent(id)?.status, { timeout: 60_000 }).toBe('canceled');
+  });
+
+  /**
+   * A Stripe-mode stack on a clock the test moves, and an intent whose payment form stayed open
+   * 45 minutes (past SETTLE_AFTER_MINUTES) before the person authorized it.
+   */
+  async function authorizedAfterFormLeftOpen() {
+    const clock = { now: Date.now() };
+    stack = await startStack({ stripe: true, config: { now: () => clock.now } });
+    const created = await stack.post('/api/create-payment-intent', { amount: 2 });
+    const id = created.body.paymentIntentId as string;
+    clock.now += 45 * 60_000;
+    fake().authorize(id);
+    return { id, advance: (ms: number) => (clock.now += ms), sweep: stack.app.settlement.sweep };
+  }
+
+  it('measures idle time from the authorization, not the creation: a form left open is not cancelled', async () => {
+    const { id, advance, sweep } = await authorizedAfterFormLeftOpen();
+    // The page closed at once (no batch): the sweep's first sighting starts the idle time.
+    expect(await sweep()).toMatchObject({ waiting: 1, cancelled: 0 });
+    advance(29 * 60_000);
+    expect(await sweep()).toMatchObject({ waiting: 1, cancelled: 0 });
+    expect(fake().paymentIntent(id)?.status).toBe('requires_capture');
+    advance(60_000);
+    expect(await sweep()).toMatchObject({ waiting: 0, cancelled: 1 });
+    expect(fake().paymentIntent(id)?.status).toBe('canceled');
+  });
+
+  it('measures idle time from the first batch after a late authorization, then from the last batch', async () => {
+    const { id, advance, sweep } = await authorizedAfterFormLeftOpen();
+    await stack!.post('/api/resolve-urls-batch', { urls: pinned(3), paymentIntentId: id });
+    advance(20 * 60_000);
+    await stack!.post('/api/resolve-urls-batch', { urls: pinned(3, 3), paymentIntentId: id });
+    advance(29 * 60_000);
+    expect(await sweep()).toMatchObject({ waiting: 1, captured: 0 });
+    advance(60_000);
+    expect(await sweep()).toMatchObject({ captured: 1 });
+    expect(fake().paymentIntent(id)).toMatchObject({ status: 'succeeded', amount_received: 60 });
   });
 
   it('settles demo authorizations the same way', async () => {
@@ -355,6 +395,17 @@ describe('no hold is left behind: the settlement sweep', () => {
       status: 'succeeded',
       amountReceived: 80,
     });
+
+    // A demo form left open past the idle limit, then authorized: the idle time starts there.
+    const late = await send('/api/create-payment-intent', { amount: 2 });
+    now += 45 * 60_000;
+    expect(await send('/api/demo/authorize', { paymentIntentId: late.paymentIntentId })).toEqual({
+      status: 'requires_capture',
+    });
+    now += 29 * 60_000;
+    expect(await app.settlement.sweep()).toMatchObject({ waiting: 1, cancelled: 0 });
+    now += 60_000;
+    expect(await app.settlement.sweep()).toMatchObject({ waiting: 0, cancelled: 1 });
   });
 });
 

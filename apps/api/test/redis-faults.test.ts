@@ -388,3 +388,72 @@ describe('the settlement sweep and Redis faults', () => {
     expectSettledOnce(ids);
   });
 });
+
+describe("the sweep's lease", () => {
+  const LEASE = redisKeys.lease('settlement');
+  /** Long enough that a stalled machine cannot let it lapse between two renewals. */
+  const leaseMs = 3_000;
+
+  /** Holds the first capture at the tap until `release()`; `arrived` resolves when it is held. */
+  function holdFirstCapture() {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const held = new Promise<void>((resolve) => (arrived = resolve));
+    tap.before = async ({ method, path }) => {
+      if (method !== 'POST' || !path.endsWith('/capture')) return;
+      tap.before = () => undefined;
+      arrived();
+      await released;
+    };
+    return { held, release };
+  }
+
+  it('is renewed while a long sweep runs, and given back at its end', async () => {
+    const ids = seedAbandoned(3, () => 6);
+    const capture = holdFirstCapture();
+    const a = await instance({ settlement: { auto: false, leaseMs } });
+    const b = await instance({ settlement: { auto: false, leaseMs } });
+    const sweeping = a.app.settlement.sweep();
+    await capture.held;
+    // Watch the lease's time go up again and again: renewed, more than one lease time over.
+    let renewals = 0;
+    let last = await admin.pttl(LEASE);
+    await until(async () => {
+      const left = await admin.pttl(LEASE);
+      if (left > last) renewals += 1;
+      last = left;
+      return renewals > 3;
+    });
+    expect((await b.app.settlement.sweep()).ran).toBe(false);
+
+    capture.release();
+    expect(await sweeping).toMatchObject({ ran: true, stopped: false, captured: 3 });
+    expect(await admin.exists(LEASE)).toBe(0);
+    expectSettledOnce(ids);
+  });
+
+  it('stops the sweep before its next authorization when another instance holds it', async () => {
+    const ids = seedAbandoned(4, () => 6);
+    const capture = holdFirstCapture();
+    const lines: string[] = [];
+    const a = await instance({
+      settlement: { auto: false, leaseMs },
+      logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
+    });
+    const sweeping = a.app.settlement.sweep();
+    await capture.held;
+    // Its lease lapsed while it hung, say, and another instance took it.
+    await admin.set(LEASE, 'another-instance', 'PX', 60_000);
+    await until(() => lines.some((line) => line.includes('another instance holds the lease')));
+
+    capture.release();
+    // The capture under way completes (once); nothing more is settled, and the lease stays theirs.
+    expect(await sweeping).toMatchObject({ ran: true, stopped: true, captured: 1, failed: 0 });
+    expect(await admin.get(LEASE)).toBe('another-instance');
+    expect(ids.filter((id) => settlementsOf(id).length === 1)).toHaveLength(1);
+    expect(
+      ids.filter((id) => stripe.paymentIntent(id)?.status === 'requires_capture'),
+    ).toHaveLength(3);
+  });
+});

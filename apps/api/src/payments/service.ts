@@ -257,6 +257,8 @@ export class PaymentService {
           )
         : PAYMENT_STATE_TTL_MS;
     if (verdict && ttl >= 1) await this.state.keepVerdict(id, verdict, ttl);
+    // Idle time starts at the authorization (the first batch follows it at once), not creation.
+    if (intent.status === 'requires_capture') await this.usage.authorized(id);
     return placesIfAuthorized(intent.status, places);
   }
 

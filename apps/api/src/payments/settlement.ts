@@ -15,10 +15,13 @@ export function sweepIntervalFor(settleAfterMs: number): number {
   return Math.max(1_000, Math.min(SETTLE_SWEEP_INTERVAL_MS, Math.floor(settleAfterMs / 2)));
 }
 /**
- * The sweep holds this lease while it runs, so one instance sweeps at a time; it outlives any
- * sweep of a few thousand intents, and expires by itself if an instance dies mid-sweep.
+ * The sweep holds this lease while it runs, so one instance sweeps at a time. A sweep renews it
+ * every third of it ({@link LEASE_RENEWALS}), so a sweep of any length keeps it, and stops before
+ * its next authorization when it cannot; it expires by itself if an instance dies mid-sweep.
  */
 export const SETTLE_LEASE_MS = 4 * 60_000;
+/** Renewals per lease time: a renewal that fails (the store away a moment) has two more tries. */
+const LEASE_RENEWALS = 3;
 const LEASE = 'settlement';
 
 /** What one sweep did. */
@@ -83,22 +86,22 @@ export async function sweepOnce(
 ): Promise<SweepReport> {
   const report: SweepReport = { ...NOTHING_DONE };
   if (stopping()) return report;
+  const leaseMs = deps.leaseMs ?? SETTLE_LEASE_MS;
   try {
-    if (!(await deps.state.tryLease(LEASE, holder, deps.leaseMs ?? SETTLE_LEASE_MS))) {
-      return report;
-    }
+    if (!(await deps.state.tryLease(LEASE, holder, leaseMs))) return report;
   } catch (error) {
     deps.log.error({ err: error }, 'settlement: cannot take the lease; trying again next round');
     return report;
   }
   report.ran = true;
+  const lease = renewWhileSweeping(deps, holder, leaseMs);
   const log = (detail: string) =>
     deps.log.warn({ provider: detail }, 'settlement: provider refused');
   const unused = async (intent: IntentView) =>
     deps.now() - (await deps.payments.usage.lastUseMs(intent)) >= deps.settleAfterMs;
   try {
     for await (const listed of deps.provider.openAuthorizations()) {
-      if (stopping()) {
+      if (stopping() || lease.lost()) {
         report.stopped = true;
         break;
       }
@@ -144,12 +147,60 @@ export async function sweepOnce(
   } catch (error) {
     deps.log.error({ err: error }, 'settlement: could not list open authorizations');
   } finally {
+    await lease.stop();
     // A lease the store cannot drop now expires by itself (or this holder takes it again).
     await deps.state.releaseLease(LEASE, holder).catch((error: unknown) => {
       deps.log.warn({ err: error }, 'settlement: could not release the lease');
     });
   }
   return report;
+}
+
+/**
+ * Renews the sweep's lease every third of its time while the sweep runs; `lost()` turns true once
+ * a renewal finds another holder, or none has succeeded for a whole lease time (the store away),
+ * after which another instance may hold it. Renewal failures are caught and logged here.
+ */
+function renewWhileSweeping(
+  deps: SettlementDeps,
+  holder: string,
+  leaseMs: number,
+): { lost(): boolean; stop(): Promise<void> } {
+  let lost = false;
+  let renewing: Promise<void> | undefined;
+  let renewedAt = performance.now();
+  const renew = () => {
+    if (lost || renewing) return;
+    renewing = deps.state.tryLease(LEASE, holder, leaseMs).then(
+      (held) => {
+        renewing = undefined;
+        if (held) {
+          renewedAt = performance.now();
+          return;
+        }
+        lost = true;
+        deps.log.error('settlement: another instance holds the lease; this sweep stops');
+      },
+      (error: unknown) => {
+        renewing = undefined;
+        deps.log.warn({ err: error }, 'settlement: could not renew the lease');
+        if (performance.now() - renewedAt >= leaseMs) {
+          lost = true;
+          deps.log.error('settlement: the lease could not be renewed in time; this sweep stops');
+        }
+      },
+    );
+  };
+  const timer = setInterval(renew, Math.max(1, Math.floor(leaseMs / LEASE_RENEWALS)));
+  timer.unref();
+  return {
+    lost: () => lost,
+    // A renewal under way finishes first, so it cannot take the lease back after its release.
+    stop: async () => {
+      clearInterval(timer);
+      await renewing;
+    },
+  };
 }
 
 /** A running sweep: `sweep()` runs one now; `stop()` ends the timer and any sweep under way. */

@@ -47,7 +47,8 @@ export class PaymentUsage {
 
   /**
    * Writes the store's usage of a payment to its intent when the intent's own record is behind
-   * (capture and the settlement sweep call it); nothing when it is not.
+   * (capture and the settlement sweep call it); nothing when it is not. The last use may be the
+   * authorization's sighting: written to the intent, it outlives the store.
    */
   async reportIfBehind(intent: IntentView, log: Log): Promise<void> {
     const [resolved, lastUse] = await Promise.all([
@@ -72,12 +73,26 @@ export class PaymentUsage {
   }
 
   /**
-   * When a lookup last used the payment (ms): the store's record or the intent's, whichever is
-   * later; the intent's creation when it was never used.
+   * When the (authorized) payment was last used (ms), what the settlement sweep measures idle time
+   * from: its last lookup or, before any, its authorization; the store's record or the intent's,
+   * whichever is later. Never its creation: the page creates the intent when the payment form
+   * opens, and a person may keep the form open longer than the idle limit before authorizing.
+   * When nothing says when it was authorized (the page closed right after authorizing with
+   * Stripe, or the store lost its record), the first time this server sees it authorized counts,
+   * recorded now.
    */
   async lastUseMs(intent: IntentView): Promise<number> {
     const kept = await this.state.lastUseOf(intent.id);
-    return Math.max(kept ?? 0, (intent.lastUsed ?? intent.created) * 1000);
+    const written = intent.lastUsed === undefined ? undefined : intent.lastUsed * 1000;
+    if (kept === undefined && written === undefined) {
+      return this.state.recordAuthorization(intent.id, Math.floor(this.now()));
+    }
+    return Math.max(kept ?? 0, written ?? 0);
+  }
+
+  /** Records that the payment is authorized, as of now unless an earlier sighting is kept. */
+  async authorized(id: string): Promise<void> {
+    await this.state.recordAuthorization(id, Math.floor(this.now()));
   }
 
   /**

@@ -24,11 +24,12 @@ export function registerDemoRoute(app: FastifyInstance): void {
       schema: { body: AuthorizeBody, response: responses(AUTHORIZED) },
     },
     async (request) => {
-      await requirePayer(app.state, request, request.body.paymentIntentId);
-      await withPaymentErrors(
-        async () => demo.authorize(request.body.paymentIntentId),
-        providerLog(request),
-      );
+      const id = request.body.paymentIntentId;
+      await requirePayer(app.state, request, id);
+      // The authorization starts the idle time the sweep measures (recorded first: a store that
+      // is away refuses the step before anything changes).
+      await app.payments.usage.authorized(id);
+      await withPaymentErrors(async () => demo.authorize(id), providerLog(request));
       return { status: 'requires_capture' as const };
     },
   );

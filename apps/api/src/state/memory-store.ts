@@ -123,7 +123,8 @@ export class MemoryStateStore implements StateStore {
   private readonly resolved: BoundedMap<Set<string>>;
   private readonly payers: BoundedMap<string>;
   private readonly verdicts: BoundedMap<PaymentVerdict>;
-  private readonly uses: BoundedMap<{ last: number; reported: number }>;
+  /** Last use, and the last usage report (none before the first lookup). */
+  private readonly uses: BoundedMap<{ last: number; reported: number | undefined }>;
   private readonly free: BoundedMap<number>;
   private readonly counters: BoundedMap<{ count: number; resetAt: number }>;
   private readonly leases: BoundedMap<string>;
@@ -232,11 +233,26 @@ export class MemoryStateStore implements StateStore {
     assertWhole('at', at);
     assertWhole('reportEveryMs', reportEveryMs, 1);
     const now = this.clock.now();
-    const use = this.uses.get(intentId, now) ?? { last: at, reported: at };
-    const reportDue = at - use.reported >= reportEveryMs;
-    const next = { last: Math.max(use.last, at), reported: reportDue ? at : use.reported };
-    this.uses.set(intentId, next, now + PAYMENT_STATE_TTL_MS, now);
+    const use = this.uses.get(intentId, now) ?? { last: at, reported: undefined };
+    // As in Redis: the first lookup starts the report interval, and reports nothing yet.
+    const reportDue = use.reported !== undefined && at - use.reported >= reportEveryMs;
+    const reported = use.reported === undefined || reportDue ? at : use.reported;
+    this.uses.set(
+      intentId,
+      { last: Math.max(use.last, at), reported },
+      now + PAYMENT_STATE_TTL_MS,
+      now,
+    );
     return { reportDue };
+  }
+
+  async recordAuthorization(intentId: string, at: number): Promise<number> {
+    assertWhole('at', at);
+    const now = this.clock.now();
+    const use = this.uses.get(intentId, now);
+    if (use) return use.last;
+    this.uses.set(intentId, { last: at, reported: undefined }, now + PAYMENT_STATE_TTL_MS, now);
+    return at;
   }
 
   async lastUseOf(intentId: string): Promise<number | undefined> {

@@ -31,7 +31,10 @@ export const redisKeys = {
   payer: (intentId: string) => `${REDIS_KEY_PREFIX}payer:${intentId}`,
   /** String: JSON `{ status, places }`, what the provider last said about the payment. */
   verdict: (intentId: string) => `${REDIS_KEY_PREFIX}verdict:${intentId}`,
-  /** Hash: `last` (last use) and `reported` (last usage report), both ms of the app's clock. */
+  /**
+   * Hash: `last` (last use: the last lookup, or the authorization before any) and `reported`
+   * (last usage report), both ms of the app's clock.
+   */
   use: (intentId: string) => `${REDIS_KEY_PREFIX}use:${intentId}`,
   /** Integer: free links the client took on the UTC day of `now`. */
   free: (clientKey: string, now: number) => `${REDIS_KEY_PREFIX}free:${utcDayOf(now)}:${clientKey}`,
@@ -118,6 +121,18 @@ return due
 `;
 
 /**
+ * Records an authorization's sighting. KEYS[1] the payment's use hash; ARGV[1] when (ms), ARGV[2]
+ * TTL (ms). Keeps `last` only when the hash has none; returns the `last` kept.
+ */
+const RECORD_AUTHORIZATION = `
+if redis.call('HSETNX', KEYS[1], 'last', ARGV[1]) == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return tonumber(ARGV[1])
+end
+return tonumber(redis.call('HGET', KEYS[1], 'last'))
+`;
+
+/**
  * Takes free links all or nothing. KEYS[1] the day's counter; ARGV[1] count, ARGV[2] per day,
  * ARGV[3] TTL (ms). Returns {1 or 0, remaining}.
  */
@@ -187,6 +202,7 @@ const scripts = {
   reserveLinks: new LuaScript(RESERVE_LINKS),
   addResolved: new LuaScript(ADD_RESOLVED),
   recordUse: new LuaScript(RECORD_USE),
+  recordAuthorization: new LuaScript(RECORD_AUTHORIZATION),
   takeFree: new LuaScript(TAKE_FREE),
   hit: new LuaScript(HIT),
   tryLease: new LuaScript(TRY_LEASE),
@@ -497,6 +513,15 @@ export class RedisStateStore implements StateStore {
       ),
     );
     return { reportDue: due === 1 };
+  }
+
+  async recordAuthorization(intentId: string, at: number): Promise<number> {
+    assertWhole('at', at);
+    return numberOf(
+      await this.call((redis) =>
+        scripts.recordAuthorization.run(redis, redisKeys.use(intentId), [at, PAYMENT_STATE_TTL_MS]),
+      ),
+    );
   }
 
   async lastUseOf(intentId: string): Promise<number | undefined> {

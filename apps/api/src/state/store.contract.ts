@@ -329,6 +329,34 @@ export function describeStateStoreContract(
         expect(uses.filter((use) => use.reportDue)).toHaveLength(1);
       });
 
+      it('starts the idle time at the authorization, the first sighting standing', async () => {
+        expect(await store.recordAuthorization('pi_1', start)).toBe(start);
+        expect(await store.lastUseOf('pi_1')).toBe(start);
+        // Seen again later (another check, another instance): the first sighting stands.
+        expect(await store.recordAuthorization('pi_1', start + 5 * MINUTE_MS)).toBe(start);
+        // The first lookup moves it on and reports nothing yet; the report interval starts there.
+        expect((await store.recordUse('pi_1', start + MINUTE_MS, MINUTE_MS)).reportDue).toBe(false);
+        expect(await store.lastUseOf('pi_1')).toBe(start + MINUTE_MS);
+        expect((await store.recordUse('pi_1', start + 2 * MINUTE_MS, MINUTE_MS)).reportDue).toBe(
+          true,
+        );
+        // Once used, a later sighting of the authorization changes nothing.
+        expect(await store.recordAuthorization('pi_1', start + 9 * MINUTE_MS)).toBe(
+          start + 2 * MINUTE_MS,
+        );
+        await store.recordUse('pi_2', start, MINUTE_MS);
+        expect(await store.recordAuthorization('pi_2', start + MINUTE_MS)).toBe(start);
+      });
+
+      it("keeps an authorization's sighting 8 days", async () => {
+        await store.recordAuthorization('pi_1', start);
+        await expectLifetime(
+          { kind: 'use', intentId: 'pi_1' },
+          PAYMENT_STATE_TTL_MS,
+          async () => (await store.lastUseOf('pi_1')) === start,
+        );
+      });
+
       it("keeps a payment's use 8 days after the last one", async () => {
         await store.recordUse('pi_1', start, MINUTE_MS);
         await expectLifetime(

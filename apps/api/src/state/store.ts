@@ -151,7 +151,19 @@ export interface StateStore {
    */
   recordUse(intentId: string, at: number, reportEveryMs: number): Promise<PaymentUse>;
 
-  /** When a lookup last used the payment (ms, as given to {@link recordUse}), or undefined. */
+  /**
+   * Records when the payment's authorization was first known here (ms of the app's clock): the
+   * start of its idle time, which the settlement sweep measures from the last use, never from the
+   * intent's creation (a person may keep the payment form open for longer than the idle limit).
+   * Kept only when the payment has no use recorded yet, so the earliest sighting stands; returns
+   * the last use now kept. Kept {@link PAYMENT_STATE_TTL_MS}, like the uses.
+   */
+  recordAuthorization(intentId: string, at: number): Promise<number>;
+
+  /**
+   * When the payment was last used (ms): its last lookup ({@link recordUse}) or, before any, its
+   * authorization ({@link recordAuthorization}); undefined when neither is known.
+   */
   lastUseOf(intentId: string): Promise<number | undefined>;
 
   /**
