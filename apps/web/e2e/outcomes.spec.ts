@@ -60,8 +60,11 @@ test('Payment Cancelled: when no place converts, the authorization is cancelled 
     ),
   ).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Payment Summary' })).toHaveCount(0);
-  const panel = resultPanel(page, 'Nowhere.kml');
+  // A list with no place placed is named as a list: no "Nowhere.kml" for a file that does not exist.
+  const panel = resultPanel(page, 'Nowhere');
   await expect(panel.getByText('0 of 8 places converted')).toBeVisible();
+  await expect(page.getByText('Nowhere.kml')).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'File format' })).toHaveCount(0);
   await expect(panel.getByRole('link', { name: 'Download Failed (8) — Nowhere' })).toBeVisible();
   await expect(panel.getByRole('link', { name: /Download KML/ })).toHaveCount(0);
   // Why, in plain words, per reason; and no steps about map files that do not exist.

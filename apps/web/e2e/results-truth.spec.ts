@@ -111,10 +111,20 @@ test('"Convert more lists" goes back to the same archive; Remove asks before dis
   await page.getByRole('button', { name: 'Convert more lists' }).click();
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('checkbox', { name: /Porto/ })).toBeChecked();
+  // Lisbon, converted already, is marked so, and not chosen again.
   await expect(dialog.getByRole('checkbox', { name: /Lisbon/ })).not.toBeChecked();
+  await expect(
+    dialog.getByRole('checkbox', { name: 'Lisbon', exact: true }),
+  ).toHaveAccessibleDescription(/Converted in this session/);
+  await expect(
+    dialog.getByRole('checkbox', { name: 'Porto', exact: true }),
+  ).not.toHaveAccessibleDescription(/Converted in this session/);
   await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
   await expect(resultPanel(page, 'Porto.kml')).toBeVisible({ timeout: 60_000 });
+  // Both lists are converted now: nothing more to convert.
+  await expect(page.getByRole('button', { name: 'Back to the lists' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Convert more lists' })).toHaveCount(0);
 
   // Remove with the Porto files not downloaded: asked, and "Remove files" discards them.
   await page.getByRole('button', { name: 'Remove', exact: true }).click();

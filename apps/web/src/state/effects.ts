@@ -191,6 +191,7 @@ export function createEffects({
         },
         unplaced: { ...list.stats.unplaced },
         skippedReason: list.skippedReason ?? null,
+        empty: list.empty === true,
         files,
         failed: list.failedCsv
           ? {

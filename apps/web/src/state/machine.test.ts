@@ -12,7 +12,7 @@ import {
 } from '../test/fixtures';
 import { INITIAL_STATE, isZipFileName, selectedPlaces, transition } from './machine';
 import { captureFailedMessage, MESSAGES, releaseFailedMessage } from './messages';
-import type { AppEvent, AppState, EventType, Status } from './types';
+import type { AppEvent, AppState, EventType, FileResult, Status } from './types';
 
 const TOTALS = { total: 40, converted: 37, skipped: 3 };
 
@@ -709,5 +709,77 @@ describe('retry failed places', () => {
     );
     expect(second.lists.filter((list) => list.path.startsWith('retry:'))).toHaveLength(1);
     expect(transition(complete, { type: 'retryPrepared', lists: [] })).toBe(complete);
+  });
+});
+
+describe('lists converted in this session', () => {
+  const extracting = STATES.extracting as Extract<AppState, { progress: unknown }>;
+  const none: FileResult = {
+    ...RESULT,
+    path: LISTS[1]!.path,
+    counts: { total: 25, converted: 0, skipped: 25 },
+    files: [],
+  };
+
+  it('are the lists of finished runs that placed at least one place, in order, each once', () => {
+    const first = inState(
+      transition(extracting, {
+        type: 'conversionFinished',
+        results: [RESULT, none],
+        totals: { total: 65, converted: 37, skipped: 28 },
+      }),
+      'complete',
+    );
+    expect(first.converted).toEqual([RESULT.path]);
+    const again = inState(
+      transition(
+        { ...extracting, converted: first.converted },
+        { type: 'conversionFinished', results: [RESULT], totals: TOTALS },
+      ),
+      'complete',
+    );
+    expect(again.converted).toEqual([RESULT.path]);
+  });
+
+  it('are left unchosen by "Convert more lists", with the lists of this run', () => {
+    const complete = {
+      ...(STATES.complete as Extract<AppState, { status: 'complete' }>),
+      converted: [LISTS[2]!.path, RESULT.path],
+    };
+    const more = inState(transition(complete, { type: 'convertMoreConfirmed' }), 'selecting');
+    expect(more.selected).toEqual([LISTS[1]!.path]);
+    expect(more.converted).toEqual([LISTS[2]!.path, RESULT.path]);
+  });
+
+  it('are kept through a retry, a failed run and a closed dialog, and forgotten by Remove', () => {
+    const converted = [RESULT.path];
+    const complete = {
+      ...(STATES.complete as Extract<AppState, { status: 'complete' }>),
+      converted,
+    };
+    const retry = listSummary({ path: `retry:${RESULT.path}`, name: 'x', rowCount: 3, size: 0 });
+    const retried = inState(
+      transition(complete, { type: 'retryPrepared', lists: [retry] }),
+      'selecting',
+    );
+    expect(retried.converted).toBe(converted);
+    const failed = {
+      ...(STATES.failed as Extract<AppState, { status: 'failed' }>),
+      converted,
+      capture: { kind: 'notNeeded' as const },
+    };
+    const reopened = inState(transition(failed, { type: 'selectionOpened' }), 'selecting');
+    expect(reopened.converted).toBe(converted);
+    const closed = inState(transition(reopened, { type: 'dialogDismissed' }), 'loaded');
+    expect(closed.converted).toBe(converted);
+    expect(transition(complete, { type: 'removed' })).toBe(INITIAL_STATE);
+  });
+
+  it('start empty for a new archive', () => {
+    const read = inState(
+      transition(STATES.inspecting, { type: 'archiveInspected', fileId: 7, lists: LISTS }),
+      'selecting',
+    );
+    expect(read.converted).toEqual([]);
   });
 });

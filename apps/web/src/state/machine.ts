@@ -62,7 +62,20 @@ export function baseName(path: string): string {
 }
 
 function archiveOf(state: Archive): Archive {
-  return { file: state.file, lists: state.lists, selected: state.selected };
+  return {
+    file: state.file,
+    lists: state.lists,
+    selected: state.selected,
+    converted: state.converted,
+  };
+}
+
+/** The session's converted lists with the lists of a finished run that placed at least one place. */
+function withConverted(converted: readonly string[], results: readonly FileResult[]): string[] {
+  const placed = results
+    .filter((result) => result.counts.converted > 0 && !converted.includes(result.path))
+    .map((result) => result.path);
+  return [...converted, ...placed];
 }
 
 function startProgress(archive: Archive): Progress {
@@ -139,6 +152,7 @@ function fromInspecting(
         file: state.file,
         lists: event.lists,
         selected: convertiblePaths(event.lists),
+        converted: [],
         error: null,
       };
     case 'archiveRejected':
@@ -302,6 +316,7 @@ function fromProcessing(
       return {
         status: 'complete',
         ...archiveOf(state),
+        converted: withConverted(state.converted, event.results),
         authorization: state.authorization,
         results: event.results,
         totals: event.totals,
@@ -448,8 +463,8 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
     case 'discardCancelled':
       return state.confirming === null ? state : { ...state, confirming: null };
     case 'convertMoreConfirmed': {
-      // Back to the selection, the lists not converted in this run chosen.
-      const done = new Set(state.results.map((result) => result.path));
+      // Back to the selection, the lists neither in this run nor converted earlier chosen.
+      const done = new Set([...state.converted, ...state.results.map((result) => result.path)]);
       const rest = convertiblePaths(state.lists).filter((path) => !done.has(path));
       return { status: 'selecting', ...archiveOf(state), selected: rest, error: null };
     }
@@ -464,6 +479,7 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
         file: state.file,
         lists: [...archive, ...event.lists],
         selected: event.lists.map((list) => list.path),
+        converted: state.converted,
         error: null,
       };
     }

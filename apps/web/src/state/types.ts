@@ -21,6 +21,11 @@ export interface Archive {
   lists: readonly ListSummary[];
   /** Chosen list paths, always in the archive's list order. */
   selected: readonly string[];
+  /**
+   * Paths of the lists converted in this session (at least one place placed), in the order their
+   * runs finished: the selection marks them, and "Convert more lists" leaves them unchosen.
+   */
+  converted: readonly string[];
 }
 
 /** Leave to convert: free (under the minimum charge) or a card authorization held by an intent. */
@@ -95,6 +100,8 @@ export interface FileResult {
   unplaced: Partial<Record<UnplacedReason, number>>;
   /** Set when the list failed validation; then there are no downloads. */
   skippedReason: string | null;
+  /** The list was read and holds no place: nothing to convert, and not a failure. */
+  empty: boolean;
   /** Its map files in the chosen format (none when no place got coordinates). */
   files: readonly MapDownload[];
   failed: FailedDownload | null;

@@ -119,7 +119,12 @@ export const MANY_LISTS: readonly ListSummary[] = (
 export const FILE = { name: 'takeout-20250101.zip', size: 1_572_864 };
 
 /** One of three lists chosen, so Select All and Deselect All both change something. */
-export const ARCHIVE: Archive = { file: FILE, lists: LISTS, selected: [LISTS[0]!.path] };
+export const ARCHIVE: Archive = {
+  file: FILE,
+  lists: LISTS,
+  selected: [LISTS[0]!.path],
+  converted: [],
+};
 
 export const CARD = {
   kind: 'card',
@@ -144,6 +149,7 @@ export const RESULT: FileResult = {
   counts: { total: 40, converted: 37, skipped: 3 },
   unplaced: { not_found: 2, throttled: 1 },
   skippedReason: null,
+  empty: false,
   files: [
     {
       key: `${LISTS[0]!.path}#1/1`,

@@ -11,6 +11,9 @@ const STEPS = [
   'Preparing download',
 ];
 
+/** The name {@link PROGRESS}'s current item (a place link) carries. */
+const CURRENT_NAME = 'Somewhere';
+
 describe('ProcessingCard', () => {
   it.each(['empty', 'loaded', 'paying', 'complete'] as const)('is hidden when %s', (status) => {
     const { container } = mount(<ProcessingCard />, { state: STATES[status] });
@@ -29,9 +32,11 @@ describe('ProcessingCard', () => {
     expect(items.findIndex((item) => item.getAttribute('aria-current') === 'step')).toBe(index);
   });
 
-  it('shows the current item under step 2 while extracting, and the progress bar', () => {
+  it("shows the current place's name (not its link) under step 2 while extracting, and the progress bar", () => {
     mount(<ProcessingCard />, { state: STATES.extracting });
-    const item = screen.getByText(PROGRESS.currentItem);
+    expect(PROGRESS.currentItem).toBe('https://www.google.com/maps/place/Somewhere');
+    expect(screen.queryByText(PROGRESS.currentItem)).toBeNull();
+    const item = screen.getByText(CURRENT_NAME);
     expect(item.closest('li')?.textContent).toContain('Extracting coordinates from URLs');
     const bar = screen.getByRole('progressbar', { name: 'Conversion progress' });
     expect(bar.getAttribute('aria-valuenow')).toBe('40');
@@ -41,7 +46,7 @@ describe('ProcessingCard', () => {
 
   it('does not show a stale item once past extracting', () => {
     mount(<ProcessingCard />, { state: STATES.converting });
-    expect(screen.queryByText(PROGRESS.currentItem)).toBeNull();
+    expect(screen.queryByText(CURRENT_NAME)).toBeNull();
   });
 
   it('rounds the percentage it shows', () => {
@@ -61,7 +66,7 @@ describe('ProcessingCard', () => {
     });
     const { unmount } = mount(<ProcessingCard />, { state: at(null) });
     expect(screen.getByText('Looking up 212 of 1,588 places')).toBeTruthy();
-    expect(screen.getByText(PROGRESS.currentItem)).toBeTruthy();
+    expect(screen.getByText(CURRENT_NAME)).toBeTruthy();
     unmount();
     mount(<ProcessingCard />, { state: at(31) });
     expect(screen.getByText('Looking up 212 of 1,588 places · about 30 s left')).toBeTruthy();

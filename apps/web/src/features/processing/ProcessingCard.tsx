@@ -7,6 +7,7 @@ import { formatCount } from '../../lib/format';
 import { useReveal } from '../../lib/useReveal';
 import { processingStatus } from '../../state/selectors';
 import type { ProcessingStage, Progress as ProgressState } from '../../state/types';
+import { placeLabel } from './placeLabel';
 
 /** The seed's four steps, in order. */
 export const PROCESSING_STEPS: readonly { stage: ProcessingStage; label: string }[] = [
@@ -38,6 +39,7 @@ function ProcessingView({ stage, progress }: { stage: ProcessingStage; progress:
   useReveal(heading);
   const current = PROCESSING_STEPS.findIndex((step) => step.stage === stage);
   const percent = Math.round(progress.percent);
+  const item = progress.currentItem === null ? '' : placeLabel(progress.currentItem);
 
   return (
     <section className="card processing" aria-labelledby="processing-title">
@@ -66,9 +68,9 @@ function ProcessingView({ stage, progress }: { stage: ProcessingStage; progress:
                 {step.stage === 'extracting' && stage === 'extracting' && progress.lookups && (
                   <span className="lookup-count">{lookupLine(progress)}</span>
                 )}
-                {step.stage === 'extracting' && stage === 'extracting' && progress.currentItem && (
-                  <span className="current-item" title={progress.currentItem}>
-                    {progress.currentItem}
+                {step.stage === 'extracting' && stage === 'extracting' && item !== '' && (
+                  <span className="current-item" dir="auto">
+                    {item}
                   </span>
                 )}
               </div>

@@ -24,29 +24,33 @@ export function DownloadBar({ state }: { state: Complete }) {
   const { format, formatPending, zip } = state;
   const shown = formatPending ?? format;
   const hasFiles = state.results.some((result) => result.files.length > 0 || result.failed);
+  // Without a map file (nothing placed), there is no format to choose.
+  const hasMaps = state.results.some((result) => result.files.length > 0);
   const zipReady = zip.kind === 'ready' && zip.format === format && formatPending === null;
   const busy = zip.kind === 'building' || formatPending !== null;
 
   return (
     <div className="download-bar">
-      <div className="format-choice">
-        <label htmlFor={selectId}>File format</label>
-        <select
-          id={selectId}
-          value={shown}
-          disabled={formatPending !== null}
-          onChange={(event) => void effects.chooseFormat(event.target.value as OutputFormat)}
-        >
-          {OUTPUT_FORMATS.map((option) => (
-            <option key={option} value={option}>
-              {FORMAT_INFO[option].label}
-            </option>
-          ))}
-        </select>
-        {formatPending !== null && (
-          <Spinner label={`Writing ${formatName(formatPending)} files…`} visibleLabel />
-        )}
-      </div>
+      {hasMaps && (
+        <div className="format-choice">
+          <label htmlFor={selectId}>File format</label>
+          <select
+            id={selectId}
+            value={shown}
+            disabled={formatPending !== null}
+            onChange={(event) => void effects.chooseFormat(event.target.value as OutputFormat)}
+          >
+            {OUTPUT_FORMATS.map((option) => (
+              <option key={option} value={option}>
+                {FORMAT_INFO[option].label}
+              </option>
+            ))}
+          </select>
+          {formatPending !== null && (
+            <Spinner label={`Writing ${formatName(formatPending)} files…`} visibleLabel />
+          )}
+        </div>
+      )}
       {hasFiles &&
         (zipReady ? (
           <a
@@ -56,7 +60,7 @@ export function DownloadBar({ state }: { state: Complete }) {
             onClick={() => send({ type: 'fileDownloaded', url: zip.url })}
           >
             <DownloadIcon />
-            {`Download all (${formatName(format)}, ZIP)`}
+            {hasMaps ? `Download all (${formatName(format)}, ZIP)` : 'Download all (ZIP)'}
           </a>
         ) : (
           <button
@@ -70,7 +74,7 @@ export function DownloadBar({ state }: { state: Complete }) {
             ) : (
               <>
                 <DownloadIcon />
-                {`Download all (${formatName(shown)}, ZIP)`}
+                {hasMaps ? `Download all (${formatName(shown)}, ZIP)` : 'Download all (ZIP)'}
               </>
             )}
           </button>

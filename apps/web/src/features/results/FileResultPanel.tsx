@@ -11,7 +11,10 @@ import { UnplacedReasons } from './UnplacedReasons';
 /** Google My Maps imports at most this many places into one layer (product.md). */
 export const MY_MAPS_LAYER_LIMIT = 2000;
 
-/** One chosen list in the results: its skipped panel, or its downloads and counts. */
+/**
+ * One chosen list in the results: its skipped panel, its "empty list" panel, or its downloads and
+ * counts (a list with no place placed is named as a list, with no map file and no file name).
+ */
 export function FileResultPanel({ result, format }: { result: FileResult; format: OutputFormat }) {
   if (result.skippedReason !== null) {
     return (
@@ -20,6 +23,20 @@ export function FileResultPanel({ result, format }: { result: FileResult; format
         <p className="skipped-title">File skipped - validation failed</p>
         <p className="skipped-reason">
           <strong>Reason:</strong> {result.skippedReason}
+        </p>
+      </article>
+    );
+  }
+
+  if (result.empty) {
+    return (
+      <article className="file-result is-empty">
+        <div className="file-result-head">
+          <p className="file-result-name">{result.listName}</p>
+          <p className="file-result-converted">Empty list</p>
+        </div>
+        <p className="no-map-note">
+          This list holds no place, so there is nothing to convert and no file for it.
         </p>
       </article>
     );
@@ -35,9 +52,13 @@ function FileDownloads({ result, format }: { result: FileResult; format: OutputF
   const { counts, files, failed } = result;
   const parts = files.length;
   const name = formatName(files[0]?.format ?? format);
-  const title = `${result.listName}.${FORMAT_INFO[files[0]?.format ?? format].extension}`;
+  // A list without a map file is named as a list, never as a file that does not exist.
+  const title =
+    parts === 0
+      ? result.listName
+      : `${result.listName}.${FORMAT_INFO[files[0]?.format ?? format].extension}`;
   return (
-    <article className="file-result">
+    <article className={parts === 0 ? 'file-result is-unplaced' : 'file-result'}>
       <div className="file-result-head">
         <p className="file-result-name">{title}</p>
         <p className="file-result-converted">{`${formatCount(counts.converted)} of ${formatCount(counts.total)} places converted`}</p>

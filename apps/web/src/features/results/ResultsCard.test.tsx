@@ -19,6 +19,7 @@ const SKIPPED: FileResult = {
   counts: { total: 0, converted: 0, skipped: 0 },
   unplaced: {},
   skippedReason: 'CSV file must contain "Title" and "URL" columns. Found columns: Name, Link',
+  empty: false,
   files: [],
   failed: null,
 };
@@ -119,6 +120,36 @@ describe('ResultsCard', () => {
     expect(screen.queryByRole('link', { name: /Download KML/ })).toBeNull();
     expect(screen.getByText(/no map file for it/)).toBeTruthy();
     expect(screen.getByRole('link', { name: /Download Failed \(3\)/ })).toBeTruthy();
+    // Named as a list, never as a file that does not exist; no format to choose.
+    const panel = screen.getByRole('article');
+    expect(within(panel).getByText('Want to go')).toBeTruthy();
+    expect(screen.queryByText(/Want to go\.kml/)).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'File format' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Download all (ZIP)' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(
+      'Nothing could be converted',
+    );
+  });
+
+  it('says an empty list is empty: no file, no failure', () => {
+    const empty: FileResult = {
+      ...RESULT,
+      path: 'Takeout/Saved/Test.csv',
+      fileName: 'Test.csv',
+      listName: 'Test',
+      counts: { total: 0, converted: 0, skipped: 0 },
+      unplaced: {},
+      empty: true,
+      files: [],
+      failed: null,
+    };
+    mount(<ResultsCard />, { state: complete({ results: [RESULT, empty] }) });
+    const panel = screen.getByText('Test').closest('article')!;
+    expect(within(panel).getByText('Empty list')).toBeTruthy();
+    expect(panel.textContent).toContain('This list holds no place, so there is nothing to convert');
+    expect(within(panel).queryByRole('link')).toBeNull();
+    expect(screen.queryByText('Test.kml')).toBeNull();
+    expect(screen.queryByText(/could not be read/)).toBeNull();
   });
 
   it("shows a skipped list's panel with its reason", () => {

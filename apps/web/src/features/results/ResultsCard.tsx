@@ -25,14 +25,14 @@ function ResultsView({ state }: { state: Extract<AppState, { status: 'complete' 
   const effects = useEffects();
   useReveal(heading);
   const hasFiles = state.results.some((result) => result.files.length > 0 || result.failed);
-  const converted = new Set(state.results.map((result) => result.path));
+  const done = new Set([...state.converted, ...state.results.map((result) => result.path)]);
   const retryable = state.results.reduce(
     (sum, result) =>
       sum +
       [...RETRYABLE_AGAIN].reduce((count, reason) => count + (result.unplaced[reason] ?? 0), 0),
     0,
   );
-  const moreLists = state.lists.some((list) => isConvertible(list) && !converted.has(list.path));
+  const moreLists = state.lists.some((list) => isConvertible(list) && !done.has(list.path));
 
   return (
     <section className="card results" aria-labelledby="results-title">

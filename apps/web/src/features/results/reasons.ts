@@ -19,6 +19,8 @@ export const REASON_ADVICE: Readonly<Record<UnplacedReason, string>> = {
     'Their links are not Google Maps place links (web pages, shopping links), so there is nothing to look up.',
   no_link: 'These rows have no link at all, so there is nothing to place.',
   not_looked_up: 'Their links carry no coordinates and were not looked up.',
+  interrupted:
+    'The conversion was stopped before they were looked up. "Retry failed places" looks them up in a new run.',
 };
 
 /** Reasons in the order they are listed: the ones a person can act on first. */
@@ -26,6 +28,7 @@ export const REASON_ORDER: readonly UnplacedReason[] = [
   'throttled',
   'unavailable',
   'limit',
+  'interrupted',
   'not_looked_up',
   'not_found',
   'not_allowed',

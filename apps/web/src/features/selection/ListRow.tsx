@@ -10,6 +10,8 @@ interface ListRowProps {
   /** Unique in the page: the prefix of the row's element ids. */
   id: string;
   checked: boolean;
+  /** The list was converted earlier in this session: marked, so it is not paid for twice unawares. */
+  converted: boolean;
   /** Show the folder under the name (another list has the same name). */
   showFolder: boolean;
   onToggle: () => void;
@@ -18,9 +20,10 @@ interface ListRowProps {
 /**
  * One list of the selection dialog: its checkbox, named by the list (and its folder when the name
  * repeats), described by its places, size, where their coordinates come from, whether it is the
- * starred places, and, for a list that cannot be converted, why (its checkbox then disabled).
+ * starred places, whether it was converted earlier in this session, and, for a list that cannot be
+ * converted, why (its checkbox then disabled).
  */
-export function ListRow({ list, id, checked, showFolder, onToggle }: ListRowProps) {
+export function ListRow({ list, id, checked, converted, showFolder, onToggle }: ListRowProps) {
   const convertible = isConvertible(list);
   const folder = folderOf(list.path);
   const sources = placeSources(list);
@@ -29,6 +32,7 @@ export function ListRow({ list, id, checked, showFolder, onToggle }: ListRowProp
     name: `${id}-name`,
     folder: `${id}-folder`,
     tag: `${id}-tag`,
+    done: `${id}-done`,
     meta: `${id}-meta`,
     sources: `${id}-sources`,
     problem: `${id}-problem`,
@@ -37,6 +41,7 @@ export function ListRow({ list, id, checked, showFolder, onToggle }: ListRowProp
   const describedBy = [
     convertible ? null : ids.problem,
     starred ? ids.tag : null,
+    converted ? ids.done : null,
     ids.meta,
     sources === null ? null : ids.sources,
   ];
@@ -64,6 +69,11 @@ export function ListRow({ list, id, checked, showFolder, onToggle }: ListRowProp
           {starred && (
             <span id={ids.tag} className="list-tag">
               Starred places
+            </span>
+          )}
+          {converted && (
+            <span id={ids.done} className="list-tag is-converted">
+              Converted in this session
             </span>
           )}
         </span>

@@ -8,7 +8,8 @@ import type { Archive } from '../../state/types';
  * The counts above the lists: lists chosen, their places, and the most the selection can cost
  * (worded as the payment view words it, free under the minimum card charge), with the note that
  * only converted places are charged. Lists that cannot be converted are never counted, and places
- * without a usable link (none, or one the resolver refuses) are never in the charge.
+ * without a usable link (none, or one the resolver refuses) are never in the charge. Chosen lists
+ * converted earlier in this session are pointed out: converting them again is paid again.
  */
 export function SelectionSummary({ archive }: { archive: Archive }) {
   const { places, chargeable, maxChargeCents } = selectionTotals(archive);
@@ -20,6 +21,7 @@ export function SelectionSummary({ archive }: { archive: Archive }) {
   const free = chargeable > 0 && isUnderMinimum(maxChargeCents);
   const chosen = new Set(archive.selected);
   const selected = archive.lists.filter((list) => chosen.has(list.path) && isConvertible(list));
+  const again = selected.filter((list) => archive.converted.includes(list.path)).length;
 
   return (
     <>
@@ -39,6 +41,13 @@ export function SelectionSummary({ archive }: { archive: Archive }) {
           ? 'Your selection is small enough to convert for free.'
           : `Only converted places are charged, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each.${unusableNote}`}
       </p>
+      {again > 0 && (
+        <p className="selection-again-note" role="status">
+          {again === 1
+            ? 'One chosen list was already converted in this session: converting it again converts (and charges for) its places again.'
+            : `${again} chosen lists were already converted in this session: converting them again converts (and charges for) their places again.`}
+        </p>
+      )}
     </>
   );
 }

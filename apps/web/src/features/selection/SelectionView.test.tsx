@@ -254,3 +254,39 @@ describe('keyboard', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
   });
 });
+
+describe('lists converted earlier in this session', () => {
+  function openConverted(selected: readonly string[]) {
+    const state = {
+      ...STATES.selecting,
+      lists: MANY_LISTS.slice(0, 3),
+      selected,
+      converted: [MANY_LISTS[0]!.path, MANY_LISTS[2]!.path],
+    } as AppState;
+    mount(<ListDialog />, { state });
+  }
+
+  it('are marked, and the mark describes their checkbox', () => {
+    openConverted([MANY_LISTS[1]!.path]);
+    expect(within(rowOf('Cafés à Paris')).getByText('Converted in this session')).toBeTruthy();
+    expect(
+      within(rowOf(/in Takeout 2\/Saved/)).queryByText('Converted in this session'),
+    ).toBeNull();
+    expect(
+      screen.getByRole('checkbox', {
+        name: 'Cafés à Paris',
+        description: /Converted in this session/,
+      }),
+    ).toBeTruthy();
+    expect(screen.queryByText(/already converted in this session/)).toBeNull();
+  });
+
+  it('say, when chosen again, that converting them again charges for them again', () => {
+    openConverted(MANY_LISTS.slice(0, 3).map((list) => list.path));
+    expect(
+      screen.getByText(
+        '2 chosen lists were already converted in this session: converting them again converts (and charges for) their places again.',
+      ),
+    ).toBeTruthy();
+  });
+});

@@ -24,6 +24,7 @@ export function SelectionView({ archive, error }: SelectionViewProps) {
   const idPrefix = useId();
   const [query, setQuery] = useState('');
   const chosen = new Set(archive.selected);
+  const converted = new Set(archive.converted);
   const repeated = pathsWithRepeatedNames(archive.lists);
   const filterable = archive.lists.length > FILTER_THRESHOLD;
   const rows = archive.lists
@@ -68,6 +69,7 @@ export function SelectionView({ archive, error }: SelectionViewProps) {
             list={list}
             id={id}
             checked={chosen.has(list.path)}
+            converted={converted.has(list.path)}
             showFolder={repeated.has(list.path)}
             onToggle={() => send({ type: 'listToggled', path: list.path })}
           />
