@@ -6,6 +6,7 @@
 import { generateTakeout } from '@placeport/testkit';
 import { placeLists, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
+import { allow, OVERLOADED, refuse } from './support/refusals';
 import {
   chooseFile,
   download,
@@ -28,13 +29,7 @@ test('lookups the service refuses are named, with what to do; "Retry failed plac
   const [list] = placeLists(takeout);
   const offline = list!.places.filter((place) => place.expected).length;
   // The lookup service is overloaded for this page (503 with Retry-After), every time.
-  await page.route('**/api/resolve-urls-batch', (route) =>
-    route.fulfill({
-      status: 503,
-      headers: { 'Retry-After': '1', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ error: { code: 'overloaded', message: 'Busy' } }),
-    }),
-  );
+  await refuse(page, 'resolve-urls-batch', OVERLOADED);
   await page.goto(demoApi.url);
   await chooseFile(page, zipUpload(takeout));
   await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
@@ -55,7 +50,7 @@ test('lookups the service refuses are named, with what to do; "Retry failed plac
   ).toBeVisible();
 
   // The service is back: "Retry failed places" is a new run (selection, payment) for just those.
-  await page.unroute('**/api/resolve-urls-batch');
+  await allow(page, 'resolve-urls-batch');
   await page.getByRole('button', { name: `Retry failed places (${missing})` }).click();
   const asked = page.getByRole('alertdialog');
   await expect(asked.getByText('Leave files not downloaded?')).toBeVisible();
@@ -131,4 +126,47 @@ test('"Convert more lists" goes back to the same archive; Remove asks before dis
   await expect(asked.getByText('Remove files not downloaded?')).toBeVisible();
   await asked.getByRole('button', { name: 'Remove files' }).click();
   await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
+});
+
+test('after nothing converted, "Retry failed places" goes straight to the selection; Remove after downloading everything asks nothing', async ({
+  page,
+  demoApi,
+}) => {
+  const takeout = generateTakeout({
+    seed: 93,
+    quirks: false,
+    includeNonPlaceLists: false,
+    lists: [{ name: 'Unreached', places: 7, kinds: { ftid: 1 } }],
+  });
+  const [list] = placeLists(takeout);
+  const places = list!.places.length;
+  // The lookup service is overloaded for this page: nothing can be placed.
+  await refuse(page, 'resolve-urls-batch', OVERLOADED);
+  await page.goto(demoApi.url);
+  await chooseFile(page, zipUpload(takeout));
+  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+  await expect(resultsHeading(page)).toHaveText('Nothing could be converted', {
+    timeout: 120_000,
+  });
+  await expect(page.getByRole('heading', { name: 'Payment Cancelled' })).toBeVisible();
+
+  // No map file exists and nothing was paid: no question, straight to the failed places.
+  await allow(page, 'resolve-urls-batch');
+  await page.getByRole('button', { name: `Retry failed places (${places})` }).click();
+  const dialog = selectionDialog(page);
+  await expect(dialog.getByRole('checkbox', { name: /Unreached \(failed places\)/ })).toBeChecked();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+  const retried = resultPanel(page, 'Unreached (failed places).kml');
+  await expect(retried.getByText(`${places} of ${places} places converted`)).toBeVisible({
+    timeout: 60_000,
+  });
+
+  // Every file downloaded (in the ZIP): Remove asks nothing.
+  await download(page, () => page.getByRole('button', { name: 'Download all (KML, ZIP)' }).click());
+  await page.getByRole('button', { name: 'Remove', exact: true }).click();
+  await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
 });

@@ -10,7 +10,13 @@ import {
   RESULT,
   STATES,
 } from '../test/fixtures';
-import { INITIAL_STATE, isZipFileName, selectedPlaces, transition } from './machine';
+import {
+  INITIAL_STATE,
+  isZipFileName,
+  selectedPlaces,
+  transition,
+  undownloadedMaps,
+} from './machine';
 import { captureFailedMessage, MESSAGES, releaseFailedMessage } from './messages';
 import type { AppEvent, AppState, EventType, FileResult, Status } from './types';
 
@@ -662,6 +668,21 @@ describe('leaving results with files not downloaded', () => {
   it('does not ask once every file is downloaded', () => {
     const all = { ...complete, downloaded: [RESULT.files[0]!.key, RESULT.failed!.key] };
     expect(transition(all, { type: 'discardRequested', action: 'convertMore' })).toBe(all);
+  });
+
+  it('does not ask for a failed-places CSV alone: only map files not downloaded are a loss', () => {
+    const maps = { ...complete, downloaded: [RESULT.files[0]!.key] };
+    const nothingPlaced = {
+      ...complete,
+      results: [{ ...RESULT, counts: { total: 3, converted: 0, skipped: 3 }, files: [] }],
+    };
+    for (const state of [maps, nothingPlaced]) {
+      expect(undownloadedMaps(state)).toEqual([]);
+      for (const action of ['remove', 'convertMore', 'retry'] as const) {
+        expect(transition(state, { type: 'discardRequested', action })).toBe(state);
+      }
+    }
+    expect(undownloadedMaps(complete)).toEqual(RESULT.files);
   });
 
   it('goes back to the selection with the lists not converted yet chosen', () => {

@@ -5,7 +5,15 @@
  */
 import { chargeCents, isUnderMinimum } from '../lib/money';
 import { MESSAGES } from './messages';
-import type { AppEvent, AppState, Archive, Capture, FileResult, Progress } from './types';
+import type {
+  AppEvent,
+  AppState,
+  Archive,
+  Capture,
+  FileResult,
+  MapDownload,
+  Progress,
+} from './types';
 import { isRetryPath } from '@placeport/converter/internal';
 import type { ListSummary } from '../worker/types';
 
@@ -457,8 +465,8 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
       if (state.zip.kind !== 'building') return state;
       return { ...state, zip: { kind: 'failed', message: event.message } };
     case 'discardRequested':
-      // Nothing to lose: the effect goes ahead without asking.
-      if (state.confirming === event.action || !hasUndownloaded(state)) return state;
+      // No map file to lose (a failed-places CSV alone is no loss): the effect goes ahead.
+      if (state.confirming === event.action || undownloadedMaps(state).length === 0) return state;
       return { ...state, confirming: event.action };
     case 'discardCancelled':
       return state.confirming === null ? state : { ...state, confirming: null };
@@ -493,6 +501,20 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
 /** True while some file of the results has not been downloaded (in some format, or in the ZIP). */
 export function hasUndownloaded(state: Extract<AppState, { status: 'complete' }>): boolean {
   return downloadKeys(state).some((key) => !state.downloaded.includes(key));
+}
+
+/**
+ * The map files (lists' files, or parts of them) not downloaded in any format nor in the ZIP:
+ * what Remove, "Convert more lists" and "Retry failed places" would lose, so they ask first. A
+ * failed-places CSV is not among them: its places are still in the archive, and a retry lists
+ * them again.
+ */
+export function undownloadedMaps(
+  state: Extract<AppState, { status: 'complete' }>,
+): readonly MapDownload[] {
+  return state.results.flatMap((result) =>
+    result.files.filter((file) => !state.downloaded.includes(file.key)),
+  );
 }
 
 /**

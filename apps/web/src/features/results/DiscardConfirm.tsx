@@ -1,12 +1,41 @@
 import { AlertDialog } from 'radix-ui';
 import { useEffects, useSend } from '../../app/context';
+import { chargeCents, isUnderMinimum } from '../../lib/money';
+import { undownloadedMaps } from '../../state/machine';
 import type { AppState } from '../../state/types';
 
 type Complete = Extract<AppState, { status: 'complete' }>;
 
+/** True when this run was (or is being) charged: making its files again would be paid again. */
+export function wasPaid(state: Complete): boolean {
+  if (state.authorization.kind !== 'card') return false;
+  if (state.capture.kind === 'settled') return state.capture.amountCapturedCents > 0;
+  return !isUnderMinimum(chargeCents(state.totals.converted));
+}
+
+/** "Lisbon.kml", "Lisbon.kml and Porto.kml", "Lisbon.kml, Porto.kml and 3 more files". */
+function fileNames(names: readonly string[]): string {
+  const shown = names.slice(0, 2);
+  const more = names.length - shown.length;
+  if (more > 0) return `${shown.join(', ')} and ${more} more ${more === 1 ? 'file' : 'files'}`;
+  return shown.join(' and ');
+}
+
 /**
- * Asks before Remove or "Convert more lists" discards files that were not downloaded: they are
- * made in this tab and stored nowhere, so they cannot be had again without converting again.
+ * What the question says is lost: the map files not downloaded, by name, and, only when this run
+ * was charged, that making them again is paid again.
+ */
+export function discardText(state: Complete, action: 'remove' | 'leave'): string {
+  const names = undownloadedMaps(state).map((file) => file.fileName);
+  const again = wasPaid(state) ? 'converting (and paying) again' : 'converting again';
+  const verb = names.length === 1 ? 'has' : 'have';
+  return `${fileNames(names)} ${verb} not been downloaded. Files are not stored anywhere: once you ${action === 'remove' ? 'remove them' : 'leave these results'}, getting them again means ${again}. Use "Download all" to keep them all in one ZIP.`;
+}
+
+/**
+ * Asks before Remove, "Convert more lists" or "Retry failed places" discards map files that were
+ * not downloaded: they are made in this tab and stored nowhere, so they cannot be had again
+ * without converting again. It names them, and speaks of paying only when the run was charged.
  */
 export function DiscardConfirm({ state }: { state: Complete }) {
   const effects = useEffects();
@@ -26,10 +55,7 @@ export function DiscardConfirm({ state }: { state: Complete }) {
             {action === 'remove' ? 'Remove files not downloaded?' : 'Leave files not downloaded?'}
           </AlertDialog.Title>
           <AlertDialog.Description className="dialog-description">
-            Some files of this conversion have not been downloaded. They are not stored anywhere:
-            once you {action === 'remove' ? 'remove them' : 'leave these results'}, getting them
-            again means converting (and paying) again. Use &quot;Download all&quot; to keep them all
-            in one ZIP.
+            {action !== null && discardText(state, action === 'remove' ? 'remove' : 'leave')}
           </AlertDialog.Description>
           <div className="dialog-footer">
             <AlertDialog.Cancel asChild>

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { TOOLTIP_DELAY_MS } from '../../app/context';
 import { captureFailedMessage, MESSAGES } from '../../state/messages';
 import type { AppState, Capture, FileResult } from '../../state/types';
-import { mount, RECEIPT, RESULT, STATES } from '../../test/fixtures';
+import { fakeConverter, mount, RECEIPT, RESULT, STATES } from '../../test/fixtures';
 import { ResultsCard } from './ResultsCard';
 
 type Complete = Extract<AppState, { status: 'complete' }>;
@@ -380,6 +380,52 @@ describe('ResultsCard', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Keep my files' }));
       expect((store.getState().state as Complete).confirming).toBeNull();
       expect(store.getState().state.status).toBe('complete');
+    });
+
+    it('names the map files that would be lost, and paying again only when the run was charged', async () => {
+      const paid = complete({
+        confirming: 'remove',
+        results: [RESULT, SPLIT],
+        downloaded: [SPLIT.files[0]!.key],
+        capture: { kind: 'settled', ...RECEIPT },
+      });
+      const { unmount } = mount(<ResultsCard />, { state: paid });
+      expect((await screen.findByRole('alertdialog')).textContent).toContain(
+        'Want to go.kml, Big (part 2 of 3).kml and 1 more file have not been downloaded. Files are not stored anywhere: once you remove them, getting them again means converting (and paying) again.',
+      );
+      unmount();
+      for (const unpaid of [
+        { authorization: { kind: 'free' as const }, capture: { kind: 'notNeeded' as const } },
+        {
+          capture: {
+            kind: 'settled' as const,
+            ...RECEIPT,
+            cancelled: true,
+            amountCapturedCents: 0,
+          },
+        },
+      ]) {
+        const view = mount(<ResultsCard />, {
+          state: complete({ confirming: 'convertMore', ...unpaid }),
+        });
+        const text = (await screen.findByRole('alertdialog')).textContent ?? '';
+        expect(text).toContain(
+          'Want to go.kml has not been downloaded. Files are not stored anywhere: once you leave these results, getting them again means converting again.',
+        );
+        expect(text).not.toMatch(/pay/);
+        view.unmount();
+      }
+    });
+
+    it('"Retry failed places" with only a failed-places CSV not downloaded asks nothing', async () => {
+      const prepareRetry = vi.fn(async () => ({ ok: true as const, value: { lists: [] } }));
+      mount(<ResultsCard />, {
+        state: complete({ downloaded: [RESULT.files[0]!.key] }),
+        converter: fakeConverter({ prepareRetry }),
+      });
+      fireEvent.click(screen.getByRole('button', { name: /^Retry failed places/ }));
+      await vi.waitFor(() => expect(prepareRetry).toHaveBeenCalled());
+      expect(screen.queryByRole('alertdialog')).toBeNull();
     });
 
     it('"Convert more lists" goes back to the selection once every file is downloaded', () => {
