@@ -60,6 +60,7 @@ const UNLIMITED = {
   resolvePerMinute: 1e9,
   intentsPerHour: 1e9,
   intentsPerDay: 1e9,
+  payerChecksPerMinute: 1e9,
 };
 
 type StoreName = 'memory' | 'redis';

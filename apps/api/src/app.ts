@@ -21,7 +21,7 @@ import { createStripeProvider } from './payments/stripe-provider.js';
 import { createResolver, type ResolverTuning } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
 import cookie from '@fastify/cookie';
-import { createStateStore, type StateStore } from './state/index.js';
+import { createStateStore, RedisStateStore, type StateStore } from './state/index.js';
 import { registerConfigRoute } from './routes/config.js';
 import { registerDemoRoute } from './routes/demo.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -142,6 +142,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         ),
       onRedisAvailable: () => app.log.info('shared state (Redis) is back'),
     }));
+  if (!config.state && state instanceof RedisStateStore) {
+    // Loudly: a Redis that evicts or forgets on restart can lose open payments.
+    for (const problem of await state.durabilityProblems()) {
+      app.log.error({ redis: 'unsafe for payments' }, problem);
+    }
+  }
   app.decorate('settings', settings);
   app.decorate('state', state);
   app.decorate('now', now);

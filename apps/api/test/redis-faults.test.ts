@@ -62,7 +62,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   redis = await startRedis({ persistence: 'aof' });
-  admin = new Redis(redis.url);
+  admin = adminOf(redis);
   tap = await startStripeTap(stripe.url);
   jars = new CookieJars();
   rejections = recordUnhandledRejections();
@@ -79,6 +79,13 @@ afterEach(async () => {
   // A fault is an answer: 503 at worst, never a 500 (or a 502 from a store error).
   expect(answers.filter((answer) => answer.status >= 500 && answer.status !== 503)).toEqual([]);
 });
+
+/** A plain client beside the instances (reads what they wrote); quiet while Redis is away. */
+function adminOf(server: RedisServerHandle): Redis {
+  const client = new Redis(server.url);
+  client.on('error', () => undefined);
+  return client;
+}
 
 interface Instance {
   app: FastifyInstance;
@@ -112,9 +119,9 @@ async function instance(config: Partial<AppConfig> = {}): Promise<Instance> {
   return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
 }
 
-/** A request as browser `me` (its cookies kept); the answer is recorded. */
-async function send(on: Instance, path: string, body?: unknown): Promise<Answer> {
-  const cookie = jars.header('me');
+/** A request as `browser` (its cookies kept); the answer is recorded. */
+async function send(on: Instance, path: string, body?: unknown, browser = 'me'): Promise<Answer> {
+  const cookie = jars.header(browser);
   const response = await fetch(`${on.url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: {
@@ -123,7 +130,7 @@ async function send(on: Instance, path: string, body?: unknown): Promise<Answer>
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  jars.keep('me', response.headers.getSetCookie());
+  jars.keep(browser, response.headers.getSetCookie());
   const text = await response.text();
   const json = response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : {};
   const answer = {
@@ -154,13 +161,14 @@ function resolve(on: Instance, urls: string[], paymentIntentId?: string) {
   });
 }
 
-function capture(on: Instance, id: string, converted: number, total: number) {
-  return send(on, '/api/capture-payment', {
+function capture(on: Instance, id: string, converted: number, total: number, browser = 'me') {
+  const claim = {
     paymentIntentId: id,
     actualAmount: converted / 10,
     convertedCount: converted,
     totalCount: total,
-  });
+  };
+  return send(on, '/api/capture-payment', claim, browser);
 }
 
 /** Distinct links that already carry their pin: they resolve without any upstream request. */
@@ -301,6 +309,52 @@ describe('Redis stopped', () => {
     expect(repeated.status).toBe(200);
     expect(repeated.body).toEqual(captured.body);
     expect(settlementsOf(id)).toHaveLength(1);
+  });
+});
+
+describe('Redis restarted without persistence', () => {
+  it("forgets every key, yet the payer's capture succeeds: the intent's metadata names them", async () => {
+    // This test's Redis persists nothing, as a misconfigured one would.
+    await redis.stop();
+    redis = await startRedis();
+    admin.disconnect();
+    admin = adminOf(redis);
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    expect((await resolve(a, pinned(7), id)).status).toBe(200);
+    await send(a, '/api/create-payment-intent', { amount: 1 }, 'stranger');
+
+    await killRedis(a);
+    await restartRedis(a);
+    expect(await admin.dbsize()).toBeLessThan(5);
+    expect(await admin.get(redisKeys.payer(id))).toBeNull();
+
+    // Another browser with a valid cookie is still refused: the intent names its payer.
+    expect((await capture(a, id, 7, 20, 'stranger')).status).toBe(404);
+    expect(await admin.get(redisKeys.payer(id))).toBeNull();
+    const captured = await capture(a, id, 7, 20);
+    expect(captured.status).toBe(200);
+    expect(captured.body).toMatchObject({ cancelled: false, amountCaptured: 0.7, reference: id });
+    expect(await admin.get(redisKeys.payer(id))).toBe(stripe.paymentIntent(id)!.metadata.payer);
+    expect(settlementsOf(id)).toHaveLength(1);
+  });
+
+  it('is reported loudly at start, as is a Redis that may evict', async () => {
+    const lines: string[] = [];
+    const logger = { level: 'error', stream: { write: (line: string) => lines.push(line) } };
+    await instance({ logger });
+    // This file's Redis persists (AOF) and never evicts (the default policy): nothing to say.
+    expect(lines.filter((line) => line.includes('unsafe for payments'))).toEqual([]);
+
+    await admin.config('SET', 'maxmemory-policy', 'allkeys-lru');
+    await admin.config('SET', 'appendonly', 'no');
+    await instance({ logger });
+    const problems = lines
+      .filter((line) => line.includes('unsafe for payments'))
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toContain('maxmemory-policy is allkeys-lru');
+    expect(problems[1]).toContain('Redis does not persist');
   });
 });
 

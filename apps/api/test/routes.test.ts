@@ -401,6 +401,7 @@ describe('security headers, CORS and rate limits', () => {
       resolvePerMinute: 15,
       intentsPerHour: 1,
       intentsPerDay: 3,
+      payerChecksPerMinute: 1,
     });
     // One intent an hour at this factor: the second is refused by the creation cap.
     expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(200);

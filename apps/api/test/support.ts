@@ -62,6 +62,7 @@ export const UNLIMITED = {
   resolvePerMinute: 1e6,
   intentsPerHour: 1e6,
   intentsPerDay: 1e6,
+  payerChecksPerMinute: 1e6,
 };
 
 /** The whole API listening on loopback with fake Google (and fake Stripe when asked). */

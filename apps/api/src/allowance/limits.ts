@@ -4,5 +4,3 @@
 export const FREE_TIER_MAX_URLS = 4;
 /** Hard cap on links per call, whatever the payment covers; the converter sends chunks of 100 to 500. */
 export const MAX_URLS_PER_CALL = 1000;
-/** Payments whose cumulative link count is tracked; the oldest are forgotten past this. */
-export const MAX_TRACKED_INTENTS = 10_000;

@@ -19,6 +19,12 @@ export interface RateLimitTuning {
    */
   intentsPerHour: number;
   intentsPerDay: number;
+  /**
+   * Checks with the payment provider one client may cause per minute for payments the store has
+   * no payer for (each a read of the intent, see `requirePayer`): a browser that lost its binding
+   * needs one per payment; made-up ids cost Stripe calls at this rate at most.
+   */
+  payerChecksPerMinute: number;
 }
 
 /**
@@ -33,6 +39,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitTuning = {
   resolvePerMinute: 300,
   intentsPerHour: 20,
   intentsPerDay: 50,
+  payerChecksPerMinute: 10,
 };
 
 /** The production limits scaled by `RATE_LIMIT_FACTOR` (never below one request a minute). */
@@ -44,6 +51,7 @@ export function scaledRateLimits(factor: number): RateLimitTuning {
     resolvePerMinute: scale(DEFAULT_RATE_LIMITS.resolvePerMinute),
     intentsPerHour: scale(DEFAULT_RATE_LIMITS.intentsPerHour),
     intentsPerDay: scale(DEFAULT_RATE_LIMITS.intentsPerDay),
+    payerChecksPerMinute: scale(DEFAULT_RATE_LIMITS.payerChecksPerMinute),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { PaymentFailure, type PaymentFailureKind } from './provider.js';
 
@@ -50,13 +51,25 @@ export async function withPaymentErrors<T>(
   try {
     return await step();
   } catch (error) {
-    if (error instanceof PaymentFailure) {
-      log(`${error.kind}: ${error.message}`);
-      const [status, code, message] = ANSWERS[error.kind];
-      const quoted = reference ? `${message} Payment reference: ${reference}.` : message;
-      const retryAfter = error.kind === 'unavailable' ? PROVIDER_RETRY_AFTER_SECONDS : undefined;
-      throw new ApiError(status, code, quoted, retryAfter);
-    }
+    if (error instanceof PaymentFailure) throw paymentAnswer(error, log, reference);
     throw error;
   }
+}
+
+/** The API's answer to a provider failure (see {@link withPaymentErrors}); logs its own words. */
+export function paymentAnswer(
+  failure: PaymentFailure,
+  log: (detail: string) => void,
+  reference?: string,
+): ApiError {
+  log(`${failure.kind}: ${failure.message}`);
+  const [status, code, message] = ANSWERS[failure.kind];
+  const quoted = reference ? `${message} Payment reference: ${reference}.` : message;
+  const retryAfter = failure.kind === 'unavailable' ? PROVIDER_RETRY_AFTER_SECONDS : undefined;
+  return new ApiError(status, code, quoted, retryAfter);
+}
+
+/** Logs a provider's own words on the request (never sent to the browser). */
+export function providerLog(request: FastifyRequest): (detail: string) => void {
+  return (detail) => request.log.warn({ provider: detail }, 'payment provider refused');
 }

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientKeyOf } from '../http/client.js';
 import { ApiError } from '../http/errors.js';
-import type { StateStore } from '../state/index.js';
+import { providerLog } from './failures.js';
 
 /**
  * The cookie that proves which browser created a payment (product.md, Money: "Only the payer acts
@@ -79,18 +80,37 @@ export function payerFor(request: FastifyRequest, reply: FastifyReply): string {
 const NOT_YOURS = 'No payment with this reference was made in this browser.';
 
 /**
- * Refuses, before any call to Stripe, a request acting on a payment it cannot prove it made: no
- * valid cookie, a payment the store never bound (made up, or forgotten), or another browser's.
- * All three answer the same 404, so a stranger learns nothing about which ids exist.
+ * Refuses a request acting on a payment it cannot prove it made: no valid cookie, another
+ * browser's payment, or one the store has no payer for whose intent does not name this payer
+ * either. All answer the same 404, so a stranger learns nothing about which ids exist. Without a
+ * valid cookie, and for a payment bound to another browser, Stripe is never asked. When the store
+ * has no payer for the payment (a flood pushed it out of memory before its authorization was
+ * known, or Redis restarted without persistence), the intent's `metadata.payer` decides: a match
+ * restores the binding (`PaymentService.restorePayer`), one read of the intent, at most
+ * `payerChecksPerMinute` a client.
  */
 export async function requirePayer(
-  state: StateStore,
+  app: FastifyInstance,
   request: FastifyRequest,
   intentId: string,
 ): Promise<void> {
   const payer = provenPayer(request);
-  const bound = payer ? await state.payerOf(intentId) : undefined;
-  if (!payer || !bound || !samePayer(payerHash(payer), bound)) {
+  if (!payer) throw new ApiError(404, 'payment_not_found', NOT_YOURS);
+  const hash = payerHash(payer);
+  const bound = await app.state.payerOf(intentId);
+  if (bound !== undefined) {
+    if (samePayer(hash, bound)) return;
     throw new ApiError(404, 'payment_not_found', NOT_YOURS);
   }
+  const client = clientKeyOf(request.ip);
+  const checks = await app.state.hit(
+    `payer-check:${client}`,
+    60_000,
+    app.rateLimits.payerChecksPerMinute,
+  );
+  if (!checks.allowed) throw new ApiError(404, 'payment_not_found', NOT_YOURS);
+  if (!(await app.payments.restorePayer(intentId, hash, providerLog(request)))) {
+    throw new ApiError(404, 'payment_not_found', NOT_YOURS);
+  }
+  request.log.info({ payment: intentId }, "payer binding restored from the intent's metadata");
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '../http/errors.js';
-import { withPaymentErrors } from './failures.js';
+import { paymentAnswer, withPaymentErrors } from './failures.js';
 import {
   dollarsToCents,
   formatDollars,
@@ -13,7 +13,8 @@ import {
   type PaymentVerdict,
   type StateStore,
 } from '../state/index.js';
-import { PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
+import { samePayer } from './payer.js';
+import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 import { PaymentUsage } from './usage.js';
 
 /** Stripe cancels an authorization not captured this long after the intent was created. */
@@ -357,6 +358,33 @@ export class PaymentService {
         log(`${status}, but the shared state could not record it: ${error.message}`);
       });
     return { receipt: receipt(intent, capturedCents), resolved };
+  }
+
+  /**
+   * For a payment the store has no payer for (pushed out of memory before its authorization was
+   * known, or lost with a Redis that restarted without persistence): reads the intent and, when
+   * it is PlacePort's and its `metadata.payer` is `payerHash`, binds it again (an authorization
+   * among the open ones again) and answers true. False for an unknown id, another product's
+   * intent or another payer's; an unreachable provider is its 503.
+   */
+  async restorePayer(id: string, payerHash: string, log: Log): Promise<boolean> {
+    let intent: IntentView;
+    try {
+      intent = await this.provider.retrieve(id);
+    } catch (error) {
+      if (!(error instanceof PaymentFailure)) throw error;
+      if (error.kind === 'not_found') return false;
+      throw paymentAnswer(error, log);
+    }
+    if (intent.product !== PRODUCT_TAG || intent.payer === undefined) return false;
+    if (!samePayer(intent.payer, payerHash)) return false;
+    if (!(await this.state.bindPayer(id, intent.payer))) {
+      // Bound meanwhile (another request of the same browser, or another instance): that decides.
+      const bound = await this.state.payerOf(id);
+      if (bound === undefined || !samePayer(bound, payerHash)) return false;
+    }
+    if (intent.status === 'requires_capture') await this.usage.authorized(id);
+    return true;
   }
 
   /** Runs `task` after any other call for the same intent in this process. */

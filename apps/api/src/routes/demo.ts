@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
-import { withPaymentErrors } from '../payments/failures.js';
+import { providerLog, withPaymentErrors } from '../payments/failures.js';
 import { requirePayer } from '../payments/payer.js';
-import { PAYMENT_BODY_LIMIT_BYTES, providerLog } from './payments.js';
+import { PAYMENT_BODY_LIMIT_BYTES } from './payments.js';
 
 const AuthorizeBody = v.strictObject({ paymentIntentId: PaymentIntentId });
 const AUTHORIZED = exactObject({ status: { type: 'string', const: 'requires_capture' } });
@@ -25,7 +25,7 @@ export function registerDemoRoute(app: FastifyInstance): void {
     },
     async (request) => {
       const id = request.body.paymentIntentId;
-      await requirePayer(app.state, request, id);
+      await requirePayer(app, request, id);
       // The authorization starts the idle time the sweep measures (recorded first: a store that
       // is away refuses the step before anything changes).
       await app.payments.usage.authorized(id);

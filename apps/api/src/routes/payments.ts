@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { ApiError } from '../http/errors.js';
 import { Count, Dollars, exactObject, PaymentIntentId, responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
+import { providerLog } from '../payments/failures.js';
 import { payerFor, payerHash, requirePayer } from '../payments/payer.js';
 import { clientKeyOf } from '../http/client.js';
 
@@ -50,11 +51,6 @@ async function checkCreationCaps(app: FastifyInstance, request: FastifyRequest):
   }
 }
 
-/** Logs a provider's own words on the request (never sent to the browser). */
-export function providerLog(request: FastifyRequest): (detail: string) => void {
-  return (detail) => request.log.warn({ provider: detail }, 'payment provider refused');
-}
-
 /**
  * `POST /api/create-payment-intent { amount }` → `{ clientSecret, paymentIntentId }` and the payer
  * cookie, and `POST /api/capture-payment { paymentIntentId, actualAmount, convertedCount,
@@ -84,7 +80,7 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
       schema: { body: CaptureBody, response: responses(CAPTURED) },
     },
     async (request) => {
-      await requirePayer(app.state, request, request.body.paymentIntentId);
+      await requirePayer(app, request, request.body.paymentIntentId);
       return app.payments.capture(request.body, providerLog(request));
     },
   );

@@ -7,9 +7,9 @@ import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '../allowance/limits.js';
 import { ApiError } from '../http/errors.js';
 import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
+import { providerLog } from '../payments/failures.js';
 import { provenPayer, requirePayer } from '../payments/payer.js';
 import { clientKeyOf } from '../http/client.js';
-import { providerLog } from './payments.js';
 
 /** Largest resolve body: the per-call cap of links at the longest length, with JSON overhead. */
 export const RESOLVE_BODY_LIMIT_BYTES = MAX_URLS_PER_CALL * (MAX_URL_LENGTH + 16) + 4096;
@@ -154,7 +154,7 @@ export function registerResolveRoute(app: FastifyInstance): void {
           );
         }
       } else {
-        await requirePayer(app.state, request, intentId);
+        await requirePayer(app, request, intentId);
         const places = await app.payments.authorizedPlaces(intentId, log);
         const perCall = Math.min(places, MAX_URLS_PER_CALL);
         if (lookups.length > perCall) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createStateStore } from './index.js';
 import { MemoryStateStore } from './memory-store.js';
 import { CONTRACT_START, describeStateStoreContract } from './store.contract.js';
+import { PAYMENT_STATE_TTL_MS, StoreUnavailableError } from './store.js';
 
 /** A clock that moves only when told. */
 function manualClock(start = CONTRACT_START) {
@@ -43,6 +44,31 @@ describe('MemoryStateStore bounds', () => {
     await store.reserveLinks('pi_3', ['a'], 1);
     expect(await store.reserveLinks('pi_2', ['b'], 1)).toEqual({ ok: false, remaining: 0 });
     expect(await store.reserveLinks('pi_1', ['b'], 1)).toEqual({ ok: true, newlyCounted: 1 });
+  });
+
+  it('never drops the payer binding of an open authorization; refuses new payments while all are open', async () => {
+    const clock = manualClock();
+    const store = new MemoryStateStore({ clock, limits: { payments: 2 } });
+    await store.bindPayer('pi_open', 'victim');
+    await store.recordAuthorization('pi_open', CONTRACT_START);
+    // A flood of payments nobody authorized: they push each other out, never the open one.
+    for (let i = 0; i < 50; i += 1) expect(await store.bindPayer(`pi_flood${i}`, 'x')).toBe(true);
+    expect(await store.payerOf('pi_open')).toBe('victim');
+    expect(await store.payerOf('pi_flood0')).toBeUndefined();
+    expect(await store.payerOf('pi_flood49')).toBe('x');
+    // Bound by refusing: with as many open authorizations as the cap, no new payment.
+    await store.recordAuthorization('pi_flood49', CONTRACT_START);
+    const refused = store.bindPayer('pi_new', 'y');
+    await expect(refused).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(refused).rejects.toMatchObject({ reason: 'full' });
+    // Settled, a binding goes back among the others, and new payments are taken again.
+    await store.replaceVerdict('pi_open', { status: 'succeeded', places: 5 }, 60_000);
+    expect(await store.payerOf('pi_open')).toBe('victim');
+    expect(await store.bindPayer('pi_new', 'y')).toBe(true);
+    // An open authorization's binding still expires with the payment's state (8 days).
+    clock.advance(PAYMENT_STATE_TTL_MS);
+    expect(await store.payerOf('pi_flood49')).toBeUndefined();
+    expect(await store.bindPayer('pi_later', 'z')).toBe(true);
   });
 
   it('caps free-budget clients, counters and leases', async () => {

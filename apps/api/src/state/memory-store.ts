@@ -12,13 +12,15 @@ import {
   type PaymentVerdict,
   type StateClock,
   type StateStore,
+  StoreUnavailableError,
 } from './store.js';
 
 /** Places kept in the in-process cache; past this the least recently used go first. */
 export const MAX_CACHED_PLACES = 100_000;
 /**
- * Payments whose counted links (and, separately, resolved places, verdicts and uses) are kept; the
- * oldest go first.
+ * Payments whose counted links (and, separately, resolved places, verdicts, uses and payer
+ * bindings) are kept; the oldest go first, except the payer bindings of open authorizations, of
+ * which this many are held and new payments refused past it.
  */
 export const MAX_TRACKED_PAYMENTS = 10_000;
 /** Clients whose free budget of the day is kept; the oldest go first (they get a fresh budget). */
@@ -113,7 +115,11 @@ const systemTime: StateClock = { now: () => Date.now() };
  * synchronously inside its promise, so it is atomic within the process. Memory is bounded: each
  * map has a cap (named constants above) and drops its oldest entries past it, which can only ever
  * make the server more generous (a forgotten payment or client starts afresh), never refuse more;
- * a forgotten verdict costs one more check with the payment provider.
+ * a forgotten verdict costs one more check with the payment provider. Payer bindings are the
+ * exception: once a payment's authorization is recorded its binding is held, never dropped, until
+ * a settled verdict replaces it; the cap then bounds them by refusing new payments (`full`) while
+ * that many are open, and a binding dropped before the authorization was known is restored from
+ * the intent's metadata (see `requirePayer`).
  */
 export class MemoryStateStore implements StateStore {
   readonly kind = 'memory' as const;
@@ -121,7 +127,11 @@ export class MemoryStateStore implements StateStore {
   private readonly places: BoundedMap<CachedPlace>;
   private readonly links: BoundedMap<Set<string>>;
   private readonly resolved: BoundedMap<Set<string>>;
+  /** Payer bindings of payments not known to be authorized: the oldest go first past the cap. */
   private readonly payers: BoundedMap<string>;
+  /** Payer bindings of open authorizations: never dropped before they settle or expire. */
+  private readonly heldPayers = new Map<string, Expiring<string>>();
+  private readonly maxHeldPayers: number;
   private readonly verdicts: BoundedMap<PaymentVerdict>;
   /** Last use, and the last usage report (none before the first lookup). */
   private readonly uses: BoundedMap<{ last: number; reported: number | undefined }>;
@@ -137,6 +147,7 @@ export class MemoryStateStore implements StateStore {
     this.links = new BoundedMap(limits.payments);
     this.resolved = new BoundedMap(limits.payments);
     this.payers = new BoundedMap(limits.payments);
+    this.maxHeldPayers = limits.payments;
     this.verdicts = new BoundedMap(limits.payments);
     this.uses = new BoundedMap(limits.payments);
     this.free = new BoundedMap(limits.freeClients);
@@ -193,13 +204,48 @@ export class MemoryStateStore implements StateStore {
 
   async bindPayer(intentId: string, payerHash: string): Promise<boolean> {
     const now = this.clock.now();
-    if (this.payers.get(intentId, now) !== undefined) return false;
+    if (this.payerAt(intentId, now) !== undefined) return false;
+    if (this.heldPayers.size >= this.maxHeldPayers) {
+      for (const [id, held] of this.heldPayers) {
+        if (held.expiresAt <= now) this.heldPayers.delete(id);
+      }
+      if (this.heldPayers.size >= this.maxHeldPayers) {
+        throw new StoreUnavailableError(
+          'full',
+          `${this.heldPayers.size} open authorizations: no new payment until some settle`,
+        );
+      }
+    }
     this.payers.set(intentId, payerHash, now + PAYMENT_STATE_TTL_MS, now);
     return true;
   }
 
   async payerOf(intentId: string): Promise<string | undefined> {
-    return this.payers.get(intentId, this.clock.now());
+    return this.payerAt(intentId, this.clock.now());
+  }
+
+  /** The binding, held or not (synchronous, so a check and a write stay atomic). */
+  private payerAt(intentId: string, now: number): string | undefined {
+    const held = this.heldPayers.get(intentId);
+    if (held && held.expiresAt > now) return held.value;
+    if (held) this.heldPayers.delete(intentId);
+    return this.payers.get(intentId, now);
+  }
+
+  /** Moves a payment's binding among the held ones (an open authorization), or back. */
+  private holdPayer(intentId: string, hold: boolean): void {
+    const now = this.clock.now();
+    if (hold) {
+      const payer = this.payers.get(intentId, now);
+      if (payer === undefined) return;
+      this.payers.delete(intentId);
+      this.heldPayers.set(intentId, { value: payer, expiresAt: now + PAYMENT_STATE_TTL_MS });
+      return;
+    }
+    const held = this.heldPayers.get(intentId);
+    if (!held) return;
+    this.heldPayers.delete(intentId);
+    if (held.expiresAt > now) this.payers.set(intentId, held.value, held.expiresAt, now);
   }
 
   async resolvedCount(intentId: string): Promise<number> {
@@ -218,6 +264,10 @@ export class MemoryStateStore implements StateStore {
     assertWhole('ttlMs', ttlMs, 1);
     const now = this.clock.now();
     this.verdicts.set(intentId, { ...verdict }, now + ttlMs, now);
+    // Settled: its binding may go with the oldest again (a later repeat restores it if need be).
+    if (verdict.status === 'succeeded' || verdict.status === 'canceled') {
+      this.holdPayer(intentId, false);
+    }
   }
 
   async verdictOf(intentId: string): Promise<PaymentVerdict | undefined> {
@@ -249,6 +299,7 @@ export class MemoryStateStore implements StateStore {
   async recordAuthorization(intentId: string, at: number): Promise<number> {
     assertWhole('at', at);
     const now = this.clock.now();
+    this.holdPayer(intentId, true);
     const use = this.uses.get(intentId, now);
     if (use) return use.last;
     this.uses.set(intentId, { last: at, reported: undefined }, now + PAYMENT_STATE_TTL_MS, now);

@@ -422,6 +422,45 @@ export class RedisStateStore implements StateStore {
     return started.store;
   }
 
+  /**
+   * What makes this Redis unsafe for payments, read from its configuration at start (the API logs
+   * each as an error): a `maxmemory-policy` other than `noeviction` (under memory pressure Redis
+   * would drop keys, payer bindings and server counts of open payments among them, where
+   * `noeviction` refuses writes instead, which the API answers 503), and no persistence at all
+   * (`appendonly no` and no `save` schedule: a restart forgets every binding and count). Empty
+   * when both are right; a Redis that refuses `CONFIG GET` (managed services often do) gets a
+   * reminder to check by hand.
+   */
+  async durabilityProblems(): Promise<string[]> {
+    // One name a call: Redis before 7 takes a single pattern.
+    const read = async (name: string) => {
+      const reply = (await this.call((redis) => redis.config('GET', name))) as unknown[];
+      return typeof reply[1] === 'string' ? reply[1] : undefined;
+    };
+    const config: Record<string, string | undefined> = {};
+    try {
+      for (const name of ['maxmemory-policy', 'appendonly', 'save'])
+        config[name] = await read(name);
+    } catch (error) {
+      return [
+        `Redis refused CONFIG GET (${(error as Error).message}): make sure it persists (appendonly yes, or RDB snapshots) and uses maxmemory-policy noeviction, or payments can be forgotten`,
+      ];
+    }
+    const problems: string[] = [];
+    const policy = config['maxmemory-policy'];
+    if (policy !== undefined && policy !== 'noeviction') {
+      problems.push(
+        `Redis maxmemory-policy is ${policy}: under memory pressure it would evict keys, payer bindings and server counts of open payments among them. Set maxmemory-policy noeviction (writes are then refused, which the API answers 503).`,
+      );
+    }
+    if (config.appendonly === 'no' && (config.save ?? '').trim() === '') {
+      problems.push(
+        'Redis does not persist (appendonly no, no save schedule): a restart forgets every payer binding, verdict and server count. Turn on appendonly yes (or RDB snapshots).',
+      );
+    }
+    return problems;
+  }
+
   /** Set by {@link close}, so closing is not reported as Redis going away. */
   private closing = false;
 

@@ -118,7 +118,10 @@ export interface StateStore {
   /**
    * Records which browser created a payment (the hash of its payer cookie), kept
    * {@link PAYMENT_STATE_TTL_MS}. Set once: a second binding of the same payment is refused
-   * (false), so a payment can never change hands.
+   * (false), so a payment can never change hands. The binding of an open authorization is never
+   * dropped to make room (Redis must not evict; the memory store holds it from
+   * {@link recordAuthorization} until a settled verdict): a store at its bound refuses new
+   * bindings instead ({@link StoreUnavailableError} `full`).
    */
   bindPayer(intentId: string, payerHash: string): Promise<boolean>;
 
