@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { buildFailedCsv } from './failed-csv.js';
+import { buildFailedCsv, failedCsvColumns } from './failed-csv.js';
 import { parseSavedPlacesCsv } from './csv.js';
 
 describe('buildFailedCsv', () => {
@@ -31,5 +31,40 @@ describe('buildFailedCsv', () => {
     expect(parseSavedPlacesCsv(csv).places).toEqual([
       { title: 'Café', note: 'n', url: 'https://www.google.com/maps/place/x', comment: 'c' },
     ]);
+  });
+
+  const tagged = {
+    title: 'Noodles',
+    url: 'https://www.google.com/maps/place/x',
+    tags: ['🍜 Food', 'Late'],
+  };
+  const untagged = { title: 'T', url: 'u' };
+
+  it.each([
+    // The 2025+ header: Tags where it was, among the seed's columns.
+    ['Title,Note,URL,Tags,Comment', [tagged], 'Title,Note,URL,Tags,Comment,Reason'],
+    [' tags ,Title,URL', [tagged], 'Tags,Title,Note,URL,Comment,Reason'],
+    ['Title,Note,URL,Comment,Tags', [tagged], 'Title,Note,URL,Comment,Tags,Reason'],
+    // A Tags column is kept even when these places have none.
+    ['Title,Note,URL,Tags,Comment', [untagged], 'Title,Note,URL,Tags,Comment,Reason'],
+    ['Title,Note,URL,Comment', [untagged], 'Title,Note,URL,Comment,Reason'],
+    // Tags without a known header (a retry list) go before Comment, as Takeout writes them.
+    ['', [tagged], 'Title,Note,URL,Tags,Comment,Reason'],
+  ])('keeps the Tags column where the list (%j) had it', (header, places, columns) => {
+    expect(failedCsvColumns(places, header ? header.split(',') : []).join(',')).toBe(columns);
+  });
+
+  it('gives the tags back to the converter, so a retried place keeps them', () => {
+    const csv = buildFailedCsv(
+      [{ ...tagged, tags: ['=cmd', 'Late'] }],
+      ['Title', 'Note', 'URL', 'Tags', 'Comment'],
+    );
+    const back = parseSavedPlacesCsv(csv).places[0];
+    // The spreadsheet guard is on the cell; the converter reads the tags back (the CLI takes the guard off).
+    expect(back?.tags).toEqual(["'=cmd", 'Late']);
+    expect(
+      parseSavedPlacesCsv(buildFailedCsv([tagged], ['Title', 'Note', 'URL', 'Tags', 'Comment']))
+        .places[0]?.tags,
+    ).toEqual(['🍜 Food', 'Late']);
   });
 });

@@ -5,18 +5,67 @@ import type { ParsedPlace } from './types.js';
 /** The seed's column order for the failed-places CSV, then why each place failed (product.md). */
 export const FAILED_CSV_COLUMNS = ['Title', 'Note', 'URL', 'Comment', 'Reason'] as const;
 
+type FailedColumn = (typeof FAILED_CSV_COLUMNS)[number] | 'Tags';
+
+const same = (a: string, b: string) => a.trim().toLowerCase() === b.toLowerCase();
+
 /**
- * CSV of the places that got no coordinates, for retry, with the reason in plain words. Cells that a spreadsheet would run as a formula
- * (starting with `=`, `+`, `-`, `@`, tab or carriage return) get a leading `'` (product.md "Outputs").
- * Starts with a UTF-8 BOM so spreadsheets read non-Latin titles correctly.
+ * The failed-places CSV's columns: the seed's, with `Tags` when the list had a Tags column (or a
+ * place carries tags), where the original list had it among the seed's columns (`Title, Note, URL,
+ * Tags, Comment` in 2025+ exports; before Comment when the original order is not known), so a
+ * place given back to the converter keeps its tags.
  */
-export function buildFailedCsv(places: readonly ParsedPlace[]): string {
-  const rows = places.map((place) => [
-    place.title,
-    place.note ?? '',
-    place.url,
-    place.comment ?? '',
-    place.reason ? REASON_TEXT[place.reason] : '',
-  ]);
-  return `\uFEFF${Papa.unparse({ fields: [...FAILED_CSV_COLUMNS], data: rows }, { escapeFormulae: true, newline: '\r\n' })}\r\n`;
+export function failedCsvColumns(
+  places: readonly ParsedPlace[],
+  original: readonly string[] = [],
+): FailedColumn[] {
+  const columns: FailedColumn[] = [...FAILED_CSV_COLUMNS];
+  const tagsAt = original.findIndex((name) => same(name, 'Tags'));
+  if (tagsAt < 0 && !places.some((place) => place.tags?.length)) return columns;
+  // Before the first of the seed's columns that followed Tags in the original; else before Comment.
+  const after = original
+    .slice(tagsAt + 1)
+    .map((name) => columns.findIndex((column) => same(name, column)))
+    .filter((index) => index >= 0);
+  const at =
+    tagsAt < 0
+      ? columns.indexOf('Comment')
+      : after.length > 0
+        ? Math.min(...after)
+        : columns.indexOf('Reason');
+  columns.splice(at, 0, 'Tags');
+  return columns;
+}
+
+function cell(place: ParsedPlace, column: FailedColumn): string {
+  switch (column) {
+    case 'Title':
+      return place.title;
+    case 'Note':
+      return place.note ?? '';
+    case 'URL':
+      return place.url;
+    case 'Comment':
+      return place.comment ?? '';
+    case 'Tags':
+      return (place.tags ?? []).join(';');
+    case 'Reason':
+      return place.reason ? REASON_TEXT[place.reason] : '';
+  }
+}
+
+/**
+ * CSV of the places that got no coordinates, for retry, with the reason in plain words: the seed's
+ * columns (Title, Note, URL, Comment), the list's Tags column when it had one (see
+ * {@link failedCsvColumns}; `original` is the list's header), then Reason. Cells that a spreadsheet
+ * would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage return) get a leading
+ * `'` (product.md "Outputs"). Starts with a UTF-8 BOM so spreadsheets read non-Latin titles correctly.
+ */
+export function buildFailedCsv(
+  places: readonly ParsedPlace[],
+  original: readonly string[] = [],
+): string {
+  const fields = failedCsvColumns(places, original);
+  const rows = places.map((place) => fields.map((column) => cell(place, column)));
+  return `\uFEFF${Papa.unparse({ fields, data: rows }, { escapeFormulae: true, newline: '\r\n' })}\r\n`;
 }
