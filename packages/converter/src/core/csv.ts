@@ -161,8 +161,9 @@ class PlaceRows {
  * with neither a Title nor a URL is not a place (2025+ exports put the list's tag names alone in the
  * row after the header). The Tags column, when there is one, becomes each place's `tags`; other
  * extra columns are ignored. A row that fails the schema is kept with empty strings and reported as a
- * warning. Throws ConverterError with the seed's messages for parser errors, a missing header or no
- * places. Records are read one at a time; with a `counter`, each place is counted as it is read, and
+ * warning. A list with its header and no place (Takeout writes "Test" or "Work" lists so, often with
+ * the 2025+ tag row) is read as empty: no places, not an error. Throws ConverterError with the seed's
+ * messages for parser errors, a missing header, or a file with no content at all. Records are read one at a time; with a `counter`, each place is counted as it is read, and
  * the archive's place cap stops the parse at the first place past it (`too-many-places`).
  */
 export function parseSavedPlacesCsv(text: string, counter?: PlaceCounter): ParsedCsv {
@@ -179,7 +180,6 @@ export function parseSavedPlacesCsv(text: string, counter?: PlaceCounter): Parse
   if (errors.length > 0) throw new ConverterError('csv-parse', parseErrorMessage(errors));
   if (head.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
   if (!body) throw new ConverterError('csv-columns', columnsMessage(trimmed(head[0]!)));
-  if (body.places.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
 
   const description = head
     .slice(0, -1)

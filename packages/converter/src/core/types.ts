@@ -97,12 +97,17 @@ export interface ConversionResult {
    * per-layer limit is split into even parts. Empty when the list was skipped or no place has coordinates.
    */
   files: OutputPart[];
-  /** CSV of places lacking coordinates (Title, Note, URL, Comment, Reason); absent when every place converted. */
+  /** CSV of places lacking coordinates (Title, Note, URL, Comment, Reason; Tags too when the list had them); absent when every place converted. */
   failedCsvContent?: string;
   /** File name for the failed-places CSV. */
   failedCsvFileName?: string;
   /** Set when validation failed and the list was skipped. */
   skippedReason?: string;
+  /**
+   * The list was read and holds no place (Takeout writes lists such as "Test" or "Work" with only
+   * their header, or the 2025+ tag row): nothing to convert, and not an error.
+   */
+  empty?: true;
   /** Places whose coordinates came from the resolution service. */
   resolvedCount?: number;
 }

@@ -147,6 +147,7 @@ export function createConverterWorkerApi(
             resolvedCount: result.resolvedCount ?? 0,
           };
           if (result.skippedReason) outcome.skippedReason = result.skippedReason;
+          if (result.empty) outcome.empty = true;
           if (result.failedCsvContent && result.failedCsvFileName) {
             outcome.failedCsv = {
               fileName: result.failedCsvFileName,

@@ -68,9 +68,11 @@ export interface ListOutcome {
   outputName: string;
   /** Set when the list failed validation and was skipped; then `files` is empty. */
   skippedReason?: string;
+  /** The list was read and holds no place ("Test", "Work"): nothing to convert, not an error. */
+  empty?: true;
   /** The list's map files in the format asked for (empty when no place has coordinates). */
   files: MapOutputFile[];
-  /** Places without coordinates, for retry (Title, Note, URL, Comment, Reason). */
+  /** Places without coordinates, for retry (Title, Note, URL, Comment, Reason; Tags when the list had them). */
   failedCsv?: OutputFile & { count: number };
   /** How many places got their coordinates through the API. */
   resolvedCount: number;
