@@ -4,7 +4,7 @@ import type { LookupFailure } from './core/reasons.js';
 import {
   convertLists,
   resolveChunkSizeFor,
-  RESOLVE_RETRY_DELAYS_MS,
+  RESOLVE_RETRY_DELAY_MS,
   RESOLVE_TIMEOUT_MS,
   ResolveRequestError,
   type ResolveUrls,
@@ -111,6 +111,7 @@ describe('convertLists', () => {
       resolveUrls: async () => {
         throw new Error('503: Service Unavailable');
       },
+      retryDelayMs: null,
       logger: { warn },
     });
     expect(result?.stats.converted).toBe(1);
@@ -133,6 +134,7 @@ describe('convertLists', () => {
               () => ((aborted = true), reject(new Error('aborted'))),
             ),
           ),
+        retryDelayMs: null,
         logger: { warn },
       });
       await vi.advanceTimersByTimeAsync(RESOLVE_TIMEOUT_MS - 1);
@@ -158,7 +160,7 @@ describe('convertLists', () => {
       ]),
     };
     const { resolveUrls } = resolver({}, { [placeUrl(FTID_A, 'A')]: 'throttled' });
-    const [result] = await convertLists([list], { resolveUrls, retryDelaysMs: [] });
+    const [result] = await convertLists([list], { resolveUrls, retryDelayMs: null });
     expect(result?.places.map((p) => p.reason)).toEqual([
       'throttled',
       'not_found',
@@ -187,22 +189,30 @@ describe('convertLists', () => {
         resolveUrls: async () => {
           throw new ResolveRequestError(status, `${status}: refused`);
         },
-        retryDelaysMs: [],
+        retryDelayMs: null,
       });
       expect(result?.places[1]?.reason).toBe(reason);
     }
   });
 
-  it('sends throttled and unavailable links again after each pause, within the 120 s budget', async () => {
+  it('sends throttled and unavailable links again once, together at the end of the run, after one pause', async () => {
     let clock = 0;
     const pauses: number[] = [];
+    const FTID_C = '0x89c25a316e5b1fe5:0x8b5ef3e2f2b8a09c';
+    const listB = {
+      path: 'Takeout/Saved/Food.csv',
+      content: csv([['Ftid C', '', placeUrl(FTID_C, 'C'), '']]),
+    };
     const answers = [
-      { [placeUrl(FTID_A, 'A')]: 'throttled', [placeUrl(FTID_B, 'B')]: 'unavailable' },
+      {
+        [placeUrl(FTID_A, 'A')]: 'throttled',
+        [placeUrl(FTID_B, 'B')]: 'unavailable',
+        [placeUrl(FTID_C, 'C')]: 'unavailable',
+      },
       { [placeUrl(FTID_B, 'B')]: 'throttled' },
-      {},
     ] as Array<Record<string, LookupFailure>>;
     const calls: string[][] = [];
-    const [result] = await convertLists([listA], {
+    const [a, b] = await convertLists([listA, listB], {
       now: () => clock,
       sleep: async (ms) => {
         pauses.push(ms);
@@ -219,18 +229,46 @@ describe('convertLists', () => {
         };
       },
     });
-    expect(pauses).toEqual([...RESOLVE_RETRY_DELAYS_MS]);
+    // Both lists in one request, then one retry of all three together: each link at most twice.
+    expect(pauses).toEqual([RESOLVE_RETRY_DELAY_MS]);
     expect(calls).toEqual([
-      [placeUrl(FTID_A, 'A'), placeUrl(FTID_B, 'B')],
-      [placeUrl(FTID_A, 'A'), placeUrl(FTID_B, 'B')],
-      [placeUrl(FTID_B, 'B')],
+      [placeUrl(FTID_A, 'A'), placeUrl(FTID_B, 'B'), placeUrl(FTID_C, 'C')],
+      [placeUrl(FTID_A, 'A'), placeUrl(FTID_B, 'B'), placeUrl(FTID_C, 'C')],
     ]);
-    expect(result?.stats.converted).toBe(4);
+    expect(a?.stats.converted).toBe(3);
+    expect(a?.places[3]?.reason).toBe('throttled');
+    expect(b?.stats.converted).toBe(1);
   });
 
-  it('does not retry past the budget, and never retries places Google has no location for', async () => {
-    let clock = 0;
+  it('stops the retry round at the first request refused again (the breaker), within the 120 s budget', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => [
+      `P${i}`,
+      '',
+      placeUrl(`0x14e732fd76f0d90d:0x${(0x1000 + i).toString(16)}`),
+      '',
+    ]);
     const calls: string[][] = [];
+    let clock = 0;
+    const [result] = await convertLists([{ path: 'Saved/Many.csv', content: csv(rows) }], {
+      resolveChunkSize: 2,
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      resolveUrls: async (urls) => {
+        calls.push(urls);
+        return { results: {}, failures: Object.fromEntries(urls.map((u) => [u, 'unavailable'])) };
+      },
+    });
+    // Three requests, then the retry's first request (and the one in flight beside it) fail again:
+    // the rest is not sent a second time.
+    expect(calls.length).toBeLessThanOrEqual(3 + 2);
+    expect(new Set(calls.slice(3).flat()).size).toBeLessThan(6);
+    expect(result?.stats.unplaced).toEqual({ unavailable: 6 });
+
+    // A first pass that used up the budget still retries: the round has a deadline of its own.
+    calls.length = 0;
+    clock = 0;
     await convertLists([listA], {
       now: () => clock,
       sleep: async (ms) => {
@@ -238,8 +276,7 @@ describe('convertLists', () => {
       },
       resolveUrls: async (urls) => {
         calls.push(urls);
-        // The first round takes almost the whole budget.
-        clock += RESOLVE_TIMEOUT_MS - RESOLVE_RETRY_DELAYS_MS[0]! + 1;
+        clock += RESOLVE_TIMEOUT_MS;
         return {
           results: {},
           failures: {
@@ -249,19 +286,166 @@ describe('convertLists', () => {
         };
       },
     });
+    // The retry sends only A (B has no location: never retried), and takes the whole deadline.
+    expect(calls).toEqual([
+      [placeUrl(FTID_A, 'A'), placeUrl(FTID_B, 'B')],
+      [placeUrl(FTID_A, 'A')],
+    ]);
+  });
+
+  it('never retries places Google has no location for', async () => {
+    const { calls, resolveUrls } = resolver(
+      {},
+      { [placeUrl(FTID_A, 'A')]: 'not_found', [placeUrl(FTID_B, 'B')]: 'not_allowed' },
+    );
+    await convertLists([listA], { resolveUrls, sleep: async () => {} });
     expect(calls).toHaveLength(1);
+  });
+
+  it('stops sending when the service says the upstream cannot be reached: no retry, every place left unavailable', async () => {
+    const rows = Array.from({ length: 9 }, (_, i) => [
+      `P${i}`,
+      '',
+      placeUrl(`0x14e732fd76f0d90d:0x${(0x2000 + i).toString(16)}`),
+      '',
+    ]);
+    const calls: string[][] = [];
+    const pauses: number[] = [];
+    const seen: ConversionProgress[] = [];
+    const [result] = await convertLists([{ path: 'Saved/Offline.csv', content: csv(rows) }], {
+      resolveChunkSize: 1,
+      sleep: async (ms) => {
+        pauses.push(ms);
+      },
+      onProgress: (p) => seen.push(p),
+      progressIntervalMs: 0,
+      resolveUrls: async (urls) => {
+        calls.push(urls);
+        return {
+          results: {},
+          failures: Object.fromEntries(urls.map((u) => [u, 'unavailable'])),
+          unreachable: true,
+        };
+      },
+    });
+    // The two requests in flight when the first answer came; nothing after, and no pause.
+    expect(calls.length).toBeLessThanOrEqual(2);
+    expect(pauses).toEqual([]);
+    expect(result?.stats.unplaced).toEqual({ unavailable: 9 });
+    expect(result?.failedCsvContent).toContain('The lookup failed (network or timeout); try again');
+    const counted = seen.filter((p) => p.lookups).map((p) => p.lookups!);
+    expect(new Set(counted.map((c) => c.total))).toEqual(new Set([9]));
+    expect(counted.at(-1)).toEqual({ done: 9, total: 9 });
+  });
+
+  it('stopped by its signal: nothing more is sent, what was found is kept, the rest is interrupted', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => [
+      `P${i}`,
+      '',
+      placeUrl(`0x14e732fd76f0d90d:0x${(0x3000 + i).toString(16)}`),
+      '',
+    ]);
+    const stop = new AbortController();
+    const calls: string[][] = [];
+    const warn = vi.fn();
+    const [result] = await convertLists(
+      [
+        {
+          path: 'Saved/Stopped.csv',
+          content: csv([
+            ['Pinned', '', 'https://www.google.com/maps/search/48.85837,+2.294481', ''],
+            ...rows,
+          ]),
+        },
+      ],
+      {
+        resolveChunkSize: 2,
+        signal: stop.signal,
+        logger: { warn },
+        resolveUrls: (urls, { signal }) => {
+          calls.push(urls);
+          if (calls.length === 1) {
+            return Promise.resolve({
+              results: Object.fromEntries(urls.map((u) => [u, resolvedUrlFor({ lat: 1, lng: 2 })])),
+            });
+          }
+          // The second request is in flight when the run is stopped: it gives up like a real client.
+          stop.abort();
+          return new Promise((_, reject) =>
+            signal.aborted
+              ? reject(new Error('aborted'))
+              : signal.addEventListener('abort', () => reject(new Error('aborted'))),
+          );
+        },
+      },
+    );
+    expect(calls.length).toBeLessThanOrEqual(3);
+    expect(result?.stats.converted).toBe(3);
+    expect(result?.stats.unplaced).toEqual({ interrupted: 4 });
+    expect(result?.files).toHaveLength(1);
+    expect(result?.failedCsvContent).toContain('Not looked up: the run was interrupted');
+    expect(warn).not.toHaveBeenCalledWith(expect.stringMatching(/^Batch URL/), expect.anything());
+  });
+
+  it('looks the lists of a run up together: many small lists share requests', async () => {
+    const smallLists = Array.from({ length: 30 }, (_, n) => ({
+      path: `Takeout/Saved/List ${n}.csv`,
+      content: csv(
+        Array.from({ length: 3 }, (_, i) => [
+          `P${n}-${i}`,
+          '',
+          placeUrl(`0x14e732fd76f0d90d:0x${(0x4000 + n * 10 + i).toString(16)}`),
+          '',
+        ]),
+      ),
+    }));
+    const { calls, resolveUrls } = resolver({});
+    const results = await convertLists(smallLists, { resolveUrls, retryDelayMs: null });
+    expect(calls.map((call) => call.length)).toEqual([90]);
+    expect(results.map((r) => r.stats.unplaced)).toEqual(smallLists.map(() => ({ not_found: 3 })));
   });
 
   it('skips a list that fails validation with its reason and converts the others', async () => {
     const bad = { path: 'Saved/Bad.csv', content: 'Name,Where\nx,y\n' };
-    const empty = { path: 'Saved/Empty.csv', content: '' };
-    const results = await convertLists([bad, empty, listA]);
+    const blank = { path: 'Saved/Blank.csv', content: '' };
+    const results = await convertLists([bad, blank, listA]);
     expect(results.map((r) => [r.fileName, r.skippedReason])).toEqual([
       ['Bad.csv', 'CSV file must contain "Title" and "URL" columns. Found columns: Name, Where'],
-      ['Empty.csv', 'CSV file is empty or contains no valid data rows.'],
+      ['Blank.csv', 'CSV file is empty or contains no valid data rows.'],
       ['Want to go.csv', undefined],
     ]);
     expect(results[0]?.files).toEqual([]);
+  });
+
+  it('reads a list with only its header (or the 2025+ tag row) as empty: no files, no error', async () => {
+    const results = await convertLists([
+      { path: 'Saved/Test.csv', content: 'Title,Note,URL,Comment\n' },
+      { path: 'Saved/Work.csv', content: 'Title,Note,URL,Tags,Comment\n,,,🛴 Fun stores,\n' },
+      listA,
+    ]);
+    expect(results.map((r) => [r.listName, r.empty, r.skippedReason, r.stats.totalPlaces])).toEqual(
+      [
+        ['Test', true, undefined, 0],
+        ['Work', true, undefined, 0],
+        ['Want to go', undefined, undefined, 5],
+      ],
+    );
+    expect(results[0]?.files).toEqual([]);
+    expect(results[0]?.failedCsvContent).toBeUndefined();
+  });
+
+  it('keeps the Tags column in the failed-places CSV, where the list had it', async () => {
+    const [result] = await convertLists([
+      {
+        path: 'Saved/Tagged.csv',
+        content: `Title,Note,URL,Tags,Comment\n,,,🍜 Food,\nNoodles,n,${placeUrl(FTID_A, 'A')},🍜 Food;☕ Coffee,c\n`,
+      },
+    ]);
+    const rows = result!.failedCsvContent!.replace('\uFEFF', '').split('\r\n');
+    expect(rows.slice(0, 2)).toEqual([
+      'Title,Note,URL,Tags,Comment,Reason',
+      `Noodles,n,${placeUrl(FTID_A, 'A')},🍜 Food;☕ Coffee,c,The link has no coordinates and lookups were off`,
+    ]);
   });
 
   it('logs places without coordinates with what was tried, at most 20 one by one', async () => {
@@ -345,7 +529,7 @@ describe('convertLists', () => {
     await convertLists([listA, listB], {
       resolveUrls,
       resolveChunkSize: 1,
-      retryDelaysMs: [],
+      retryDelayMs: null,
       onProgress: (p) => seen.push(p),
     });
     const counted = seen.filter((p) => p.lookups).map((p) => p.lookups!);
@@ -361,6 +545,36 @@ describe('convertLists', () => {
     expect(offline.some((p) => p.lookups)).toBe(false);
   });
 
+  it('counts places waiting for the retry within the first total: done only once their answer is final', async () => {
+    const seen: ConversionProgress[] = [];
+    let round = 0;
+    let doneBeforeRetry: number | undefined;
+    await convertLists([listA], {
+      resolveChunkSize: 1,
+      progressIntervalMs: 0,
+      onProgress: (p) => seen.push(p),
+      sleep: async () => {
+        doneBeforeRetry = seen.filter((p) => p.lookups).at(-1)?.lookups?.done;
+        round = 1;
+      },
+      resolveUrls: async (urls) => ({
+        results:
+          round === 1 || urls[0] === placeUrl(FTID_B, 'B')
+            ? { [urls[0]!]: resolvedUrlFor({ lat: 1, lng: 2 }) }
+            : {},
+        failures:
+          round === 0 && urls[0] === placeUrl(FTID_A, 'A') ? { [urls[0]]: 'throttled' } : {},
+      }),
+    });
+    const counted = seen.filter((p) => p.lookups).map((p) => p.lookups!);
+    expect(new Set(counted.map((c) => c.total))).toEqual(new Set([2]));
+    // B was final after the first pass; A, refused, only after the retry.
+    expect(doneBeforeRetry).toBe(1);
+    expect(counted.at(-1)).toEqual({ done: 2, total: 2 });
+    const done = counted.map((c) => c.done);
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+  });
+
   it('sizes its requests to the run: 100 links for small runs, up to 500 for the largest', async () => {
     expect([1, 20_000, 50_000, 100_000, 1_000_000].map(resolveChunkSizeFor)).toEqual([
       100, 100, 250, 500, 500,
@@ -374,7 +588,7 @@ describe('convertLists', () => {
     const { resolveUrls, calls } = resolver({});
     await convertLists([{ path: 'Saved/Many.csv', content: csv(rows) }], {
       resolveUrls,
-      retryDelaysMs: [],
+      retryDelayMs: null,
     });
     expect(calls.map((call) => call.length)).toEqual([100, 100, 50]);
   });

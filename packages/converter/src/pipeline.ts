@@ -13,12 +13,8 @@ import {
   listOutputNames,
 } from './core/names.js';
 import { parseSavedPlacesCsv, type ParsedCsv } from './core/csv.js';
-import {
-  isLookupFailure,
-  RETRYABLE_FAILURES,
-  type LookupFailure,
-  type UnplacedReason,
-} from './core/reasons.js';
+import type { UnplacedReason } from './core/reasons.js';
+import { RunLookups, type Logger, type ResolveUrls } from './run-lookups.js';
 import type { ConversionResult, ConversionStats, ListKind, ParsedPlace } from './core/types.js';
 import type { ConversionProgress, ConversionStage } from './worker/types.js';
 
@@ -44,7 +40,7 @@ export function resolveChunkSizeFor(lookups: number): number {
     Math.max(RESOLVE_MIN_CHUNK_SIZE, Math.ceil(lookups / RESOLVE_REQUESTS_PER_RUN)),
   );
 }
-/** Requests to the API in flight at once. */
+/** Requests to the API in flight at once, across all the lists of a run. */
 export const RESOLVE_CONCURRENCY = 2;
 /** Progress reaches the page at most this often (product.md "Pace"), instead of the seed's 10 ms pause per link. */
 export const PROGRESS_INTERVAL_MS = 50;
@@ -54,52 +50,18 @@ const PROGRESS_CHECK_EVERY = 64;
 export const MAX_LOGGED_UNCONVERTED = 20;
 
 /**
- * Pauses before links that came back `throttled` or `unavailable` are sent again, as long as the run
- * stays within {@link RESOLVE_TIMEOUT_MS} of its first lookup (product.md, Outputs).
+ * Pause before the run's one retry of the links that came back `throttled` or `unavailable`: they
+ * are sent again together at the end of the run (not list by list), the round within one request
+ * deadline ({@link RESOLVE_TIMEOUT_MS}, product.md "Outputs"), so each link is sent at most twice.
  */
-export const RESOLVE_RETRY_DELAYS_MS: readonly number[] = [5_000, 20_000];
+export const RESOLVE_RETRY_DELAY_MS = 5_000;
 
-/**
- * What a resolution service answers: original URL → URL carrying coordinates, and for links it
- * could not resolve, why (product.md's reasons). A link in neither is counted `not_found`.
- */
-export interface ResolveAnswer {
-  results: Record<string, string>;
-  failures?: Record<string, LookupFailure>;
-}
-
-/** Sends links to be resolved (the API's `POST /api/resolve-urls-batch`, or a local resolver). */
-export type ResolveUrls = (
-  urls: string[],
-  options: { signal: AbortSignal },
-) => Promise<ResolveAnswer>;
-
-/**
- * A resolution request the service refused as a whole: `status` is its HTTP status (402/403: the
- * allowance is used; 429/503: busy, worth retrying). The message is the seed's "status: text".
- */
-export class ResolveRequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ResolveRequestError';
-  }
-}
-
-/** The reason a whole failed batch gives each of its links. */
-function batchFailure(error: unknown, timedOut: boolean): LookupFailure {
-  if (timedOut || !(error instanceof ResolveRequestError)) return 'unavailable';
-  if (error.status === 402 || error.status === 403) return 'limit';
-  if (error.status === 400) return 'not_allowed';
-  return 'unavailable';
-}
-
-/** Where the converter reports what it skipped or could not do (console by default in the worker). */
-export interface Logger {
-  warn(message: string, details?: unknown): void;
-}
+export {
+  ResolveRequestError,
+  type Logger,
+  type ResolveAnswer,
+  type ResolveUrls,
+} from './run-lookups.js';
 
 /** A list ready to convert: its archive identity, and its text or an already parsed form. */
 export interface ListInput {
@@ -125,12 +87,18 @@ export interface PipelineOptions {
   resolveChunkSize?: number;
   onProgress?: (progress: ConversionProgress) => void;
   progressIntervalMs?: number;
-  /** Clock for throttling and retry budgets; injected by tests. */
+  /** Clock for throttling and the retry round's budget; injected by tests. */
   now?: () => number;
-  /** Waits before a retry round; injected by tests (default: a real timer). */
-  sleep?: (ms: number) => Promise<void>;
-  /** Pauses before the retry rounds (default {@link RESOLVE_RETRY_DELAYS_MS}). */
-  retryDelaysMs?: readonly number[];
+  /** Waits before the retry round, ending early when `signal` aborts; injected by tests (default: a real timer). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Pause before the retry round (default {@link RESOLVE_RETRY_DELAY_MS}); null: no retry. */
+  retryDelayMs?: number | null;
+  /**
+   * Stops the run's lookups (Ctrl-C, Cancel): nothing more is sent, requests in flight are
+   * abandoned (what they already found is kept), and every place not yet answered gets
+   * `interrupted`. The lists are still converted with what has coordinates.
+   */
+  signal?: AbortSignal;
   logger?: Logger;
   /** Most placemarks in one file; longer lists are split evenly (default: My Maps' 2,000 a layer). */
   maxPlacemarksPerKml?: number;
@@ -180,12 +148,14 @@ function fileMark(stage: ConversionStage, within: number): number {
 
 class ProgressReporter {
   private last = Number.NEGATIVE_INFINITY;
+  /** The highest percent reported: the bar never goes back (lists converted after the retry round). */
+  private highest = 0;
   constructor(
     private readonly options: PipelineOptions,
     private readonly fileCount: number,
   ) {}
 
-  /** Links looked up so far in this run, of all the distinct links it needs looked up. */
+  /** Places of this run with their final answer, of all the distinct places it needs looked up. */
   lookups: { done: number; total: number } | undefined;
 
   report(
@@ -206,12 +176,13 @@ class ProgressReporter {
       stage === 'preparing'
         ? 100
         : Math.min(100, fileIndex * share + (fileMark(stage, within) / 100) * share);
+    this.highest = Math.max(this.highest, percent);
     onProgress({
       stage,
       fileIndex: Math.min(fileIndex, this.fileCount - 1),
       fileCount: this.fileCount,
       fileName,
-      percent,
+      percent: this.highest,
       ...(currentItem ? { currentItem } : {}),
       ...(this.lookups && stage === 'extracting' ? { lookups: { ...this.lookups } } : {}),
     });
@@ -239,107 +210,37 @@ function statsFor(places: readonly ParsedPlace[]): ConversionStats {
   };
 }
 
-async function withTimeout(
-  resolveUrls: ResolveUrls,
-  urls: string[],
-  timeoutMs: number,
-  logger: Logger,
-): Promise<Record<string, string | LookupFailure>> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  try {
-    const answer = await resolveUrls(urls, { signal: controller.signal });
-    const outcome: Record<string, string | LookupFailure> = {};
-    for (const url of urls) {
-      const resolved = answer.results[url];
-      const failure = answer.failures?.[url];
-      if (typeof resolved === 'string') outcome[url] = resolved;
-      else outcome[url] = isLookupFailure(failure) ? failure : 'not_found';
-    }
-    return outcome;
-  } catch (error) {
-    if (timedOut) logger.warn('Batch URL resolution timeout');
-    else
-      logger.warn(
-        'Batch URL resolution failed; continuing without resolved URLs',
-        error instanceof Error ? error.message : error,
-      );
-    const reason = batchFailure(error, timedOut);
-    return Object.fromEntries(urls.map((url) => [url, reason]));
-  } finally {
-    clearTimeout(timer);
-  }
+/** A timer that ends early when `signal` aborts, so a stopped run never waits out a pause. */
+function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
-/** Shared across the lists of one run, so a place saved in two lists is looked up once: resolved URL or reason. */
-type ResolvedCache = Map<string, string | LookupFailure>;
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function resolveMissing(
-  pending: ReadonlyMap<string, string>,
-  cache: ResolvedCache,
-  options: PipelineOptions,
-  logger: Logger,
-  onChunk: (done: number, total: number, url: string, answered: number) => void,
-): Promise<void> {
-  const {
-    resolveUrls,
-    resolveTimeoutMs = RESOLVE_TIMEOUT_MS,
-    resolveChunkSize = RESOLVE_CHUNK_SIZE,
-    now = Date.now,
-    sleep = realSleep,
-    retryDelaysMs = RESOLVE_RETRY_DELAYS_MS,
-  } = options;
-  const entries = [...pending].filter(([key]) => !cache.has(key));
-  if (!resolveUrls || entries.length === 0) return;
-  const started = now();
-  const send = async (batch: Array<[string, string]>, timeoutMs: number, report: boolean) => {
-    const chunks: Array<Array<[string, string]>> = [];
-    for (let i = 0; i < batch.length; i += resolveChunkSize)
-      chunks.push(batch.slice(i, i + resolveChunkSize));
-    let done = 0;
-    let next = 0;
-    const worker = async () => {
-      while (next < chunks.length) {
-        const chunk = chunks[next++]!;
-        const results = await withTimeout(
-          resolveUrls,
-          chunk.map(([, url]) => url),
-          timeoutMs,
-          logger,
-        );
-        for (const [key, url] of chunk) cache.set(key, results[url] ?? 'not_found');
-        done += chunk.length;
-        if (report) onChunk(done, batch.length, chunk[chunk.length - 1]![1], chunk.length);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(RESOLVE_CONCURRENCY, chunks.length) }, worker));
-  };
-  await send(entries, resolveTimeoutMs, true);
-  // Links Google refused or that failed in transit get another try while the run's budget lasts.
-  for (const pause of retryDelaysMs) {
-    const again = entries.filter(([key]) =>
-      RETRYABLE_FAILURES.has(cache.get(key) as UnplacedReason),
-    );
-    const left = resolveTimeoutMs - (now() - started) - pause;
-    if (again.length === 0 || left <= 0) break;
-    await sleep(pause);
-    await send(again, left, false);
-  }
+/** A place of a list waiting for its lookup, under its lookup key. */
+interface Waiting {
+  place: ParsedPlace;
+  key: string;
 }
 
 /**
  * Converts lists per the seed's "Place conversion": coordinates from the URL first; links without them
  * that the resolver accepts ({@link placeNeed}) are sent, one per distinct place, to `resolveUrls`, and
  * coordinates are read from the resolved URL; a link the resolver would refuse is `not_allowed` at
- * once, never sent. A list that fails validation is skipped with its reason; the others go on.
- * Same-named lists write files told apart by folder (`listOutputNames`), their KML parts and
- * failed-places CSV under the same name.
+ * once, never sent. The run's lookups start at once for every list together (a few requests in
+ * flight, each up to {@link RESOLVE_CHUNK_SIZE} links whatever list they come from), and links that
+ * came back `throttled` or `unavailable` are retried once, together, at the end of the run
+ * ({@link RunLookups}); a list whose answers are all final is converted as soon as they are, the
+ * others after the retry. A list that fails validation is skipped with its reason; a list with no
+ * place is `empty`; the others go on. Same-named lists write files told apart by folder
+ * (`listOutputNames`), their parts and failed-places CSV under the same name.
  */
 export async function convertLists(
   lists: readonly ListInput[],
@@ -347,103 +248,70 @@ export async function convertLists(
 ): Promise<ConversionResult[]> {
   const logger = options.logger ?? { warn: () => {} };
   const progress = new ProgressReporter(options, lists.length);
-  const cache: ResolvedCache = new Map();
   const results: ConversionResult[] = [];
-  let unconvertedLogged = 0;
-  let unconvertedTotal = 0;
+  const log = { logged: 0, total: 0 };
   const outputNames = listOutputNames(lists.map((list) => list.path));
   const parsedLists = lists.map((list) => list.parsed ?? parseList(list.content, list.kind));
   // Each link read once, before the lists: the run's lookups are counted up front, so the page
-  // can say "Looking up 212 of 588 places" for the whole run.
+  // can say "Looking up 212 of 588 places" for the whole run, and they all start at once.
   const plans: PlaceNeed[][] = parsedLists.map((parsed) =>
     parsed instanceof ConverterError ? [] : parsed.places.map(placeNeed),
   );
+  let lookups: RunLookups | undefined;
+  /** The list whose places are being waited for, named in progress reports. */
+  let current = { index: 0, fileName: lists[0] ? fileNameFromPath(lists[0].path) : '' };
   if (options.resolveUrls) {
-    const keys = new Set<string>();
-    for (const plan of plans.flat()) if (plan.kind === 'lookup') keys.add(plan.key);
-    if (keys.size > 0) progress.lookups = { done: 0, total: keys.size };
-    options = {
-      ...options,
-      resolveChunkSize: options.resolveChunkSize ?? resolveChunkSizeFor(keys.size),
-    };
+    // Each distinct place once, under the link it first appears with, in list order.
+    const entries = new Map<string, string>();
+    parsedLists.forEach((parsed, index) => {
+      if (parsed instanceof ConverterError) return;
+      plans[index]!.forEach((plan, i) => {
+        if (plan.kind === 'lookup' && !entries.has(plan.key))
+          entries.set(plan.key, parsed.places[i]!.url);
+      });
+    });
+    if (entries.size > 0) {
+      const tracked = { done: 0, total: entries.size };
+      progress.lookups = tracked;
+      lookups = new RunLookups([...entries], {
+        resolveUrls: options.resolveUrls,
+        chunkSize: options.resolveChunkSize ?? resolveChunkSizeFor(entries.size),
+        concurrency: RESOLVE_CONCURRENCY,
+        timeoutMs: options.resolveTimeoutMs ?? RESOLVE_TIMEOUT_MS,
+        retryDelayMs:
+          options.retryDelayMs === undefined ? RESOLVE_RETRY_DELAY_MS : options.retryDelayMs,
+        now: options.now ?? Date.now,
+        sleep: options.sleep ?? realSleep,
+        signal: options.signal,
+        logger,
+        onSettled: (count, url) => {
+          tracked.done += count;
+          const within = 0.5 + tracked.done / tracked.total / 2;
+          progress.report('extracting', current.index, current.fileName, within, url, false);
+        },
+      });
+    }
   }
 
-  for (const [index, list] of lists.entries()) {
+  /** Converts list `index` once its places have their final answers. */
+  const finishList = (index: number, places: ParsedPlace[], waiting: readonly Waiting[]) => {
+    const list = lists[index]!;
+    const parsed = parsedLists[index] as ParsedCsv;
     const fileName = fileNameFromPath(list.path);
     const listName = list.name ?? listNameFromPath(list.path);
     const outputName = list.outputName ?? outputNames[index]!;
-    progress.report('validating', index, fileName);
-    const parsed = parsedLists[index]!;
-    if (parsed instanceof ConverterError) {
-      results.push({
-        fileName,
-        path: list.path,
-        listName,
-        outputName,
-        stats: statsFor([]),
-        places: [],
-        files: [],
-        skippedReason: parsed.message || MESSAGES.validationFailed,
-      });
-      continue;
-    }
-
-    progress.report('extracting', index, fileName);
-    const places: ParsedPlace[] = parsed.places.map((place) => ({ ...place }));
-    const pending = new Map<string, string>();
-    const waiting: Array<{ place: ParsedPlace; key: string }> = [];
-    places.forEach((place, i) => {
-      if (i % PROGRESS_CHECK_EVERY === 0) {
-        progress.report(
-          'extracting',
-          index,
-          fileName,
-          i / places.length / 2,
-          place.url || place.title,
-          false,
-        );
-      }
-      const plan = plans[index]![i]!;
-      if (plan.kind === 'coordinates') place.coordinates = plan.coordinates;
-      else if (plan.kind === 'unplaced') place.reason = plan.reason;
-      else if (!options.resolveUrls) place.reason = 'not_looked_up';
-      else {
-        if (!pending.has(plan.key)) pending.set(plan.key, place.url);
-        waiting.push({ place, key: plan.key });
-      }
-    });
-    await resolveMissing(pending, cache, options, logger, (done, total, url, answered) => {
-      if (progress.lookups) progress.lookups.done += answered;
-      progress.report('extracting', index, fileName, 0.5 + done / total / 2, url, false);
-    });
-    // The count as it stands once the list's lookups are answered (the throttle may have held it back).
-    if (progress.lookups && pending.size > 0) progress.report('extracting', index, fileName, 1);
     let resolvedCount = 0;
     for (const { place, key } of waiting) {
-      const resolved = cache.get(key) ?? 'not_found';
-      const found = isLookupFailure(resolved) ? undefined : extractCoordinates(resolved);
+      const answer = lookups?.answer(key) ?? { reason: 'not_found' };
+      const found = 'url' in answer ? extractCoordinates(answer.url) : undefined;
       if (found) {
         place.coordinates = found.coordinates;
         resolvedCount += 1;
       } else {
-        place.reason = isLookupFailure(resolved) ? resolved : 'not_found';
+        place.reason = 'reason' in answer ? answer.reason : 'not_found';
       }
     }
-    for (const place of places) {
-      if (place.coordinates) continue;
-      unconvertedTotal += 1;
-      if (unconvertedLogged < MAX_LOGGED_UNCONVERTED) {
-        unconvertedLogged += 1;
-        logger.warn('Could not extract coordinates', {
-          title: place.title,
-          url: place.url,
-          note: place.note,
-          comment: place.comment,
-          attempted: ['URL extraction', 'resolved-URL extraction', 'no redirect occurred'],
-        });
-      }
-    }
-
+    logUnplaced(places, logger, log);
     progress.report('converting', index, fileName);
     const mapped = places.filter((place): place is MappedPlace => place.coordinates !== undefined);
     const failed = places.filter((place) => !place.coordinates);
@@ -467,16 +335,75 @@ export async function convertLists(
           : [],
       resolvedCount,
     };
+    if (places.length === 0) result.empty = true;
     if (parsed.description) result.description = parsed.description;
     if (failed.length > 0) {
-      result.failedCsvContent = buildFailedCsv(failed);
+      result.failedCsvContent = buildFailedCsv(failed, parsed.columns);
       result.failedCsvFileName = failedCsvFileName(outputName);
     }
-    results.push(result);
+    results[index] = result;
+  };
+
+  /** Lists whose places wait for the retry round, converted after it. */
+  const deferred: Array<() => void> = [];
+  for (const [index, list] of lists.entries()) {
+    const fileName = fileNameFromPath(list.path);
+    current = { index, fileName };
+    progress.report('validating', index, fileName);
+    const parsed = parsedLists[index]!;
+    if (parsed instanceof ConverterError) {
+      results[index] = {
+        fileName,
+        path: list.path,
+        listName: list.name ?? listNameFromPath(list.path),
+        outputName: list.outputName ?? outputNames[index]!,
+        stats: statsFor([]),
+        places: [],
+        files: [],
+        skippedReason: parsed.message || MESSAGES.validationFailed,
+      };
+      continue;
+    }
+
+    progress.report('extracting', index, fileName);
+    const places: ParsedPlace[] = parsed.places.map((place) => ({ ...place }));
+    const waiting: Waiting[] = [];
+    places.forEach((place, i) => {
+      if (i % PROGRESS_CHECK_EVERY === 0) {
+        progress.report(
+          'extracting',
+          index,
+          fileName,
+          i / places.length / 2,
+          place.url || place.title,
+          false,
+        );
+      }
+      const plan = plans[index]![i]!;
+      if (plan.kind === 'coordinates') place.coordinates = plan.coordinates;
+      else if (plan.kind === 'unplaced') place.reason = plan.reason;
+      else if (!lookups) place.reason = 'not_looked_up';
+      else waiting.push({ place, key: plan.key });
+    });
+    if (lookups && waiting.length > 0) {
+      await lookups.firstAnswers(waiting.map(({ key }) => key));
+      // The count as it stands once the list's first answers are in (the throttle may have held it back).
+      progress.report('extracting', index, fileName, 1);
+      if (waiting.some(({ key }) => !lookups.isFinal(key))) {
+        deferred.push(() => finishList(index, places, waiting));
+        continue;
+      }
+    }
+    finishList(index, places, waiting);
   }
-  if (unconvertedTotal > unconvertedLogged) {
+  if (lookups) {
+    await lookups.finish();
+    progress.report('extracting', current.index, current.fileName, 1);
+  }
+  for (const finish of deferred) finish();
+  if (log.total > log.logged) {
     logger.warn(
-      `${unconvertedTotal - unconvertedLogged} more places without coordinates were not logged one by one`,
+      `${log.total - log.logged} more places without coordinates were not logged one by one`,
     );
   }
   progress.report(
@@ -485,4 +412,25 @@ export async function convertLists(
     lists.at(-1) ? fileNameFromPath(lists.at(-1)!.path) : '',
   );
   return results;
+}
+
+/** Logs places left without coordinates with what was tried, the first {@link MAX_LOGGED_UNCONVERTED} one by one. */
+function logUnplaced(
+  places: readonly ParsedPlace[],
+  logger: Logger,
+  log: { logged: number; total: number },
+): void {
+  for (const place of places) {
+    if (place.coordinates) continue;
+    log.total += 1;
+    if (log.logged >= MAX_LOGGED_UNCONVERTED) continue;
+    log.logged += 1;
+    logger.warn('Could not extract coordinates', {
+      title: place.title,
+      url: place.url,
+      note: place.note,
+      comment: place.comment,
+      attempted: ['URL extraction', 'resolved-URL extraction', 'no redirect occurred'],
+    });
+  }
 }

@@ -17,9 +17,10 @@ export const LOOKUP_FAILURES: readonly LookupFailure[] = [
 
 /**
  * Why a place of a list got no coordinates: a lookup failure, or `no_link` (the row has no link at
- * all) or `not_looked_up` (the link carries no coordinates and lookups were off).
+ * all), `not_looked_up` (the link carries no coordinates and lookups were off) or `interrupted`
+ * (the run was stopped, by Ctrl-C or Cancel, before its lookup was answered).
  */
-export type UnplacedReason = LookupFailure | 'no_link' | 'not_looked_up';
+export type UnplacedReason = LookupFailure | 'no_link' | 'not_looked_up' | 'interrupted';
 
 /** Failures worth another try before the run ends (product.md: retried with back-off within 120 s). */
 export const RETRYABLE_FAILURES: ReadonlySet<UnplacedReason> = new Set([
@@ -29,13 +30,15 @@ export const RETRYABLE_FAILURES: ReadonlySet<UnplacedReason> = new Set([
 
 /**
  * Reasons a new run may fix ("Retry failed places"): the lookup was refused, failed, ran out of
- * allowance, or was not made. `not_found`, `not_allowed` and `no_link` would only fail again.
+ * allowance, or was not made (lookups off, or the run interrupted). `not_found`, `not_allowed` and
+ * `no_link` would only fail again.
  */
 export const RETRYABLE_AGAIN: ReadonlySet<UnplacedReason> = new Set([
   'throttled',
   'unavailable',
   'limit',
   'not_looked_up',
+  'interrupted',
 ]);
 
 /** One sentence per reason, for the failed-places CSV's `Reason` column and summaries. */
@@ -47,6 +50,7 @@ export const REASON_TEXT: Readonly<Record<UnplacedReason, string>> = {
   limit: 'The lookup allowance was used up',
   no_link: 'The row has no link',
   not_looked_up: 'The link has no coordinates and lookups were off',
+  interrupted: 'Not looked up: the run was interrupted',
 };
 
 /** Type guard for reasons received from outside (the API, a worker message). */

@@ -157,8 +157,37 @@ describe('converter worker API', () => {
     const reasons = Object.values(outcome.stats.unplaced).reduce((sum, n) => sum + n, 0);
     expect(reasons).toBe(outcome.stats.skipped);
     const csv = new TextDecoder().decode(outcome.failedCsv!.bytes);
-    expect(csv).toContain('Title,Note,URL,Comment,Reason');
+    // The seed's columns, the list's Tags where it had them (2025+ exports), then the reason.
+    expect(csv).toContain(
+      list.header === 'tags'
+        ? 'Title,Note,URL,Tags,Comment,Reason'
+        : 'Title,Note,URL,Comment,Reason',
+    );
     expect(csv).toContain('Google has no location for this place');
+  });
+
+  it('gives an empty list (a header, or the 2025+ tag row, and no place) as empty, not as an error', async () => {
+    const api = createConverterWorkerApi({ logger: quiet });
+    const bytes = zipSync({
+      'Takeout/Saved/Test.csv': strToU8('Title,Note,URL,Tags,Comment\n,,,,\n'),
+      'Takeout/Saved/Cakes.csv': strToU8(
+        'Title,Note,URL,Comment\nTorte,,"https://www.google.com/maps/search/48.2,16.37",\n',
+      ),
+    });
+    const inspected = await api.inspect(bytes, 'takeout.zip');
+    if (!inspected.ok) throw new Error(inspected.error.message);
+    expect(inspected.value.lists.map((l) => [l.name, l.rowCount, l.problem])).toEqual([
+      ['Test', 0, undefined],
+      ['Cakes', 1, undefined],
+    ]);
+    const result = await api.convert({ paths: inspected.value.lists.map((l) => l.path) });
+    if (!result.ok) throw new Error(result.error.message);
+    const [test, cakes] = result.value.lists;
+    expect(test).toMatchObject({ empty: true, files: [], stats: { totalPlaces: 0 } });
+    expect(test).not.toHaveProperty('skippedReason');
+    expect(test).not.toHaveProperty('failedCsv');
+    expect(cakes).not.toHaveProperty('empty');
+    expect(result.value.totals).toEqual({ total: 1, converted: 1, skipped: 0 });
   });
 
   it('forgets the archive on reset', async () => {

@@ -1,0 +1,323 @@
+/**
+ * The lookups of one conversion run: every distinct place that needs one, across all its lists,
+ * sent in requests of a run-wide size with a few in flight (lists never wait for each other), then
+ * one retry round at the end for what came back `throttled` or `unavailable`. It stops sending when
+ * the service says the upstream cannot be reached, or when the caller stops the run.
+ */
+import { isLookupFailure, RETRYABLE_FAILURES, type UnplacedReason } from './core/reasons.js';
+import type { LookupFailure } from './core/reasons.js';
+
+/**
+ * What a resolution service answers: original URL → URL carrying coordinates, and for links it
+ * could not resolve, why (product.md's reasons). A link in neither is counted `not_found`.
+ */
+export interface ResolveAnswer {
+  results: Record<string, string>;
+  failures?: Record<string, LookupFailure>;
+  /**
+   * The service cannot reach the upstream at all (no route, DNS, refused connections: PlacePort's
+   * resolver says so when its breaker opened for that reason). The run sends nothing more and does
+   * not retry: every link not yet answered is `unavailable`.
+   */
+  unreachable?: boolean;
+}
+
+/** Sends links to be resolved (the API's `POST /api/resolve-urls-batch`, or a local resolver). */
+export type ResolveUrls = (
+  urls: string[],
+  options: { signal: AbortSignal },
+) => Promise<ResolveAnswer>;
+
+/**
+ * A resolution request the service refused as a whole: `status` is its HTTP status (402/403: the
+ * allowance is used; 429/503: busy, worth retrying). The message is the seed's "status: text".
+ */
+export class ResolveRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ResolveRequestError';
+  }
+}
+
+/** Where the converter reports what it skipped or could not do (console by default in the worker). */
+export interface Logger {
+  warn(message: string, details?: unknown): void;
+}
+
+/** What a link got: a URL carrying coordinates, or why it has none. */
+export type LinkAnswer = { url: string } | { reason: UnplacedReason };
+
+/** A place to look up: its lookup key (one per distinct place) and the link sent for it. */
+export type LookupEntry = readonly [key: string, url: string];
+
+/** How a run looks links up; the pipeline fills it from its options. */
+export interface LookupSettings {
+  resolveUrls: ResolveUrls;
+  /** Links per request. */
+  chunkSize: number;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Deadline of one request; the retry round as a whole also ends within it. */
+  timeoutMs: number;
+  /** Pause before the retry round, or null for none. */
+  retryDelayMs: number | null;
+  now: () => number;
+  /** Waits `ms`, or less when `signal` aborts. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Stops the run: nothing more is sent, requests in flight are abandoned. */
+  signal: AbortSignal | undefined;
+  logger: Logger;
+  /** `count` more places have their final answer; `url` is a link among them. */
+  onSettled: (count: number, url: string) => void;
+}
+
+/** The reason a whole failed request gives each of its links. */
+function batchFailure(error: unknown, timedOut: boolean): LookupFailure {
+  if (timedOut || !(error instanceof ResolveRequestError)) return 'unavailable';
+  if (error.status === 402 || error.status === 403) return 'limit';
+  if (error.status === 400) return 'not_allowed';
+  return 'unavailable';
+}
+
+/**
+ * Sends one request within `timeoutMs` (the signal aborts after it, or when the run is stopped),
+ * and reads every link's answer; a request that fails as a whole gives all its links one reason.
+ */
+async function ask(
+  settings: LookupSettings,
+  urls: string[],
+  timeoutMs: number,
+): Promise<{ answers: Map<string, LinkAnswer>; unreachable: boolean }> {
+  const { resolveUrls, logger, signal: stop } = settings;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onStop = () => controller.abort();
+  stop?.addEventListener('abort', onStop);
+  try {
+    const answer = await resolveUrls(urls, { signal: controller.signal });
+    const answers = new Map<string, LinkAnswer>();
+    for (const url of urls) {
+      const resolved = answer.results[url];
+      const failure = answer.failures?.[url];
+      answers.set(
+        url,
+        typeof resolved === 'string'
+          ? { url: resolved }
+          : { reason: isLookupFailure(failure) ? failure : 'not_found' },
+      );
+    }
+    return { answers, unreachable: answer.unreachable === true };
+  } catch (error) {
+    if (stop?.aborted) {
+      // Stopped on purpose: nothing to warn about.
+    } else if (timedOut) logger.warn('Batch URL resolution timeout');
+    else {
+      logger.warn(
+        'Batch URL resolution failed; continuing without resolved URLs',
+        error instanceof Error ? error.message : error,
+      );
+    }
+    const reason = batchFailure(error, timedOut);
+    return { answers: new Map(urls.map((url) => [url, { reason }])), unreachable: false };
+  } finally {
+    clearTimeout(timer);
+    stop?.removeEventListener('abort', onStop);
+  }
+}
+
+const isRetryable = (answer: LinkAnswer | undefined) =>
+  answer !== undefined && 'reason' in answer && RETRYABLE_FAILURES.has(answer.reason);
+
+function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+/**
+ * The run's lookups. Created with every distinct place of the run in list order, it starts sending
+ * at once. {@link RunLookups.firstAnswers} waits for some places' first answers (a list's), and
+ * {@link RunLookups.finish} runs the one retry round and settles everything. Each place counts once
+ * towards progress, when its answer is final: a place waiting for the retry is not done yet, so the
+ * total never grows and the estimate stays honest.
+ */
+export class RunLookups {
+  private readonly answers = new Map<string, LinkAnswer>();
+  private readonly final = new Set<string>();
+  private readonly chunkDone = new Map<string, Promise<void>>();
+  private readonly firstPass: Promise<void>;
+  /** The service said the upstream cannot be reached: nothing more is sent. */
+  private halted = false;
+
+  constructor(
+    private readonly entries: readonly LookupEntry[],
+    private readonly settings: LookupSettings,
+  ) {
+    const chunks = chunksOf(entries, settings.chunkSize);
+    const done = chunks.map(() => {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    });
+    chunks.forEach((chunk, i) => {
+      for (const [key] of chunk) this.chunkDone.set(key, done[i]!.promise);
+    });
+    this.firstPass = this.pass(
+      chunks,
+      'first',
+      () => settings.timeoutMs,
+      (index) => done[index]!.resolve(),
+    );
+    // Awaited by firstAnswers and finish, which pass a failure on; never left unhandled meanwhile.
+    this.firstPass.catch(() => {});
+  }
+
+  private get stopped(): boolean {
+    return this.settings.signal?.aborted === true;
+  }
+
+  /** Whether a link that failed now may still be tried again in this run. */
+  private get retryAhead(): boolean {
+    return this.settings.retryDelayMs !== null && !this.halted && !this.stopped;
+  }
+
+  /** The answer a place has now (undefined before its first). */
+  answer(key: string): LinkAnswer | undefined {
+    return this.answers.get(key);
+  }
+
+  /** Whether a place's answer is final (no retry will change it). */
+  isFinal(key: string): boolean {
+    return this.final.has(key);
+  }
+
+  /** Resolves once each of these places has its first answer (or was given up on). */
+  async firstAnswers(keys: Iterable<string>): Promise<void> {
+    const waits = new Set<Promise<void>>();
+    for (const key of keys) {
+      const done = this.chunkDone.get(key);
+      if (done) waits.add(done);
+    }
+    // A pass that failed (a progress callback that threw) ends the wait with its error.
+    await Promise.race([Promise.all(waits), this.firstPass]);
+  }
+
+  /**
+   * Waits for the first pass, then sends again, once and together, every link that came back
+   * `throttled` or `unavailable`, after a pause, within one request deadline for the whole round.
+   * A retry request whose every link is refused or fails again stops the round (the upstream is
+   * still refusing or failing: the rest keep their reason), as do an unreachable upstream and a
+   * stopped run.
+   */
+  async finish(): Promise<void> {
+    await this.firstPass;
+    const again = this.entries.filter(([key]) => !this.final.has(key));
+    const { retryDelayMs, now, sleep, signal, timeoutMs } = this.settings;
+    if (again.length > 0 && this.retryAhead && retryDelayMs !== null) {
+      const deadline = now() + timeoutMs;
+      await sleep(retryDelayMs, signal);
+      await this.pass(
+        chunksOf(again, this.settings.chunkSize),
+        'retry',
+        () => deadline - now(),
+        () => {},
+      );
+    }
+    this.settle(this.entries.filter(([key]) => !this.final.has(key)));
+  }
+
+  /** Counts these places as done (their answers are final now). */
+  private settle(entries: readonly LookupEntry[]): void {
+    let count = 0;
+    for (const [key] of entries) {
+      if (this.final.has(key)) continue;
+      this.final.add(key);
+      count += 1;
+    }
+    if (count > 0) this.settings.onSettled(count, entries.at(-1)![1]);
+  }
+
+  /**
+   * Sends one batch and records its answers, or, when the run no longer sends (stopped, the
+   * upstream out of reach, the retry round's breaker open or its deadline passed), gives its places
+   * their reason unsent. `onRefusedAll` is told when a retry batch got no answer but refusals.
+   */
+  private async send(
+    chunk: readonly LookupEntry[],
+    round: 'first' | 'retry',
+    timeout: number,
+    refusedAll: boolean,
+    onRefusedAll: () => void,
+  ): Promise<void> {
+    if (this.halted || this.stopped || refusedAll || timeout <= 0) {
+      // Never sent: the first pass says why; a retry keeps the first answer.
+      if (round === 'first') {
+        const reason: UnplacedReason = this.halted ? 'unavailable' : 'interrupted';
+        for (const [key] of chunk) this.answers.set(key, { reason });
+      }
+      this.settle(chunk);
+      return;
+    }
+    const { answers, unreachable } = await ask(
+      this.settings,
+      chunk.map(([, url]) => url),
+      timeout,
+    );
+    if (unreachable) this.halted = true;
+    const cutShort = this.stopped;
+    let answered = 0;
+    const finished: LookupEntry[] = [];
+    for (const entry of chunk) {
+      const [key, url] = entry;
+      const answer = answers.get(url) ?? { reason: 'not_found' };
+      if (isRetryable(answer)) {
+        // A request cut short by the stop left its links unasked: first time, they were not
+        // looked up; on the retry, the first reason stands. Otherwise the latest reason counts.
+        if (round === 'first') this.answers.set(key, cutShort ? { reason: 'interrupted' } : answer);
+        else if (!cutShort) this.answers.set(key, answer);
+      } else {
+        answered += 1;
+        this.answers.set(key, answer);
+      }
+      if (round === 'retry' || !isRetryable(this.answers.get(key)) || !this.retryAhead) {
+        finished.push(entry);
+      }
+    }
+    if (round === 'retry' && answered === 0) onRefusedAll();
+    this.settle(finished);
+  }
+
+  /** Sends `chunks`, a few at a time, until they are all answered or the run stops sending. */
+  private async pass(
+    chunks: readonly LookupEntry[][],
+    round: 'first' | 'retry',
+    timeoutFor: () => number,
+    onChunk: (index: number) => void,
+  ): Promise<void> {
+    let next = 0;
+    let refusedAll = false;
+    const worker = async () => {
+      while (next < chunks.length) {
+        const index = next++;
+        try {
+          await this.send(chunks[index]!, round, timeoutFor(), refusedAll, () => {
+            refusedAll = true;
+          });
+        } finally {
+          // Whatever happened, no one waits for this batch for ever.
+          onChunk(index);
+        }
+      }
+    };
+    await Promise.all(
+      Array.from({ length: Math.min(this.settings.concurrency, chunks.length) }, worker),
+    );
+  }
+}
