@@ -12,8 +12,10 @@ Usage:
   placeport convert <list - failed-places.csv> --out <dir> [options]   (retry an earlier run's failures)
   placeport --help
 
-The archive's saved lists (Saved/*.csv) and starred places (Saved Places.json, from "Maps (your
-places)") are converted.
+Getting the archive: at https://takeout.google.com, deselect all, then select "Saved" (your saved
+lists) and "Maps (your places)" (your starred places), and export. Both are converted: the lists
+(Saved/*.csv) and the starred places (Saved Places.json); a list with nothing in it is reported as
+empty.
 
 Most links in a Takeout export name a place but carry no coordinates. placeport looks them up
 itself, from your own computer: it reads each place's public Google Maps page (which Google serves
@@ -57,15 +59,29 @@ The cache file:
 Output:
   One file per list and format (lists over 2,000 places are split into even parts, the most one
   Google My Maps layer takes) and, for a list with places left without coordinates, a
-  failed-places CSV saying why for each: give it back to placeport convert to try those again. The summary counts them by reason. While looking up, progress (done / total, rate,
-  time left) is shown on stderr when it is a terminal. At most ${CAP} places are converted at once
-  (all the lists of an archive together).
+  failed-places CSV saying why for each (with the list's Tags column, when it had one): give it
+  back to placeport convert to try those again. The summary counts them by reason. While looking
+  up, progress (places done / total, the recent rate, time left) is shown on stderr: one line
+  rewritten in place on a terminal, otherwise a line every 10 s. At most ${CAP} places are
+  converted at once (all the lists of an archive together).
   Nothing already in the --out folder is replaced unless you say so: when files this run writes
   are there (or links, or folders of those names), placeport names them and stops without writing
   anything (before looking anything up, where it can tell). --force replaces files and symbolic links (the link itself, never
   the file it points to); a folder in the way is never replaced, and that list is reported as not
   written. Names are cut to fit every common disk (255 bytes), and Windows device names (CON, NUL,
   COM1, …) get a "_".
+
+When Google cannot be reached:
+  When requests to Google get no answer at all (no connection, DNS, refused connections), placeport
+  stops looking up within seconds, writes every list with what has coordinates, puts the rest in
+  the failed-places CSVs ("The lookup failed"), says why, and exits 3. Run with --offline to skip
+  lookups on purpose.
+
+Stopping a run:
+  Ctrl-C (or SIGTERM) stops the lookups, writes every list with what has coordinates and a
+  failed-places CSV for the rest ("Not looked up: the run was interrupted"), prints the summary and
+  exits 130 (143 for SIGTERM). Places found so far are kept in the cache file, so running the same
+  command again (with --force) looks up only the rest. Ctrl-C twice stops at once.
 
 Retrying the failures:
   placeport convert "maps/Want to go - failed-places.csv" --out maps/
@@ -75,10 +91,14 @@ Retrying the failures:
   No --force is needed.
 
 Exit codes:
-  0  every list was read, converted and written (places a lookup could not place are reported,
-     not fatal)
-  1  bad input (not a ZIP, no lists, more than ${CAP} places, an unreadable list, an unknown
-     --list), or files that could not be written (the other lists still are; the summary says why)
-  2  wrong usage (unknown option, missing --out, --offline with --api, …), or files already in the
-     --out folder without --force (nothing written)`;
+  0    every list was read, converted and written (places a lookup could not place are reported,
+       not fatal; an empty list is not an error)
+  1    bad input (not a ZIP, no lists, more than ${CAP} places, an unreadable list, an unknown
+       --list), or files that could not be written (the other lists still are; the summary says why)
+  2    wrong usage (unknown option, missing --out, --offline with --api, …), or files already in
+       the --out folder without --force (nothing written)
+  3    Google (or, with --api, the PlacePort API) could not be reached: lookups stopped, the lists
+       were written with what had coordinates, the rest is in the failed-places CSVs
+  130  interrupted by Ctrl-C (143: by SIGTERM); what was found is written
+  When several apply, the first of 130/143, 1, 3 is the code.`;
 }

@@ -1,17 +1,13 @@
 /**
  * How the CLI looks links up for the converter's pipeline (`ResolveUrls`): locally, through
  * `@placeport/resolver` from the user's own computer, or through a self-hosted PlacePort API. Both
- * count what they did for the summary and report progress in lookups.
+ * count what they did for the summary, and say when the upstream cannot be reached at all; the
+ * progress comes from the pipeline (each place once, when its answer is final).
  */
-import {
-  ConverterError,
-  placeNeed,
-  ResolveRequestError,
-  type InspectedList,
-  type ResolveUrls,
-} from '@placeport/converter/internal';
+import { ResolveRequestError, type ResolveUrls } from '@placeport/converter/internal';
 import { createResolveClient } from '@placeport/converter/worker';
 import type { Resolver } from '@placeport/resolver';
+import { describeNetworkError } from './network.js';
 
 /** Statuses with which an API refuses a batch outright: allowance used (402, 403), too many requests (429). */
 const REFUSALS = new Set([402, 403, 429]);
@@ -31,6 +27,11 @@ export interface LookupStats {
   apiRequests: number;
   /** API: the first time it refused a whole request (402, 403, 429), with its "status: text". */
   refused?: { status: number; message: string };
+  /**
+   * Google (local) or the PlacePort API (`--api`) could not be reached, so the run stopped looking
+   * up; `cause` is what the network said ("connection refused", "DNS found no address for …").
+   */
+  unreachable?: { cause: string };
 }
 
 /** Empty statistics for a mode. */
@@ -45,64 +46,20 @@ export function emptyStats(mode: LookupStats['mode']): LookupStats {
   };
 }
 
-/**
- * How many distinct places of these lists need a lookup: links without coordinates that the
- * resolver accepts ({@link placeNeed}), one per lookup key, as the pipeline sends them; a link the
- * resolver would refuse is `not_allowed` and never counted. It sets the progress line's total
- * before the first answer (links sent again later are added as they go).
- */
-export function countLookups(lists: readonly InspectedList[]): number {
-  const keys = new Set<string>();
-  for (const list of lists) {
-    if (list.parsed instanceof ConverterError) continue;
-    for (const place of list.parsed.places) {
-      const need = placeNeed(place);
-      if (need.kind === 'lookup') keys.add(need.key);
-    }
-  }
-  return keys.size;
-}
-
-/** Counts lookups sent and answered across the pipeline's calls, for stats and the progress line. */
-class LookupTracker {
+/** Records the links of each call: new ones count as links, the others as retries. */
+class LinkCounter {
   private readonly seen = new Set<string>();
-  private done = 0;
-  private sent = 0;
+  constructor(readonly stats: LookupStats) {}
 
-  constructor(
-    readonly stats: LookupStats,
-    private readonly expected: number,
-    private readonly onProgress: ((done: number, total: number) => void) | undefined,
-  ) {}
-
-  /** Records a call's links: new ones count as links, the others as retries. */
   begin(urls: readonly string[]): void {
-    if (this.sent === 0) this.onProgress?.(0, Math.max(this.expected, new Set(urls).size));
     for (const url of new Set(urls)) {
       if (this.seen.has(url)) this.stats.retried += 1;
       else {
         this.seen.add(url);
         this.stats.links += 1;
       }
-      this.sent += 1;
     }
   }
-
-  /** `count` more lookups were answered. */
-  advance(count: number): void {
-    if (count <= 0) return;
-    this.done += count;
-    const total = Math.max(this.expected + this.stats.retried, this.sent, this.done);
-    this.onProgress?.(this.done, total);
-  }
-}
-
-/** Options shared by both ways of looking up. */
-export interface LookupOptions {
-  /** Distinct places the run is expected to look up ({@link countLookups}). */
-  expected: number;
-  /** Called as lookups are answered: done so far, and the total as known now. */
-  onProgress?: (done: number, total: number) => void;
 }
 
 /** A `ResolveUrls` for the pipeline and the statistics it fills in. */
@@ -111,58 +68,82 @@ export interface Lookups {
   stats: LookupStats;
 }
 
+/** What the network said when nothing answered (see `watchNetwork`). */
+type LastFailure = () => string | undefined;
+
 /**
  * Local lookups: each batch the pipeline sends goes to `resolver` as a paid client (local runs have
  * no free tier to share), and its answer is returned as the pipeline's `{ results, failures }`.
+ * When the resolver says Google cannot be reached (its breaker opened because nothing answered:
+ * details `unreachable`), the answer says so, and the pipeline stops sending and retrying; the
+ * statistics keep the network's cause.
  */
-export function localLookups(resolver: Resolver, options: LookupOptions): Lookups {
-  const tracker = new LookupTracker(emptyStats('local'), options.expected, options.onProgress);
-  const { stats } = tracker;
+export function localLookups(
+  resolver: Resolver,
+  lastFailure: LastFailure = () => undefined,
+): Lookups {
+  const counter = new LinkCounter(emptyStats('local'));
+  const { stats } = counter;
   const resolveUrls: ResolveUrls = async (urls, { signal }) => {
-    tracker.begin(urls);
-    let reported = 0;
+    counter.begin(urls);
     const { results, failures, report } = await resolver.resolve(urls, {
       signal,
       requester: { client: 'cli', priority: 'paid' },
-      onProgress: (done) => {
-        tracker.advance(done - reported);
-        reported = done;
-      },
     });
-    tracker.advance(new Set(urls).size - reported);
     stats.cacheHits += report.cacheHits;
     stats.upstreamRequests.pages += report.upstreamRequests.pages;
     stats.upstreamRequests.places += report.upstreamRequests.places;
-    return { results, failures };
+    const unreachable = (report.details.unreachable ?? 0) > 0 && !signal.aborted;
+    if (unreachable) stats.unreachable ??= { cause: lastFailure() ?? 'no answer' };
+    return { results, failures, ...(unreachable ? { unreachable: true } : {}) };
   };
   return { resolveUrls, stats };
 }
 
 /**
+ * Requests in a row to a PlacePort API that got no answer at all (connection refused, DNS, a
+ * timeout) after which it is taken to be out of reach: the run stops sending to it.
+ */
+export const API_UNREACHABLE_AFTER = 3;
+
+/**
  * Lookups through a PlacePort API's `POST /api/resolve-urls-batch` (the converter's own client).
  * A request the API refuses as a whole (402/403: the free allowance is used; 429: too many) is
- * remembered for the summary, and still thrown so the pipeline gives its links their reason.
+ * remembered for the summary, and still thrown so the pipeline gives its links their reason. After
+ * {@link API_UNREACHABLE_AFTER} requests in a row without any answer, the API is out of reach: the
+ * answer says so and the run stops sending.
  */
-export function apiLookups(
-  apiBase: string,
-  options: LookupOptions,
-  fetchImpl: typeof fetch = fetch,
-): Lookups {
-  const tracker = new LookupTracker(emptyStats('api'), options.expected, options.onProgress);
-  const { stats } = tracker;
+export function apiLookups(apiBase: string, fetchImpl: typeof fetch = fetch): Lookups {
+  const counter = new LinkCounter(emptyStats('api'));
+  const { stats } = counter;
   const client = createResolveClient({ apiBase }, fetchImpl);
+  let unanswered = 0;
   const resolveUrls: ResolveUrls = async (urls, call) => {
-    tracker.begin(urls);
+    counter.begin(urls);
     stats.apiRequests += 1;
     try {
-      return await client(urls, call);
+      const answer = await client(urls, call);
+      unanswered = 0;
+      return answer;
     } catch (error) {
-      if (error instanceof ResolveRequestError && REFUSALS.has(error.status)) {
-        stats.refused ??= { status: error.status, message: error.message };
+      if (error instanceof ResolveRequestError) {
+        unanswered = 0;
+        if (REFUSALS.has(error.status)) {
+          stats.refused ??= { status: error.status, message: error.message };
+        }
+        throw error;
       }
-      throw error;
-    } finally {
-      tracker.advance(new Set(urls).size);
+      // Given up on (the run stopped, or the request's deadline): not the network's answer.
+      if (call.signal.aborted) throw error;
+      // No answer at all: connection refused, DNS, a connection that timed out.
+      unanswered += 1;
+      if (unanswered < API_UNREACHABLE_AFTER) throw error;
+      stats.unreachable ??= { cause: describeNetworkError(error) };
+      return {
+        results: {},
+        failures: Object.fromEntries(urls.map((url) => [url, 'unavailable' as const])),
+        unreachable: true,
+      };
     }
   };
   return { resolveUrls, stats };

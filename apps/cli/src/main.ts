@@ -1,8 +1,9 @@
 /**
  * `placeport`: converts a Google Takeout archive to KML files from the command line, looking up
  * links without coordinates from the user's own computer (or through a PlacePort API).
- * Exit codes: 0 every list read and written, 1 bad input or files not written, 2 wrong usage or
- * files already in the output folder (nothing written).
+ * Exit codes ({@link EXIT}): 0 every list read and written, 1 bad input or files not written, 2
+ * wrong usage or files already in the output folder (nothing written), 3 Google (or the API) could
+ * not be reached, 130/143 interrupted by SIGINT/SIGTERM (what was found is written).
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -19,12 +20,14 @@ import {
   type InspectedList,
   type PipelineOptions,
 } from '@placeport/converter/internal';
+import type { ConversionProgress } from '@placeport/converter/worker';
 import { createResolver, MemoryPlaceCache } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
 import { defaultCacheFile, loadCacheFile, saveCacheFile } from './cache-file.js';
 import { EnvironmentError, readEnvironment, type CliEnvironment } from './config.js';
 import { helpText } from './help.js';
-import { apiLookups, countLookups, emptyStats, localLookups, type Lookups } from './lookups.js';
+import { apiLookups, emptyStats, localLookups, type Lookups } from './lookups.js';
+import { watchNetwork } from './network.js';
 import {
   existingBeforeRun,
   existingMessage,
@@ -36,7 +39,13 @@ import {
   type RetryInput,
 } from './outputs.js';
 import { createProgressLine, type ProgressLine } from './progress.js';
-import { formatSummary, summarize, type CacheSummary } from './summary.js';
+import {
+  formatSummary,
+  summarize,
+  unreachableSentence,
+  type CacheSummary,
+  type CliSummary,
+} from './summary.js';
 import { parseCommandLine, pickLists, UsageError, type ConvertCommand } from './usage.js';
 
 /** Links per request to a PlacePort API: its free tier answers 402 past 4 links in one request. */
@@ -47,18 +56,71 @@ export const API_CHUNK_SIZE = 4;
  */
 export const LOCAL_CHUNK_SIZE = 100;
 
-/** Where the CLI writes: stdout (summary), stderr (messages), and the progress line when stderr is a terminal. */
+/** The exit codes (README, "Exit codes"). */
+export const EXIT = {
+  ok: 0,
+  /** Bad input, or files that could not be written. */
+  failed: 1,
+  /** Wrong usage, or files already in the output folder (nothing written). */
+  usage: 2,
+  /** Google (or the PlacePort API) could not be reached: the run stopped looking up. */
+  unreachable: 3,
+  /** Stopped by Ctrl-C (128 + SIGINT's number, as shells report it). */
+  SIGINT: 130,
+  /** Stopped by SIGTERM (128 + 15). */
+  SIGTERM: 143,
+} as const;
+
+/** The signals that stop a run, keeping its work. */
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** Where the CLI writes: stdout (summary), stderr (messages), and the lookups' progress on stderr. */
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   /** Raw writes to a terminal's stderr for the progress line; absent when stderr is not a TTY. */
   progress?: (text: string) => void;
+  /** Whole progress lines now and then, when stderr is not a terminal (a pipe, a log). */
+  progressLog?: (text: string) => void;
 }
 
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
-  ...(process.stderr.isTTY ? { progress: (text: string) => process.stderr.write(text) } : {}),
+  ...(process.stderr.isTTY
+    ? { progress: (text: string) => process.stderr.write(text) }
+    : { progressLog: (text: string) => process.stderr.write(text) }),
+};
+
+/**
+ * How a run hears that it should stop: `listen` calls back on the first SIGINT or SIGTERM (the run
+ * then stops looking up and writes what it has), and returns a function that stops listening.
+ */
+export interface Interrupts {
+  listen(onStop: (signal: StopSignal) => void): () => void;
+}
+
+/**
+ * The process's own signals. The first stops the lookups and lets the run write its work; a second
+ * ends the process at once (Ctrl-C twice), with the code of that signal.
+ */
+export const processInterrupts: Interrupts = {
+  listen(onStop) {
+    let stopping = false;
+    const handle = (signal: StopSignal) => {
+      if (stopping) process.exit(EXIT[signal]);
+      stopping = true;
+      onStop(signal);
+    };
+    const onInt = () => handle('SIGINT');
+    const onTerm = () => handle('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    return () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    };
+  },
 };
 
 /** What the CLI needs from the machine; tests pass their own. */
@@ -66,10 +128,17 @@ export interface CliContext {
   env: CliEnvironment;
   platform: NodeJS.Platform;
   homedir: string;
+  /** Default: the process's SIGINT and SIGTERM. */
+  interrupts?: Interrupts;
 }
 
 function machineContext(): CliContext {
-  return { env: readEnvironment(), platform: process.platform, homedir: homedir() };
+  return {
+    env: readEnvironment(),
+    platform: process.platform,
+    homedir: homedir(),
+    interrupts: processInterrupts,
+  };
 }
 
 /** Runs the CLI with the given arguments; resolves to the exit code. */
@@ -84,7 +153,9 @@ export async function runCli(
     const machine = context ?? machineContext();
     cacheFile = defaultCacheFile(machine);
     command = parseCommandLine(argv, machine.env, cacheFile);
-    if (command.kind === 'convert') return await convert(command, io, machine.env);
+    if (command.kind === 'convert') {
+      return await convert(command, io, machine.env, machine.interrupts ?? processInterrupts);
+    }
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof EnvironmentError)) throw error;
     io.stderr(`placeport: ${error.message}\nRun "placeport --help" for the options.`);
@@ -114,6 +185,8 @@ function csvInput(file: string, content: string): InspectedList {
     place.title = unescapeFormula(place.title);
     if (place.note) place.note = unescapeFormula(place.note);
     if (place.comment) place.comment = unescapeFormula(place.comment);
+    // The guard is on the Tags cell, so on its first tag.
+    if (place.tags?.[0]) place.tags[0] = unescapeFormula(place.tags[0]);
   }
   const outputName = name.endsWith(FAILED_CSV_SUFFIX)
     ? name.slice(0, -FAILED_CSV_SUFFIX.length) || name
@@ -187,14 +260,16 @@ async function localSetup(
   }
   // The test-only origins are fakes on loopback, which the public-only fetch rightly refuses.
   const overridden = env.mapsOrigin !== undefined || env.placesApiOrigin !== undefined;
+  // Watched, so a run that cannot reach Google can say what the network said.
+  const network = watchNetwork(overridden ? globalThis.fetch : createPublicFetch());
   const resolver = createResolver({
-    fetch: overridden ? globalThis.fetch : createPublicFetch(),
+    fetch: network.fetch,
     mapsOrigin: env.mapsOrigin,
     ...(env.placesApiOrigin ? { placesOrigin: env.placesApiOrigin } : {}),
     googleMapsApiKey: command.lookups.googleMapsApiKey,
     cache,
   });
-  return { cache, loaded, damaged, resolver };
+  return { cache, loaded, damaged, resolver, lastFailure: network.lastFailure };
 }
 
 /**
@@ -221,8 +296,32 @@ function refuseExisting(
   return 2;
 }
 
-async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment): Promise<number> {
+/** The exit code of a finished run (see {@link EXIT}): an interruption first, then failures, then Google out of reach. */
+function exitCode(summary: CliSummary): number {
+  if (summary.interrupted) return EXIT[summary.interrupted];
+  if (summary.lists.some((list) => list.skippedReason || list.notWritten)) return EXIT.failed;
+  if (summary.lookups.unreachable) return EXIT.unreachable;
+  return EXIT.ok;
+}
+
+async function convert(
+  command: ConvertCommand,
+  io: CliIo,
+  env: CliEnvironment,
+  interrupts: Interrupts,
+): Promise<number> {
   let progress: ProgressLine | undefined;
+  const stop = new AbortController();
+  let interrupted: StopSignal | undefined;
+  const stopListening = interrupts.listen((signal) => {
+    interrupted = signal;
+    progress?.finish();
+    progress = undefined;
+    io.stderr(
+      `placeport: interrupted: looking up no more places; writing every list with what has coordinates (${signal === 'SIGINT' ? 'press Ctrl-C again' : 'send it again'} to stop at once).`,
+    );
+    stop.abort();
+  });
   try {
     const { lists: chosen, retry } = await readLists(command);
     const outDir = path.resolve(command.out);
@@ -232,23 +331,28 @@ async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment):
     const early = await existingBeforeRun(chosen, command.formats, outDir, retry);
     const refusedEarly = refuseExisting(early, outDir, command, io, false);
     if (refusedEarly !== undefined) return refusedEarly;
-    const expected = command.lookups.kind === 'offline' ? 0 : countLookups(chosen);
-    progress = io.progress ? createProgressLine(io.progress) : undefined;
-    const onProgress = progress ? progress.update.bind(progress) : undefined;
-    const lookupOptions = { expected, ...(onProgress ? { onProgress } : {}) };
+    if (io.progress) progress = createProgressLine(io.progress);
+    else if (io.progressLog)
+      progress = createProgressLine(io.progressLog, Date.now, { terminal: false });
+    // The pipeline counts the run's distinct places once, each when its answer is final.
+    const onProgress = (update: ConversionProgress) => {
+      if (update.lookups) progress?.update(update.lookups.done, update.lookups.total);
+    };
 
     // Offline, the pipeline gets no resolveUrls and gives such places `not_looked_up`.
     let lookups: Lookups | undefined;
     let local: Awaited<ReturnType<typeof localSetup>> | undefined;
     if (command.lookups.kind === 'api') {
-      lookups = apiLookups(command.lookups.apiBase, lookupOptions);
+      lookups = apiLookups(command.lookups.apiBase);
     } else if (command.lookups.kind === 'local') {
       local = await localSetup({ ...command, lookups: command.lookups }, env, io);
-      lookups = localLookups(local.resolver, lookupOptions);
+      lookups = localLookups(local.resolver, local.lastFailure);
     }
     const pipeline: PipelineOptions = {
       logger: { warn: () => {} },
       formats: command.formats,
+      signal: stop.signal,
+      onProgress,
       ...(lookups
         ? {
             resolveUrls: lookups.resolveUrls,
@@ -288,6 +392,7 @@ async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment):
         ...(command.lookups.kind === 'api' ? { api: command.lookups.apiBase } : {}),
       },
       cache,
+      interrupted,
     });
     io.stdout(command.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
     const unread = summary.lists.filter((list) => list.skippedReason);
@@ -298,7 +403,10 @@ async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment):
         io.stderr(`placeport: ${list.name}: ${file} could not be written: ${reason}`);
       }
     }
-    return unread.length > 0 || unwritten.length > 0 ? 1 : 0;
+    // Without --json the summary says it; with it, stdout is JSON, so the person reads it here.
+    const unreachable = unreachableSentence(summary);
+    if (unreachable && command.json) io.stderr(`placeport: ${unreachable}`);
+    return exitCode(summary);
   } catch (error) {
     progress?.finish();
     // An ambiguous --list is wrong usage (exit 2), found only once the archive is read.
@@ -312,6 +420,8 @@ async function convert(command: ConvertCommand, io: CliIo, env: CliEnvironment):
       );
     }
     io.stderr(`placeport: ${message}`);
-    return 1;
+    return interrupted ? EXIT[interrupted] : EXIT.failed;
+  } finally {
+    stopListening();
   }
 }

@@ -1,7 +1,9 @@
 /**
- * The lookup progress line: `Looking up places: 212 / 588 · 14.1 a second · about 27 s left`,
- * rewritten in place with `\r` on a terminal's stderr. Nothing is drawn when stderr is not a
- * terminal (pipes, logs, tests), so the summary on stdout stays the only output there.
+ * The lookup progress: `Looking up places: 212 / 588 · 14.1 a second · about 27 s left`. On a
+ * terminal's stderr it is one line rewritten in place with `\r`; when stderr is not a terminal
+ * (a pipe, a log file) it is written as whole lines now and then ({@link LOG_INTERVAL_MS}), so a log
+ * shows the run is alive without filling up. The total is the run's distinct places and never
+ * grows: a place sent again after a refusal is counted once, when its answer is final.
  */
 
 /** A duration for people: `45 s`, `3 min 20 s`, `1 h 5 min`; under a second reads `1 s`. */
@@ -27,24 +29,22 @@ function formatRate(perSecond: number): string {
 
 /** The state of the lookups at one moment. */
 export interface ProgressState {
-  /** Lookups answered so far (from the cache file or from Google). */
+  /** Places whose lookup is answered for good (from the cache file, Google, or given up on). */
   done: number;
-  /** Lookups this run makes, as far as known now (links sent again after a refusal add to it). */
+  /** Places this run looks up: fixed for the run. */
   total: number;
-  /** Time since the first lookup was sent. */
-  elapsedMs: number;
+  /** Places answered a second lately ({@link RATE_WINDOW_MS}); undefined until it can be measured. */
+  perSecond: number | undefined;
 }
 
 /**
- * The progress line's text. The rate is lookups answered per second since the first was sent;
- * the time left is what is left at that rate. Both are left out until there is something to
- * measure, and the time left once everything is answered.
+ * The progress text. The time left is what is left at the recent rate; both are left out until
+ * there is something to measure, and the time left once everything is answered.
  */
-export function formatProgress({ done, total, elapsedMs }: ProgressState): string {
+export function formatProgress({ done, total, perSecond }: ProgressState): string {
   const shown = Math.min(done, total);
   const parts = [`Looking up places: ${shown} / ${total}`];
-  if (shown > 0 && elapsedMs > 0) {
-    const perSecond = (shown * 1000) / elapsedMs;
+  if (shown > 0 && perSecond !== undefined && perSecond > 0) {
     parts.push(`${formatRate(perSecond)} a second`);
     if (shown < total)
       parts.push(`about ${formatDuration(((total - shown) / perSecond) * 1000)} left`);
@@ -52,45 +52,83 @@ export function formatProgress({ done, total, elapsedMs }: ProgressState): strin
   return parts.join(' · ');
 }
 
-/** Minimum time between two redraws of the line. */
+/** Minimum time between two redraws of the terminal line. */
 export const REDRAW_INTERVAL_MS = 100;
+/** Minimum time between two progress lines when stderr is not a terminal. */
+export const LOG_INTERVAL_MS = 10_000;
+/**
+ * The rate is measured over about this much of the recent past, so the estimate follows the run as
+ * it is now (a pause, a slower stretch), not its average since the start.
+ */
+export const RATE_WINDOW_MS = 20_000;
 
-/** Draws {@link formatProgress} on one terminal line. */
+/** Places answered a second over the last {@link RATE_WINDOW_MS}. */
+class RecentRate {
+  private readonly samples: Array<{ time: number; done: number }> = [];
+
+  add(time: number, done: number): void {
+    this.samples.push({ time, done });
+    // Keep one sample at or before the window's start, so the rate always spans the whole window.
+    while (this.samples.length > 2 && this.samples[1]!.time <= time - RATE_WINDOW_MS) {
+      this.samples.shift();
+    }
+  }
+
+  perSecond(): number | undefined {
+    const first = this.samples[0];
+    const last = this.samples.at(-1);
+    if (!first || !last || last.time <= first.time || last.done <= first.done) return undefined;
+    return ((last.done - first.done) * 1000) / (last.time - first.time);
+  }
+}
+
+/** Shows {@link formatProgress} as lookups are answered. */
 export interface ProgressLine {
-  /** Redraws the line (at most every {@link REDRAW_INTERVAL_MS}, always when everything is done). */
+  /** Shows the new state (at most every {@link REDRAW_INTERVAL_MS} on a terminal, {@link LOG_INTERVAL_MS} otherwise). */
   update(done: number, total: number): void;
-  /** Draws the last state and ends the line, so what follows starts on a line of its own. */
+  /** Shows the last state and ends the line, so what follows starts on a line of its own. */
   finish(): void;
 }
 
 /**
- * A progress line written through `write` (a TTY's stderr). `\r` goes back to the line's start and
- * `ESC[K` clears what a longer earlier text left behind. The clock starts at the first update.
+ * Progress written through `write`. On a terminal (`terminal: true`), one line: `\r` goes back to
+ * its start and `ESC[K` clears what a longer earlier text left behind, redrawn at most every
+ * {@link REDRAW_INTERVAL_MS} and always when everything is done. Otherwise whole lines (each ending
+ * in `\n`): the first state, then at most one every {@link LOG_INTERVAL_MS}, and the last.
  */
 export function createProgressLine(
   write: (text: string) => void,
   now: () => number = Date.now,
+  { terminal = true }: { terminal?: boolean } = {},
 ): ProgressLine {
-  let started: number | undefined;
-  let lastDrawn = Number.NEGATIVE_INFINITY;
+  const rate = new RecentRate();
+  let lastShown = Number.NEGATIVE_INFINITY;
+  let shownText: string | undefined;
   let state: { done: number; total: number } | undefined;
-  const draw = () => {
-    if (!state || started === undefined) return;
-    write(`\r${formatProgress({ ...state, elapsedMs: now() - started })}\u001b[K`);
+  const text = () => formatProgress({ ...state!, perSecond: rate.perSecond() });
+  const show = () => {
+    if (!state) return;
+    shownText = text();
+    write(terminal ? `\r${shownText}\u001b[K` : `${shownText}\n`);
   };
+  const interval = terminal ? REDRAW_INTERVAL_MS : LOG_INTERVAL_MS;
   return {
     update(done, total) {
       const time = now();
-      started ??= time;
+      rate.add(time, done);
       state = { done, total };
-      if (done < total && time - lastDrawn < REDRAW_INTERVAL_MS) return;
-      lastDrawn = time;
-      draw();
+      if ((!terminal || done < total) && time - lastShown < interval) return;
+      lastShown = time;
+      show();
     },
     finish() {
       if (!state) return;
-      draw();
-      write('\n');
+      if (terminal) {
+        show();
+        write('\n');
+      } else if (text() !== shownText) {
+        show();
+      }
       state = undefined;
     },
   };

@@ -22,6 +22,8 @@ export interface ListSummaryLine {
   unplaced: UnplacedCounts;
   /** Why the list itself could not be read (then nothing was converted from it). */
   skippedReason?: string;
+  /** The list was read and holds no place (Takeout's "Test" or "Work" lists): not an error. */
+  empty?: true;
   /** The files written. */
   files: string[];
   /** Files of the list that could not be written, each with the reason (the other lists still were). */
@@ -50,6 +52,8 @@ export interface CliSummary {
   lookups: LookupStats & { api?: string };
   /** Null with `--no-cache`, `--offline` and `--api`. */
   cache: CacheSummary | null;
+  /** The run was stopped (Ctrl-C, SIGTERM) before its lookups were done: the signal. */
+  interrupted?: 'SIGINT' | 'SIGTERM';
 }
 
 /** Reasons in the order summaries list them. */
@@ -66,7 +70,12 @@ function addCounts(into: UnplacedCounts, from: UnplacedCounts): UnplacedCounts {
 export function summarize(
   results: readonly ConversionResult[],
   written: ReadonlyMap<string, ListWrite>,
-  context: { outDir: string; lookups: CliSummary['lookups']; cache: CacheSummary | null },
+  context: {
+    outDir: string;
+    lookups: CliSummary['lookups'];
+    cache: CacheSummary | null;
+    interrupted?: 'SIGINT' | 'SIGTERM' | undefined;
+  },
 ): CliSummary {
   const lists = results.map((result): ListSummaryLine => {
     const write = written.get(result.path);
@@ -79,6 +88,7 @@ export function summarize(
       resolved: result.resolvedCount ?? 0,
       unplaced: addCounts({}, result.stats.unplaced),
       ...(result.skippedReason ? { skippedReason: result.skippedReason } : {}),
+      ...(result.empty ? { empty: true as const } : {}),
       files: write?.files ?? [],
       ...(write?.notWritten.length ? { notWritten: write.notWritten } : {}),
       ...(write?.removed.length ? { removed: write.removed } : {}),
@@ -93,7 +103,14 @@ export function summarize(
     }),
     { total: 0, converted: 0, skipped: 0, unplaced: {} as UnplacedCounts },
   );
-  return { outDir: context.outDir, lists, totals, lookups: context.lookups, cache: context.cache };
+  return {
+    outDir: context.outDir,
+    lists,
+    totals,
+    lookups: context.lookups,
+    cache: context.cache,
+    ...(context.interrupted ? { interrupted: context.interrupted } : {}),
+  };
 }
 
 const plural = (count: number, one: string, many = `${one}s`) =>
@@ -104,6 +121,25 @@ function reasonLines(unplaced: UnplacedCounts, indent: string): string[] {
   return REASON_ORDER.filter((reason) => unplaced[reason])
     .sort((a, b) => unplaced[b]! - unplaced[a]!)
     .map((reason) => `${indent}${String(unplaced[reason]).padStart(5)}  ${REASON_TEXT[reason]}`);
+}
+
+/**
+ * The sentence printed when Google (or the PlacePort API) could not be reached and the run stopped
+ * looking up: what the network said, what to do, and where the places not looked up are.
+ */
+export function unreachableSentence(summary: CliSummary): string | undefined {
+  const { lookups } = summary;
+  if (!lookups.unreachable) return undefined;
+  const count = summary.totals.unplaced.unavailable ?? 0;
+  const csvs =
+    summary.lists.filter((list) => list.unplaced.unavailable).length > 1 ? 'CSVs' : 'CSV';
+  const where =
+    count === 1
+      ? `1 place was not looked up and is in the failed-places ${csvs}`
+      : `${count} places were not looked up and are in the failed-places ${csvs}`;
+  return lookups.mode === 'api'
+    ? `Cannot reach the PlacePort API at ${lookups.api} (${lookups.unreachable.cause}): check that it is running, or run without --api; ${where}.`
+    : `Cannot reach Google (${lookups.unreachable.cause}): check your connection, or run with --offline; ${where}.`;
 }
 
 /** What the lookups did, in a sentence or two (none when nothing needed looking up). */
@@ -122,6 +158,8 @@ function lookupLines(summary: CliSummary): string[] {
     );
   }
   const unplaced = summary.totals.unplaced;
+  const unreachable = unreachableSentence(summary);
+  if (unreachable) lines.push(unreachable);
   if (lookups.mode === 'api' && (lookups.refused || unplaced.limit)) {
     const refusal = lookups.refused
       ? `The PlacePort API refused the lookups (${lookups.refused.message.split('\n')[0]}).`
@@ -130,15 +168,27 @@ function lookupLines(summary: CliSummary): string[] {
       `${refusal} Places it did not look up are in the failed-places CSVs. To look them up from your own computer instead, run the same command without --api.`,
     );
   }
-  if (lookups.mode === 'local' && (unplaced.throttled || unplaced.unavailable)) {
+  if (lookups.mode === 'local' && !unreachable && (unplaced.throttled || unplaced.unavailable)) {
     lines.push(
       `Some lookups were refused by Google or failed: run the same command again later.${summary.cache ? ' Places already found are in the cache file and are not looked up again.' : ''}`,
+    );
+  }
+  if (summary.interrupted) {
+    const count = unplaced.interrupted ?? 0;
+    lines.push(
+      `Interrupted: ${count === 1 ? '1 place was' : `${count} places were`} not looked up (in the failed-places CSVs). Give those back to placeport convert, or run the same command again with --force${summary.cache ? ': places already found come from the cache file' : ''}.`,
     );
   }
   if (lookups.mode === 'offline' && unplaced.not_looked_up) {
     lines.push('Lookups were off (--offline): run without --offline to look those places up.');
   }
   return lines;
+}
+
+/** The mark of a list: ✓ placed and written, ✗ nothing placed or not written in full, – empty. */
+function markOf(list: ListSummaryLine): string {
+  if (list.empty) return '–';
+  return list.notWritten?.length || list.converted === 0 ? '✗' : '✓';
 }
 
 /** The readable summary printed without `--json`. */
@@ -149,9 +199,13 @@ export function formatSummary(summary: CliSummary): string {
       lines.push(`✗ ${list.name}: skipped — ${list.skippedReason}`);
       continue;
     }
+    if (list.empty) {
+      lines.push(`${markOf(list)} ${list.name}: empty (the list holds no places)`);
+      continue;
+    }
     const failed = list.notWritten?.length ?? 0;
     lines.push(
-      `${failed ? '✗' : '✓'} ${list.name}: ${list.converted} of ${list.total} places converted${list.skipped ? `, ${list.skipped} without coordinates:` : ''}`,
+      `${markOf(list)} ${list.name}: ${list.converted} of ${plural(list.total, 'place')} placed${list.skipped ? `, ${list.skipped} without coordinates:` : ''}`,
     );
     lines.push(...reasonLines(list.unplaced, '  '));
     lines.push(...list.files.map((file) => `    ${file}`));
@@ -164,7 +218,7 @@ export function formatSummary(summary: CliSummary): string {
     );
   }
   const { total, converted, skipped, unplaced } = summary.totals;
-  lines.push('', `${converted} of ${plural(total, 'place')} converted.`);
+  lines.push('', `${converted} of ${plural(total, 'place')} placed.`);
   if (skipped > 0) {
     lines.push(
       `${plural(skipped, 'place')} without coordinates (listed in the failed-places CSVs, with the reason):`,

@@ -110,6 +110,12 @@ describe('placeport CLI', () => {
     // Where this machine's cache file is: under XDG_CACHE_HOME, which the test set.
     expect(result.stdout).toContain(path.join(dir, 'placeport', 'places-v1.json'));
     expect(result.stdout).toMatch(/Exit codes:/);
+    // The guide brings both sources: the lists and the starred places.
+    expect(result.stdout).toContain(
+      'select "Saved" (your saved\nlists) and "Maps (your places)" (your starred places)',
+    );
+    expect(result.stdout).toMatch(/^ {2}3 {4}Google .*could not be reached/m);
+    expect(result.stdout).toMatch(/^ {2}130 {2}interrupted by Ctrl-C/m);
     expect(result.stdout).not.toMatch(/PLACEPORT_/);
   });
 
@@ -220,7 +226,12 @@ describe('placeport CLI', () => {
       );
       const failed = line.files.find((f) => f.endsWith('failed-places.csv'))!;
       const csv = await readFile(failed, 'utf8');
-      expect(csv.startsWith('\uFEFFTitle,Note,URL,Comment')).toBe(true);
+      // The seed's columns, and the list's Tags where it had them, then the reason.
+      const header =
+        list.header === 'tags'
+          ? 'Title,Note,URL,Tags,Comment,Reason'
+          : 'Title,Note,URL,Comment,Reason';
+      expect(csv.startsWith(`\uFEFF${header}\r\n`)).toBe(true);
       expect(csv).toContain(REASON_TEXT.not_looked_up);
     }
     expect((await readdir(out)).sort()).toEqual(
@@ -474,9 +485,7 @@ describe('placeport CLI', () => {
     const text = await run(['convert', archive, '--out', path.join(dir, 'text'), '--offline']);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(
-      new RegExp(
-        `✓ ${placeLists[0]!.name}: \\d+ of ${placeLists[0]!.places.length} places converted`,
-      ),
+      new RegExp(`✓ ${placeLists[0]!.name}: \\d+ of ${placeLists[0]!.places.length} places placed`),
     );
     const unknown = await run(['convert', archive, '--out', dir, '--list', 'Nope']);
     expect(unknown.code).toBe(1);

@@ -12,36 +12,39 @@ import {
   createProgressLine,
   formatDuration,
   formatProgress,
+  LOG_INTERVAL_MS,
+  RATE_WINDOW_MS,
   REDRAW_INTERVAL_MS,
 } from '../src/progress.js';
 import { tempFolder } from './support.js';
 
 describe('formatProgress', () => {
-  it('shows done / total, the rate and the time left at that rate', () => {
-    expect(formatProgress({ done: 212, total: 588, elapsedMs: 15_000 })).toBe(
+  it('shows done / total, the recent rate and the time left at that rate', () => {
+    expect(formatProgress({ done: 212, total: 588, perSecond: 14.13 })).toBe(
       'Looking up places: 212 / 588 · 14.1 a second · about 27 s left',
     );
-    expect(formatProgress({ done: 50, total: 1000, elapsedMs: 100_000 })).toBe(
+    expect(formatProgress({ done: 50, total: 1000, perSecond: 0.5 })).toBe(
       'Looking up places: 50 / 1000 · 0.50 a second · about 31 min 40 s left',
     );
-    expect(formatProgress({ done: 3000, total: 90_000, elapsedMs: 10_000 })).toBe(
+    expect(formatProgress({ done: 3000, total: 90_000, perSecond: 300 })).toBe(
       'Looking up places: 3000 / 90000 · 300 a second · about 4 min 50 s left',
     );
-    expect(formatProgress({ done: 10, total: 100_000, elapsedMs: 60_000 })).toBe(
+    expect(formatProgress({ done: 10, total: 100_000, perSecond: 10 / 60 })).toBe(
       'Looking up places: 10 / 100000 · 0.17 a second · about 166 h 39 min left',
     );
   });
 
   it('leaves out what it cannot know yet, and the time left once everything is done', () => {
-    expect(formatProgress({ done: 0, total: 40, elapsedMs: 0 })).toBe('Looking up places: 0 / 40');
-    expect(formatProgress({ done: 0, total: 40, elapsedMs: 5_000 })).toBe(
+    expect(formatProgress({ done: 0, total: 40, perSecond: undefined })).toBe(
       'Looking up places: 0 / 40',
     );
-    expect(formatProgress({ done: 40, total: 40, elapsedMs: 8_000 })).toBe(
+    expect(formatProgress({ done: 12, total: 40, perSecond: 0 })).toBe(
+      'Looking up places: 12 / 40',
+    );
+    expect(formatProgress({ done: 40, total: 40, perSecond: 5 })).toBe(
       'Looking up places: 40 / 40 · 5.00 a second',
     );
-    // A total that was low (a link sent again is added later) never shows more done than total.
-    expect(formatProgress({ done: 45, total: 40, elapsedMs: 8_000 })).toBe(
+    expect(formatProgress({ done: 45, total: 40, perSecond: 5 })).toBe(
       'Looking up places: 40 / 40 · 5.00 a second',
     );
   });
@@ -78,9 +81,55 @@ describe('createProgressLine', () => {
     ]);
   });
 
+  it(`estimates from the recent rate (the last ${RATE_WINDOW_MS / 1000} s), not the average since the start`, () => {
+    let time = 0;
+    const written: string[] = [];
+    const line = createProgressLine(
+      (text) => written.push(text),
+      () => time,
+    );
+    line.update(0, 1000);
+    // A fast start: 500 in 5 s ...
+    time = 5_000;
+    line.update(500, 1000);
+    expect(written.at(-1)).toContain('100 a second · about 5 s left');
+    // ... then 1 a second for a minute: the estimate follows.
+    for (let s = 1; s <= 60; s += 1) {
+      time = 5_000 + s * 1_000;
+      line.update(500 + s, 1000);
+    }
+    expect(written.at(-1)).toBe(
+      '\rLooking up places: 560 / 1000 · 1.00 a second · about 7 min 20 s left\u001b[K',
+    );
+  });
+
+  it('writes whole lines when stderr is not a terminal: the first, one every 10 s at most, and the last', () => {
+    let time = 0;
+    const written: string[] = [];
+    const line = createProgressLine(
+      (text) => written.push(text),
+      () => time,
+      { terminal: false },
+    );
+    line.update(0, 10);
+    for (let done = 1; done <= 10; done += 1) {
+      time += LOG_INTERVAL_MS / 4;
+      line.update(done, 10);
+    }
+    line.finish();
+    expect(written.every((text) => text.endsWith('\n') && !text.includes('\r'))).toBe(true);
+    expect(written.map((text) => text.split(' · ')[0])).toEqual([
+      'Looking up places: 0 / 10\n',
+      'Looking up places: 4 / 10',
+      'Looking up places: 8 / 10',
+      'Looking up places: 10 / 10',
+    ]);
+  });
+
   it('draws nothing when nothing was looked up', () => {
     const written: string[] = [];
     createProgressLine((text) => written.push(text)).finish();
+    createProgressLine((text) => written.push(text), Date.now, { terminal: false }).finish();
     expect(written).toEqual([]);
   });
 });
@@ -125,7 +174,9 @@ describe('runCli progress', () => {
     const io: CliIo = {
       stdout: (text) => out.stdout.push(text),
       stderr: (text) => out.stderr.push(text),
-      ...(terminal ? { progress: (text: string) => out.progress.push(text) } : {}),
+      ...(terminal
+        ? { progress: (text: string) => out.progress.push(text) }
+        : { progressLog: (text: string) => out.progress.push(text) }),
     };
     return { out, io };
   }
@@ -145,12 +196,14 @@ describe('runCli progress', () => {
     expect(out.stdout.join('\n')).not.toContain('Looking up places:');
   });
 
-  it('draws nothing when stderr is not a terminal', async () => {
+  it('writes whole lines when stderr is not a terminal: the first and the last, the same total', async () => {
     const { out, io } = capture(false);
     const args = ['convert', archive, '--out', path.join(dir, 'pipe'), '--no-cache'];
     expect(await runCli(args, io, context())).toBe(0);
-    expect(out.progress).toEqual([]);
+    const places = new Set(takeout.lists[0]!.places.map((p) => p.cid)).size;
+    expect(out.progress[0]).toBe(`Looking up places: 0 / ${places}\n`);
+    expect(out.progress.at(-1)).toMatch(new RegExp(`^Looking up places: ${places} / ${places}\\b`));
     expect(out.stderr).toEqual([]);
-    expect(out.stdout.join('\n')).toContain('✓ Walks: 8 of 8 places converted');
+    expect(out.stdout.join('\n')).toContain('✓ Walks: 8 of 8 places placed');
   });
 });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,12 +27,8 @@ export interface RunEnvironment {
   extra?: Record<string, string | undefined>;
 }
 
-/**
- * Runs the built `placeport` in a child process, with only the environment given here (nothing of
- * this process's: no stray GOOGLE_MAPS_API_KEY, proxy or cache folder); stderr is a pipe, not a
- * terminal.
- */
-export function run(args: string[], where: RunEnvironment): Promise<RunResult> {
+/** The child's environment: only what is given here (nothing of this process's). */
+function childEnv(where: RunEnvironment): Record<string, string> {
   const env: Record<string, string> = {
     PLACEPORT_MAPS_ORIGIN: where.google,
     PLACEPORT_PLACES_API_ORIGIN: where.google,
@@ -42,16 +38,67 @@ export function run(args: string[], where: RunEnvironment): Promise<RunResult> {
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  return env;
+}
+
+/**
+ * Runs the built `placeport` in a child process, with only the environment given here (nothing of
+ * this process's: no stray GOOGLE_MAPS_API_KEY, proxy or cache folder); stderr is a pipe, not a
+ * terminal.
+ */
+export function run(args: string[], where: RunEnvironment): Promise<RunResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 },
+      { encoding: 'utf8', env: childEnv(where), maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
       },
     );
   });
+}
+
+/**
+ * Starts the built `placeport` as {@link run} does, and hands back the child (to send it a signal)
+ * with its outcome to come. `code` is the exit code, or 128 + the signal's number when a signal
+ * ended it without a code of its own.
+ */
+export function start(
+  args: string[],
+  where: RunEnvironment,
+): { child: ChildProcess; done: Promise<RunResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: childEnv(where),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<RunResult>((resolve) => {
+    child.on('close', (code, signal) => {
+      const bySignal = signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1;
+      resolve({ code: code ?? bySignal, stdout, stderr });
+    });
+  });
+  return { child, done };
+}
+
+/**
+ * Resolves once `condition` holds, checking every few milliseconds: waiting for what another
+ * process does, without a wall-clock bound of its own (the test's timeout only stops a hang).
+ */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** The lookups' progress lines a child wrote on stderr (not a terminal), as done and total. */
+export function progressLines(stderr: string): Array<{ done: number; total: number }> {
+  return [...stderr.matchAll(/^Looking up places: (\d+) \/ (\d+)/gm)].map((match) => ({
+    done: Number(match[1]),
+    total: Number(match[2]),
+  }));
 }
 
 /** A fresh temporary folder, and the way to remove it. */
@@ -89,6 +136,7 @@ export interface JsonList {
   resolved: number;
   unplaced: Record<string, number>;
   skippedReason?: string;
+  empty?: true;
   files: string[];
 }
 
@@ -105,9 +153,11 @@ export interface JsonSummary {
     upstreamRequests: { pages: number; places: number };
     apiRequests: number;
     refused?: { status: number; message: string };
+    unreachable?: { cause: string };
     api?: string;
   };
   cache: { file: string; loaded: number; saved: number | null } | null;
+  interrupted?: 'SIGINT' | 'SIGTERM';
 }
 
 /** A loopback address nothing listens on: lookups sent there fail at once, never reach Google. */

@@ -197,7 +197,7 @@ describe('placeport writes safely', () => {
     const text = await offline(['convert', zip, '--out', path.join(dir, 'cjk-text')]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`✓ ${name}: `);
-    expect(text.stdout).toContain('✓ After it: 2 of 2 places converted');
+    expect(text.stdout).toContain('✓ After it: 2 of 2 places placed');
     expect(text.stdout).toContain('Files are in ');
   });
 
@@ -262,9 +262,9 @@ describe('placeport writes safely', () => {
 
     const text = await offline(['convert', pins, '--out', out, '--force']);
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain('✗ Food: 3 of 3 places converted');
+    expect(text.stdout).toContain('✗ Food: 3 of 3 places placed');
     expect(text.stdout).toContain('  1 file could not be written:');
-    expect(text.stdout).toContain('✓ Parks: 2 of 2 places converted');
+    expect(text.stdout).toContain('✓ Parks: 2 of 2 places placed');
     expect(text.stdout).toContain('1 list could not be written in full');
   });
 
