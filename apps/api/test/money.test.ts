@@ -296,6 +296,20 @@ describe('no hold is left behind: the settlement sweep', () => {
     expect(fake().paymentIntent(id)?.status).toBe('canceled');
   });
 
+  it('logs a Stripe outage and settles in the next round', async () => {
+    let now = Date.now();
+    stack = await startStack({ stripe: true, config: { now: () => now } });
+    const id = await authorized(20);
+    await stack.post('/api/resolve-urls-batch', { urls: pinned(6), paymentIntentId: id });
+    now += 31 * 60_000;
+    // The search and the SDK's two retries fail: nothing is listed, nothing is settled.
+    fake().failNext(3, 500, { type: 'api_error', message: 'Stripe is down' });
+    expect(await stack.app.settlement.sweep()).toMatchObject({ ran: true, examined: 0 });
+    expect(fake().paymentIntent(id)?.status).toBe('requires_capture');
+    expect(await stack.app.settlement.sweep()).toMatchObject({ captured: 1, failed: 0 });
+    expect(fake().paymentIntent(id)).toMatchObject({ status: 'succeeded', amount_received: 60 });
+  });
+
   it('two sweepers at once settle each authorization once', async () => {
     let now = Date.now();
     stack = await startStack({ stripe: true, config: { now: () => now } });
