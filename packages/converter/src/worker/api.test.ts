@@ -3,6 +3,7 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { kmlPoints } from '../../test/read-kml.js';
 import { resolvedUrlFor } from '../core/coordinates.js';
+import { placeNeed } from '../core/link-need.js';
 import { createConverterWorkerApi } from './api.js';
 import type { ConversionProgress } from './types.js';
 
@@ -188,6 +189,42 @@ describe('converter worker API', () => {
     expect(test).not.toHaveProperty('failedCsv');
     expect(cakes).not.toHaveProperty('empty');
     expect(result.value.totals).toEqual({ total: 1, converted: 1, skipped: 0 });
+  });
+
+  it('cancel stops the lookups and still converts every list from what has coordinates', async () => {
+    const list = placeLists[0]!;
+    const pinned = list.places.filter((p) => p.expected).length;
+    expect(pinned, 'the list mixes pins and lookups').toBeGreaterThan(0);
+    const lookups = list.places.filter(
+      (p) => placeNeed({ coordinates: undefined, url: p.url }).kind === 'lookup',
+    ).length;
+    expect(lookups).toBeGreaterThan(0);
+    let asked!: () => void;
+    const firstRequest = new Promise<void>((resolve) => (asked = resolve));
+    // The API never answers: only Cancel can end the lookups.
+    const fetchMock = vi.fn(
+      (_url: string | URL | Request, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          asked();
+          init?.signal?.addEventListener('abort', () => reject(init.signal!.reason), {
+            once: true,
+          });
+        }),
+    );
+    const api = createConverterWorkerApi({ logger: quiet, fetch: fetchMock as typeof fetch });
+    await api.inspect(takeout.zip, 'a.zip');
+    const running = api.convert({ paths: [list.path], resolve: { apiBase: 'http://127.0.0.1:9' } });
+    await firstRequest;
+    await api.cancel();
+    const result = await running;
+    if (!result.ok) throw new Error(result.error.message);
+    const outcome = result.value.lists[0]!;
+    expect(outcome.stats.converted).toBe(pinned);
+    expect(outcome.stats.unplaced.interrupted).toBe(lookups);
+    expect(kmlPoints(new TextDecoder().decode(outcome.files[0]!.bytes))).toHaveLength(pinned);
+    expect(outcome.failedCsv?.count).toBe(list.places.length - pinned);
+    // Nothing is running now: a second cancel changes nothing.
+    await api.cancel();
   });
 
   it('forgets the archive on reset', async () => {

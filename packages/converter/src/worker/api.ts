@@ -95,6 +95,7 @@ export function createConverterWorkerApi(
   const logger = dependencies.logger ?? console;
   let lists: InspectedList[] = [];
   let converted: ConversionResult[] = [];
+  let running: AbortController | undefined;
 
   return {
     async inspect(input, fileName) {
@@ -124,7 +125,10 @@ export function createConverterWorkerApi(
         });
         const format = checkFormat(options.format ?? 'kml');
         converted = [];
+        const run = new AbortController();
+        running = run;
         const results = await convertLists(chosen, {
+          signal: run.signal,
           formats: [format],
           ...(options.resolve
             ? {
@@ -168,7 +172,13 @@ export function createConverterWorkerApi(
         return Comlink.transfer({ ok: true, value }, buffers);
       } catch (error) {
         return fail(error, 'An error occurred during conversion.');
+      } finally {
+        running = undefined;
       }
+    },
+
+    async cancel() {
+      running?.abort();
     },
 
     async files(format) {
@@ -227,6 +237,7 @@ export function createConverterWorkerApi(
     },
 
     async reset() {
+      running?.abort();
       lists = [];
       converted = [];
     },

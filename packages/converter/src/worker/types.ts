@@ -131,6 +131,12 @@ export interface ConverterWorkerApi {
    * beside the archive's lists so `convert` takes them like any other.
    */
   prepareRetry(): Promise<Result<{ lists: ListSummary[] }>>;
+  /**
+   * Cancel: stops the running conversion's lookups (nothing more is sent; places not yet answered
+   * get `interrupted`); `convert` then resolves with every list converted from what has
+   * coordinates, as a finished run does. Nothing happens when no conversion is running.
+   */
+  cancel(): Promise<void>;
   /** Forgets the archive and the last conversion (Remove). */
   reset(): Promise<void>;
 }
