@@ -109,6 +109,10 @@ test('Stripe: the card is authorized for the maximum and captured for the conver
   ).toHaveAccessibleName('Receipt');
 });
 
+/** What the page says when Stripe refused to create the intent (the API's `payment_rejected`). */
+const REJECTED =
+  'The payment provider refused to start this payment, so nothing was charged. If it refuses again, please write to feedback@example.com.';
+
 test('Stripe: a failed intent creation shows the Payment Issue panel and a Payment Error toast', async ({
   page,
   stripeApi,
@@ -128,9 +132,8 @@ test('Stripe: a failed intent creation shows the Payment Issue panel and a Payme
   });
   await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
   await expect(page.getByText('Payment Error', { exact: true })).toBeVisible();
-  await expect(dialog.getByRole('alert')).toHaveText(
-    'Failed to initialize payment. Please try again.',
-  );
+  // The API says Stripe refused the request (payment_rejected): the page says so, and whom to tell.
+  await expect(dialog.getByRole('alert')).toHaveText(REJECTED);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
 
@@ -138,7 +141,7 @@ test('Stripe: a failed intent creation shows the Payment Issue panel and a Payme
     .getByRole('region', { name: 'Upload Your Takeout Archive' })
     .getByRole('alert');
   await expect(panel.getByText('Payment Issue', { exact: true })).toBeVisible();
-  await expect(panel.getByText('Failed to initialize payment. Please try again.')).toBeVisible();
+  await expect(panel.getByText(REJECTED)).toBeVisible();
 
   // The visitor can try again, and this time the payment form opens.
   await page.getByRole('button', { name: 'Select Lists' }).click();

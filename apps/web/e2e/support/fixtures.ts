@@ -42,16 +42,25 @@ interface ApiOptions {
    * (`'0.05'` = 3 s). Unset: the API's default (30 minutes), which no test outlasts.
    */
   settleAfterMinutes: string | undefined;
+  /**
+   * Any other API settings, e.g. `{ FREE_LINKS_PER_DAY: '0' }` or `{ DEMO_PAYMENTS: 'on',
+   * TRUST_PROXY: '1' }` (demo payments capped as on a reachable server). Unset: none.
+   */
+  apiSettings: Record<string, string> | undefined;
 }
 
 /** The environment the API processes get from {@link ApiOptions}. */
-function optionSettings({ settleAfterMinutes }: ApiOptions): Record<string, string> {
-  return settleAfterMinutes === undefined ? {} : { SETTLE_AFTER_MINUTES: settleAfterMinutes };
+function optionSettings({ settleAfterMinutes, apiSettings }: ApiOptions): Record<string, string> {
+  return {
+    ...(settleAfterMinutes === undefined ? {} : { SETTLE_AFTER_MINUTES: settleAfterMinutes }),
+    ...apiSettings,
+  };
 }
 
 /** `test` with the servers as worker fixtures; import it instead of Playwright's own. */
 export const test = base.extend<object, Servers & ApiOptions>({
   settleAfterMinutes: [undefined, { option: true, scope: 'worker' }],
+  apiSettings: [undefined, { option: true, scope: 'worker' }],
   fakeGoogle: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
     async ({}, use) => {
@@ -71,9 +80,12 @@ export const test = base.extend<object, Servers & ApiOptions>({
     { scope: 'worker' },
   ],
   demoApi: [
-    async ({ fakeGoogle, settleAfterMinutes }, use, workerInfo) => {
+    async ({ fakeGoogle, settleAfterMinutes, apiSettings }, use, workerInfo) => {
       const api = await startApi(
-        { MAPS_UPSTREAM_ORIGIN: fakeGoogle.url, ...optionSettings({ settleAfterMinutes }) },
+        {
+          MAPS_UPSTREAM_ORIGIN: fakeGoogle.url,
+          ...optionSettings({ settleAfterMinutes, apiSettings }),
+        },
         await logFile(workerInfo, 'demo'),
       );
       await use(api);
@@ -82,14 +94,14 @@ export const test = base.extend<object, Servers & ApiOptions>({
     { scope: 'worker' },
   ],
   stripeApi: [
-    async ({ fakeGoogle, fakeStripe, settleAfterMinutes }, use, workerInfo) => {
+    async ({ fakeGoogle, fakeStripe, settleAfterMinutes, apiSettings }, use, workerInfo) => {
       const api = await startApi(
         {
           MAPS_UPSTREAM_ORIGIN: fakeGoogle.url,
           STRIPE_SECRET_KEY: fakeStripe.secretKey,
           STRIPE_PUBLISHABLE_KEY: fakeStripe.publishableKey,
           STRIPE_API_BASE: fakeStripe.url,
-          ...optionSettings({ settleAfterMinutes }),
+          ...optionSettings({ settleAfterMinutes, apiSettings }),
         },
         await logFile(workerInfo, 'stripe'),
       );

@@ -50,6 +50,11 @@ export function resultPanel(page: Page, shownFileName: string): Locator {
   });
 }
 
+/** The one toast on screen, by its title. */
+export function toast(page: Page, title: string): Locator {
+  return page.getByRole('status').filter({ hasText: title });
+}
+
 /** The receipt under the payment summary, once the payment is settled. */
 export function receipt(page: Page): Locator {
   return page.getByRole('group', { name: 'Receipt' });

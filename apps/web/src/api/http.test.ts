@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeApi, startFakeApi } from '../test/fake-api';
 import { createApi } from './client';
 import { parseConfig } from './config';
-import { requestJson } from './http';
+import { ApiRequestError, readRefusal, refusalOf, requestJson } from './http';
 
 let api: FakeApi;
 
@@ -48,6 +48,43 @@ describe('requestJson (seed sections 7 and 8)', () => {
       '503: Service Unavailable',
     );
     server.close();
+  });
+});
+
+describe("the API's refusal, beside the seed's message", () => {
+  it('carries the code, the message and Retry-After of an API error', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '7' });
+      res.end(JSON.stringify({ error: { code: 'overloaded', message: 'Busy.' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const error = await requestJson(`http://127.0.0.1:${port}/`, 'GET').catch((e: unknown) => e);
+    server.close();
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect((error as Error).message).toBe('503: {"error":{"code":"overloaded","message":"Busy."}}');
+    expect(refusalOf(error)).toEqual({
+      status: 503,
+      code: 'overloaded',
+      message: 'Busy.',
+      retryAfterSeconds: 7,
+    });
+  });
+
+  it.each([
+    ['an empty body', ''],
+    ['a proxy page', '<html>Bad Gateway</html>'],
+    ['JSON without the error shape', '{"ok":false}'],
+    ['an error without a code', '{"error":{"message":"x"}}'],
+  ])('is null for %s', (_what, text) => {
+    expect(readRefusal(502, text, null)).toBeNull();
+  });
+
+  it('ignores a Retry-After that is not a number of seconds', () => {
+    const text = '{"error":{"code":"rate_limited","message":"Slow down."}}';
+    expect(readRefusal(429, text, 'Wed, 21 Oct 2015 07:28:00 GMT')?.retryAfterSeconds).toBeNull();
+    expect(refusalOf(new Error('x'))).toBeNull();
   });
 });
 

@@ -1,8 +1,65 @@
 /**
  * The one way the page talks to the API, as the seed's section 7 says: cookies always included,
  * a JSON content type only when there is a body, and any non-OK answer turned into an Error whose
- * message is `status: response text` (or the status text when the body is empty).
+ * message is `status: response text` (or the status text when the body is empty). The error also
+ * carries what the API said (architecture.md: `{ error: { code, message } }`, and `Retry-After`),
+ * so the page can name the cause of a refusal.
  */
+
+/** What the API said when it refused a call. */
+export interface Refusal {
+  status: number;
+  /** The API's stable code (`demo_limit`, `overloaded`, …). */
+  code: string;
+  /** The API's own sentence. */
+  message: string;
+  /** `Retry-After`, in seconds, when the API sent it. */
+  retryAfterSeconds: number | null;
+}
+
+/**
+ * Reads a refusal from a non-OK answer's status, body text and `Retry-After` header; null when the
+ * body is not the API's error shape (a proxy's page, an empty body). Pure: the worker uses it too.
+ */
+export function readRefusal(
+  status: number,
+  text: string,
+  retryAfter: string | null,
+): Refusal | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  if (typeof error?.code !== 'string' || error.code === '') return null;
+  const seconds = retryAfter === null ? Number.NaN : Number(retryAfter);
+  return {
+    status,
+    code: error.code,
+    message: typeof error.message === 'string' ? error.message : '',
+    retryAfterSeconds: Number.isFinite(seconds) && seconds >= 0 ? seconds : null,
+  };
+}
+
+/** A call the API answered with an error status: the seed's message, and the refusal if any. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly refusal: Refusal | null,
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+/** The refusal behind an error, when it is the API's. */
+export function refusalOf(error: unknown): Refusal | null {
+  return error instanceof ApiRequestError ? error.refusal : null;
+}
+
 export async function requestJson<T>(
   url: string,
   method: 'GET' | 'POST',
@@ -16,7 +73,11 @@ export async function requestJson<T>(
   const response = await fetch(url, init);
   if (!response.ok) {
     const text = await response.text();
-    throw new Error(`${response.status}: ${text || response.statusText}`);
+    throw new ApiRequestError(
+      response.status,
+      `${response.status}: ${text || response.statusText}`,
+      readRefusal(response.status, text, response.headers.get('retry-after')),
+    );
   }
   return (await response.json()) as T;
 }

@@ -215,6 +215,25 @@ describe('proceeding to payment', () => {
     ]);
   });
 
+  it('names the cause of a refusal the API explained, without "try again" when it cannot work', async () => {
+    api.options.refuse = {
+      '/api/create-payment-intent': {
+        status: 400,
+        code: 'demo_limit',
+        message: 'Demo payments on this server cover at most 1,000 places; choose fewer lists.',
+      },
+    };
+    const context = setup();
+    await selectFirstList(context);
+    await context.effects.proceedToPayment();
+    const sentence =
+      'Demo payments on this server cover at most 1,000 places, and this selection has 40 places. Choose fewer lists, then Proceed to Payment (you can convert the others in another run).';
+    expect(context.state()).toMatchObject({ status: 'selecting', error: sentence });
+    expect(context.store.getState().toasts).toMatchObject([
+      { title: 'Payment Error', description: sentence, variant: 'destructive' },
+    ]);
+  });
+
   it('asks the API nothing for a free selection (under $0.50)', async () => {
     const context = setup();
     await context.effects.chooseFile(ZIP);
@@ -369,6 +388,61 @@ describe('authorizing and converting', () => {
       description: message,
       variant: 'destructive',
     });
+  });
+
+  it('says what became of the hold when Stripe could not be reached for the capture', async () => {
+    api.options.refuse = {
+      '/api/capture-payment': {
+        status: 503,
+        code: 'payment_provider_unavailable',
+        message: 'The payment provider could not be reached. Please try again in a moment.',
+        retryAfter: 10,
+      },
+    };
+    const converter = fakeConverter({
+      convert: async () => ({ ok: true, value: summary(outcome(LISTS[0]!.path, 40, 40)) }),
+    });
+    const context = await paying(converter);
+    await context.effects.authorizeDemo();
+    const message = `Stripe could not be reached to settle your payment, so your card still holds the authorization. The server settles it by itself within 30 minutes, charging only for the places it looked up; nothing more is needed from you. Reference: ${context.intentId}`;
+    expect(context.state()).toMatchObject({ capture: { kind: 'failed', message } });
+    expect(context.store.getState().toasts[0]).toMatchObject({ description: message });
+  });
+
+  it('says why the demo authorization was refused, and converts nothing', async () => {
+    const converter = fakeConverter();
+    const context = await paying(converter);
+    api.options.refuse = {
+      '/api/demo/authorize': {
+        status: 404,
+        code: 'payment_not_found',
+        message: 'No payment with this id was found.',
+      },
+    };
+    await context.effects.authorizeDemo();
+    expect(context.state().status).toBe('paying');
+    expect(context.store.getState().toasts[0]).toMatchObject({
+      title: 'Payment Failed',
+      description:
+        'The server no longer knows this payment (it may have restarted), so it cannot be authorized; nothing was charged. Go Back to Selection and choose Proceed to Payment again.',
+    });
+    expect(converter.calls.filter((call) => call.startsWith('convert'))).toEqual([]);
+  });
+
+  it("keeps the API's refusals of the run's lookups for the results", async () => {
+    const refusal = {
+      status: 402,
+      code: 'free_budget_used',
+      message: 'The 20 free lookups of today are used (0 left). A payment covers more.',
+      retryAfterSeconds: null,
+    };
+    const converter = fakeConverter({
+      convert: async () => ({ ok: true, value: summary(outcome(LISTS[0]!.path, 37, 40)) }),
+      lookupRefusals: async () => [refusal],
+    });
+    const context = await paying(converter);
+    await context.effects.authorizeDemo();
+    expect(context.state()).toMatchObject({ status: 'complete', refusals: [refusal] });
   });
 
   it('fails with the message and releases the hold: nothing looked up, nothing charged', async () => {

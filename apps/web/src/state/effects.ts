@@ -4,12 +4,19 @@
  * state after sending its own event, so an effect whose event was ignored does nothing more.
  */
 import type { Api } from '../api/client';
+import { refusalOf, type Refusal } from '../api/http';
 import { createLookupEta } from '../lib/eta';
 import { chargeCents } from '../lib/money';
 import type { Converter } from '../worker/converter';
 import type { ConversionSummary, MapOutputFile, MapPoints, OutputFormat } from '../worker/types';
 import { selectedPlaces } from './machine';
-import { captureFailedMessage, MESSAGES, releaseFailedMessage } from './messages';
+import { MESSAGES } from './messages';
+import {
+  authorizeRefusalText,
+  captureRefusalText,
+  intentRefusalText,
+  releaseRefusalText,
+} from './refusals';
 import { StagePacer } from './pacer';
 import type { AppStoreApi } from './store';
 import type {
@@ -216,7 +223,7 @@ export function createEffects({
     authorization: Authorization,
     converted: number,
     places: number,
-    failedMessage: (reference: string) => string,
+    failedMessage: (refusal: Refusal | null, reference: string) => string,
   ): Promise<string | null> {
     if (authorization.kind !== 'card') return null;
     try {
@@ -230,14 +237,14 @@ export function createEffects({
       return null;
     } catch (error) {
       console.error('The payment could not be settled', error);
-      const message = failedMessage(authorization.paymentIntentId);
+      const message = failedMessage(refusalOf(error), authorization.paymentIntentId);
       store.getState().send({ type: 'captureFailed', message });
       return message;
     }
   }
 
   async function capture(authorization: Authorization, totals: Counts, places: number) {
-    const failed = await settleHold(authorization, totals.converted, places, captureFailedMessage);
+    const failed = await settleHold(authorization, totals.converted, places, captureRefusalText);
     if (failed === null) return;
     store.getState().toast({
       title: 'Payment Capture Failed',
@@ -263,7 +270,7 @@ export function createEffects({
    * failed status shows its receipt.
    */
   async function releaseHold(authorization: Authorization, places: number) {
-    await settleHold(authorization, 0, places, releaseFailedMessage);
+    await settleHold(authorization, 0, places, releaseRefusalText);
   }
 
   async function runConversion(): Promise<void> {
@@ -284,12 +291,15 @@ export function createEffects({
         : { apiBase };
     let failure: string | null = null;
     let made: { results: FileResult[]; totals: Counts } | null = null;
+    let refusals: Refusal[] = [];
     try {
       const result = await converter.convert({ paths: [...state.selected], resolve }, (progress) =>
         pacer.report(progress),
       );
-      if (result.ok) made = await toResults(result.value);
-      else failure = result.error.message;
+      if (result.ok) {
+        made = await toResults(result.value);
+        refusals = await converter.lookupRefusals().catch(() => []);
+      } else failure = result.error.message;
     } catch (error) {
       // The worker died, or its files could not be turned into downloads.
       failure = messageOf(error);
@@ -307,7 +317,7 @@ export function createEffects({
     }
     const { results, totals } = made;
     await pacer.finish();
-    if (!accepted({ type: 'conversionFinished', results, totals })) return;
+    if (!accepted({ type: 'conversionFinished', results, totals, refusals })) return;
     await capture(authorization, totals, places);
   }
 
@@ -382,10 +392,14 @@ export function createEffects({
         store.getState().send({ type: 'intentCreated', requestId, ...intent });
       } catch (error) {
         console.error('Payment intent creation failed', error);
-        if (accepted({ type: 'intentFailed', requestId })) {
+        const message = intentRefusalText(refusalOf(error), {
+          places: selectedPlaces(state),
+          contactEmail: store.getState().config.value.contactEmail,
+        });
+        if (accepted({ type: 'intentFailed', requestId, message })) {
           store.getState().toast({
             title: 'Payment Error',
-            description: MESSAGES.intentFailed,
+            description: message,
             variant: 'destructive',
           });
         }
@@ -397,7 +411,15 @@ export function createEffects({
       if (state.status !== 'paying' || state.authorization.kind !== 'card') return;
       const { paymentIntentId } = state.authorization;
       await authorize(async () => {
-        const { status } = await api.demoAuthorize(paymentIntentId);
+        let status: string;
+        try {
+          ({ status } = await api.demoAuthorize(paymentIntentId));
+        } catch (error) {
+          // A refusal the API explained is said in plain words; anything else is an error.
+          const refusal = refusalOf(error);
+          if (refusal === null) throw error;
+          return { ok: false, message: authorizeRefusalText(refusal) };
+        }
         return status === 'requires_capture'
           ? { ok: true }
           : { ok: false, message: `The demo payment was not authorized (status: ${status}).` };

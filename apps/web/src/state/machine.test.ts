@@ -46,7 +46,7 @@ const EVENTS: Record<EventType, AppEvent> = {
     clientSecret: 'pi_9_secret_x',
     paymentIntentId: 'pi_9',
   },
-  intentFailed: { type: 'intentFailed', requestId: 9 },
+  intentFailed: { type: 'intentFailed', requestId: 9, message: MESSAGES.intentFailed },
   selectionResumed: { type: 'selectionResumed' },
   authorizationSubmitted: { type: 'authorizationSubmitted' },
   authorizationFailed: { type: 'authorizationFailed' },
@@ -331,10 +331,20 @@ describe('payment', () => {
     });
   });
 
-  it('returns to the selection with the seed message when the intent fails', () => {
+  it('returns to the selection with why the intent failed, or the seed message', () => {
     const next = inState(transition(STATES.awaitingIntent, EVENTS.intentFailed), 'selecting');
     expect(next.error).toBe(MESSAGES.intentFailed);
-    const stale = { type: 'intentFailed', requestId: 1 } as AppEvent;
+    const refused = inState(
+      transition(STATES.awaitingIntent, { type: 'intentFailed', requestId: 9, message: 'Why.' }),
+      'selecting',
+    );
+    expect(refused.error).toBe('Why.');
+    const unsaid = inState(
+      transition(STATES.awaitingIntent, { type: 'intentFailed', requestId: 9, message: '' }),
+      'selecting',
+    );
+    expect(unsaid.error).toBe(MESSAGES.intentFailed);
+    const stale = { type: 'intentFailed', requestId: 1, message: 'Why.' } as AppEvent;
     expect(transition(STATES.awaitingIntent, stale)).toBe(STATES.awaitingIntent);
   });
 

@@ -257,7 +257,11 @@ function fromAwaitingIntent(
       };
     case 'intentFailed':
       if (event.requestId !== state.requestId) return state;
-      return { status: 'selecting', ...archiveOf(state), error: MESSAGES.intentFailed };
+      return {
+        status: 'selecting',
+        ...archiveOf(state),
+        error: event.message || MESSAGES.intentFailed,
+      };
     default:
       return leavePaymentView(state, event);
   }
@@ -328,6 +332,7 @@ function fromProcessing(
         authorization: state.authorization,
         results: event.results,
         totals: event.totals,
+        refusals: event.refusals ?? [],
         capture: state.authorization.kind === 'free' ? { kind: 'notNeeded' } : { kind: 'pending' },
         downloaded: [],
         format: event.results.flatMap((result) => result.files)[0]?.format ?? 'kml',

@@ -2,6 +2,7 @@
  * The web app's state and events (architecture.md, "The web app's state machine").
  * States are a discriminated union on `status`; events are nouns of what happened, never setters.
  */
+import type { Refusal } from '../api/http';
 import type {
   ConversionProgress,
   ListSummary,
@@ -154,6 +155,8 @@ export type AppState =
       authorization: Authorization;
       results: readonly FileResult[];
       totals: Counts;
+      /** The API's refusals of the run's lookups, named in the results with what to do. */
+      refusals: readonly Refusal[];
       capture: Capture;
       /** Keys of the files the visitor has downloaded (clicked, or in a downloaded ZIP), in order. */
       downloaded: readonly string[];
@@ -187,13 +190,20 @@ export type AppEvent =
   | { type: 'dialogDismissed' }
   | { type: 'paymentRequested'; requestId: number }
   | { type: 'intentCreated'; requestId: number; clientSecret: string; paymentIntentId: string }
-  | { type: 'intentFailed'; requestId: number }
+  /** The intent was refused or could not be made: `message` says why and what to do. */
+  | { type: 'intentFailed'; requestId: number; message: string }
   | { type: 'selectionResumed' }
   | { type: 'authorizationSubmitted' }
   | { type: 'authorizationFailed' }
   | { type: 'paymentAuthorized' }
   | { type: 'progressReported'; progress: ConversionProgress; secondsLeft?: number | null }
-  | { type: 'conversionFinished'; results: readonly FileResult[]; totals: Counts }
+  | {
+      type: 'conversionFinished';
+      results: readonly FileResult[];
+      totals: Counts;
+      /** What the API said when it refused lookups during the run (one per code). */
+      refusals?: readonly Refusal[];
+    }
   | { type: 'conversionFailed'; message: string }
   /** The API answered the capture (after the results) or the release (after a failure). */
   | ({ type: 'captureSettled' } & Receipt)

@@ -25,6 +25,11 @@ export interface FakeApiOptions {
   resolve?: (url: string) => string | null;
   /** A built web app to serve at `/`, unknown paths falling back to its index.html. */
   staticDir?: string;
+  /**
+   * Refusals the API gives, by path (`/api/create-payment-intent`): every call to that path is
+   * answered `{ error: { code, message } }` with the status (and `Retry-After` when given).
+   */
+  refuse?: Record<string, { status: number; code: string; message: string; retryAfter?: number }>;
 }
 
 export interface RecordedRequest {
@@ -109,6 +114,13 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       }
       const fields = (body ?? {}) as Record<string, unknown>;
       const o = api.options;
+      const refusal = o.refuse?.[path];
+      if (refusal) {
+        if (refusal.retryAfter !== undefined) {
+          res.setHeader('retry-after', String(refusal.retryAfter));
+        }
+        return fail(res, refusal.status, refusal.code, refusal.message);
+      }
       switch (`${req.method} ${path}`) {
         case 'GET /api/health':
           return send(res, 200, { ok: true });

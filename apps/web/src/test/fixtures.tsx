@@ -188,6 +188,7 @@ export const STATES: Record<Status, AppState> = {
     authorization: CARD,
     results: [RESULT],
     totals: { total: 40, converted: 37, skipped: 3 },
+    refusals: [],
     capture: { kind: 'pending' },
     downloaded: [],
     format: 'kml',
@@ -250,6 +251,14 @@ export function fakeConverter(overrides: Partial<Converter> = {}): Converter & {
     },
     reset: async () => {
       calls.push('reset');
+    },
+    lookupRefusals: async () => {
+      calls.push('lookupRefusals');
+      return [];
+    },
+    stop: async () => {
+      calls.push('stop');
+      return false;
     },
     terminate: () => {
       calls.push('terminate');

@@ -5,9 +5,10 @@
  * leaving the page waiting forever; the next call starts a fresh worker.
  */
 import * as Comlink from 'comlink';
+import type { Refusal } from '../api/http';
+import type { PageWorkerApi } from './pageWorker';
 import type {
   ConversionProgress,
-  ConverterWorkerApi,
   ConvertOptions,
   ConvertResult,
   FilesResult,
@@ -35,7 +36,17 @@ export interface Converter {
   points(): Promise<PointsResult>;
   /** Forgets the archive (Remove). */
   reset(): Promise<void>;
-  /** Ends the worker; the next call starts a fresh one. */
+  /** What the API said when it refused lookups during the last conversion (one per code). */
+  lookupRefusals(): Promise<Refusal[]>;
+  /**
+   * Cancel: asks the running conversion to stop its lookups and finish with what it has; false
+   * when the worker cannot, and the page then ends the run with {@link Converter.terminate}.
+   */
+  stop(): Promise<boolean>;
+  /**
+   * Ends the worker (the architecture's way to cancel); a call still waiting fails with
+   * {@link WORKER_TERMINATED}. The next call starts a fresh worker.
+   */
   terminate(): void;
 }
 
@@ -44,6 +55,9 @@ export type WorkerLike = Comlink.Endpoint & {
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
   terminate(): void;
 };
+
+/** The error of a call the page ended by terminating the worker. */
+export const WORKER_TERMINATED = 'The conversion was stopped.';
 
 /** Said when the worker died without a message of its own. */
 export const WORKER_CRASHED =
@@ -58,10 +72,12 @@ function startModuleWorker(): WorkerLike {
 
 interface Running {
   worker: WorkerLike;
-  remote: Comlink.Remote<ConverterWorkerApi>;
-  /** Rejects when the worker dies. */
+  remote: Comlink.Remote<PageWorkerApi>;
+  /** Rejects when the worker dies or is terminated. */
   died: Promise<never>;
   dead: boolean;
+  /** Rejects {@link Running.died}. */
+  kill: (error: Error) => void;
 }
 
 /** The real worker, wrapped by Comlink; `start` is replaceable for tests. */
@@ -70,6 +86,7 @@ export function createWorkerConverter(start: () => WorkerLike = startModuleWorke
 
   function terminate(): void {
     if (!running) return;
+    running.kill(new Error(WORKER_TERMINATED));
     running.remote[Comlink.releaseProxy]();
     running.worker.terminate();
     running = null;
@@ -85,14 +102,17 @@ export function createWorkerConverter(start: () => WorkerLike = startModuleWorke
       died.catch(() => undefined);
       const run: Running = {
         worker,
-        remote: Comlink.wrap<ConverterWorkerApi>(worker),
+        remote: Comlink.wrap<PageWorkerApi>(worker),
         died,
         dead: false,
+        kill: (error) => {
+          run.dead = true;
+          markDead(error);
+        },
       };
       worker.addEventListener('error', (event) => {
         event.preventDefault?.();
-        run.dead = true;
-        markDead(
+        run.kill(
           new Error(event.message ? `${WORKER_CRASHED} (${event.message})` : WORKER_CRASHED),
         );
       });
@@ -101,9 +121,7 @@ export function createWorkerConverter(start: () => WorkerLike = startModuleWorke
     return running;
   }
 
-  async function call<T>(
-    use: (remote: Comlink.Remote<ConverterWorkerApi>) => Promise<T>,
-  ): Promise<T> {
+  async function call<T>(use: (remote: Comlink.Remote<PageWorkerApi>) => Promise<T>): Promise<T> {
     const run = current();
     try {
       return await Promise.race([use(run.remote), run.died]);
@@ -124,6 +142,8 @@ export function createWorkerConverter(start: () => WorkerLike = startModuleWorke
     reset: async () => {
       if (running) await call((remote) => remote.reset());
     },
+    lookupRefusals: async () => (running ? call((remote) => remote.lookupRefusals()) : []),
+    stop: async () => (running ? call((remote) => remote.stop()) : false),
     terminate,
   };
 }

@@ -86,7 +86,9 @@ describe('payment view', () => {
     expect(screen.getByText('Maximum charge').nextSibling?.textContent).toBe('$0.00 (free)');
     expect(screen.queryByText('Demo mode — no card is charged')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Convert for Free' }));
-    await waitFor(() => expect(converter.calls).toEqual([`convert:${LISTS[2]!.path}`]));
+    await waitFor(() =>
+      expect(converter.calls).toEqual([`convert:${LISTS[2]!.path}`, 'lookupRefusals']),
+    );
     expect(store.getState().state.status).not.toBe('paying');
   });
 

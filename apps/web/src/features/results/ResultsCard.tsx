@@ -39,7 +39,11 @@ function ResultsView({ state }: { state: Extract<AppState, { status: 'complete' 
       <h2 id="results-title" ref={heading} tabIndex={-1}>
         {resultsHeadline(state.results)}
       </h2>
-      <RunOutcome results={state.results} />
+      <RunOutcome
+        results={state.results}
+        refusals={state.refusals}
+        paid={state.authorization.kind === 'card'}
+      />
       <PaymentOutcome
         authorization={state.authorization}
         capture={state.capture}

@@ -1,4 +1,6 @@
 import { formatCount, formatPlaces } from '../../lib/format';
+import type { Refusal } from '../../api/http';
+import { lookupRefusalText } from '../../state/refusals';
 import type { FileResult } from '../../state/types';
 import { reasonCounts } from './reasons';
 
@@ -12,9 +14,20 @@ export function resultsHeadline(results: readonly FileResult[]): string {
 
 /**
  * Under the headline: how many places could not be placed and, when lookups were refused,
- * unavailable or used up, says so plainly (the server's reasons, never silence).
+ * unavailable or used up, says so plainly (the server's reasons, never silence), with the cause the
+ * API gave for refusing them and what to do about it.
  */
-export function RunOutcome({ results }: { results: readonly FileResult[] }) {
+export function RunOutcome({
+  results,
+  refusals = [],
+  paid = false,
+}: {
+  results: readonly FileResult[];
+  /** The API's refusals of the run's lookups: each named with what to do. */
+  refusals?: readonly Refusal[];
+  /** The run had a card payment (a refusal's advice differs for free runs). */
+  paid?: boolean;
+}) {
   const total = results.reduce((sum, result) => sum + result.counts.total, 0);
   const converted = results.reduce((sum, result) => sum + result.counts.converted, 0);
   const unreadable = results.filter((result) => result.skippedReason !== null).length;
@@ -47,6 +60,11 @@ export function RunOutcome({ results }: { results: readonly FileResult[] }) {
                 : `${formatPlaces(group.count)} were not looked up: the lookup allowance was used up.`}
           </strong>{' '}
           You are charged only for places that were converted.
+        </p>
+      ))}
+      {refusals.map((refusal) => (
+        <p key={refusal.code} className="run-outcome-cause">
+          {lookupRefusalText(refusal, paid)}
         </p>
       ))}
     </div>

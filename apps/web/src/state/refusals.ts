@@ -1,0 +1,183 @@
+/**
+ * What the page says when the API refuses a call: the cause, in plain words, and what the person
+ * can do about it (issue 17, part 7). The API's codes (`{ error: { code, message } }`) decide the
+ * sentence; "try again" is said only where asking again can work (a busy or unreachable service, a
+ * limit that passes), never after a refusal that would only come back (an amount, a demo cap).
+ * A refusal without a known code keeps the seed's own message.
+ */
+import type { Refusal } from '../api/http';
+import { formatCount, formatPlaces } from '../lib/format';
+import { captureFailedMessage, MESSAGES, releaseFailedMessage } from './messages';
+
+/** What the sentences may name: the selection's places and the contact address. */
+export interface RefusalContext {
+  /** Places the payment was asked for (the selection's chargeable places). */
+  places: number;
+  contactEmail: string;
+}
+
+/** The number the API put in its message (`at most 1,000 places`), or null. */
+function numberIn(message: string, pattern: RegExp): string | null {
+  const found = pattern.exec(message)?.[1];
+  return found === undefined ? null : found;
+}
+
+/** "in a minute", "in 40 seconds", "in a moment": when asking again may work, from `Retry-After`. */
+export function waitFor(refusal: Refusal): string {
+  const seconds = refusal.retryAfterSeconds;
+  if (seconds === null) return 'in a moment';
+  if (seconds <= 5) return 'in a moment';
+  if (seconds < 60) return `in ${Math.ceil(seconds)} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? 'in a minute' : `in ${minutes} minutes`;
+}
+
+/** Refusals any call can meet: the shared state away, too many requests. */
+function commonRefusal(refusal: Refusal): string | null {
+  switch (refusal.code) {
+    case 'rate_limited':
+      return `Too many requests came from your address in the last minute. Wait a minute, then try again.`;
+    case 'store_unavailable':
+      return `The server cannot reach its payment records right now. Nothing was charged by this step. Try again ${waitFor(refusal)}.`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * "Proceed to Payment" was refused (`POST /api/create-payment-intent`). Null for a failure the API
+ * did not explain (no answer, a 500): the seed's "Failed to initialize payment. Please try again."
+ * fits it.
+ */
+export function intentRefusalText(refusal: Refusal | null, context: RefusalContext): string {
+  if (refusal === null) return MESSAGES.intentFailed;
+  const places = formatPlaces(context.places);
+  switch (refusal.code) {
+    case 'demo_limit': {
+      const cap = numberIn(refusal.message, /at most ([\d,]+) places/);
+      const limit = cap === null ? 'a limited number of places' : `at most ${cap} places`;
+      return `Demo payments on this server cover ${limit}, and this selection has ${places}. Choose fewer lists, then Proceed to Payment (you can convert the others in another run).`;
+    }
+    case 'too_many_places': {
+      const cap = numberIn(refusal.message, /at most ([\d,]+) places/) ?? '100,000';
+      return `One payment covers at most ${cap} places, and this selection has ${places}. Choose fewer lists, then convert the others in another run.`;
+    }
+    case 'below_minimum_charge':
+      return `Card payments start at $0.50 (5 places), and this selection is smaller: choose it alone to convert it for free, or add lists.`;
+    case 'invalid_amount':
+      return `The server did not accept the amount this page asked for ${places}, so no payment was started and nothing was charged. This is a fault of the page, not yours: reload it, and if it happens again, write to ${context.contactEmail}.`;
+    case 'too_many_payments': {
+      const span = /in a day/.test(refusal.message) ? 'a day' : 'an hour';
+      const max = numberIn(refusal.message, /At most (\d+) payments/);
+      return `${max === null ? 'Only a few' : `At most ${max}`} payments can be started from one address in ${span}, and yours has reached that. Nothing was charged. Try again ${span === 'a day' ? 'tomorrow' : 'in an hour'}.`;
+    }
+    case 'store_full':
+      return `Too many payments are open on this server right now. Nothing was charged. Try again in a few minutes.`;
+    case 'payment_provider_unavailable':
+      return `The payment provider (Stripe) could not be reached, so no payment was started and nothing was charged. Try again ${waitFor(refusal)}.`;
+    case 'payments_unavailable':
+      return `Payments are not available on this server right now, so paid conversions cannot start; nothing was charged. Selections under 5 places still convert for free. Please write to ${context.contactEmail}.`;
+    case 'payment_rejected':
+      return `The payment provider refused to start this payment, so nothing was charged. If it refuses again, please write to ${context.contactEmail}.`;
+    case 'payload_too_large':
+    case 'unsupported_media_type':
+    case 'invalid_json':
+    case 'invalid_request':
+    case 'bad_request':
+      return `The server could not read the payment request this page sent, so nothing was charged. This is a fault of the page: reload it, and if it happens again, write to ${context.contactEmail}.`;
+    default:
+      return commonRefusal(refusal) ?? MESSAGES.intentFailed;
+  }
+}
+
+/**
+ * "Authorize Payment & Convert" in demo mode was refused (`POST /api/demo/authorize`). The button is
+ * enabled again, so "try again" is said only where pressing it again can work.
+ */
+export function authorizeRefusalText(refusal: Refusal | null): string {
+  if (refusal === null) return MESSAGES.unexpected;
+  switch (refusal.code) {
+    case 'payment_not_found':
+      return 'The server no longer knows this payment (it may have restarted), so it cannot be authorized; nothing was charged. Go Back to Selection and choose Proceed to Payment again.';
+    case 'payment_unexpected_state':
+      return 'This payment was already used or cancelled, so it cannot be authorized again; nothing more was charged. Go Back to Selection and choose Proceed to Payment again.';
+    case 'payment_provider_unavailable':
+      return `The payment provider could not be reached, so nothing was authorized or charged. Try again ${waitFor(refusal)}.`;
+    default:
+      return commonRefusal(refusal) ?? (refusal.message || MESSAGES.unexpected);
+  }
+}
+
+/**
+ * The capture after the results was refused (`POST /api/capture-payment`): what became of the hold
+ * and what the person can do, quoting the payment's reference. The page does not ask again; the
+ * server settles a hold left open by itself (product.md "Money": within 30 minutes of its last use,
+ * charged only for the places it looked up).
+ */
+export function captureRefusalText(refusal: Refusal | null, reference: string): string {
+  return settleRefusalText(refusal, reference, captureFailedMessage(reference));
+}
+
+/**
+ * The release of a failed run's hold was refused: as {@link captureRefusalText}, and for a cause
+ * the API did not name, the release warning with the reference.
+ */
+export function releaseRefusalText(refusal: Refusal | null, reference: string): string {
+  return settleRefusalText(refusal, reference, releaseFailedMessage(reference));
+}
+
+function settleRefusalText(refusal: Refusal | null, reference: string, fallback: string): string {
+  const quoted = ` Reference: ${reference}`;
+  const later =
+    'The server settles it by itself within 30 minutes, charging only for the places it looked up; nothing more is needed from you.';
+  switch (refusal?.code) {
+    case 'payment_provider_unavailable':
+      return `Stripe could not be reached to settle your payment, so your card still holds the authorization. ${later}${quoted}`;
+    case 'store_unavailable':
+      return `The server could not reach its payment records to settle your payment, so your card still holds the authorization. ${later}${quoted}`;
+    case 'payment_cancelled':
+      return `This payment's authorization was already cancelled, so nothing was charged.${quoted}`;
+    case 'already_captured': {
+      const amount = numberIn(refusal!.message, /\((\$[\d,.]+)\)/);
+      return `This payment was already settled${amount === null ? '' : ` (${amount} charged)`}; it is not charged again.${quoted}`;
+    }
+    case 'payment_not_found':
+      return `The server does not know this payment any more (it may have restarted), so it could not settle it here. ${later} Please contact support if you were charged incorrectly.${quoted}`;
+    default:
+      return fallback;
+  }
+}
+
+/**
+ * Why the lookups of a run were refused (`POST /api/resolve-urls-batch`, seen by the worker), for
+ * the results: one sentence per cause, with what to do. `paid` tells a run with a payment from a
+ * free one.
+ */
+export function lookupRefusalText(refusal: Refusal, paid: boolean): string {
+  switch (refusal.code) {
+    case 'free_budget_used': {
+      const perDay = numberIn(refusal.message, /The (\d+) free lookups/);
+      return `Today's free lookups (${perDay === null ? 'a few' : perDay} a day for each address) are used up or too few for these places, so the places that need one were not looked up. A paid selection of 5 places or more looks them all up; or retry them for free tomorrow.`;
+    }
+    case 'payment_required':
+      return 'Without a payment, only 4 places can be looked up at a time, so the others were not looked up. A paid selection of 5 places or more looks them all up.';
+    case 'link_allowance_used': {
+      const covered = numberIn(refusal.message, /covers (\d+) places/);
+      return `This payment's lookups were used up${covered === null ? '' : ` (it covers ${formatCount(Number(covered))} places)`}, so the rest were not looked up. "Retry failed places" starts a new run, with its own payment, for just those places.`;
+    }
+    case 'too_many_urls':
+      return 'The server refused lookups sent in requests too large for this payment, so those places were not looked up. "Retry failed places" sends them again in a new run.';
+    case 'payment_not_authorized':
+    case 'payment_not_found':
+      return `The payment of this run was no longer accepted for lookups (it was settled, or the server restarted), so the rest were not looked up. "Retry failed places" starts a new run${paid ? ', with its own payment,' : ''} for just those places.`;
+    case 'overloaded':
+      return `The lookup service was too busy to take more lookups. Places not converted are not charged: use "Retry failed places" ${waitFor(refusal)} to look them up again.`;
+    case 'rate_limited':
+      return 'Too many lookups came from your address in a short time. Wait a minute, then use "Retry failed places".';
+    case 'store_unavailable':
+    case 'store_full':
+      return `The server could not reach its shared records, so some places were not looked up. Use "Retry failed places" ${waitFor(refusal)}.`;
+    default:
+      return `The lookup service refused some lookups (${refusal.message || refusal.code}). Use "Retry failed places" to look them up again.`;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * What the page's conversion worker exposes: the converter's worker API, plus two things the page
+ * needs around a run. The worker file (`converter.worker.ts`) is only `Comlink.expose` of this.
+ * - `lookupRefusals`: when the API refuses lookups as a whole (`free_budget_used`, `overloaded`,
+ *   `link_allowance_used`, …), the converter gives the places a reason (`limit`, `unavailable`) but
+ *   not the API's code; the fetch the converter is given here reads each refusal's code on its way,
+ *   so the results can name the cause and what to do.
+ * - `stop`: Cancel during processing. It asks the converter's own `stop` (which ends the run's
+ *   lookups and converts every list with what has coordinates) when the converter has one; without
+ *   it, the answer is `false` and the page ends the run by terminating the worker.
+ */
+import type { ConverterWorkerApi, WorkerDependencies } from '@placeport/converter/worker';
+import { readRefusal, type Refusal } from '../api/http';
+
+/** The converter's worker API as this page's worker exposes it. */
+export interface PageWorkerApi extends ConverterWorkerApi {
+  /** What the API said when it refused lookups during the last `convert`: one per code, first seen first. */
+  lookupRefusals(): Promise<Refusal[]>;
+  /** Asks the running `convert` to stop and return what it has; false when the converter cannot. */
+  stop(): Promise<boolean>;
+}
+
+/** The converter's `stop`, where its worker API has one (see the module comment). */
+type Stoppable = { stop?: () => Promise<void> };
+
+/** The path of the API call whose refusals are read. */
+const RESOLVE_PATH = '/api/resolve-urls-batch';
+
+function urlOf(input: RequestInfo | URL): string {
+  if (typeof input === 'string') return input;
+  return input instanceof URL ? input.href : input.url;
+}
+
+/**
+ * Builds the page's worker API over the converter's (`create`, given the fetch that reads
+ * refusals). `fetchImpl` is the worker's own fetch unless a test passes one.
+ */
+export function createPageWorkerApi(
+  create: (dependencies: WorkerDependencies) => ConverterWorkerApi,
+  fetchImpl: typeof fetch = fetch,
+): PageWorkerApi {
+  const refusals = new Map<string, Refusal>();
+
+  const reading: typeof fetch = async (input, init) => {
+    const response = await fetchImpl(input, init);
+    if (!response.ok && new URL(urlOf(input), 'http://page').pathname === RESOLVE_PATH) {
+      const text = await response
+        .clone()
+        .text()
+        .catch(() => '');
+      const refusal = readRefusal(response.status, text, response.headers.get('retry-after'));
+      if (refusal && !refusals.has(refusal.code)) refusals.set(refusal.code, refusal);
+    }
+    return response;
+  };
+
+  const converter = create({ fetch: reading });
+  return {
+    ...converter,
+    async convert(options, onProgress) {
+      refusals.clear();
+      return converter.convert(options, onProgress);
+    },
+    async lookupRefusals() {
+      return [...refusals.values()];
+    },
+    async stop() {
+      const own = (converter as ConverterWorkerApi & Stoppable).stop;
+      if (typeof own !== 'function') return false;
+      await own.call(converter);
+      return true;
+    },
+  };
+}
