@@ -8,6 +8,7 @@
 import { generateTakeout } from '@placeport/testkit';
 import {
   countsOf,
+  failedCsvFields,
   dollarsFor,
   expectedPlacemarks,
   failedPlaces,
@@ -201,7 +202,7 @@ test('demo payments: upload, select, authorize, convert and download every list'
     const csvFile = await readDownload(await download(page, () => failedLink.click()));
     expect(csvFile.fileName).toBe(`${safeStem(list.name)} - failed-places.csv`);
     const csv = readFailedCsv(csvFile.text);
-    expect(csv.fields).toEqual(['Title', 'Note', 'URL', 'Comment', 'Reason']);
+    expect(csv.fields).toEqual(failedCsvFields(list));
     expect(csv.rows.map((row) => [row.Title, row.URL])).toEqual(
       failed.map((place) => [neutralised(place.title), place.url]),
     );

@@ -91,6 +91,19 @@ export function hasUsableLink(place: GeneratedPlace): boolean {
   return placeNeed({ coordinates: undefined, url: place.url }).kind !== 'unplaced';
 }
 
+/**
+ * The failed-places CSV's columns for a list: the seed's (Title, Note, URL, Comment) then Reason,
+ * with the list's Tags column kept in its place when the list had one (2025+ exports).
+ */
+export function failedCsvFields(list: GeneratedList): string[] {
+  return list.header === 'tags'
+    ? ['Title', 'Note', 'URL', 'Tags', 'Comment', 'Reason']
+    : ['Title', 'Note', 'URL', 'Comment', 'Reason'];
+}
+
+/** A failed-places CSV's header line, with or without the Tags column (and a BOM). */
+export const FAILED_CSV_HEADER = /^\uFEFF?Title,Note,URL,(?:Tags,)?Comment,Reason\r?\n/;
+
 /** A list's name as a file name every system accepts: Windows' reserved characters become `_`. */
 export function safeStem(listName: string): string {
   return listName.replace(/[<>:"/\\|?*]/g, '_');
