@@ -38,7 +38,7 @@ export function paymentDialog(page: Page): Locator {
 /** The results card's heading, whatever the file count. */
 export function resultsHeading(page: Page): Locator {
   return page.getByRole('heading', {
-    name: /^(Conversion Complete - \d+ File\(s\) Ready|Nothing could be converted)$/,
+    name: /^(Conversion (Complete|Stopped) - \d+ File\(s\) Ready|Nothing could be converted|Conversion Stopped - Nothing Converted)$/,
     level: 2,
   });
 }

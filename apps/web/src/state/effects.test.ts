@@ -4,7 +4,7 @@ import { createApi } from '../api/client';
 import { DEFAULT_CONFIG } from '../api/config';
 import { type FakeApi, startFakeApi } from '../test/fake-api';
 import { fakeConverter, LISTS } from '../test/fixtures';
-import { type Converter, WORKER_CRASHED } from '../worker/converter';
+import { type Converter, WORKER_CRASHED, WORKER_TERMINATED } from '../worker/converter';
 import type { ConversionSummary, ListOutcome } from '../worker/types';
 import { createEffects, type ObjectUrls } from './effects';
 import { MESSAGES, releaseFailedMessage } from './messages';
@@ -443,6 +443,78 @@ describe('authorizing and converting', () => {
     const context = await paying(converter);
     await context.effects.authorizeDemo();
     expect(context.state()).toMatchObject({ status: 'complete', refusals: [refusal] });
+  });
+
+  it('Cancel: the worker stops, the lists done are the results, and what converted is captured', async () => {
+    let stopped!: () => void;
+    const stop = new Promise<void>((resolve) => (stopped = resolve));
+    const converter = fakeConverter({
+      convert: async () => {
+        await stop;
+        return { ok: true, value: summary(outcome(LISTS[0]!.path, 12, 40)) };
+      },
+      cancel: async () => {
+        converter.calls.push('cancel');
+        stopped();
+      },
+    });
+    const context = await paying(converter);
+    const run = context.effects.authorizeDemo();
+    await vi.waitFor(() => expect(context.state().status).toBe('validating'));
+    await context.effects.cancel();
+    await run;
+    expect(converter.calls).toContain('cancel');
+    expect(converter.calls).not.toContain('terminate');
+    expect(context.state()).toMatchObject({
+      status: 'complete',
+      stopped: true,
+      results: [{ counts: { converted: 12, total: 40 } }],
+      capture: { kind: 'settled', amountCapturedCents: 120 },
+    });
+    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({
+      convertedCount: 12,
+      actualAmount: 1.2,
+    });
+  });
+
+  it('Cancel: a worker that cannot be asked is ended; the run is cancelled and the hold released', async () => {
+    let ended!: (error: Error) => void;
+    const converter = fakeConverter({
+      convert: () =>
+        new Promise((_, reject) => {
+          ended = reject;
+        }),
+      cancel: () => Promise.reject(new Error('The worker is not answering')),
+      terminate: () => {
+        converter.calls.push('terminate');
+        ended(new Error(WORKER_TERMINATED));
+      },
+    });
+    const context = await paying(converter);
+    const run = context.effects.authorizeDemo();
+    await vi.waitFor(() => expect(context.state().status).toBe('validating'));
+    await context.effects.cancel();
+    await run;
+    expect(converter.calls).toContain('terminate');
+    expect(context.state()).toMatchObject({
+      status: 'failed',
+      cancelled: true,
+      error: MESSAGES.cancelled,
+      capture: releasedInFull(context.intentId),
+    });
+    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({ convertedCount: 0 });
+    expect(context.store.getState().toasts.map((toast) => toast.title)).not.toContain(
+      'Conversion Failed',
+    );
+  });
+
+  it('Cancel does nothing outside a conversion', async () => {
+    const converter = fakeConverter();
+    const context = await paying(converter);
+    await context.effects.cancel();
+    expect(context.state().status).toBe('paying');
+    expect(converter.calls).not.toContain('cancel');
+    expect(converter.calls).not.toContain('terminate');
   });
 
   it('fails with the message and releases the hold: nothing looked up, nothing charged', async () => {

@@ -81,6 +81,13 @@ export interface Effects {
   retryFailed(confirmed?: boolean): Promise<void>;
   /** "Convert more lists": back to the selection with the same archive (asks first like Remove). */
   convertMore(confirmed?: boolean): void;
+  /**
+   * Cancel during processing: the worker stops the run's lookups and converts every list with
+   * what has coordinates (the results, then the capture of what was converted). A worker that
+   * cannot be asked is ended (architecture.md: cancelling = terminating the worker): the run then
+   * ends as cancelled, and the hold is released as after a failed run.
+   */
+  cancel(): Promise<void>;
   /** The page goes away. */
   dispose(): void;
 }
@@ -307,11 +314,17 @@ export function createEffects({
     }
     if (made === null) {
       pacer.cancel();
-      const message = failure || MESSAGES.conversionFailed;
-      store.getState().send({ type: 'conversionFailed', message });
-      store
-        .getState()
-        .toast({ title: 'Conversion Failed', description: message, variant: 'destructive' });
+      if (!accepted({ type: 'conversionFailed', message: failure || MESSAGES.conversionFailed })) {
+        return;
+      }
+      const failed = store.getState().state;
+      if (failed.status === 'failed' && !failed.cancelled) {
+        store.getState().toast({
+          title: 'Conversion Failed',
+          description: failed.error,
+          variant: 'destructive',
+        });
+      }
       await releaseHold(authorization, places);
       return;
     }
@@ -519,6 +532,17 @@ export function createEffects({
           description: messageOf(error) || MESSAGES.unexpected,
           variant: 'destructive',
         });
+      }
+    },
+
+    async cancel() {
+      if (!accepted({ type: 'cancelRequested' })) return;
+      try {
+        // The run in flight then ends with its results.
+        await converter.cancel();
+      } catch (error) {
+        console.warn('The worker could not be asked to stop; ending it', error);
+        converter.terminate();
       }
     },
 

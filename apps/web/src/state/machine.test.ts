@@ -61,6 +61,7 @@ const EVENTS: Record<EventType, AppEvent> = {
       percent: 75,
     },
   },
+  cancelRequested: { type: 'cancelRequested' },
   conversionFinished: { type: 'conversionFinished', results: [RESULT], totals: TOTALS },
   conversionFailed: { type: 'conversionFailed', message: 'Worker crashed' },
   captureSettled: { type: 'captureSettled', ...RECEIPT },
@@ -122,9 +123,10 @@ const EXPECTED: Record<Status, Partial<Record<EventType, Status>>> = {
     removed: 'empty',
   },
   authorizing: { authorizationFailed: 'paying', paymentAuthorized: 'validating' },
-  validating: PROCESSING,
-  extracting: PROCESSING,
-  converting: PROCESSING,
+  // Cancel applies until the files are being handed over (preparing).
+  validating: { ...PROCESSING, cancelRequested: 'validating' },
+  extracting: { ...PROCESSING, cancelRequested: 'extracting' },
+  converting: { ...PROCESSING, cancelRequested: 'converting' },
   preparing: PROCESSING,
   complete: {
     captureSettled: 'complete',
@@ -160,7 +162,7 @@ function expectTransition(state: AppState, event: EventType, expected: Status | 
 
 describe('transition, every status × every event', () => {
   it('covers every status and event of the types', () => {
-    expect(PAIRS).toHaveLength(13 * 32);
+    expect(PAIRS).toHaveLength(13 * 33);
   });
 
   it.each(PAIRS)('$status + $event → $expected', ({ status, event, expected }) => {
@@ -190,6 +192,28 @@ const FAILED_PHASES: Record<
 const FAILED_PAIRS = Object.entries(FAILED_PHASES).flatMap(([phase, { state, expected }]) =>
   EVENT_TYPES.map((event) => ({ phase, state, event, expected: expected[event] ?? null })),
 );
+
+/** A run being cancelled, in each stage it can be cancelled in, with what still applies. */
+const CANCELLING_PAIRS = (['validating', 'extracting', 'converting'] as const).flatMap((stage) =>
+  EVENT_TYPES.map((event) => ({
+    stage,
+    event,
+    expected:
+      ({ ...PROCESSING, cancelRequested: null } as Partial<Record<EventType, Status | null>>)[
+        event
+      ] ?? null,
+  })),
+);
+
+describe('transition, a run being cancelled × every event', () => {
+  it.each(CANCELLING_PAIRS)(
+    '$stage (cancelling) + $event → $expected',
+    ({ stage, event, expected }) => {
+      const state = { ...STATES[stage], cancelling: true } as AppState;
+      expectTransition(state, event, expected);
+    },
+  );
+});
 
 describe('transition, a failed run once its payment is settled × every event', () => {
   it.each(FAILED_PAIRS)('$phase + $event → $expected', ({ state, event, expected }) => {
@@ -460,6 +484,7 @@ describe('processing', () => {
       status: 'failed',
       ...ARCHIVE,
       error: 'Worker crashed',
+      cancelled: false,
       authorization: CARD,
       capture: { kind: 'pending' },
     });
@@ -812,5 +837,68 @@ describe('lists converted in this session', () => {
       'selecting',
     );
     expect(read.converted).toEqual([]);
+  });
+});
+
+describe('Cancel during processing', () => {
+  type Processing = Extract<AppState, { cancelling: boolean }>;
+  const extracting = STATES.extracting as Processing;
+
+  it('marks the run as stopping, once, and keeps its progress coming', () => {
+    const cancelling = inState(transition(extracting, { type: 'cancelRequested' }), 'extracting');
+    expect(cancelling.cancelling).toBe(true);
+    expect(cancelling.progress).toBe(extracting.progress);
+    expect(transition(cancelling, { type: 'cancelRequested' })).toBe(cancelling);
+    const later = inState(
+      transition(cancelling, {
+        type: 'progressReported',
+        progress: {
+          stage: 'converting',
+          fileIndex: 0,
+          fileCount: 1,
+          fileName: 'a.csv',
+          percent: 80,
+        },
+      }),
+      'converting',
+    );
+    expect(later.cancelling).toBe(true);
+  });
+
+  it('is too late once the files are being handed over', () => {
+    expect(transition(STATES.preparing, { type: 'cancelRequested' })).toBe(STATES.preparing);
+  });
+
+  it('ends with the results of what was done, marked as stopped, and the capture awaited', () => {
+    const cancelling = { ...extracting, cancelling: true };
+    const done = inState(
+      transition(cancelling, { type: 'conversionFinished', results: [RESULT], totals: TOTALS }),
+      'complete',
+    );
+    expect(done.stopped).toBe(true);
+    expect(done.capture).toEqual({ kind: 'pending' });
+    expect(done.results).toEqual([RESULT]);
+    const finished = inState(
+      transition(extracting, { type: 'conversionFinished', results: [RESULT], totals: TOTALS }),
+      'complete',
+    );
+    expect(finished.stopped).toBe(false);
+  });
+
+  it('ends as cancelled, saying so, when the worker had to be ended: the hold is released', () => {
+    const cancelling = { ...extracting, cancelling: true };
+    const ended = inState(
+      transition(cancelling, { type: 'conversionFailed', message: 'The conversion was stopped.' }),
+      'failed',
+    );
+    expect(ended.cancelled).toBe(true);
+    expect(ended.error).toBe(MESSAGES.cancelled);
+    expect(ended.capture).toEqual({ kind: 'pending' });
+    const crashed = inState(
+      transition(extracting, { type: 'conversionFailed', message: 'Worker crashed' }),
+      'failed',
+    );
+    expect(crashed.cancelled).toBe(false);
+    expect(crashed.error).toBe('Worker crashed');
   });
 });

@@ -112,6 +112,7 @@ function startConversion(state: Extract<AppState, { status: 'paying' | 'authoriz
     ...archiveOf(state),
     authorization: state.authorization,
     progress: startProgress(state),
+    cancelling: false,
   };
 }
 
@@ -324,6 +325,10 @@ function fromProcessing(
         },
       };
     }
+    case 'cancelRequested':
+      // Once the files are being handed over there is nothing left to stop.
+      if (state.cancelling || state.status === 'preparing') return state;
+      return { ...state, cancelling: true };
     case 'conversionFinished':
       return {
         status: 'complete',
@@ -339,12 +344,14 @@ function fromProcessing(
         formatPending: null,
         zip: { kind: 'idle' },
         confirming: null,
+        stopped: state.cancelling,
       };
     case 'conversionFailed':
       return {
         status: 'failed',
         ...archiveOf(state),
-        error: event.message || MESSAGES.conversionFailed,
+        error: state.cancelling ? MESSAGES.cancelled : event.message || MESSAGES.conversionFailed,
+        cancelled: state.cancelling,
         authorization: state.authorization,
         capture: state.authorization.kind === 'free' ? { kind: 'notNeeded' } : { kind: 'pending' },
       };

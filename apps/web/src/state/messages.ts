@@ -18,6 +18,9 @@ export const MESSAGES = {
   captureFailed:
     'Warning: Payment capture failed. Please contact support if you were charged incorrectly.',
   conversionFailed: 'An error occurred during conversion.',
+  /** Cancel had to end the worker (it could not be asked to stop): its files were never written. */
+  cancelled:
+    'You cancelled the conversion before its files were written, so there are no files to download. Your lists are still here: choose them again to convert them.',
   /** product.md "Receipt": after a failed run, the release of the hold did not answer. */
   releaseFailed:
     'Warning: Your payment hold could not be released. The server settles it by itself later, charging only for the places it looked up. Please contact support if you were charged incorrectly.',

@@ -149,7 +149,13 @@ export type AppState =
   | ({ status: 'awaitingIntent'; requestId: number } & Archive)
   | ({ status: 'paying'; authorization: Authorization } & Archive)
   | ({ status: 'authorizing'; authorization: Authorization } & Archive)
-  | ({ status: ProcessingStage; authorization: Authorization; progress: Progress } & Archive)
+  | ({
+      status: ProcessingStage;
+      authorization: Authorization;
+      progress: Progress;
+      /** Cancel was pressed: the run is stopping (its lookups end, the lists done are kept). */
+      cancelling: boolean;
+    } & Archive)
   | ({
       status: 'complete';
       authorization: Authorization;
@@ -167,12 +173,16 @@ export type AppState =
       zip: ZipDownload;
       /** A step that would discard files not yet downloaded, waiting for the person to confirm. */
       confirming: DiscardAction | null;
+      /** The person stopped the run (Cancel): the lists hold what was placed before it stopped. */
+      stopped: boolean;
     } & Archive)
   | ({
       /** The conversion failed: nothing to download; the hold is settled and its receipt kept. */
       status: 'failed';
       /** What went wrong, in the worker's words or the seed's default. */
       error: string;
+      /** The person cancelled the run and the worker was ended: nothing was kept. */
+      cancelled: boolean;
       authorization: Authorization;
       capture: Capture;
     } & Archive);
@@ -197,6 +207,8 @@ export type AppEvent =
   | { type: 'authorizationFailed' }
   | { type: 'paymentAuthorized' }
   | { type: 'progressReported'; progress: ConversionProgress; secondsLeft?: number | null }
+  /** Cancel during processing: stop the run, keep what is done, settle the payment for it. */
+  | { type: 'cancelRequested' }
   | {
       type: 'conversionFinished';
       results: readonly FileResult[];

@@ -178,10 +178,34 @@ export const STATES: Record<Status, AppState> = {
   awaitingIntent: { status: 'awaitingIntent', ...ARCHIVE, requestId: 9 },
   paying: { status: 'paying', ...ARCHIVE, authorization: CARD },
   authorizing: { status: 'authorizing', ...ARCHIVE, authorization: CARD },
-  validating: { status: 'validating', ...ARCHIVE, authorization: CARD, progress: PROGRESS },
-  extracting: { status: 'extracting', ...ARCHIVE, authorization: CARD, progress: PROGRESS },
-  converting: { status: 'converting', ...ARCHIVE, authorization: CARD, progress: PROGRESS },
-  preparing: { status: 'preparing', ...ARCHIVE, authorization: CARD, progress: PROGRESS },
+  validating: {
+    status: 'validating',
+    ...ARCHIVE,
+    authorization: CARD,
+    progress: PROGRESS,
+    cancelling: false,
+  },
+  extracting: {
+    status: 'extracting',
+    ...ARCHIVE,
+    authorization: CARD,
+    progress: PROGRESS,
+    cancelling: false,
+  },
+  converting: {
+    status: 'converting',
+    ...ARCHIVE,
+    authorization: CARD,
+    progress: PROGRESS,
+    cancelling: false,
+  },
+  preparing: {
+    status: 'preparing',
+    ...ARCHIVE,
+    authorization: CARD,
+    progress: PROGRESS,
+    cancelling: false,
+  },
   complete: {
     status: 'complete',
     ...ARCHIVE,
@@ -195,11 +219,13 @@ export const STATES: Record<Status, AppState> = {
     formatPending: null,
     zip: { kind: 'idle' },
     confirming: null,
+    stopped: false,
   },
   failed: {
     status: 'failed',
     ...ARCHIVE,
     error: 'The converter stopped unexpectedly. Please remove the file and try again.',
+    cancelled: false,
     authorization: CARD,
     capture: { kind: 'pending' },
   },
@@ -256,9 +282,8 @@ export function fakeConverter(overrides: Partial<Converter> = {}): Converter & {
       calls.push('lookupRefusals');
       return [];
     },
-    stop: async () => {
-      calls.push('stop');
-      return false;
+    cancel: async () => {
+      calls.push('cancel');
     },
     terminate: () => {
       calls.push('terminate');

@@ -1,8 +1,13 @@
 // @vitest-environment node
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
-import { createWorkerConverter, WORKER_CRASHED, type WorkerLike } from './converter';
-import type { ConverterWorkerApi } from './types';
+import {
+  createWorkerConverter,
+  WORKER_CRASHED,
+  WORKER_TERMINATED,
+  type WorkerLike,
+} from './converter';
+import type { PageWorkerApi } from './pageWorker';
 import { listSummary } from '../test/fixtures';
 
 /** A worker stand-in over a real MessageChannel, with the worker's error event and terminate. */
@@ -34,7 +39,7 @@ class ChannelWorker extends EventTarget {
   }
 }
 
-function workerWith(api: Partial<ConverterWorkerApi>): ChannelWorker {
+function workerWith(api: Partial<PageWorkerApi>): ChannelWorker {
   const channel = new MessageChannel();
   Comlink.expose(api, channel.port2);
   return new ChannelWorker(channel.port1);
@@ -42,6 +47,20 @@ function workerWith(api: Partial<ConverterWorkerApi>): ChannelWorker {
 
 const LISTS = [listSummary({ path: 'Takeout/Saved/A.csv', name: 'A', rowCount: 2, size: 30 })];
 const ZIP = new File([new Uint8Array([1, 2, 3])], 'takeout.zip');
+
+/** A converter over workers whose conversions never end; each worker started is recorded. */
+function neverConverting() {
+  const workers: ChannelWorker[] = [];
+  const converter = createWorkerConverter(() => {
+    const worker = workerWith({
+      convert: () => new Promise(() => undefined),
+      inspect: async () => ({ ok: true, value: { lists: LISTS } }),
+    });
+    workers.push(worker);
+    return worker as unknown as WorkerLike;
+  });
+  return { workers, converter };
+}
 
 describe('createWorkerConverter', () => {
   it('starts the worker on first use and hands it the file and its name', async () => {
@@ -90,15 +109,7 @@ describe('createWorkerConverter', () => {
   });
 
   it('fails the call in flight when the worker dies, and starts a fresh one next time', async () => {
-    const workers: ChannelWorker[] = [];
-    const converter = createWorkerConverter(() => {
-      const worker = workerWith({
-        convert: () => new Promise(() => undefined),
-        inspect: async () => ({ ok: true, value: { lists: LISTS } }),
-      });
-      workers.push(worker);
-      return worker as unknown as WorkerLike;
-    });
+    const { workers, converter } = neverConverting();
     const pending = converter.convert({ paths: [] }, () => undefined);
     await new Promise((resolve) => setTimeout(resolve, 10));
     workers[0]!.crash('Out of memory');
@@ -106,6 +117,37 @@ describe('createWorkerConverter', () => {
     expect(workers[0]!.terminated).toBe(true);
     expect(await converter.inspect(ZIP)).toMatchObject({ ok: true });
     expect(workers).toHaveLength(2);
+    converter.terminate();
+  });
+
+  it('fails the call in flight when the page ends the worker (Cancel), and starts afresh', async () => {
+    const { workers, converter } = neverConverting();
+    const pending = converter.convert({ paths: [] }, () => undefined);
+    converter.terminate();
+    await expect(pending).rejects.toThrow(WORKER_TERMINATED);
+    expect(workers[0]!.terminated).toBe(true);
+    expect(await converter.inspect(ZIP)).toMatchObject({ ok: true });
+    expect(workers).toHaveLength(2);
+    converter.terminate();
+  });
+
+  it('asks the running conversion to cancel; without a worker there is nothing to cancel', async () => {
+    let cancelled = 0;
+    const starts: number[] = [];
+    const converter = createWorkerConverter(() => {
+      starts.push(1);
+      return workerWith({
+        inspect: async () => ({ ok: true, value: { lists: LISTS } }),
+        cancel: async () => {
+          cancelled += 1;
+        },
+      }) as unknown as WorkerLike;
+    });
+    await converter.cancel();
+    expect(starts).toHaveLength(0);
+    await converter.inspect(ZIP);
+    await converter.cancel();
+    expect(cancelled).toBe(1);
     converter.terminate();
   });
 });

@@ -39,10 +39,10 @@ export interface Converter {
   /** What the API said when it refused lookups during the last conversion (one per code). */
   lookupRefusals(): Promise<Refusal[]>;
   /**
-   * Cancel: asks the running conversion to stop its lookups and finish with what it has; false
-   * when the worker cannot, and the page then ends the run with {@link Converter.terminate}.
+   * Cancel: the running conversion stops its lookups, and `convert` resolves with every list
+   * converted from what has coordinates (places not looked up are `interrupted`).
    */
-  stop(): Promise<boolean>;
+  cancel(): Promise<void>;
   /**
    * Ends the worker (the architecture's way to cancel); a call still waiting fails with
    * {@link WORKER_TERMINATED}. The next call starts a fresh worker.
@@ -143,7 +143,9 @@ export function createWorkerConverter(start: () => WorkerLike = startModuleWorke
       if (running) await call((remote) => remote.reset());
     },
     lookupRefusals: async () => (running ? call((remote) => remote.lookupRefusals()) : []),
-    stop: async () => (running ? call((remote) => remote.stop()) : false),
+    cancel: async () => {
+      if (running) await call((remote) => remote.cancel());
+    },
     terminate,
   };
 }

@@ -76,17 +76,4 @@ describe('the page worker', () => {
     await api.convert({ paths: ['a'] });
     expect(await api.lookupRefusals()).toEqual([]);
   });
-
-  it("stops a run through the converter's own stop, or says it cannot", async () => {
-    const fetchImpl = (async () => new Response('{}')) as typeof fetch;
-    expect(await createPageWorkerApi(converterCalling([]), fetchImpl).stop()).toBe(false);
-    let stopped = 0;
-    const stoppable = converterCalling([], {
-      stop: async () => {
-        stopped += 1;
-      },
-    } as Partial<ConverterWorkerApi>);
-    expect(await createPageWorkerApi(stoppable, fetchImpl).stop()).toBe(true);
-    expect(stopped).toBe(1);
-  });
 });

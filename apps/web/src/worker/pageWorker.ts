@@ -1,13 +1,10 @@
 /**
- * What the page's conversion worker exposes: the converter's worker API, plus two things the page
- * needs around a run. The worker file (`converter.worker.ts`) is only `Comlink.expose` of this.
- * - `lookupRefusals`: when the API refuses lookups as a whole (`free_budget_used`, `overloaded`,
- *   `link_allowance_used`, …), the converter gives the places a reason (`limit`, `unavailable`) but
- *   not the API's code; the fetch the converter is given here reads each refusal's code on its way,
- *   so the results can name the cause and what to do.
- * - `stop`: Cancel during processing. It asks the converter's own `stop` (which ends the run's
- *   lookups and converts every list with what has coordinates) when the converter has one; without
- *   it, the answer is `false` and the page ends the run by terminating the worker.
+ * What the page's conversion worker exposes: the converter's worker API, plus what the API said
+ * when it refused lookups. When the API refuses a lookup request as a whole (`free_budget_used`,
+ * `overloaded`, `link_allowance_used`, …), the converter gives its places a reason (`limit`,
+ * `unavailable`) but not the API's code; the fetch the converter is given here reads each refusal
+ * on its way, so the results can name the cause and what to do. The worker file
+ * (`converter.worker.ts`) is only `Comlink.expose` of this.
  */
 import type { ConverterWorkerApi, WorkerDependencies } from '@placeport/converter/worker';
 import { readRefusal, type Refusal } from '../api/http';
@@ -16,12 +13,7 @@ import { readRefusal, type Refusal } from '../api/http';
 export interface PageWorkerApi extends ConverterWorkerApi {
   /** What the API said when it refused lookups during the last `convert`: one per code, first seen first. */
   lookupRefusals(): Promise<Refusal[]>;
-  /** Asks the running `convert` to stop and return what it has; false when the converter cannot. */
-  stop(): Promise<boolean>;
 }
-
-/** The converter's `stop`, where its worker API has one (see the module comment). */
-type Stoppable = { stop?: () => Promise<void> };
 
 /** The path of the API call whose refusals are read. */
 const RESOLVE_PATH = '/api/resolve-urls-batch';
@@ -63,12 +55,6 @@ export function createPageWorkerApi(
     },
     async lookupRefusals() {
       return [...refusals.values()];
-    },
-    async stop() {
-      const own = (converter as ConverterWorkerApi & Stoppable).stop;
-      if (typeof own !== 'function') return false;
-      await own.call(converter);
-      return true;
     },
   };
 }

@@ -1,7 +1,7 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AppState } from '../../state/types';
-import { mount, PROGRESS, STATES } from '../../test/fixtures';
+import { fakeConverter, mount, PROGRESS, STATES } from '../../test/fixtures';
 import { ProcessingCard } from './ProcessingCard';
 
 const STEPS = [
@@ -75,5 +75,34 @@ describe('ProcessingCard', () => {
   it('says nothing about lookups when none are needed', () => {
     mount(<ProcessingCard />, { state: STATES.extracting });
     expect(screen.queryByText(/Looking up/)).toBeNull();
+  });
+});
+
+describe('Cancel during processing', () => {
+  it.each(['validating', 'extracting', 'converting'] as const)(
+    'is offered while %s, and stops the run',
+    async (status) => {
+      const converter = fakeConverter();
+      const { store } = mount(<ProcessingCard />, { state: STATES[status], converter });
+      fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(converter.calls).toEqual(['cancel']));
+      expect(store.getState().state).toMatchObject({ status, cancelling: true });
+      expect(screen.getByRole('button', { name: 'Stopping…' })).toHaveProperty('disabled', true);
+    },
+  );
+
+  it('says what it does', () => {
+    mount(<ProcessingCard />, { state: STATES.extracting });
+    expect(
+      screen.getByRole('button', {
+        name: 'Cancel',
+        description: 'Cancel stops the lookups and finishes the lists with what was found so far.',
+      }),
+    ).toBeTruthy();
+  });
+
+  it('is not offered once the files are being handed over', () => {
+    mount(<ProcessingCard />, { state: STATES.preparing });
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 });

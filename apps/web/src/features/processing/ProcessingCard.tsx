@@ -1,6 +1,6 @@
 import { Progress } from 'radix-ui';
 import { useRef } from 'react';
-import { useApp } from '../../app/context';
+import { useApp, useEffects } from '../../app/context';
 import { CheckIcon } from '../../components/Icons';
 import { formatSecondsLeft } from '../../lib/eta';
 import { formatCount } from '../../lib/format';
@@ -31,10 +31,19 @@ export function ProcessingCard() {
   const state = useApp((store) => store.state);
   const status = processingStatus(state);
   if (status === 'idle' || status === 'complete' || !('progress' in state)) return null;
-  return <ProcessingView stage={status} progress={state.progress} />;
+  return <ProcessingView stage={status} progress={state.progress} cancelling={state.cancelling} />;
 }
 
-function ProcessingView({ stage, progress }: { stage: ProcessingStage; progress: ProgressState }) {
+function ProcessingView({
+  stage,
+  progress,
+  cancelling,
+}: {
+  stage: ProcessingStage;
+  progress: ProgressState;
+  cancelling: boolean;
+}) {
+  const effects = useEffects();
   const heading = useRef<HTMLHeadingElement>(null);
   useReveal(heading);
   const current = PROCESSING_STEPS.findIndex((step) => step.stage === stage);
@@ -87,8 +96,26 @@ function ProcessingView({ stage, progress }: { stage: ProcessingStage; progress:
         </Progress.Root>
         <span className="progress-value">{`${percent}%`}</span>
       </div>
+      {stage !== 'preparing' && (
+        <div className="processing-cancel">
+          <button
+            type="button"
+            className="button"
+            disabled={cancelling}
+            aria-describedby="processing-cancel-note"
+            onClick={() => void effects.cancel()}
+          >
+            {cancelling ? 'Stopping…' : 'Cancel'}
+          </button>
+          <p id="processing-cancel-note" className="processing-cancel-note">
+            {cancelling
+              ? 'Stopping: the places not looked up yet are left out, and the lists are finished with what was found.'
+              : 'Cancel stops the lookups and finishes the lists with what was found so far.'}
+          </p>
+        </div>
+      )}
       <p className="visually-hidden" role="status">
-        {PROCESSING_STEPS[current]?.label}
+        {cancelling ? 'Stopping the conversion' : PROCESSING_STEPS[current]?.label}
       </p>
     </section>
   );

@@ -131,6 +131,25 @@ describe('ResultsCard', () => {
     );
   });
 
+  it('says a run the person stopped was stopped, and how many places were not looked up', () => {
+    const stopped: FileResult = {
+      ...RESULT,
+      counts: { total: 40, converted: 30, skipped: 10 },
+      unplaced: { interrupted: 9, not_found: 1 },
+    };
+    mount(<ResultsCard />, { state: complete({ results: [stopped], stopped: true }) });
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(
+      'Conversion Stopped - 1 File(s) Ready',
+    );
+    expect(
+      screen.getByText(
+        'You stopped the conversion: 9 places were not looked up. They are in the failed-places CSVs, and "Retry failed places" looks them up in a new run.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText(/The conversion was stopped before they were looked up/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Retry failed places (9)' })).toBeTruthy();
+  });
+
   it('says an empty list is empty: no file, no failure', () => {
     const empty: FileResult = {
       ...RESULT,

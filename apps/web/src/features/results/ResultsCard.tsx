@@ -37,12 +37,13 @@ function ResultsView({ state }: { state: Extract<AppState, { status: 'complete' 
   return (
     <section className="card results" aria-labelledby="results-title">
       <h2 id="results-title" ref={heading} tabIndex={-1}>
-        {resultsHeadline(state.results)}
+        {resultsHeadline(state.results, state.stopped)}
       </h2>
       <RunOutcome
         results={state.results}
         refusals={state.refusals}
         paid={state.authorization.kind === 'card'}
+        stopped={state.stopped}
       />
       <PaymentOutcome
         authorization={state.authorization}

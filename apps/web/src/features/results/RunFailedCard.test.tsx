@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { releaseFailedMessage } from '../../state/messages';
+import { MESSAGES, releaseFailedMessage } from '../../state/messages';
 import type { AppState, Capture } from '../../state/types';
 import { mount, RECEIPT, STATES } from '../../test/fixtures';
 import { UploadCard } from '../upload/UploadCard';
@@ -50,6 +50,26 @@ describe('RunFailedCard', () => {
     expect(screen.getByText('Finalizing your payment…')).toBeTruthy();
     expect(screen.queryByRole('group', { name: 'Receipt' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Back to the lists' })).toBeNull();
+  });
+
+  it('says a run the person cancelled was cancelled, and what became of the hold', () => {
+    const { unmount } = mount(<RunFailedCard />, {
+      state: failed(released(0), { cancelled: true, error: MESSAGES.cancelled }),
+    });
+    expect(screen.getByRole('heading', { name: 'Conversion Cancelled', level: 2 })).toBeTruthy();
+    expect(screen.getByText(MESSAGES.cancelled)).toBeTruthy();
+    expect(
+      screen.getByText(
+        'You cancelled the conversion, so your payment authorization has been cancelled and the hold of $4.00 released. You have not been charged.',
+      ),
+    ).toBeTruthy();
+    unmount();
+    mount(<RunFailedCard />, { state: failed(released(80), { cancelled: true }) });
+    expect(
+      screen.getByText(
+        'The server had already found the locations of 8 places for this payment when you cancelled the conversion; you were charged $0.80 for them.',
+      ),
+    ).toBeTruthy();
   });
 
   it('shows how much the server charged for the places it found, and why', () => {

@@ -20,10 +20,14 @@ function RunFailedView({ state }: { state: Extract<AppState, { status: 'failed' 
   return (
     <section className="card run-failed" aria-labelledby="run-failed-title">
       <h2 id="run-failed-title" ref={heading} tabIndex={-1}>
-        Conversion Failed
+        {state.cancelled ? 'Conversion Cancelled' : 'Conversion Failed'}
       </h2>
       <p className="run-failed-message">{state.error}</p>
-      <FailedRunPayment authorization={state.authorization} capture={state.capture} />
+      <FailedRunPayment
+        authorization={state.authorization}
+        capture={state.capture}
+        cancelled={state.cancelled}
+      />
       {state.capture.kind !== 'pending' && (
         <div className="results-actions">
           <button
@@ -48,10 +52,14 @@ function RunFailedView({ state }: { state: Extract<AppState, { status: 'failed' 
 export function FailedRunPayment({
   authorization,
   capture,
+  cancelled = false,
 }: {
   authorization: Authorization;
   capture: Capture;
+  /** The person cancelled the run (rather than it failing). */
+  cancelled?: boolean;
 }) {
+  const ended = cancelled ? 'you cancelled the conversion' : 'the conversion failed';
   if (authorization.kind === 'free' || capture.kind === 'notNeeded') {
     return <p>This selection was free, so nothing was charged.</p>;
   }
@@ -77,7 +85,7 @@ export function FailedRunPayment({
           <div className="payment-outcome is-cancelled">
             <h3>Payment Cancelled</h3>
             <p>
-              {`The conversion failed, so your payment authorization has been cancelled and the hold of ${formatUsd(capture.amountReleasedCents)} released. You have not been charged.`}
+              {`${cancelled ? 'You cancelled the conversion' : 'The conversion failed'}, so your payment authorization has been cancelled and the hold of ${formatUsd(capture.amountReleasedCents)} released. You have not been charged.`}
             </p>
             <PaymentReceipt receipt={capture} />
           </div>
@@ -88,7 +96,7 @@ export function FailedRunPayment({
         <div className="payment-outcome is-neutral">
           <h3>Payment Summary</h3>
           <p>
-            {`The server had already found the locations of ${formatPlaces(found)} for this payment when the conversion failed; you were charged ${formatUsd(capture.amountCapturedCents)} for them.`}
+            {`The server had already found the locations of ${formatPlaces(found)} for this payment when ${ended}; you were charged ${formatUsd(capture.amountCapturedCents)} for them.`}
           </p>
           {capture.amountReleasedCents > 0 && (
             <p>{`The rest of the hold, ${formatUsd(capture.amountReleasedCents)}, was released.`}</p>

@@ -4,12 +4,16 @@ import { lookupRefusalText } from '../../state/refusals';
 import type { FileResult } from '../../state/types';
 import { reasonCounts } from './reasons';
 
-/** The results' headline: what came of the run, in the seed's words when files are ready. */
-export function resultsHeadline(results: readonly FileResult[]): string {
+/**
+ * The results' headline: what came of the run, in the seed's words when files are ready (a run the
+ * person stopped says so).
+ */
+export function resultsHeadline(results: readonly FileResult[], stopped = false): string {
   const files = results.reduce((sum, result) => sum + result.files.length, 0);
   const converted = results.reduce((sum, result) => sum + result.counts.converted, 0);
-  if (converted === 0) return 'Nothing could be converted';
-  return `Conversion Complete - ${files} File(s) Ready`;
+  if (converted === 0)
+    return stopped ? 'Conversion Stopped - Nothing Converted' : 'Nothing could be converted';
+  return `Conversion ${stopped ? 'Stopped' : 'Complete'} - ${files} File(s) Ready`;
 }
 
 /**
@@ -21,8 +25,11 @@ export function RunOutcome({
   results,
   refusals = [],
   paid = false,
+  stopped = false,
 }: {
   results: readonly FileResult[];
+  /** The person stopped the run (Cancel). */
+  stopped?: boolean;
   /** The API's refusals of the run's lookups: each named with what to do. */
   refusals?: readonly Refusal[];
   /** The run had a card payment (a refusal's advice differs for free runs). */
@@ -36,10 +43,18 @@ export function RunOutcome({
     ['throttled', 'unavailable', 'limit'].includes(group.reason),
   );
   const missing = total - converted;
-  if (missing === 0 && unreadable === 0) return null;
+  const interrupted = reasons.find((group) => group.reason === 'interrupted')?.count ?? 0;
+  if (missing === 0 && unreadable === 0 && !stopped) return null;
 
   return (
     <div className={`run-outcome ${converted === 0 ? 'is-empty' : 'is-partial'}`} role="status">
+      {stopped && (
+        <p className="run-outcome-title">
+          {interrupted > 0
+            ? `You stopped the conversion: ${formatPlaces(interrupted)} ${interrupted === 1 ? 'was' : 'were'} not looked up. They are in the failed-places CSVs, and "Retry failed places" looks them up in a new run.`
+            : 'You stopped the conversion after every place was looked up: the lists below are complete.'}
+        </p>
+      )}
       {missing > 0 && (
         <p className="run-outcome-title">
           {converted === 0
