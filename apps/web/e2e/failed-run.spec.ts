@@ -8,19 +8,14 @@
  * How the run fails: the conversion worker dies, as a tab's worker does when it runs out of
  * memory, with an uncaught error in its own scope (the page hears of it through the worker's
  * `error` event, as for a real crash). When it dies is fixed by the archive, not by timing: the
- * lists are looked up one after another, so once the last list's lookup, which the fake Google
- * never answers, has reached Google, every earlier lookup has been answered and counted by the
- * server, and the worker sits waiting when it is made to die.
+ * lookup of the last list's place is held (`holdLookups`), the others of its request are answered
+ * and counted by the server, and the worker sits waiting when it is made to die.
  */
-import {
-  generateTakeout,
-  type FakeGoogle,
-  type FakeStripe,
-  type GeneratedPlace,
-} from '@placeport/testkit';
+import { generateTakeout, type FakeStripe, type GeneratedPlace } from '@placeport/testkit';
 import type { Page } from '@playwright/test';
 import { answeredThenNever, placeLists, zipUpload, type UploadFile } from './support/archives';
 import { expect, test } from './support/fixtures';
+import { holdLookups } from './support/lookups';
 import {
   chooseFile,
   expectAccessible,
@@ -40,12 +35,9 @@ function failedCard(page: Page) {
   return page.getByRole('region', { name: 'Conversion Failed' });
 }
 
-/** True once the fake Google has been asked about any of the places. */
-function askedAbout(fakeGoogle: FakeGoogle, places: readonly GeneratedPlace[]): () => boolean {
-  return () =>
-    fakeGoogle.count((request) =>
-      places.some((place) => decodeURIComponent(request.path).includes(place.ftid!)),
-    ) > 0;
+/** True for the link of any of these places. */
+function linkOf(places: readonly GeneratedPlace[]): (link: string) => boolean {
+  return (link) => places.some((place) => link.includes(place.ftid!));
 }
 
 /**
@@ -84,13 +76,12 @@ test('a paid run that fails after the server found places shows what it charged 
   page,
   stripeApi,
   fakeStripe,
-  fakeGoogle,
 }) => {
   // The first list's 8 places are found by the server's lookups: $0.80, at least the $0.50
   // minimum, so the server captures rather than cancels.
   const { takeout, found, never: neverAnswered, places } = answeredThenNever(93);
   expect(found).toBe(8);
-  fakeGoogle.setPlace(neverAnswered.cid!, { hang: true });
+  const hold = await holdLookups(page, linkOf([neverAnswered]));
 
   await useStripeShim(page, fakeStripe.url);
   await page.goto(stripeApi.url);
@@ -98,8 +89,8 @@ test('a paid run that fails after the server found places shows what it charged 
   const intentId = await startPaidRun(page, zipUpload(takeout), fakeStripe);
   expect(fakeStripe.paymentIntent(intentId)).toMatchObject({ amount: places * 10 });
 
-  await expect.poll(askedAbout(fakeGoogle, [neverAnswered])).toBe(true);
-  await expect(page.getByText('List 2 of 2: Never answered.csv')).toBeVisible();
+  // The server has found the first list's places; the last lookup waits.
+  await expect.poll(() => hold.held()).toBe(1);
   await killConversionWorker(page);
 
   const card = failedCard(page);
@@ -146,13 +137,13 @@ test('a paid run that fails after the server found places shows what it charged 
   // The receipt stays until the person moves on: back to the lists, same archive.
   await card.getByRole('button', { name: 'Back to the lists' }).click();
   await expect(selectionDialog(page).getByText('2 of 2 lists selected')).toBeVisible();
+  await hold.release();
 });
 
 test('a paid run that fails before the server found any place says the hold was released', async ({
   page,
   stripeApi,
   fakeStripe,
-  fakeGoogle,
 }) => {
   const takeout = generateTakeout({
     seed: 94,
@@ -162,12 +153,12 @@ test('a paid run that fails before the server found any place says the hold was 
   });
   const [list] = placeLists(takeout);
   expect(list!.places.every((place) => place.ftid && place.cid)).toBe(true);
-  for (const place of list!.places) fakeGoogle.setPlace(place.cid!, { hang: true });
+  const hold = await holdLookups(page, linkOf(list!.places));
 
   await useStripeShim(page, fakeStripe.url);
   await page.goto(stripeApi.url);
   const intentId = await startPaidRun(page, zipUpload(takeout), fakeStripe);
-  await expect.poll(askedAbout(fakeGoogle, list!.places)).toBe(true);
+  await expect.poll(() => hold.held()).toBe(1);
   await killConversionWorker(page);
 
   const card = failedCard(page);
@@ -187,4 +178,5 @@ test('a paid run that fails before the server found any place says the hold was 
   expect(fakeStripe.paymentIntent(intentId)?.amount_received ?? 0).toBe(0);
   await page.setViewportSize({ width: 390, height: 844 });
   await snap(page, 'failed-run-released');
+  await hold.release();
 });

@@ -4,13 +4,14 @@
  * authorization by itself, for the places the server resolved for it.
  *
  * The API of this spec settles an authorization unused for 3 s (`SETTLE_AFTER_MINUTES=0.05`), in
- * a worker of its own. What the server resolves is fixed by the archive, not by timing: the lists
- * are looked up one after another, the first list's places all answer, and the second list's one
- * place never does; the sweep finds intents through Stripe's search, which the fake keeps frozen
- * until the page has been reloaded, so however slow the machine the sweep cannot settle earlier.
+ * a worker of its own. What the server resolves is fixed by the archive, not by timing: the first
+ * list's places all answer, and the second list's one place is never answered (`holdLookups`); the
+ * sweep finds intents through Stripe's search, which the fake keeps frozen until the page has been
+ * reloaded, so however slow the machine the sweep cannot settle earlier.
  */
 import { answeredThenNever, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
+import { holdLookups } from './support/lookups';
 import { answerDialogs, chooseFile, paymentDialog, selectionDialog } from './support/page';
 import { useStripeShim } from './support/stripe';
 
@@ -20,15 +21,12 @@ test('a reload during a paid conversion: the page asks first, and the server set
   page,
   stripeApi,
   fakeStripe,
-  fakeGoogle,
 }) => {
   // Every place of the first list needs the server to look it up, and the fake Google answers.
   const { takeout, found: resolved, never: neverAnswered, places } = answeredThenNever(91);
   // At least 5 places ($0.50): the sweep captures rather than cancels.
   expect(resolved).toBeGreaterThanOrEqual(5);
-  fakeGoogle.setPlace(neverAnswered.cid!, { hang: true });
-  const askedFor = (ftid: string) => () =>
-    fakeGoogle.count((request) => decodeURIComponent(request.path).includes(ftid));
+  const hold = await holdLookups(page, (link) => link.includes(neverAnswered.ftid!));
 
   await useStripeShim(page, fakeStripe.url);
   const before = new Set(fakeStripe.paymentIntents().map((intent) => intent.id));
@@ -48,11 +46,9 @@ test('a reload during a paid conversion: the page asks first, and the server set
     expect(created[0]).toMatchObject({ amount: places * 10, capture_method: 'manual' });
     intentId = created[0]!.id;
 
-    // The second list's lookup has reached Google: the first list's answer, and with it the
-    // server's count (kept in its store; the intent hears of it when it is settled), came back
-    // before it was sent.
-    await expect.poll(askedFor(neverAnswered.ftid!)).toBeGreaterThan(0);
-    await expect(page.getByText('List 2 of 2: Never answered.csv')).toBeVisible();
+    // The first list's places are answered, and with them the server's count (kept in its store;
+    // the intent hears of it when it is settled); the second list's lookup waits.
+    await expect.poll(() => hold.held()).toBe(1);
     expect(fakeStripe.paymentIntent(intentId)?.status).toBe('requires_capture');
 
     await page.reload();
@@ -63,6 +59,7 @@ test('a reload during a paid conversion: the page asks first, and the server set
     expect(fakeStripe.paymentIntent(intentId)?.status).toBe('requires_capture');
   } finally {
     fakeStripe.releaseSearchIndex();
+    await hold.release();
   }
 
   await expect

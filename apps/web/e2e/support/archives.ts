@@ -120,7 +120,7 @@ export interface AnsweredThenNever {
   takeout: GeneratedTakeout;
   /** The first list: every place needs the server to look it up, and the fake Google has it. */
   answered: GeneratedList;
-  /** The second list's one place: the test makes the fake Google never answer it (`hang`). */
+  /** The second list's one place: the test never lets its lookup be answered (`holdLookups`). */
   never: GeneratedPlace;
   /** Distinct places of the first list: what the server finds before the run stops. */
   found: number;
@@ -129,10 +129,10 @@ export interface AnsweredThenNever {
 }
 
 /**
- * Two lists looked up one after another: 8 places the server must look up and finds, then one that
- * is never answered once the test says so. A paid run over both waits on that last lookup with
- * exactly the first list's places found by the server, for as long as the test wants: what the
- * server charges is fixed by the archive, not by timing.
+ * Two lists: 8 places the server must look up and finds, then one whose lookup the test never lets
+ * be answered (`holdLookups`, which sends the others of its request on to the API). A paid run over
+ * both waits on that lookup with exactly the first list's places found by the server, for as long
+ * as the test wants: what the server charges is fixed by the archive, not by timing.
  */
 export function answeredThenNever(seed: number): AnsweredThenNever {
   const takeout = generateTakeout({

@@ -508,6 +508,24 @@ describe('authorizing and converting', () => {
     );
   });
 
+  it('asks the API nothing when the page goes away during a paid run', async () => {
+    let ended!: (error: Error) => void;
+    const converter = fakeConverter({
+      convert: () =>
+        new Promise((_, reject) => {
+          ended = reject;
+        }),
+      terminate: () => ended(new Error(WORKER_TERMINATED)),
+    });
+    const context = await paying(converter);
+    const run = context.effects.authorizeDemo();
+    await vi.waitFor(() => expect(context.state().status).toBe('validating'));
+    context.effects.dispose();
+    await run;
+    expect(context.state().status).toBe('validating');
+    expect(calls('/api/capture-payment')).toEqual([]);
+  });
+
   it('Cancel does nothing outside a conversion', async () => {
     const converter = fakeConverter();
     const context = await paying(converter);

@@ -143,6 +143,8 @@ export function createEffects({
 }: EffectsDeps): Effects {
   let nextId = 1;
   let liveUrls: string[] = [];
+  /** The page went away ({@link Effects.dispose}). */
+  let disposed = false;
 
   /** Sends an event and tells whether the machine took it. */
   function accepted(event: AppEvent): boolean {
@@ -314,6 +316,7 @@ export function createEffects({
     }
     if (made === null) {
       pacer.cancel();
+      if (disposed) return;
       if (!accepted({ type: 'conversionFailed', message: failure || MESSAGES.conversionFailed })) {
         return;
       }
@@ -552,6 +555,9 @@ export function createEffects({
     },
 
     dispose() {
+      // The page is going away: a run ended with the worker asks the API nothing more (a hold
+      // left open is settled by the server).
+      disposed = true;
       revokeAll();
       converter.terminate();
     },
