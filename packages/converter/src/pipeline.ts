@@ -261,13 +261,18 @@ export async function convertLists(
   /** The list whose places are being waited for, named in progress reports. */
   let current = { index: 0, fileName: lists[0] ? fileNameFromPath(lists[0].path) : '' };
   if (options.resolveUrls) {
-    // Each distinct place once, under the link it first appears with, in list order.
+    // Each distinct place once, under the link it first appears with, in list order; progress
+    // names a place by its title (a person reads names, not links), its link only without one.
     const entries = new Map<string, string>();
+    const titles = new Map<string, string>();
     parsedLists.forEach((parsed, index) => {
       if (parsed instanceof ConverterError) return;
       plans[index]!.forEach((plan, i) => {
-        if (plan.kind === 'lookup' && !entries.has(plan.key))
-          entries.set(plan.key, parsed.places[i]!.url);
+        const place = parsed.places[i]!;
+        if (plan.kind === 'lookup' && !entries.has(plan.key)) {
+          entries.set(plan.key, place.url);
+          if (place.title.trim()) titles.set(place.url, place.title.trim());
+        }
       });
     });
     if (entries.size > 0) {
@@ -287,7 +292,8 @@ export async function convertLists(
         onSettled: (count, url) => {
           tracked.done += count;
           const within = 0.5 + tracked.done / tracked.total / 2;
-          progress.report('extracting', current.index, current.fileName, within, url, false);
+          const item = titles.get(url) ?? url;
+          progress.report('extracting', current.index, current.fileName, within, item, false);
         },
       });
     }
@@ -375,7 +381,7 @@ export async function convertLists(
           index,
           fileName,
           i / places.length / 2,
-          place.url || place.title,
+          place.title.trim() || place.url,
           false,
         );
       }

@@ -78,7 +78,9 @@ export interface LookupSettings {
 function batchFailure(error: unknown, timedOut: boolean): LookupFailure {
   if (timedOut || !(error instanceof ResolveRequestError)) return 'unavailable';
   if (error.status === 402 || error.status === 403) return 'limit';
-  if (error.status === 400) return 'not_allowed';
+  // Any other refusal of the whole request (a 400 such as too_many_urls, a 5xx) says nothing about
+  // the links themselves: they were checked against the resolver's allowlist before they were
+  // sent, so they stay retryable rather than being called "not a Google Maps link".
   return 'unavailable';
 }
 
