@@ -42,6 +42,8 @@ describe('Breaker', () => {
       const clock = clockAt(0, random);
       const breaker = new Breaker(clock, { backoffBaseMs: 1_000, backoffMaxMs: 5_000 });
       const pauses = [1, 2, 3, 4].map(() => {
+        // Each refusal is a probe's, once the previous pause is over.
+        clock.time += breaker.retryAfterMs();
         breaker.refused();
         return breaker.retryAfterMs();
       });
@@ -82,6 +84,21 @@ describe('Breaker', () => {
     breaker.succeeded();
     for (let i = 1; i < UNREACHABLE_AFTER_FAILURES; i += 1) breaker.unreachable();
     expect(breaker.allow()).toBe(true);
+  });
+
+  it('failures of requests in flight while it is open do not lengthen the pause', () => {
+    const clock = clockAt(0);
+    const breaker = new Breaker(clock, { backoffBaseMs: 1_000, backoffMaxMs: 900_000 });
+    for (let i = 0; i < UNREACHABLE_AFTER_FAILURES; i += 1) breaker.unreachable();
+    expect(breaker.retryAfterMs()).toBe(1_000);
+    // The other 24 of 32 requests in flight fail too, and a 429 arrives.
+    for (let i = 0; i < 24; i += 1) breaker.unreachable();
+    breaker.refused();
+    expect(breaker.retryAfterMs()).toBe(1_000);
+    clock.time = 1_000;
+    expect(breaker.allow()).toBe(true);
+    breaker.unreachable();
+    expect(breaker.retryAfterMs()).toBe(2_000);
   });
 
   it('an answer between failures means Google is reachable: the count starts again', () => {

@@ -18,8 +18,9 @@ export type BreakerCause = 'refused' | 'unreachable';
  * when Google cannot be reached: {@link UNREACHABLE_AFTER_FAILURES} network failures or timeouts
  * in a row with no answer between them (no route, DNS, refused connections, TLS). Open, nothing
  * more is sent on that path for a pause of `base × 2^(opens−1)` (capped), with ±50% jitter so
- * several instances do not come back in step. After the pause one probe goes through; any answer
- * closes the breaker, another refusal or unreachable probe reopens it for twice as long.
+ * several instances do not come back in step; failures of requests already in flight while it is
+ * open leave the pause as it is. After the pause one probe goes through; any answer closes the
+ * breaker, another refusal or unreachable probe reopens it for twice as long.
  */
 export class Breaker {
   private refusals = 0;
@@ -84,9 +85,13 @@ export class Breaker {
   }
 
   private open(cause: BreakerCause): void {
+    this.probing = false;
+    // Requests sent before the breaker opened keep failing for a moment: they find it open and
+    // leave the pause as it is. Only a failure once the pause is over (the probe) doubles it, so a
+    // burst of 32 failures in flight is one step of back-off, not 15 minutes at once.
+    if (this.refusals > 0 && this.clock.now() < this.openUntil) return;
     this.lastCause = cause;
     this.refusals += 1;
-    this.probing = false;
     const pause = Math.min(
       this.tuning.backoffMaxMs,
       this.tuning.backoffBaseMs * 2 ** Math.min(this.refusals - 1, 20),
