@@ -96,6 +96,14 @@ const origin = v.pipe(
   v.transform((text) => new URL(text).origin),
 );
 
+/** The non-empty, trimmed parts of a comma-separated setting. */
+function commaList(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
 const PAYER_SECRET_MESSAGE =
   'must be one secret of at least 32 characters of random text, or several separated by commas (the first signs)';
 
@@ -154,12 +162,7 @@ const EnvSchema = v.object({
   CORS_ORIGIN: v.optional(
     v.pipe(
       v.string(),
-      v.transform((text) =>
-        text
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean),
-      ),
+      v.transform(commaList),
       v.array(origin, 'must be comma-separated http(s) origins'),
     ),
   ),
@@ -189,12 +192,7 @@ const EnvSchema = v.object({
   PAYER_COOKIE_SECRET: v.optional(
     v.pipe(
       v.string(),
-      v.transform((text) =>
-        text
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean),
-      ),
+      v.transform(commaList),
       v.array(v.pipe(v.string(), v.minLength(32, PAYER_SECRET_MESSAGE)), PAYER_SECRET_MESSAGE),
       v.minLength(1, PAYER_SECRET_MESSAGE),
       v.maxLength(8, 'must list at most 8 secrets (the signing one first)'),
