@@ -25,13 +25,18 @@ export function isZipFileName(name: string): boolean {
   return /\.zip$/i.test(name);
 }
 
-/** Places (rows) in the chosen lists that can be converted, usable links or not. */
-export function selectedRows(archive: Archive): number {
+/** `count` summed over the chosen lists that can be converted. */
+function sumChosen(archive: Archive, count: (list: ListSummary) => number): number {
   const chosen = new Set(archive.selected);
   return archive.lists.reduce(
-    (sum, list) => sum + (chosen.has(list.path) && isConvertible(list) ? list.rowCount : 0),
+    (sum, list) => sum + (chosen.has(list.path) && isConvertible(list) ? count(list) : 0),
     0,
   );
+}
+
+/** Places (rows) in the chosen lists that can be converted, usable links or not. */
+export function selectedRows(archive: Archive): number {
+  return sumChosen(archive, (list) => list.rowCount);
 }
 
 /**
@@ -40,14 +45,8 @@ export function selectedRows(archive: Archive): number {
  * converted, so it is neither held nor charged (product.md, "Needs a lookup").
  */
 export function selectedPlaces(archive: Archive): number {
-  const chosen = new Set(archive.selected);
-  return archive.lists.reduce(
-    (sum, list) =>
-      sum +
-      (chosen.has(list.path) && isConvertible(list)
-        ? Math.min(list.rowCount, list.withCoordinates + list.needsLookup)
-        : 0),
-    0,
+  return sumChosen(archive, (list) =>
+    Math.min(list.rowCount, list.withCoordinates + list.needsLookup),
   );
 }
 
