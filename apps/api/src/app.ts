@@ -151,7 +151,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorate('settings', settings);
   app.decorate('state', state);
   app.decorate('now', now);
-  const payments = new PaymentService(provider, state, now);
+  const settleAfterMs = settings.settleAfterMinutes * 60_000;
+  const payments = new PaymentService(provider, state, now, settleAfterMs);
   app.decorate('payments', payments);
   const settlement = createSettlement(
     {
@@ -159,7 +160,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       payments,
       state,
       now,
-      settleAfterMs: settings.settleAfterMinutes * 60_000,
+      settleAfterMs,
       log: app.log,
       ...(config.settlement?.leaseMs === undefined ? {} : { leaseMs: config.settlement.leaseMs }),
     },

@@ -239,10 +239,15 @@ describe('Redis stopped', () => {
     expectStoreUnavailable(await resolve(a, pinned(2, 6), id));
     // Refused by its rate limit, which cannot count it: closed, before the body is even read.
     expectStoreUnavailable(await capture(a, id, 6, 20));
+    expectStoreUnavailable(await send(a, `/api/payments/${id}`));
     expect(stripe.paymentIntent(id)?.status).toBe('requires_capture');
 
     await restartRedis(a);
     expect((await health(a)).body).toEqual({ ok: true, status: 'ok', store: 'redis' });
+    expect((await send(a, `/api/payments/${id}`)).body).toMatchObject({
+      status: 'open',
+      placesResolved: 6,
+    });
     // Nothing was lost: the server's count of 6 is charged, once.
     const captured = await capture(a, id, 0, 20);
     expect(captured.status).toBe(200);

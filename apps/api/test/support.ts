@@ -82,6 +82,11 @@ export interface Stack {
     browser?: string,
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
+  /** GETs as one browser, sending the cookies it keeps (see `post`). */
+  get(
+    path: string,
+    browser?: string,
+  ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
   /** The cookie header a browser would send now. */
   cookies(browser?: string): string;
   close(): Promise<void>;
@@ -151,26 +156,31 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const jars = new CookieJars();
+  /** One request as `browser`: its cookies sent, the ones the API sets kept. */
+  const send = async (path: string, browser: string, init: RequestInit) => {
+    const cookie = jars.header(browser);
+    const headers = { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) };
+    const response = await fetch(`${address}${path}`, { ...init, headers });
+    jars.keep(browser, response.headers.getSetCookie());
+    return {
+      status: response.status,
+      body: (await response.json()) as Record<string, unknown>,
+      headers: response.headers,
+    };
+  };
   return {
     app,
     url: address,
     google,
     stripe,
     upstream,
-    async post(path, body, browser = 'me', headers = {}) {
-      const cookie = jars.header(browser);
-      const response = await fetch(`${address}${path}`, {
+    post: (path, body, browser = 'me', headers = {}) =>
+      send(path, browser, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...headers },
+        headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify(body),
-      });
-      jars.keep(browser, response.headers.getSetCookie());
-      return {
-        status: response.status,
-        body: (await response.json()) as Record<string, unknown>,
-        headers: response.headers,
-      };
-    },
+      }),
+    get: (path, browser = 'me') => send(path, browser, {}),
     cookies: (browser = 'me') => jars.header(browser),
     async close() {
       await app.close();

@@ -41,6 +41,32 @@ export interface CaptureResult {
   reference: string;
 }
 
+/**
+ * What became of a payment, for its payer coming back after a reload or a closed tab (dollars):
+ * `open` while authorized (with when the sweep settles it if nothing uses it), `captured` or
+ * `cancelled` once settled (what was charged and released), `not_authorized` before the card
+ * was accepted (or after a failed attempt).
+ */
+export interface PaymentStatus {
+  status: 'open' | 'captured' | 'cancelled' | 'not_authorized';
+  amountAuthorized: number;
+  amountCaptured: number;
+  /** Authorized minus captured once settled (captured or cancelled); 0 otherwise. */
+  amountReleased: number;
+  reference: string;
+  placesAuthorized: number;
+  /** The server's own count of places resolved for the payment, the floor of what it charges. */
+  placesResolved: number;
+  /** For `open`: the last use plus the settle-after time (ISO); null otherwise. */
+  settlesAt: string | null;
+}
+
+const STATUS_OF: Partial<Record<IntentView['status'], PaymentStatus['status']>> = {
+  requires_capture: 'open',
+  succeeded: 'captured',
+  canceled: 'cancelled',
+};
+
 type Log = (detail: string) => void;
 
 /** What {@link PaymentService.captureOrCancel} did, and the server's count it charged from. */
@@ -181,7 +207,9 @@ export class PaymentService {
   constructor(
     readonly provider: PaymentProvider,
     private readonly state: StateStore,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
+    /** An authorization unused this long is settled by the sweep (`SETTLE_AFTER_MINUTES`). */
+    readonly settleAfterMs: number,
   ) {
     this.usage = new PaymentUsage(provider, state, now);
   }
@@ -261,6 +289,34 @@ export class PaymentService {
     // Idle time starts at the authorization (the first batch follows it at once), not creation.
     if (intent.status === 'requires_capture') await this.usage.authorized(id);
     return placesIfAuthorized(intent.status, places);
+  }
+
+  /**
+   * What became of a PlacePort payment, read from the provider (no verdict kept, nothing
+   * settled): its status, the money held, charged and released, and the server's count. For an
+   * open authorization nothing has used yet, reading its last use records this first sighting,
+   * as the sweep's read does.
+   */
+  async status(id: string, log: Log): Promise<PaymentStatus> {
+    const intent = await this.retrieve(id, log);
+    const places = requirePlacePortIntent(intent);
+    const status = STATUS_OF[intent.status] ?? 'not_authorized';
+    const captured = status === 'captured' ? intent.amountReceived : 0;
+    const settled = status === 'captured' || status === 'cancelled';
+    const settlesAt =
+      status === 'open'
+        ? new Date((await this.usage.lastUseMs(intent)) + this.settleAfterMs).toISOString()
+        : null;
+    return {
+      status,
+      amountAuthorized: intent.amount / 100,
+      amountCaptured: captured / 100,
+      amountReleased: settled ? (intent.amount - captured) / 100 : 0,
+      reference: intent.id,
+      placesAuthorized: places,
+      placesResolved: await this.usage.resolvedByServer(intent),
+      settlesAt,
+    };
   }
 
   /**

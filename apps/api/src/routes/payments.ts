@@ -21,6 +21,8 @@ const CaptureBody = v.strictObject({
   totalCount: Count('totalCount'),
 });
 
+const StatusParams = v.strictObject({ id: PaymentIntentId });
+
 const CREATED = exactObject({
   clientSecret: { type: 'string' },
   paymentIntentId: { type: 'string' },
@@ -31,6 +33,17 @@ const CAPTURED = exactObject({
   amountAuthorized: { type: 'number' },
   amountReleased: { type: 'number' },
   reference: { type: 'string' },
+});
+
+const STATUS = exactObject({
+  status: { type: 'string', enum: ['open', 'captured', 'cancelled', 'not_authorized'] },
+  amountAuthorized: { type: 'number' },
+  amountCaptured: { type: 'number' },
+  amountReleased: { type: 'number' },
+  reference: { type: 'string' },
+  placesAuthorized: { type: 'number' },
+  placesResolved: { type: 'number' },
+  settlesAt: { type: ['string', 'null'] },
 });
 
 /** Refuses intent creation past the per-client caps (429 with `Retry-After`). */
@@ -55,7 +68,9 @@ async function checkCreationCaps(app: FastifyInstance, request: FastifyRequest):
  * `POST /api/create-payment-intent { amount }` → `{ clientSecret, paymentIntentId }` and the payer
  * cookie, and `POST /api/capture-payment { paymentIntentId, actualAmount, convertedCount,
  * totalCount }` (with that cookie) → `{ cancelled, amountCaptured, amountAuthorized,
- * amountReleased, reference }` (dollars). The rules live in PaymentService.
+ * amountReleased, reference }` (dollars), and `GET /api/payments/:id` (with that cookie) → what
+ * became of the payment (`PaymentStatus`), for a page that comes back after a reload or a closed
+ * tab; it changes nothing. The rules live in PaymentService.
  */
 export function registerPaymentRoutes(app: FastifyInstance): void {
   const config = moneyRouteRateLimit(app.rateLimits.paymentPerMinute);
@@ -82,6 +97,14 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
     async (request) => {
       await requirePayer(app, request, request.body.paymentIntentId);
       return app.payments.capture(request.body, providerLog(request));
+    },
+  );
+  app.get<{ Params: v.InferOutput<typeof StatusParams> }>(
+    '/api/payments/:id',
+    { config, schema: { params: StatusParams, response: responses(STATUS) } },
+    async (request) => {
+      await requirePayer(app, request, request.params.id);
+      return app.payments.status(request.params.id, providerLog(request));
     },
   );
 }
