@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Api } from '../../api/client';
 import type { AppState } from '../../state/types';
 import { ARCHIVE, CAPTURE_OUTCOME, mount, UNUSED_API } from '../../test/fixtures';
+import { linesOf } from '../../test/reads';
 import { ListDialog } from '../selection/ListDialog';
 
 declare global {
@@ -75,12 +76,16 @@ describe('Stripe payment form', () => {
   it('says clearly when Stripe.js cannot load, and Retry loads it again', async () => {
     const { state } = payingWithNewIntent();
     mount(<ListDialog />, { state, config: stripeConfig() });
-    expect(await screen.findByText('Payment form unavailable')).toBeTruthy();
+    expect(linesOf(await screen.findByRole('alert'))).toEqual([
+      'Payment form unavailable',
+      'The secure payment form (Stripe.js) could not be loaded. Check your connection, then try again.',
+      'Retry',
+    ]);
     expect(screen.queryByRole('button', { name: 'Authorize Payment & Convert' })).toBeNull();
 
     loader.available = true;
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByTestId('fake-stripe-payment')).toBeTruthy();
+    await screen.findByTestId('fake-stripe-payment');
     expect(screen.queryByText('Payment form unavailable')).toBeNull();
   });
 
