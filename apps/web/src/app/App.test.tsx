@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '../components/Toaster';
@@ -6,6 +6,7 @@ import { PRIVACY_TEXT } from '../features/guide/PrivacyNote';
 import { SUBTITLE } from '../features/header/Header';
 import type { AppState } from '../state/types';
 import { RESULT, STATES, testServices } from '../test/fixtures';
+import { linesOf } from '../test/reads';
 import { App, isConverterPath } from './App';
 
 function mountApp(pathname: string, state?: AppState) {
@@ -32,8 +33,7 @@ describe('routes', () => {
 
   it('renders the 404 screen at any other path', () => {
     mountApp('/nowhere');
-    expect(screen.getByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
-    expect(screen.getByText('Did you forget to add the page to the router?')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('404 Page Not Found');
     expect(screen.queryByText('Drop your ZIP file here')).toBeNull();
   });
 });
@@ -47,8 +47,8 @@ describe('converter page', () => {
       'How to Use This Converter',
       'Upload Your Takeout Archive',
     ]);
-    expect(screen.getByText(SUBTITLE)).toBeTruthy();
-    expect(screen.getByText(PRIVACY_TEXT)).toBeTruthy();
+    expect(linesOf(screen.getByRole('banner'))).toEqual(['PlacePort', SUBTITLE]);
+    screen.getByText(PRIVACY_TEXT);
     expect(screen.getAllByRole('listitem')).toHaveLength(3);
     expect(screen.getByRole('link', { name: 'feedback@example.com' }).getAttribute('href')).toBe(
       'mailto:feedback@example.com',
@@ -108,7 +108,9 @@ describe('converter page', () => {
       });
     });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('MapMover');
-    expect(screen.getByRole('link', { name: 'help@mapmover.test' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'help@mapmover.test' }).getAttribute('href')).toBe(
+      'mailto:help@mapmover.test',
+    );
   });
 
   it('shows a toast with its title and text, and closes it with its button', async () => {
@@ -119,7 +121,10 @@ describe('converter page', () => {
         .toast({ title: 'Payment Error', description: 'An unexpected error occurred' });
     });
     const title = await screen.findByText('Payment Error');
-    expect(screen.getByText('An unexpected error occurred')).toBeTruthy();
+    expect(linesOf(title.closest('li')!)).toEqual([
+      'Payment Error',
+      'An unexpected error occurred',
+    ]);
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(store.getState().toasts[0]?.open).toBe(false);
     expect(title.isConnected).toBe(false);
@@ -133,7 +138,9 @@ describe('converter page', () => {
       act(() => {
         store.getState().toast({ title: 'Payment Authorized' });
       });
-      expect(screen.getByRole('region', { name: 'Notifications (F8)' })).toBeTruthy();
+      within(screen.getByRole('region', { name: 'Notifications (F8)' })).getByText(
+        'Payment Authorized',
+      );
       act(() => {
         vi.advanceTimersByTime(TOAST_DURATION_MS - 1);
       });

@@ -2,6 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConverterPage } from '../../app/ConverterPage';
 import { mount } from '../../test/fixtures';
+import { linesOf } from '../../test/reads';
 import { MY_MAPS_COMPUTER_NOTE } from './HowToUse';
 import { GUIDE_FIRST_QUERY } from './layout';
 
@@ -86,9 +87,11 @@ describe('HowToUse', () => {
   it('points step 2 to the upload card where it is: below at desktop widths, above on a phone', () => {
     const width = stubWidth(true);
     mount(<ConverterPage />);
-    expect(screen.getByText(/^Drop the ZIP file below, choose the lists/)).toBeTruthy();
+    const step2 = () => linesOf(screen.getAllByRole('listitem')[1]!);
+    expect(step2().slice(0, 2)).toEqual(['2', 'Upload, select and pay']);
+    expect(step2()[2]).toMatch(/^Drop the ZIP file below, choose the lists/);
     act(() => width.resize(false));
-    expect(screen.getByText(/^Upload the ZIP file above, choose the lists/)).toBeTruthy();
+    expect(step2()[2]).toMatch(/^Upload the ZIP file above, choose the lists/);
     expect(screen.queryByText(/ZIP file below/)).toBeNull();
   });
 });

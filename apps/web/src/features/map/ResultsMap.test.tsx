@@ -2,6 +2,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../state/types';
 import { fakeConverter, mount, STATES } from '../../test/fixtures';
+import { linesOf } from '../../test/reads';
 import type { ListPoints, MapPoints } from '../../worker/types';
 import { mapHeight } from './draw';
 import { makeProjection } from './projection';
@@ -33,6 +34,11 @@ function mountMap(points: () => ReturnType<ReturnType<typeof fakeConverter>['poi
   return mount(<ResultsMap />, { state: STATES.complete, converter });
 }
 
+/** What the map's live region says to a screen reader (the place the arrow keys reached). */
+function announced(): string | null | undefined {
+  return document.querySelector('[aria-live]')?.textContent;
+}
+
 /** Where the map draws a point, computed as the component does. */
 function positionOf(coordinates: Float64Array, lng: number, lat: number): [number, number] {
   return makeProjection(coordinates, TEST_WIDTH, mapHeight(TEST_WIDTH))([lng, lat])!;
@@ -47,8 +53,14 @@ describe('ResultsMap', () => {
     });
     const map = await screen.findByRole('img', { name: 'Map of 3 places in 2 lists' });
     expect(asked).toBe(1);
-    expect(screen.getByRole('heading', { name: 'Where your places landed' })).toBeTruthy();
-    expect(map.getAttribute('aria-describedby')).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Where your places landed' }).contains(map)).toBe(
+      true,
+    );
+    screen.getByRole('img', {
+      name: 'Map of 3 places in 2 lists',
+      description:
+        'Point at a dot to see the place’s name, or focus the map and use the arrow keys.',
+    });
     const select = screen.getByRole('combobox', { name: 'Show' });
     expect([...(select as HTMLSelectElement).options].map((option) => option.text)).toEqual([
       'All lists',
@@ -61,7 +73,7 @@ describe('ResultsMap', () => {
     mountMap(async () => ({ ok: true, value: POINTS }));
     const select = await screen.findByRole('combobox', { name: 'Show' });
     fireEvent.change(select, { target: { value: PARIS.path } });
-    expect(await screen.findByRole('img', { name: 'Map of 1 place in Paris' })).toBeTruthy();
+    await screen.findByRole('img', { name: 'Map of 1 place in Paris' });
   });
 
   it('has no selector for a single list', async () => {
@@ -88,19 +100,25 @@ describe('ResultsMap', () => {
     act(() => map.focus());
     fireEvent.keyDown(map, { key: 'ArrowRight' });
     expect(screen.getByRole('tooltip').textContent).toBe('Café A');
-    expect(screen.getByText('Café A (1 of 2)')).toBeTruthy();
+    expect(announced()).toBe('Café A (1 of 2)');
     fireEvent.keyDown(map, { key: 'ArrowRight' });
-    expect(screen.getByText('Shrine B (2 of 2)')).toBeTruthy();
+    expect(announced()).toBe('Shrine B (2 of 2)');
     fireEvent.keyDown(map, { key: 'ArrowRight' });
-    expect(screen.getByText('Café A (1 of 2)')).toBeTruthy();
+    expect(announced()).toBe('Café A (1 of 2)');
     fireEvent.keyDown(map, { key: 'Escape' });
     expect(screen.queryByRole('tooltip')).toBeNull();
+    expect(announced()).toBe('');
   });
 
   it('says so when the worker cannot give the points', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     mountMap(async () => ({ ok: false, error: { code: 'no-archive', message: 'Gone.' } }));
-    expect(await screen.findByText('The map could not be shown. Gone.')).toBeTruthy();
+    const region = screen.getByRole('region', { name: 'Where your places landed' });
+    await screen.findByText(/could not be shown/);
+    expect(linesOf(region)).toEqual([
+      'Where your places landed',
+      'The map could not be shown. Gone.',
+    ]);
     expect(screen.queryByRole('img')).toBeNull();
     expect(warn).toHaveBeenCalled();
   });
