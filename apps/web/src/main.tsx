@@ -4,9 +4,19 @@ import { createRoot } from 'react-dom/client';
 import { createApi } from './api/client';
 import { App } from './app/App';
 import { createEffects } from './state/effects';
+import { browserLocks, type PaymentNotes } from './state/lastPayment';
 import { createAppStore } from './state/store';
 import { createWorkerConverter } from './worker/converter';
 import './styles.css';
+
+/** `localStorage`, unless the browser refuses it (some private modes throw on access). */
+function paymentNotes(): PaymentNotes | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
 
 const store = createAppStore();
 const effects = createEffects({
@@ -14,9 +24,12 @@ const effects = createEffects({
   converter: createWorkerConverter(),
   api: createApi(),
   apiBase: window.location.origin,
+  notes: paymentNotes(),
+  locks: browserLocks(),
 });
 
 void effects.loadConfig();
+void effects.recallLastPayment();
 window.addEventListener('pagehide', (event) => {
   if (!event.persisted) effects.dispose();
 });

@@ -35,11 +35,69 @@ export interface CaptureOutcome {
   reference: string;
 }
 
+/**
+ * Where a payment stands now (`GET /api/payments/:id`, for its payer only): still held (`open`,
+ * with when the server settles it by itself), captured or cancelled (with what was charged and
+ * released), or never authorized. Amounts in cents.
+ */
+export interface PaymentStatus {
+  status: 'open' | 'captured' | 'cancelled' | 'not_authorized';
+  amountAuthorizedCents: number;
+  amountCapturedCents: number;
+  amountReleasedCents: number;
+  reference: string;
+  placesAuthorized: number;
+  /** The server's own count of places it found for the payment: the floor of any charge. */
+  placesResolved: number;
+  /** For an open payment, when the server settles it unless it is used again (ms since the epoch). */
+  settlesAt: number | null;
+}
+
+const PAYMENT_STATUSES: ReadonlySet<string> = new Set([
+  'open',
+  'captured',
+  'cancelled',
+  'not_authorized',
+]);
+
+/** The status answer in cents, or an error when it is not the contract's shape. */
+function paymentStatusOf(body: Record<string, unknown>): PaymentStatus {
+  const authorized = centsOf(body.amountAuthorized);
+  const captured = centsOf(body.amountCaptured);
+  const released = centsOf(body.amountReleased);
+  const settlesAt = typeof body.settlesAt === 'string' ? Date.parse(body.settlesAt) : null;
+  if (
+    typeof body.status !== 'string' ||
+    !PAYMENT_STATUSES.has(body.status) ||
+    authorized === undefined ||
+    captured === undefined ||
+    released === undefined ||
+    typeof body.reference !== 'string' ||
+    !Number.isSafeInteger(body.placesAuthorized) ||
+    !Number.isSafeInteger(body.placesResolved) ||
+    (settlesAt !== null && Number.isNaN(settlesAt))
+  ) {
+    throw new Error('The payment service answered without the payment’s status.');
+  }
+  return {
+    status: body.status as PaymentStatus['status'],
+    amountAuthorizedCents: authorized,
+    amountCapturedCents: captured,
+    amountReleasedCents: released,
+    reference: body.reference,
+    placesAuthorized: body.placesAuthorized as number,
+    placesResolved: body.placesResolved as number,
+    settlesAt,
+  };
+}
+
 /** The calls, behind an interface so tests and the page can point them at any origin. */
 export interface Api {
   getConfig(): Promise<AppConfig>;
   createPaymentIntent(maxChargeCents: number): Promise<PaymentIntent>;
   capturePayment(request: CaptureRequest): Promise<CaptureOutcome>;
+  /** Where one of this browser's payments stands now. */
+  paymentStatus(paymentIntentId: string): Promise<PaymentStatus>;
   /** Demo payments only: marks the intent authorized, as a confirmed card would be. */
   demoAuthorize(paymentIntentId: string): Promise<{ status: string }>;
 }
@@ -93,6 +151,14 @@ export function createApi(base = ''): Api {
             ? body.reference
             : paymentIntentId,
       };
+    },
+    async paymentStatus(paymentIntentId) {
+      return paymentStatusOf(
+        await requestJson<Record<string, unknown>>(
+          `${base}/api/payments/${encodeURIComponent(paymentIntentId)}`,
+          'GET',
+        ),
+      );
     },
     async demoAuthorize(paymentIntentId) {
       return requestJson<{ status: string }>(`${base}/api/demo/authorize`, 'POST', {

@@ -1,6 +1,7 @@
 import { Toaster } from '../components/Toaster';
 import { Footer } from '../features/footer/Footer';
 import { HowToUse } from '../features/guide/HowToUse';
+import { LastVisitCard } from '../features/lastvisit/LastVisitCard';
 import { useGuideFirst } from '../features/guide/layout';
 import { PrivacyNote } from '../features/guide/PrivacyNote';
 import { Header } from '../features/header/Header';
@@ -24,6 +25,7 @@ export function ConverterPage() {
     <div className="page">
       <Header />
       <main className="container main">
+        <LastVisitCard />
         {guideFirst && <HowToUse />}
         <PrivacyNote />
         <UploadCard />

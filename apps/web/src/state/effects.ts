@@ -9,6 +9,14 @@ import { createLookupEta } from '../lib/eta';
 import { chargeCents } from '../lib/money';
 import type { Converter } from '../worker/converter';
 import type { ConversionSummary, MapOutputFile, MapPoints, OutputFormat } from '../worker/types';
+import {
+  forgetPayment,
+  paymentLockName,
+  recallPayment,
+  rememberPayment,
+  type PaymentLocks,
+  type PaymentNotes,
+} from './lastPayment';
 import { selectedPlaces } from './machine';
 import { MESSAGES } from './messages';
 import {
@@ -48,11 +56,25 @@ export interface EffectsDeps {
   now?: () => number;
   /** Starts the download of a Blob URL (a click on a temporary link); tests record the calls. */
   download?: (url: string, fileName: string) => void;
+  /** Where an authorized payment is noted until it is settled (`localStorage`); none by default. */
+  notes?: PaymentNotes | null;
+  /** Web Locks, so no other tab settles a payment this tab's run is using; none by default. */
+  locks?: PaymentLocks | null;
 }
 
 export interface Effects {
   /** Loads `GET /api/config`; the defaults stay when the API cannot be reached. */
   loadConfig(): Promise<boolean>;
+  /**
+   * A payment an earlier visit noted and never settled (see `lastPayment.ts`): asks the API where
+   * it stands and shows it. Nothing when none is noted, another tab is using it, or the API does
+   * not know it (another browser's cookie, long gone); a failed call leaves the note for next time.
+   */
+  recallLastPayment(): Promise<void>;
+  /** "Settle it now": releases that payment's hold, charging what the server found for it. */
+  settleLastPayment(): Promise<void>;
+  /** Closes that notice; a settled payment's note is forgotten, an open one is shown next visit. */
+  dismissLastPayment(): void;
   /** A file was picked or dropped. */
   chooseFile(file: File): Promise<void>;
   /** "Proceed to Payment": free selections go straight to the payment view, others get an intent. */
@@ -140,6 +162,8 @@ export function createEffects({
   urls = browserUrls,
   now = Date.now,
   download = clickDownload,
+  notes = null,
+  locks = null,
 }: EffectsDeps): Effects {
   let nextId = 1;
   let liveUrls: string[] = [];
@@ -243,6 +267,7 @@ export function createEffects({
         actualAmountCents: chargeCents(converted),
       });
       store.getState().send({ type: 'captureSettled', ...outcome, settledAt: now() });
+      forgetPayment(notes, authorization.paymentIntentId);
       return null;
     } catch (error) {
       console.error('The payment could not be settled', error);
@@ -282,7 +307,29 @@ export function createEffects({
     await settleHold(authorization, 0, places, releaseRefusalText);
   }
 
+  /**
+   * Runs the conversion; a paid one holds its payment's Web Lock until the hold is settled, so a
+   * page opened meanwhile in another tab never offers to settle it.
+   */
   async function runConversion(): Promise<void> {
+    const state = store.getState().state;
+    if (state.status !== 'validating') return;
+    const { authorization } = state;
+    if (authorization.kind === 'card' && locks) {
+      let lockFailed = false;
+      await locks
+        .hold(paymentLockName(authorization.paymentIntentId), convertAndSettle)
+        .catch((error: unknown) => {
+          lockFailed = true;
+          console.warn('The payment lock could not be taken', error);
+        });
+      if (lockFailed && store.getState().state.status === 'validating') await convertAndSettle();
+      return;
+    }
+    await convertAndSettle();
+  }
+
+  async function convertAndSettle(): Promise<void> {
     const state = store.getState().state;
     if (state.status !== 'validating') return;
     const { authorization } = state;
@@ -367,13 +414,97 @@ export function createEffects({
       return;
     }
     if (!accepted({ type: 'paymentAuthorized' })) return;
+    const authorized = store.getState().state;
+    if (authorized.status === 'validating' && authorized.authorization.kind === 'card') {
+      rememberPayment(notes, {
+        paymentIntentId: authorized.authorization.paymentIntentId,
+        places: selectedPlaces(authorized),
+        authorizedAt: now(),
+      });
+    }
     toast({ title: 'Payment Authorized', description: MESSAGES.authorized });
     await runConversion();
+  }
+
+  /** The payment this page is using now, if any. */
+  function currentPaymentId(): string | null {
+    const state = store.getState().state;
+    return 'authorization' in state && state.authorization.kind === 'card'
+      ? state.authorization.paymentIntentId
+      : null;
+  }
+
+  async function recallLastPayment(): Promise<void> {
+    const noted = recallPayment(notes, now());
+    if (noted === null) return;
+    const id = noted.paymentIntentId;
+    if (id === currentPaymentId()) return;
+    if (locks && (await locks.held(paymentLockName(id)).catch(() => false))) return;
+    let payment;
+    try {
+      payment = await api.paymentStatus(id);
+    } catch (error) {
+      const refusal = refusalOf(error);
+      // Unknown to the server, or not this browser's: nothing to show, ever.
+      if (refusal?.status === 404 || refusal?.status === 400) forgetPayment(notes, id);
+      else console.warn('Could not check the payment of an earlier visit', error);
+      return;
+    }
+    if (payment.status === 'not_authorized') {
+      forgetPayment(notes, id);
+      return;
+    }
+    if (id === currentPaymentId()) return;
+    store.getState().lastVisitChanged({ payment, settling: false, settledAt: null, error: null });
+  }
+
+  async function settleLastPayment(): Promise<void> {
+    const visit = store.getState().lastVisit;
+    if (visit === null || visit.payment.status !== 'open' || visit.settling) return;
+    const { payment } = visit;
+    store.getState().lastVisitChanged({ ...visit, settling: true, error: null });
+    try {
+      const outcome = await api.capturePayment({
+        paymentIntentId: payment.reference,
+        convertedCount: 0,
+        totalCount: payment.placesAuthorized,
+        actualAmountCents: 0,
+      });
+      store.getState().lastVisitChanged({
+        payment: {
+          ...payment,
+          status: outcome.cancelled ? 'cancelled' : 'captured',
+          amountAuthorizedCents: outcome.amountAuthorizedCents,
+          amountCapturedCents: outcome.amountCapturedCents,
+          amountReleasedCents: outcome.amountReleasedCents,
+          settlesAt: null,
+        },
+        settling: false,
+        settledAt: now(),
+        error: null,
+      });
+    } catch (error) {
+      console.error('The payment of an earlier visit could not be settled', error);
+      store.getState().lastVisitChanged({
+        ...visit,
+        settling: false,
+        error: releaseRefusalText(refusalOf(error), payment.reference),
+      });
+    }
   }
 
   return {
     loadConfig,
     authorize,
+    recallLastPayment,
+    settleLastPayment,
+
+    dismissLastPayment() {
+      const visit = store.getState().lastVisit;
+      if (visit === null || visit.settling) return;
+      if (visit.payment.status !== 'open') forgetPayment(notes, visit.payment.reference);
+      store.getState().lastVisitChanged(null);
+    },
 
     async chooseFile(file) {
       const fileId = nextId++;

@@ -5,7 +5,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type AppConfig, DEFAULT_CONFIG } from '../api/config';
 import { INITIAL_STATE, transition } from './machine';
-import type { AppEvent, AppState } from './types';
+import type { AppEvent, AppState, LastVisit } from './types';
 
 /** The seed's toast limits (section 9): one visible, removed 1,000,000 ms after dismissal. */
 export const TOAST_LIMIT = 1;
@@ -30,9 +30,12 @@ export interface AppStore {
   config: ConfigState;
   /** Newest first, at most {@link TOAST_LIMIT}. */
   toasts: readonly ToastMessage[];
+  /** A payment an earlier visit left unsettled, once the API has said where it stands. */
+  lastVisit: LastVisit | null;
   /** Reports what happened; the machine decides what it means. */
   send(event: AppEvent): void;
   configLoaded(config: AppConfig): void;
+  lastVisitChanged(lastVisit: LastVisit | null): void;
   toast(
     message: Omit<ToastMessage, 'id' | 'open' | 'variant'> & { variant?: ToastMessage['variant'] },
   ): void;
@@ -48,6 +51,7 @@ export function createAppStore(initial: AppState = INITIAL_STATE): AppStoreApi {
     state: initial,
     config: { loaded: false, value: DEFAULT_CONFIG },
     toasts: [],
+    lastVisit: null,
     send(event) {
       const current = get().state;
       const next = transition(current, event);
@@ -55,6 +59,9 @@ export function createAppStore(initial: AppState = INITIAL_STATE): AppStoreApi {
     },
     configLoaded(config) {
       set({ config: { loaded: true, value: config } });
+    },
+    lastVisitChanged(lastVisit) {
+      set({ lastVisit });
     },
     toast({ title, description, variant = 'default' }) {
       const toast: ToastMessage = { id: nextToastId++, title, variant, open: true };

@@ -2,6 +2,7 @@
  * The web app's state and events (architecture.md, "The web app's state machine").
  * States are a discriminated union on `status`; events are nouns of what happened, never setters.
  */
+import type { PaymentStatus } from '../api/client';
 import type { Refusal } from '../api/http';
 import type {
   ConversionProgress,
@@ -125,6 +126,20 @@ export interface Receipt {
   reference: string;
   /** When the page got the answer, in ms since the epoch (the visitor's clock). */
   settledAt: number;
+}
+
+/**
+ * A payment from an earlier visit whose run never settled it (a reload, a closed tab): where it
+ * stands now, as the API said (see `lastPayment.ts`), and what the page is doing about it.
+ */
+export interface LastVisit {
+  payment: PaymentStatus;
+  /** "Settle it now" is under way. */
+  settling: boolean;
+  /** When this page settled it (the receipt's date); null when the server did it or it is open. */
+  settledAt: number | null;
+  /** "Settle it now" failed: what to say. */
+  error: string | null;
 }
 
 /**

@@ -2,10 +2,10 @@
  * Shared test data: a small archive's lists, ready-made states for every status, a fake worker
  * and a way to mount components with their own store.
  */
-import { render } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { type AppConfig, DEFAULT_CONFIG } from '../api/config';
-import type { Api, CaptureOutcome } from '../api/client';
+import type { Api, CaptureOutcome, PaymentStatus } from '../api/client';
 import { type AppServices, AppProvider } from '../app/context';
 import { createEffects } from '../state/effects';
 import { createAppStore } from '../state/store';
@@ -246,6 +246,37 @@ export const RECEIPT: Receipt = {
   settledAt: new Date(2026, 0, 15, 14, 5).getTime(),
 };
 
+/** A $4.00 hold of 40 places an earlier visit left open, 12 of them found by the server. */
+export const OPEN_PAYMENT: PaymentStatus = {
+  status: 'open',
+  amountAuthorizedCents: 400,
+  amountCapturedCents: 0,
+  amountReleasedCents: 0,
+  reference: 'pi_left',
+  placesAuthorized: 40,
+  placesResolved: 12,
+  settlesAt: new Date(2026, 10, 25, 14, 35).getTime(),
+};
+
+/** What the API answers when {@link OPEN_PAYMENT} is settled: 12 places charged, the rest released. */
+export const OPEN_PAYMENT_CAPTURED: CaptureOutcome = {
+  cancelled: false,
+  amountAuthorizedCents: 400,
+  amountCapturedCents: 120,
+  amountReleasedCents: 280,
+  reference: 'pi_left',
+};
+
+/** The receipt on screen as a person reads it: term → value. */
+export function receiptLines(): Record<string, string | null | undefined> {
+  const receipt = screen.getByRole('group', { name: 'Receipt' });
+  return Object.fromEntries(
+    within(receipt)
+      .getAllByRole('term')
+      .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+  );
+}
+
 /** A worker stand-in that records calls and answers what the test set. */
 export function fakeConverter(overrides: Partial<Converter> = {}): Converter & { calls: string[] } {
   const calls: string[] = [];
@@ -297,6 +328,7 @@ export const UNUSED_API: Api = {
   getConfig: () => Promise.reject(new Error('getConfig was not expected')),
   createPaymentIntent: () => Promise.reject(new Error('createPaymentIntent was not expected')),
   capturePayment: () => Promise.reject(new Error('capturePayment was not expected')),
+  paymentStatus: () => Promise.reject(new Error('paymentStatus was not expected')),
   demoAuthorize: () => Promise.reject(new Error('demoAuthorize was not expected')),
 };
 

@@ -18,6 +18,7 @@ interface PaymentOutcomeProps {
 
 /**
  * 'Payment Cancelled' when nothing (or too little to charge) converted, else 'Payment Summary';
+ * 'Payment Not Settled' when nothing converted and the cancellation itself failed;
  * once the capture is settled, its receipt below (and, when the server charged for more places than
  * converted here, why: its own count is the floor); if it failed, the seed's warning with the
  * payment's reference.
@@ -54,9 +55,26 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
     );
   }
 
+  if (capture.kind === 'failed' && converted === 0) {
+    // Nothing converted, yet the authorization could not be cancelled: not a summary of a charge.
+    return (
+      <div className="payment-outcome is-cancelled">
+        <h3>Payment Not Settled</h3>
+        <p>
+          No places were converted, but the payment authorization could not be cancelled from this
+          page.
+        </p>
+        <p className="inline-error" role="alert">
+          {capture.message}
+        </p>
+      </div>
+    );
+  }
+
   const charged = capture.kind === 'settled' ? capture.amountCapturedCents : finalCents;
   return (
-    <div className="payment-outcome">
+    // Green only for a charge the server confirmed or is confirming; a failed capture is neutral.
+    <div className={`payment-outcome${capture.kind === 'failed' ? ' is-neutral' : ''}`}>
       <h3>Payment Summary</h3>
       <p>{`Successfully converted: ${formatPlaces(converted)}`}</p>
       <p>{`Final charge: ${formatUsd(charged)}`}</p>

@@ -4,9 +4,14 @@ import type { Receipt } from '../../state/types';
 
 /**
  * The receipt under the payment summary (product.md "Receipt"): what the card authorization held,
- * what was charged and released, the payment's reference for support, and the date.
+ * what was charged and released, the payment's reference for support, and the date (when the page
+ * saw it settled; none for a payment the server settled while the page was away).
  */
-export function PaymentReceipt({ receipt }: { receipt: Receipt }) {
+export function PaymentReceipt({
+  receipt,
+}: {
+  receipt: Omit<Receipt, 'settledAt'> & { settledAt: number | null };
+}) {
   return (
     <div className="receipt" role="group" aria-labelledby="receipt-title">
       <h4 id="receipt-title">Receipt</h4>
@@ -27,14 +32,16 @@ export function PaymentReceipt({ receipt }: { receipt: Receipt }) {
           <dt>Reference</dt>
           <dd className="receipt-reference">{receipt.reference}</dd>
         </div>
-        <div>
-          <dt>Date</dt>
-          <dd className="receipt-date">
-            <time dateTime={new Date(receipt.settledAt).toISOString()}>
-              {formatDateTime(receipt.settledAt)}
-            </time>
-          </dd>
-        </div>
+        {receipt.settledAt !== null && (
+          <div>
+            <dt>Date</dt>
+            <dd className="receipt-date">
+              <time dateTime={new Date(receipt.settledAt).toISOString()}>
+                {formatDateTime(receipt.settledAt)}
+              </time>
+            </dd>
+          </div>
+        )}
       </dl>
     </div>
   );

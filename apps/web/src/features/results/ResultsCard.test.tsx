@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { TOOLTIP_DELAY_MS } from '../../app/context';
 import { captureFailedMessage, MESSAGES } from '../../state/messages';
 import type { AppState, Capture, FileResult } from '../../state/types';
-import { fakeConverter, mount, RECEIPT, RESULT, STATES } from '../../test/fixtures';
+import { fakeConverter, mount, RECEIPT, receiptLines, RESULT, STATES } from '../../test/fixtures';
 import { ResultsCard } from './ResultsCard';
 
 type Complete = Extract<AppState, { status: 'complete' }>;
@@ -211,14 +211,6 @@ describe('ResultsCard', () => {
       amountCapturedCents: cents,
       amountReleasedCents: RECEIPT.amountAuthorizedCents - cents,
     });
-    /** The receipt's lines as a person reads them: term → value. */
-    const receiptLines = () => {
-      const receipt = screen.getByRole('group', { name: 'Receipt' });
-      const terms = within(receipt).getAllByRole('term');
-      return Object.fromEntries(
-        terms.map((term) => [term.textContent, term.nextElementSibling?.textContent]),
-      );
-    };
 
     it('Payment Summary with the converted places and the captured charge', () => {
       mount(<ResultsCard />, { state: complete({ capture: settled(false, 370) }) });
@@ -323,6 +315,31 @@ describe('ResultsCard', () => {
       );
       expect(screen.getByRole('alert').textContent).toContain(MESSAGES.captureFailed);
       expect(screen.queryByRole('group', { name: 'Receipt' })).toBeNull();
+    });
+
+    it('nothing converted and the cancellation failed: not a green summary, the warning instead', () => {
+      mount(<ResultsCard />, {
+        state: complete({
+          totals: totals(0),
+          capture: { kind: 'failed', message: captureFailedMessage('pi_123') },
+        }),
+      });
+      const heading = screen.getByRole('heading', { name: 'Payment Not Settled' });
+      expect(heading.parentElement!.className).toBe('payment-outcome is-cancelled');
+      expect(heading.parentElement!.textContent).toContain(
+        'No places were converted, but the payment authorization could not be cancelled from this page.',
+      );
+      expect(screen.getByRole('alert').textContent).toContain('Reference: pi_123');
+      expect(screen.queryByRole('heading', { name: 'Payment Summary' })).toBeNull();
+      expect(screen.queryByRole('heading', { name: 'Payment Cancelled' })).toBeNull();
+    });
+
+    it('places converted and the capture failed: the summary, neutral, never green', () => {
+      mount(<ResultsCard />, {
+        state: complete({ capture: { kind: 'failed', message: captureFailedMessage('pi_123') } }),
+      });
+      const heading = screen.getByRole('heading', { name: 'Payment Summary' });
+      expect(heading.parentElement!.className).toBe('payment-outcome is-neutral');
     });
 
     it('a free run says nothing was charged', () => {

@@ -1,8 +1,8 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES, releaseFailedMessage } from '../../state/messages';
 import type { AppState, Capture } from '../../state/types';
-import { mount, RECEIPT, STATES } from '../../test/fixtures';
+import { mount, RECEIPT, receiptLines, STATES } from '../../test/fixtures';
 import { UploadCard } from '../upload/UploadCard';
 import { RunFailedCard } from './RunFailedCard';
 
@@ -21,16 +21,6 @@ function released(cents: number): Capture {
     amountCapturedCents: cents,
     amountReleasedCents: RECEIPT.amountAuthorizedCents - cents,
   };
-}
-
-/** The receipt's lines as a person reads them: term → value. */
-function receiptLines(): Record<string, string | null | undefined> {
-  const receipt = screen.getByRole('group', { name: 'Receipt' });
-  return Object.fromEntries(
-    within(receipt)
-      .getAllByRole('term')
-      .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
-  );
 }
 
 describe('RunFailedCard', () => {

@@ -1,0 +1,120 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Api, PaymentStatus } from '../../api/client';
+import type { LastVisit } from '../../state/types';
+import {
+  mount,
+  OPEN_PAYMENT as OPEN,
+  OPEN_PAYMENT_CAPTURED,
+  receiptLines,
+  UNUSED_API,
+} from '../../test/fixtures';
+import { LastVisitCard } from './LastVisitCard';
+
+function show(visit: Partial<LastVisit> & { payment: PaymentStatus }, api: Partial<Api> = {}) {
+  const mounted = mount(<LastVisitCard />, { api: { ...UNUSED_API, ...api } });
+  act(() =>
+    mounted.store
+      .getState()
+      .lastVisitChanged({ settling: false, settledAt: null, error: null, ...visit }),
+  );
+  return mounted;
+}
+
+describe('LastVisitCard', () => {
+  it('shows nothing while no earlier payment is known', () => {
+    mount(<LastVisitCard />);
+    expect(screen.queryByRole('region')).toBeNull();
+    expect(document.body.textContent).toBe('');
+  });
+
+  it('an open hold: what is held, what the server will charge and when, and Settle it now', async () => {
+    const captured: unknown[] = [];
+    const { store } = show(
+      { payment: OPEN },
+      {
+        capturePayment: async (request) => {
+          captured.push(request);
+          return OPEN_PAYMENT_CAPTURED;
+        },
+      },
+    );
+    const card = screen.getByRole('region', {
+      name: 'A payment from your last visit is still held',
+    });
+    expect(card.textContent).toContain(
+      '$4.00 is still held (authorized, not charged) on your card',
+    );
+    expect(card.textContent).toContain(
+      'The server settles it by itself by November 25, 2026, 2:35 PM: the server had found the locations of 12 places for it, so you will be charged $1.20 for them',
+    );
+    expect(card.textContent).toContain('Reference: pi_left');
+    fireEvent.click(within(card).getByRole('button', { name: 'Settle it now' }));
+    await screen.findByRole('region', { name: 'Your last visit’s payment was settled' });
+    expect(captured).toEqual([
+      { paymentIntentId: 'pi_left', convertedCount: 0, totalCount: 40, actualAmountCents: 0 },
+    ]);
+    screen.getByText(
+      /you were charged \$1\.20 for them, and the rest of the hold, \$2\.80, was released/,
+    );
+    expect(receiptLines()).toMatchObject({
+      'Authorized (held)': '$4.00',
+      Charged: '$1.20',
+      Released: '$2.80',
+      Reference: 'pi_left',
+    });
+    expect(receiptLines().Date).toMatch(/2026/);
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(store.getState().lastVisit).toBeNull();
+    expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  it('an open hold under the minimum says it will be cancelled, not charged', () => {
+    show({ payment: { ...OPEN, placesResolved: 3 } });
+    expect(screen.getByRole('region').textContent).toContain(
+      'the server had found 3 places for it ($0.30), under the $0.50 minimum card charge, so the authorization will be cancelled and you will not be charged',
+    );
+  });
+
+  it('a hold the server cancelled: nothing charged, everything released, no date it did not see', () => {
+    show({
+      payment: {
+        ...OPEN,
+        status: 'cancelled',
+        amountReleasedCents: 400,
+        placesResolved: 0,
+        settlesAt: null,
+      },
+    });
+    const card = screen.getByRole('region', { name: 'Your last visit’s payment was settled' });
+    expect(card.textContent).toContain(
+      'the payment authorization was cancelled and the hold of $4.00 released. You have not been charged.',
+    );
+    expect(receiptLines()).toEqual({
+      'Authorized (held)': '$4.00',
+      Charged: '$0.00',
+      Released: '$4.00',
+      Reference: 'pi_left',
+    });
+    expect(within(card).queryByRole('button', { name: 'Settle it now' })).toBeNull();
+  });
+
+  it('while settling, both buttons wait', () => {
+    show({ payment: OPEN, settling: true });
+    const buttons = screen.getAllByRole<HTMLButtonElement>('button');
+    expect(buttons.map((button) => [button.textContent, button.disabled])).toEqual([
+      ['Settling…', true],
+      ['Not now', true],
+    ]);
+  });
+
+  it('a settle that failed is said under the hold, and Settle it now can be pressed again', () => {
+    show({ payment: OPEN, error: 'Stripe could not be reached. Reference: pi_left' });
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Settle it now' }).disabled).toBe(
+      false,
+    );
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Stripe could not be reached. Reference: pi_left',
+    );
+  });
+});

@@ -1,0 +1,113 @@
+import { useApp, useEffects } from '../../app/context';
+import { Spinner } from '../../components/Spinner';
+import { formatDateTime, formatPlaces } from '../../lib/format';
+import {
+  chargeCents,
+  formatUsd,
+  isUnderMinimum,
+  MINIMUM_CHARGE_CENTS,
+  PRICE_PER_PLACE_CENTS,
+} from '../../lib/money';
+import type { LastVisit } from '../../state/types';
+import { PaymentReceipt } from '../results/PaymentReceipt';
+
+/**
+ * A payment an earlier visit left unsettled (a reload or a closed tab during a paid run), as the
+ * API says it stands: still held, with what the server will do and when, and "Settle it now"; or
+ * the receipt of what was charged and released, and why.
+ */
+export function LastVisitCard() {
+  const visit = useApp((store) => store.lastVisit);
+  return visit === null ? null : <LastVisitView visit={visit} />;
+}
+
+function LastVisitView({ visit }: { visit: LastVisit }) {
+  const effects = useEffects();
+  const { payment } = visit;
+  const open = payment.status === 'open';
+  const title = open
+    ? 'A payment from your last visit is still held'
+    : 'Your last visit’s payment was settled';
+  return (
+    <section className="card last-visit" aria-labelledby="last-visit-title">
+      <h2 id="last-visit-title">{title}</h2>
+      <div
+        className={`payment-outcome ${open || payment.amountCapturedCents > 0 ? 'is-neutral' : 'is-cancelled'}`}
+      >
+        {open ? <OpenPayment visit={visit} /> : <SettledPayment visit={visit} />}
+        {visit.error !== null && (
+          <p className="inline-error" role="alert">
+            {visit.error}
+          </p>
+        )}
+      </div>
+      <div className="results-actions">
+        {open && (
+          <button
+            type="button"
+            className="button primary"
+            disabled={visit.settling}
+            onClick={() => void effects.settleLastPayment()}
+          >
+            {visit.settling ? <Spinner label="Settling…" visibleLabel /> : 'Settle it now'}
+          </button>
+        )}
+        <button
+          type="button"
+          className="button"
+          disabled={visit.settling}
+          onClick={() => effects.dismissLastPayment()}
+        >
+          {open ? 'Not now' : 'Dismiss'}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** What the server will do with the hold, from its own count: the same as "Settle it now", later. */
+function OpenPayment({ visit }: { visit: LastVisit }) {
+  const { payment } = visit;
+  const found = payment.placesResolved;
+  const owed = chargeCents(found);
+  const when = payment.settlesAt === null ? 'soon' : `by ${formatDateTime(payment.settlesAt)}`;
+  const outcome =
+    found === 0
+      ? 'no place had been looked up for it, so the authorization will be cancelled and you will not be charged'
+      : isUnderMinimum(owed)
+        ? `the server had found ${formatPlaces(found)} for it (${formatUsd(owed)}), under the ${formatUsd(MINIMUM_CHARGE_CENTS)} minimum card charge, so the authorization will be cancelled and you will not be charged`
+        : `the server had found the locations of ${formatPlaces(found)} for it, so you will be charged ${formatUsd(owed)} for them and the rest of the hold released`;
+  return (
+    <>
+      <p>
+        {`Your last conversion did not finish, so ${formatUsd(payment.amountAuthorizedCents)} is still held (authorized, not charged) on your card. Its map files were made in that page and are gone.`}
+      </p>
+      <p>{`The server settles it by itself ${when}: ${outcome}. Settle it now to release the hold sooner.`}</p>
+      <p className="receipt-reference">{`Reference: ${payment.reference}`}</p>
+    </>
+  );
+}
+
+function SettledPayment({ visit }: { visit: LastVisit }) {
+  const { payment } = visit;
+  const charged = payment.amountCapturedCents;
+  const sentence =
+    charged === 0
+      ? `Your last conversion did not finish, so the payment authorization was cancelled and the hold of ${formatUsd(payment.amountReleasedCents)} released. You have not been charged.`
+      : `Your last conversion did not finish. The server had found the locations of ${formatPlaces(Math.round(charged / PRICE_PER_PLACE_CENTS))} for it, so you were charged ${formatUsd(charged)} for them${payment.amountReleasedCents > 0 ? `, and the rest of the hold, ${formatUsd(payment.amountReleasedCents)}, was released` : ''}.`;
+  return (
+    <>
+      <p>{sentence}</p>
+      <PaymentReceipt
+        receipt={{
+          cancelled: charged === 0,
+          amountAuthorizedCents: payment.amountAuthorizedCents,
+          amountCapturedCents: charged,
+          amountReleasedCents: payment.amountReleasedCents,
+          reference: payment.reference,
+          settledAt: visit.settledAt,
+        }}
+      />
+    </>
+  );
+}
