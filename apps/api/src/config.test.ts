@@ -163,7 +163,11 @@ describe('loadSettings', () => {
       const keys = { STRIPE_SECRET_KEY: SECRET, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE };
       for (const env of [{ HOST: '0.0.0.0' }, { TRUST_PROXY: '1' }, { DEMO_PAYMENTS: 'on' }]) {
         const settings = loadSettings({ ...keys, ...env });
-        expect(settings.stripe).toBeDefined();
+        expect(settings.stripe).toEqual({
+          secretKey: SECRET,
+          publishableKey: PUBLISHABLE,
+          apiBase: undefined,
+        });
         expect(settings.demoPayments).toBeUndefined();
       }
       // One key alone is a Stripe problem, not a demo one.

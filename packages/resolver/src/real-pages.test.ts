@@ -24,7 +24,7 @@ const placeUrl = (ftid: string) =>
   new URL(`https://www.google.com/maps/place/data=!4m2!3m1!1s${ftid}`);
 const idsOf = (link: string): PlaceIds => placeIdsOf(link) as PlaceIds;
 
-describe('the real Dutch full page (shared/data/google-pages)', () => {
+describe('the real Dutch full page (packages/testkit/fixtures/google-pages)', () => {
   it('is read as a named place page holding the pin bound to its ftid', () => {
     const page = readPage(REAL.html());
     expect(page.productPage).toBe(false);
