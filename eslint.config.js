@@ -51,6 +51,17 @@ export default tseslint.config(
     },
   },
   {
+    // The library and the pipeline serve Node users too: the worker layer (and Comlink) sits on top, never below.
+    files: ['packages/converter/src/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@placeport/api', '@placeport/web', '@placeport/resolver', '@placeport/resolver/*', '@placeport/testkit', 'placeport'], message: 'The converter depends on nothing of ours.' },
+        { group: ['./worker/*', 'comlink'], message: 'Only src/worker uses the worker layer; shared types live in src/core/seams.ts.' },
+      ] }],
+    },
+  },
+  {
     // architecture.md: api → resolver → converter. The resolver knows no server, page or CLI, and no Fastify.
     files: ['packages/resolver/src/**/*.ts'],
     ignores: ['**/*.test.ts'],

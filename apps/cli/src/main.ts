@@ -10,17 +10,14 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import {
   ConverterError,
-  convertLists,
-  countCoordinateSources,
-  FAILED_CSV_SUFFIX,
-  LIMITS,
-  parseList,
-  PlaceCounter,
-  readArchive,
+  convertArchive,
+  inspectArchive,
+  inspectCsv,
+  type ConversionOptions,
+  type ConversionProgress,
   type InspectedList,
-  type PipelineOptions,
-} from '@placeport/converter/internal';
-import type { ConversionProgress } from '@placeport/converter/worker';
+} from '@placeport/converter';
+import { FAILED_CSV_SUFFIX } from '@placeport/converter/internal';
 import { createResolver, MemoryPlaceCache } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
 import { defaultCacheFile, loadCacheFile, saveCacheFile } from './cache-file.js';
@@ -170,45 +167,6 @@ const INPUT_MESSAGE =
   'Give a ZIP file from Google Takeout with your saved places, or a failed-places CSV to retry.';
 
 /**
- * A failed-places CSV (or any saved-list CSV) as a list of its own, held to the archive's place
- * cap. A failed-places CSV's files are named after the list it came from, as a retry:
- * `Want to go - failed-places.csv` writes `Want to go (retry).kml` and, for places that fail again,
- * `Want to go - failed-places.csv` (see `planOutputs`).
- */
-function csvInput(file: string, content: string): InspectedList {
-  const fileName = path.basename(file);
-  const name = fileName.replace(/\.csv$/i, '');
-  const parsed = parseList(content, 'csv', new PlaceCounter(LIMITS.maxPlaces));
-  if (parsed instanceof ConverterError) throw parsed;
-  // The failed-places CSV put a `'` before cells a spreadsheet would run as a formula; take it off.
-  for (const place of parsed.places) {
-    place.title = unescapeFormula(place.title);
-    if (place.note) place.note = unescapeFormula(place.note);
-    if (place.comment) place.comment = unescapeFormula(place.comment);
-    // The guard is on the Tags cell, so on its first tag.
-    if (place.tags?.[0]) place.tags[0] = unescapeFormula(place.tags[0]);
-  }
-  const outputName = name.endsWith(FAILED_CSV_SUFFIX)
-    ? name.slice(0, -FAILED_CSV_SUFFIX.length) || name
-    : name;
-  return {
-    path: fileName,
-    name,
-    kind: 'csv',
-    outputName,
-    content,
-    size: Buffer.byteLength(content),
-    rowCount: parsed.places.length,
-    ...countCoordinateSources(parsed.places),
-    parsed,
-  };
-}
-
-function unescapeFormula(cell: string): string {
-  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
-}
-
-/**
  * Reads the input and picks the lists asked for; throws ConverterError with the seed's messages.
  * A failed-places CSV is a retry: its identity is kept, so that file alone may be rewritten.
  */
@@ -233,9 +191,11 @@ async function readLists(
         : `Could not read ${command.archive}.`,
     );
   });
-  const lists = isZip
-    ? readArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-    : [csvInput(command.archive, bytes.toString('utf8'))];
+  // A failed-places CSV's files are named after the list it came from, as a retry: `Want to go -
+  // failed-places.csv` writes `Want to go (retry).kml` (see `planOutputs`).
+  const { lists } = isZip
+    ? inspectArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    : inspectCsv(bytes.toString('utf8'), path.basename(command.archive));
   return { lists: command.lists.length === 0 ? lists : pickLists(lists, command.lists), retry };
 }
 
@@ -348,7 +308,7 @@ async function convert(
       local = await localSetup({ ...command, lookups: command.lookups }, env, io);
       lookups = localLookups(local.resolver, local.lastFailure);
     }
-    const pipeline: PipelineOptions = {
+    const conversion: ConversionOptions = {
       logger: { warn: () => {} },
       formats: command.formats,
       signal: stop.signal,
@@ -361,7 +321,7 @@ async function convert(
         : {}),
     };
 
-    const results = await convertLists(chosen, pipeline);
+    const { lists: results } = await convertArchive({ lists: chosen }, conversion);
     progress?.finish();
     progress = undefined;
 

@@ -11,6 +11,7 @@
 // Reading and converting whole archives.
 export {
   inspectArchive,
+  inspectCsv,
   convertArchive,
   listFiles,
   runFiles,
@@ -22,6 +23,8 @@ export {
   type ConvertedArchive,
   type RunFile,
 } from './library.js';
+export type { InspectedList } from './inspect.js';
+export type { ConversionOptions } from './pipeline.js';
 
 // Writers, each pure: places in, file content out.
 export { buildKml, type MappedPlace } from './core/kml.js';
@@ -52,7 +55,9 @@ export {
   type ResolveUrls,
   type ResolveAnswer,
   type Logger,
-} from './pipeline.js';
+  type ConversionProgress,
+  type ConversionStage,
+} from './core/seams.js';
 export { extractCoordinates, resolvedUrlFor } from './core/coordinates.js';
 
 // Errors, reasons, limits and the data types above.
@@ -72,4 +77,3 @@ export type {
   ConversionStats,
   ConversionResult,
 } from './core/types.js';
-export type { ConversionProgress, ConversionStage } from './worker/types.js';

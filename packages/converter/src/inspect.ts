@@ -3,13 +3,45 @@ import { ConverterError, MESSAGES } from './core/errors.js';
 import { LIMITS, PlaceCounter, type Limits } from './core/limits.js';
 import { placeNeed } from './core/link-need.js';
 import { countNonBlankRows, type ParsedCsv } from './core/csv.js';
-import { listOutputNames } from './core/names.js';
-import type { ParsedPlace, UploadedList } from './core/types.js';
-import { parseList, type Logger } from './pipeline.js';
+import { FAILED_CSV_SUFFIX, listOutputNames } from './core/names.js';
+import { unguardFormula } from './core/failed-csv.js';
+import type { Logger } from './core/seams.js';
+import { parseSavedPlacesJson } from './core/saved-places-json.js';
+import { parseSavedPlacesCsv } from './core/csv.js';
+import type { ListKind, ListSummary, ParsedPlace } from './core/types.js';
 
-/** A list from the archive with its parse, kept so the list is read once. */
-export interface InspectedList extends UploadedList {
+/**
+ * A list ready to convert: what inspection says of it, and its places as read (or why they cannot
+ * be), so a list is parsed once however often it is converted.
+ */
+export interface InspectedList extends ListSummary {
   parsed: ParsedCsv | ConverterError;
+}
+
+/**
+ * Parses a list, turning a validation failure into data (the seed skips such a list and goes on).
+ * A saved list is CSV; the starred places (`kind` `starred`) are `Saved Places.json`. With a
+ * `counter` (one per archive), its places count against the archive's place cap, and past it this
+ * throws ConverterError `too-many-places`, the one failure that is not the list's own.
+ */
+export function parseList(
+  content: string,
+  kind: ListKind = 'csv',
+  counter?: PlaceCounter,
+): ParsedCsv | ConverterError {
+  try {
+    return kind === 'starred'
+      ? parseSavedPlacesJson(content, counter)
+      : parseSavedPlacesCsv(content, counter);
+  } catch (error) {
+    // Past the archive's place cap the whole archive is refused, not this list.
+    if (error instanceof ConverterError && error.code === 'too-many-places') throw error;
+    if (error instanceof ConverterError) return error;
+    return new ConverterError(
+      'csv-parse',
+      error instanceof Error ? error.message : MESSAGES.validationFailed,
+    );
+  }
 }
 
 function isEmptyList(parsed: ParsedCsv | ConverterError): boolean {
@@ -72,7 +104,6 @@ export function readArchive(
       path: entry.path,
       name: entry.name,
       kind: entry.kind,
-      content: entry.content,
       size: entry.size,
       rowCount: !failed
         ? parsed.places.length
@@ -85,4 +116,41 @@ export function readArchive(
       outputName: outputNames[index]!,
     };
   });
+}
+
+/**
+ * One CSV file as a list of its own (the `placeport` command's input besides a ZIP): a saved list,
+ * or a failed-places CSV of an earlier run, whose formula guards are taken off and whose files are
+ * named after the list it came from (`Want to go - failed-places.csv` writes `Want to go.kml`
+ * before any retry label). Its places count against `limits.maxPlaces`; a CSV that cannot be read
+ * throws its ConverterError (there is no other list to go on with).
+ */
+export function readCsvFile(
+  content: string,
+  fileName: string,
+  options: { limits?: Limits } = {},
+): InspectedList {
+  const name = fileName.replace(/\.csv$/i, '');
+  const parsed = parseList(content, 'csv', new PlaceCounter((options.limits ?? LIMITS).maxPlaces));
+  if (parsed instanceof ConverterError) throw parsed;
+  for (const place of parsed.places) {
+    place.title = unguardFormula(place.title);
+    if (place.note) place.note = unguardFormula(place.note);
+    if (place.comment) place.comment = unguardFormula(place.comment);
+    // The guard is on the Tags cell, so on its first tag.
+    if (place.tags?.[0]) place.tags[0] = unguardFormula(place.tags[0]);
+  }
+  const outputName = name.endsWith(FAILED_CSV_SUFFIX)
+    ? name.slice(0, -FAILED_CSV_SUFFIX.length) || name
+    : name;
+  return {
+    path: fileName,
+    name,
+    kind: 'csv',
+    outputName,
+    size: new TextEncoder().encode(content).byteLength,
+    rowCount: parsed.places.length,
+    ...countCoordinateSources(parsed.places),
+    parsed,
+  };
 }

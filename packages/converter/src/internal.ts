@@ -1,32 +1,64 @@
 /**
- * Everything the converter has, for PlacePort's own apps (web, CLI, resolver). Not a stable API:
- * other projects use the package's main entry (`@placeport/converter`), which is.
+ * What PlacePort's own apps (web, CLI, resolver, API tests) need beyond the main entry, by name: the
+ * link rules the resolver shares with the converter, the file names the CLI writes, the retry
+ * lists. Not a stable API: other projects use the package's main entry (`@placeport/converter`).
+ * A few public names are here too because app files import them from this entry; new code takes
+ * them from the main entry.
  */
-export * from './core/types.js';
-export * from './core/reasons.js';
-export * from './core/errors.js';
-export * from './core/limits.js';
-export * from './core/latlng.js';
-export * from './core/coordinates.js';
-export * from './core/place-ids.js';
-export * from './core/s2.js';
-export * from './core/google-domains.js';
-export * from './core/allowlist.js';
-export * from './core/link-need.js';
-export * from './core/names.js';
-export * from './core/archive.js';
-export * from './core/csv.js';
-export * from './core/xml.js';
-export * from './core/kml.js';
-export * from './core/failed-csv.js';
-export * from './inspect.js';
-export * from './pipeline.js';
-export * from './core/saved-places-json.js';
-export * from './core/formats/output.js';
-export * from './core/formats/gpx.js';
-export * from './core/formats/geojson.js';
-export * from './core/formats/coordinates-csv.js';
-export * from './core/formats/kmz.js';
-export * from './core/formats/zip.js';
-export * from './library.js';
-export * from './retry.js';
+
+// Links: which need a lookup, the allowlist, place ids, and coordinates (the resolver's rules).
+export { GOOGLE_SUPPORTED_DOMAINS } from './core/google-domains.js';
+export { isAllowedFetchUrl, isGooglePlaceLink, isShortLink } from './core/allowlist.js';
+export { linkNeed, placeNeed, type LinkNeed } from './core/link-need.js';
+export {
+  cacheKeyOf,
+  canonicalFtid,
+  cidFromFtid,
+  namesPlace,
+  parseFtid,
+  placeIdFromFtid,
+  placeIdsOf,
+  type PlaceIds,
+} from './core/place-ids.js';
+export {
+  distanceMetres,
+  isPlausibleForFtid,
+  s2CellOfFtid,
+  WEAK_EVIDENCE_MAX_METRES,
+} from './core/s2.js';
+export { isValidCoordinate } from './core/latlng.js';
+export { extractCoordinates, resolvedUrlFor } from './core/coordinates.js';
+export { MAX_PLACES, MAX_URL_LENGTH } from './core/limits.js';
+
+// File names and text as the CLI writes them.
+export {
+  DEFAULT_FILE_STEM,
+  FAILED_CSV_SUFFIX,
+  failedCsvFileName,
+  labelledStem,
+  safeFileStem,
+} from './core/names.js';
+export {
+  FORMAT_INFO,
+  OUTPUT_FORMATS,
+  isOutputFormat,
+  outputFileName,
+  type OutputFormat,
+} from './core/formats/output.js';
+export { UNTITLED_PLACE_NAME } from './core/kml.js';
+export { stripForbiddenXmlChars } from './core/xml.js';
+export { pickLists } from './library.js';
+
+// Reasons, errors and the data of a run.
+export {
+  LOOKUP_FAILURES,
+  REASON_TEXT,
+  RETRYABLE_AGAIN,
+  type LookupFailure,
+  type UnplacedReason,
+} from './core/reasons.js';
+export { ConverterError, MESSAGES } from './core/errors.js';
+export { ResolveRequestError, type ResolveUrls } from './core/seams.js';
+export type { ConversionResult, LatLng } from './core/types.js';
+export type { InspectedList } from './inspect.js';
+export { isRetryPath } from './retry.js';

@@ -14,21 +14,25 @@ import { zipFiles } from './core/formats/zip.js';
 import type { MappedPlace } from './core/kml.js';
 import { LIMITS, type Limits } from './core/limits.js';
 import { CSV_MIME_TYPE, failedCsvFileName } from './core/names.js';
+import type { Logger } from './core/seams.js';
 import type { ConversionResult, ListSummary } from './core/types.js';
-import { readArchive, type InspectedList } from './inspect.js';
-import { convertLists, type ResolveUrls } from './pipeline.js';
-import type { ConversionProgress } from './worker/types.js';
+import { readArchive, readCsvFile, type InspectedList } from './inspect.js';
+import { convertLists, type ConversionOptions } from './pipeline.js';
 
-/** What {@link inspectArchive} finds in an archive. */
+/**
+ * What {@link inspectArchive} finds in an archive, and what {@link convertArchive} converts: the
+ * place lists, saved lists first and the starred places last, in archive order, each read once.
+ */
 export interface ArchiveInspection {
-  /** The place lists, saved lists first and the starred places last, in archive order. */
-  lists: ListSummary[];
+  lists: InspectedList[];
 }
 
-/** Options of {@link inspectArchive} and {@link convertArchive}. */
+/** Options of {@link inspectArchive}, {@link inspectCsv} and {@link convertArchive}. */
 export interface ReadOptions {
   /** Bounds on what the archive may ask (sizes, counts); the defaults suit any real Takeout export. */
   limits?: Partial<Limits>;
+  /** Where entries skipped while reading the archive are reported (default: nowhere). */
+  logger?: Logger;
 }
 
 function limitsOf(options: ReadOptions): Limits {
@@ -38,7 +42,8 @@ function limitsOf(options: ReadOptions): Limits {
 /**
  * Opens a Google Takeout archive (the ZIP's bytes) and lists its place lists without converting
  * them: name, path (a list's identity, since names repeat across folders), places, how many are
- * placed without a lookup and how many need one, and why a list cannot be converted.
+ * placed without a lookup and how many need one, and why a list cannot be converted. Each list
+ * keeps its places as read (`parsed`), so converting the inspection reads nothing twice.
  *
  * @throws {@link ConverterError} for an archive that cannot be used, with a message fit for people
  * (`code` is one of `incomplete-zip`, `no-csv`, `no-place-lists`, `archive-too-large`,
@@ -51,33 +56,41 @@ function limitsOf(options: ReadOptions): Limits {
  * ```
  */
 export function inspectArchive(bytes: Uint8Array, options: ReadOptions = {}): ArchiveInspection {
-  return { lists: readArchive(bytes, { limits: limitsOf(options) }).map(summaryOf) };
+  const read = options.logger
+    ? { limits: limitsOf(options), logger: options.logger }
+    : { limits: limitsOf(options) };
+  return { lists: readArchive(bytes, read) };
 }
 
-/** A list without its text: what crosses a worker boundary or goes into a report. */
+/**
+ * One CSV file as an inspection of one list: a saved list exported on its own, or the
+ * failed-places CSV of an earlier run (its formula guards taken off, its files named after the list
+ * it came from), ready for {@link convertArchive}.
+ *
+ * @throws {@link ConverterError} when the CSV cannot be read as a list (the seed's messages) or
+ * holds more than `limits.maxPlaces` places.
+ */
+export function inspectCsv(
+  text: string,
+  fileName: string,
+  options: ReadOptions = {},
+): ArchiveInspection {
+  return { lists: [readCsvFile(text, fileName, { limits: limitsOf(options) })] };
+}
+
+/** A list without its places: what crosses a worker boundary or goes into a report. */
 export function summaryOf(list: InspectedList): ListSummary {
-  const { content: _content, parsed: _parsed, ...summary } = list;
+  const { parsed: _parsed, ...summary } = list;
   return summary;
 }
 
-/** Options of {@link convertArchive}. */
-export interface ConvertArchiveOptions extends ReadOptions {
+/** Options of {@link convertArchive}: which lists, and how they are converted. */
+export interface ConvertArchiveOptions extends ReadOptions, ConversionOptions {
   /**
    * The lists to convert, by path or by name, in that order; every list when absent. A name shared
    * by lists in different folders is refused (use the path).
    */
   lists?: readonly string[];
-  /** The formats to write, KML when absent. */
-  formats?: readonly OutputFormat[];
-  /**
-   * Looks up links that carry no coordinates (most real ones). Without it such places are listed as
-   * failed with the reason `not_looked_up`.
-   */
-  resolveUrls?: ResolveUrls;
-  /** Progress, at most about every 50 ms. */
-  onProgress?: (progress: ConversionProgress) => void;
-  /** Most placemarks per file; longer lists are split evenly (default 2,000, a My Maps layer). */
-  maxPlacemarksPerFile?: number;
 }
 
 /** One file of a run, ready to save. */
@@ -124,9 +137,10 @@ export function pickLists<T extends { path: string; name: string }>(
 }
 
 /**
- * Converts the lists of a Takeout archive to map files: coordinates from the file or the link, and
- * for links without them, from `resolveUrls`. A list that cannot be read is reported with its
- * reason (`skippedReason`) and the others go on.
+ * Converts the lists of a Takeout archive (its bytes, or what {@link inspectArchive} or
+ * {@link inspectCsv} made of it) to map files: coordinates from the file or the link, and for links
+ * without them, from `resolveUrls`. A list that cannot be read is reported with its reason
+ * (`skippedReason`) and the others go on.
  *
  * @throws {@link ConverterError} as {@link inspectArchive} does, and `unknown-list` /
  * `ambiguous-list` for a `lists` entry that names no list or several.
@@ -138,16 +152,14 @@ export function pickLists<T extends { path: string; name: string }>(
  * ```
  */
 export async function convertArchive(
-  bytes: Uint8Array,
+  input: Uint8Array | ArchiveInspection,
   options: ConvertArchiveOptions = {},
 ): Promise<ConvertedArchive> {
-  const all = readArchive(bytes, { limits: limitsOf(options) });
+  const { lists: all } = input instanceof Uint8Array ? inspectArchive(input, options) : input;
   const chosen = options.lists ? pickLists(all, options.lists) : all;
   const lists = await convertLists(chosen, {
-    formats: options.formats ?? ['kml'],
-    maxPlacemarksPerKml: options.maxPlacemarksPerFile ?? limitsOf(options).maxPlacemarksPerKml,
-    ...(options.resolveUrls ? { resolveUrls: options.resolveUrls } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...options,
+    maxPlacemarksPerFile: options.maxPlacemarksPerFile ?? limitsOf(options).maxPlacemarksPerKml,
   });
   const files: RunFile[] = [];
   for (const list of lists) {

@@ -6,10 +6,8 @@ import {
   resolveChunkSizeFor,
   RESOLVE_RETRY_DELAY_MS,
   RESOLVE_TIMEOUT_MS,
-  ResolveRequestError,
-  type ResolveUrls,
 } from './pipeline.js';
-import type { ConversionProgress } from './worker/types.js';
+import { ResolveRequestError, type ConversionProgress, type ResolveUrls } from './core/seams.js';
 
 const FTID_A = '0x14e732fd76f0d90d:0xe5415928d6702b47';
 const FTID_B = '0x47e66e2964e34e2d:0x8ddca9ee380ef7e0';

@@ -1,10 +1,8 @@
 import { extractCoordinates } from './core/coordinates.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
-import type { PlaceCounter } from './core/limits.js';
 import { buildFailedCsv } from './core/failed-csv.js';
 import { type MappedPlace } from './core/kml.js';
 import { writeListFiles, type OutputFormat } from './core/formats/output.js';
-import { parseSavedPlacesJson } from './core/saved-places-json.js';
 import { placeNeed, type PlaceNeed } from './core/link-need.js';
 import {
   failedCsvFileName,
@@ -12,11 +10,12 @@ import {
   listNameFromPath,
   listOutputNames,
 } from './core/names.js';
-import { parseSavedPlacesCsv, type ParsedCsv } from './core/csv.js';
+import type { ParsedCsv } from './core/csv.js';
 import type { UnplacedReason } from './core/reasons.js';
-import { RunLookups, type Logger, type ResolveUrls } from './run-lookups.js';
+import { RunLookups } from './run-lookups.js';
+import { parseList } from './inspect.js';
+import type { ConversionProgress, ConversionStage, Logger, ResolveUrls } from './core/seams.js';
 import type { ConversionResult, ConversionStats, ListKind, ParsedPlace } from './core/types.js';
-import type { ConversionProgress, ConversionStage } from './worker/types.js';
 
 const DEFAULT_FORMATS: readonly OutputFormat[] = ['kml'];
 
@@ -56,18 +55,11 @@ export const MAX_LOGGED_UNCONVERTED = 20;
  */
 export const RESOLVE_RETRY_DELAY_MS = 5_000;
 
-export {
-  ResolveRequestError,
-  type Logger,
-  type ResolveAnswer,
-  type ResolveUrls,
-} from './run-lookups.js';
-
-/** A list ready to convert: its archive identity, and its text or an already parsed form. */
+/** A list ready to convert: its archive identity, and its text or an already parsed form (one of them). */
 export interface ListInput {
   path: string;
   /** The list's text: a saved list's CSV, or `Saved Places.json` when `kind` is `starred`. */
-  content: string;
+  content?: string;
   /** `csv` (the default) or `starred`. */
   kind?: ListKind;
   /** The list's name when it is not its file name (a retry list: "Want to go (failed places)"). */
@@ -81,11 +73,38 @@ export interface ListInput {
   outputName?: string;
 }
 
-export interface PipelineOptions {
+/**
+ * How lists are converted: the formats written, where links without coordinates are looked up,
+ * and what the caller hears. {@link convertArchive} takes these beside the archive's own options.
+ */
+export interface ConversionOptions {
+  /** The formats to write, each list's parts grouped by format (default `['kml']`). */
+  formats?: readonly OutputFormat[];
+  /**
+   * Looks up links that carry no coordinates (most real ones). Without it such places are listed as
+   * failed with the reason `not_looked_up`.
+   */
   resolveUrls?: ResolveUrls;
-  resolveTimeoutMs?: number;
+  /** Links per request to `resolveUrls` (default: sized to the run, {@link resolveChunkSizeFor}). */
   resolveChunkSize?: number;
+  /** Deadline of one request to `resolveUrls` (default {@link RESOLVE_TIMEOUT_MS}). */
+  resolveTimeoutMs?: number;
+  /** Progress, at most about every 50 ms. */
   onProgress?: (progress: ConversionProgress) => void;
+  /**
+   * Stops the run's lookups (Ctrl-C, Cancel): nothing more is sent, requests in flight are
+   * abandoned (what they already found is kept), and every place not yet answered gets
+   * `interrupted`. The lists are still converted with what has coordinates.
+   */
+  signal?: AbortSignal;
+  /** Where places left without coordinates and failed requests are reported (default: nowhere). */
+  logger?: Logger;
+  /** Most placemarks per file; longer lists are split evenly (default 2,000, a My Maps layer). */
+  maxPlacemarksPerFile?: number;
+}
+
+/** {@link ConversionOptions} and the clock and pauses tests inject. */
+export interface PipelineOptions extends ConversionOptions {
   progressIntervalMs?: number;
   /** Clock for throttling and the retry round's budget; injected by tests. */
   now?: () => number;
@@ -93,43 +112,6 @@ export interface PipelineOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Pause before the retry round (default {@link RESOLVE_RETRY_DELAY_MS}); null: no retry. */
   retryDelayMs?: number | null;
-  /**
-   * Stops the run's lookups (Ctrl-C, Cancel): nothing more is sent, requests in flight are
-   * abandoned (what they already found is kept), and every place not yet answered gets
-   * `interrupted`. The lists are still converted with what has coordinates.
-   */
-  signal?: AbortSignal;
-  logger?: Logger;
-  /** Most placemarks in one file; longer lists are split evenly (default: My Maps' 2,000 a layer). */
-  maxPlacemarksPerKml?: number;
-  /** The formats files are written in, each list's parts grouped by format (default `['kml']`). */
-  formats?: readonly OutputFormat[];
-}
-
-/**
- * Parses a list, turning a validation failure into data (the seed skips such a list and goes on).
- * A saved list is CSV; the starred places (`kind` `starred`) are `Saved Places.json`. With a
- * `counter` (one per archive), its places count against the archive's place cap, and past it this
- * throws ConverterError `too-many-places`, the one failure that is not the list's own.
- */
-export function parseList(
-  content: string,
-  kind: ListKind = 'csv',
-  counter?: PlaceCounter,
-): ParsedCsv | ConverterError {
-  try {
-    return kind === 'starred'
-      ? parseSavedPlacesJson(content, counter)
-      : parseSavedPlacesCsv(content, counter);
-  } catch (error) {
-    // Past the archive's place cap the whole archive is refused, not this list.
-    if (error instanceof ConverterError && error.code === 'too-many-places') throw error;
-    if (error instanceof ConverterError) return error;
-    return new ConverterError(
-      'csv-parse',
-      error instanceof Error ? error.message : MESSAGES.validationFailed,
-    );
-  }
 }
 
 /** Per-file progress marks (the seed's 25/50/75), `within` moving extracting from 25 towards 50. */
@@ -251,7 +233,7 @@ export async function convertLists(
   const results: ConversionResult[] = [];
   const log = { logged: 0, total: 0 };
   const outputNames = listOutputNames(lists.map((list) => list.path));
-  const parsedLists = lists.map((list) => list.parsed ?? parseList(list.content, list.kind));
+  const parsedLists = lists.map((list) => list.parsed ?? parseList(list.content ?? '', list.kind));
   // Each link read once, before the lists: the run's lookups are counted up front, so the page
   // can say "Looking up 212 of 588 places" for the whole run, and they all start at once.
   const plans: PlaceNeed[][] = parsedLists.map((parsed) =>
@@ -336,7 +318,7 @@ export async function convertLists(
       files:
         mapped.length > 0
           ? (options.formats ?? DEFAULT_FORMATS).flatMap((format) =>
-              writeListFiles(meta, mapped, format, options.maxPlacemarksPerKml),
+              writeListFiles(meta, mapped, format, options.maxPlacemarksPerFile),
             )
           : [],
       resolvedCount,

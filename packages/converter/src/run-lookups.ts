@@ -6,46 +6,7 @@
  */
 import { isLookupFailure, RETRYABLE_FAILURES, type UnplacedReason } from './core/reasons.js';
 import type { LookupFailure } from './core/reasons.js';
-
-/**
- * What a resolution service answers: original URL → URL carrying coordinates, and for links it
- * could not resolve, why (product.md's reasons). A link in neither is counted `not_found`.
- */
-export interface ResolveAnswer {
-  results: Record<string, string>;
-  failures?: Record<string, LookupFailure>;
-  /**
-   * The service cannot reach the upstream at all (no route, DNS, refused connections: PlacePort's
-   * resolver says so when its breaker opened for that reason). The run sends nothing more and does
-   * not retry: every link not yet answered is `unavailable`.
-   */
-  unreachable?: boolean;
-}
-
-/** Sends links to be resolved (the API's `POST /api/resolve-urls-batch`, or a local resolver). */
-export type ResolveUrls = (
-  urls: string[],
-  options: { signal: AbortSignal },
-) => Promise<ResolveAnswer>;
-
-/**
- * A resolution request the service refused as a whole: `status` is its HTTP status (402/403: the
- * allowance is used; 429/503: busy, worth retrying). The message is the seed's "status: text".
- */
-export class ResolveRequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ResolveRequestError';
-  }
-}
-
-/** Where the converter reports what it skipped or could not do (console by default in the worker). */
-export interface Logger {
-  warn(message: string, details?: unknown): void;
-}
+import { ResolveRequestError, type Logger, type ResolveUrls } from './core/seams.js';
 
 /** What a link got: a URL carrying coordinates, or why it has none. */
 export type LinkAnswer = { url: string } | { reason: UnplacedReason };

@@ -69,3 +69,11 @@ export function buildFailedCsv(
   const rows = places.map((place) => fields.map((column) => cell(place, column)));
   return `\uFEFF${Papa.unparse({ fields, data: rows }, { escapeFormulae: true, newline: '\r\n' })}\r\n`;
 }
+
+/**
+ * A cell of a failed-places CSV as the place had it: the `'` {@link buildFailedCsv} put before a
+ * cell a spreadsheet would run as a formula is taken off, so a retried place keeps its own text.
+ */
+export function unguardFormula(cell: string): string {
+  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+}

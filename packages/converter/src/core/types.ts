@@ -10,8 +10,12 @@ export interface LatLng {
 /** What a list file holds: a saved list (CSV) or the starred places (`Saved Places.json`). */
 export type ListKind = 'csv' | 'starred';
 
-/** One list found in a Takeout archive. Its identity is its path: names repeat across folders. */
-export interface UploadedList {
+/**
+ * One list found in a Takeout archive, as inspection describes it and the page shows it (no text
+ * or places, so it is cheap to send across the worker boundary). Its identity is its path: names
+ * repeat across folders.
+ */
+export interface ListSummary {
   /** Path inside the archive, e.g. `Takeout/Saved/Want to go.csv`. */
   path: string;
   /** File name without folders or the `.csv`/`.json` extension (any case). */
@@ -23,8 +27,6 @@ export interface UploadedList {
    * archive (`listOutputNames`), so it does not change with the lists chosen.
    */
   outputName: string;
-  /** The list's text (UTF-8, BOM removed). */
-  content: string;
   /** Places: data rows with a Title or a URL (the header, a list description, blank rows and the tag row of 2025+ exports excluded); features of `Saved Places.json`. What the price is computed from. */
   rowCount: number;
   /** Places whose coordinates are known without a lookup (in the file, or in the link). */
@@ -36,9 +38,6 @@ export interface UploadedList {
   /** Uncompressed size in bytes. */
   size: number;
 }
-
-/** What the page shows of a list before conversion (no content, so it is cheap to send across the worker boundary). */
-export type ListSummary = Omit<UploadedList, 'content'>;
 
 /** One place of a saved-places CSV, after validation (a row with neither Title nor URL is not one). */
 export interface ParsedPlace {

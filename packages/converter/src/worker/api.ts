@@ -4,11 +4,18 @@ import { LIMITS, type Limits } from '../core/limits.js';
 import { isOutputFormat, type OutputFormat, type OutputPart } from '../core/formats/output.js';
 import { placeName } from '../core/formats/place-text.js';
 import { CSV_MIME_TYPE } from '../core/names.js';
+import type { Logger } from '../core/seams.js';
 import type { ConversionResult, Result } from '../core/types.js';
-import { readArchive, type InspectedList } from '../inspect.js';
-import { listFiles, summaryOf, totalsOf, zipFileName, zipRun } from '../library.js';
+import type { InspectedList } from '../inspect.js';
+import {
+  convertArchive,
+  inspectArchive,
+  listFiles,
+  summaryOf,
+  zipFileName,
+  zipRun,
+} from '../library.js';
 import { isRetryPath, retryLists } from '../retry.js';
-import { convertLists, type Logger } from '../pipeline.js';
 import { createResolveClient } from './resolve-client.js';
 import type {
   ConversionSummary,
@@ -18,12 +25,11 @@ import type {
   MapOutputFile,
 } from './types.js';
 
-/** What the worker API takes from its host; tests pass their own fetch, clock and limits. */
+/** What the worker API takes from its host; tests pass their own fetch, logger and limits. */
 export interface WorkerDependencies {
   fetch?: typeof fetch;
   logger?: Logger;
   limits?: Limits;
-  now?: () => number;
 }
 
 const encoder = new TextEncoder();
@@ -104,7 +110,7 @@ export function createConverterWorkerApi(
       try {
         if (!/\.zip$/i.test(fileName)) throw new ConverterError('not-a-zip', MESSAGES.notAZip);
         const bytes = await toBytes(input);
-        lists = readArchive(bytes, { limits: dependencies.limits ?? LIMITS, logger });
+        ({ lists } = inspectArchive(bytes, { limits: dependencies.limits ?? LIMITS, logger }));
         return { ok: true, value: { lists: lists.map(summaryOf) } };
       } catch (error) {
         return fail(error, MESSAGES.extractFailed);
@@ -127,19 +133,21 @@ export function createConverterWorkerApi(
         converted = [];
         const run = new AbortController();
         running = run;
-        const results = await convertLists(chosen, {
-          signal: run.signal,
-          formats: [format],
-          ...(options.resolve
-            ? {
-                resolveUrls: createResolveClient(options.resolve, dependencies.fetch),
-                resolveTimeoutMs: options.resolve.timeoutMs,
-              }
-            : {}),
-          ...(onProgress ? { onProgress } : {}),
-          ...(dependencies.now ? { now: dependencies.now } : {}),
-          logger,
-        });
+        const { lists: results, totals } = await convertArchive(
+          { lists: chosen },
+          {
+            signal: run.signal,
+            formats: [format],
+            ...(options.resolve
+              ? {
+                  resolveUrls: createResolveClient(options.resolve, dependencies.fetch),
+                  resolveTimeoutMs: options.resolve.timeoutMs,
+                }
+              : {}),
+            ...(onProgress ? { onProgress } : {}),
+            logger,
+          },
+        );
         const outcomes: ListOutcome[] = results.map((result) => {
           const outcome: ListOutcome = {
             path: result.path,
@@ -164,7 +172,7 @@ export function createConverterWorkerApi(
         });
         // Kept (without their files) so the page can ask for other formats and for one ZIP.
         converted = results.map((result) => ({ ...result, files: [] }));
-        const value: ConversionSummary = { lists: outcomes, totals: totalsOf(results) };
+        const value: ConversionSummary = { lists: outcomes, totals };
         const buffers = outcomes.flatMap((outcome) => [
           ...outcome.files.map((file) => file.bytes),
           ...(outcome.failedCsv ? [outcome.failedCsv.bytes] : []),

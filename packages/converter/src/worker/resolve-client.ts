@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { LOOKUP_FAILURES } from '../core/reasons.js';
-import { ResolveRequestError, type ResolveUrls } from '../pipeline.js';
+import { ResolveRequestError, type ResolveUrls } from '../core/seams.js';
 import type { ResolveOptions } from './types.js';
 
 const ResolveResponse = v.object({

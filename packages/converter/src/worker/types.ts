@@ -1,27 +1,8 @@
 import type { OutputFormat } from '../core/formats/output.js';
+import type { ConversionProgress } from '../core/seams.js';
 import type { ConversionStats, ListSummary, Result } from '../core/types.js';
 
-/** The stage a conversion is in; the web app's processing statuses follow it. */
-export type ConversionStage = 'validating' | 'extracting' | 'converting' | 'preparing';
-
-/** Progress reported to the page, at most about every 50 ms (product.md "Pace"). */
-export interface ConversionProgress {
-  stage: ConversionStage;
-  /** 0-based index of the list being worked on, and how many lists were chosen. */
-  fileIndex: number;
-  fileCount: number;
-  /** The list's file name, e.g. `Want to go.csv`. */
-  fileName: string;
-  /** Overall progress 0..100: per file a share of 100 with 25/50/75 marks per stage, 100 at preparing. */
-  percent: number;
-  /** What is being looked at now (a place URL or title), shown under "Extracting coordinates from URLs". */
-  currentItem?: string;
-  /**
-   * While links are looked up: how many distinct places of the whole run have been answered, of
-   * how many need a lookup (each place once, even when saved in several lists).
-   */
-  lookups?: { done: number; total: number };
-}
+export type { ConversionProgress, ConversionStage } from '../core/seams.js';
 
 /** Where the worker sends links that carry no coordinates. Absent: no resolution, such places are skipped. */
 export interface ResolveOptions {

@@ -1,0 +1,68 @@
+/**
+ * The converter's seams: what a caller plugs in (a link resolver, a logger) and what it hears back
+ * (progress). Types and one error class only, so the core, the pipeline, the library and the worker
+ * share them without importing each other.
+ */
+import type { LookupFailure } from './reasons.js';
+
+/**
+ * What a resolution service answers: original URL → URL carrying coordinates, and for links it
+ * could not resolve, why (product.md's reasons). A link in neither is counted `not_found`.
+ */
+export interface ResolveAnswer {
+  results: Record<string, string>;
+  failures?: Record<string, LookupFailure>;
+  /**
+   * The service cannot reach the upstream at all (no route, DNS, refused connections: PlacePort's
+   * resolver says so when its breaker opened for that reason). The run sends nothing more and does
+   * not retry: every link not yet answered is `unavailable`.
+   */
+  unreachable?: boolean;
+}
+
+/** Sends links to be resolved (the API's `POST /api/resolve-urls-batch`, or a local resolver). */
+export type ResolveUrls = (
+  urls: string[],
+  options: { signal: AbortSignal },
+) => Promise<ResolveAnswer>;
+
+/**
+ * A resolution request the service refused as a whole: `status` is its HTTP status (402/403: the
+ * allowance is used; 429/503: busy, worth retrying). The message is the seed's "status: text".
+ */
+export class ResolveRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ResolveRequestError';
+  }
+}
+
+/** Where the converter reports what it skipped or could not do (console by default in the worker). */
+export interface Logger {
+  warn(message: string, details?: unknown): void;
+}
+
+/** The stage a conversion is in; the web app's processing statuses follow it. */
+export type ConversionStage = 'validating' | 'extracting' | 'converting' | 'preparing';
+
+/** Progress of a conversion, at most about every 50 ms (product.md "Pace"). */
+export interface ConversionProgress {
+  stage: ConversionStage;
+  /** 0-based index of the list being worked on, and how many lists were chosen. */
+  fileIndex: number;
+  fileCount: number;
+  /** The list's file name, e.g. `Want to go.csv`. */
+  fileName: string;
+  /** Overall progress 0..100: per file a share of 100 with 25/50/75 marks per stage, 100 at preparing. */
+  percent: number;
+  /** What is being looked at now (a place URL or title), shown under "Extracting coordinates from URLs". */
+  currentItem?: string;
+  /**
+   * While links are looked up: how many distinct places of the whole run have been answered, of
+   * how many need a lookup (each place once, even when saved in several lists).
+   */
+  lookups?: { done: number; total: number };
+}
