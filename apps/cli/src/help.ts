@@ -1,6 +1,8 @@
 import { MAX_PLACES } from '@placeport/converter/internal';
 
-const CAP = MAX_PLACES.toLocaleString('en-US');
+// Grouped by hand: the first `Intl` call of a process loads ICU's data, a few milliseconds of every
+// `--help` for one comma.
+const CAP = String(MAX_PLACES).replace(/\B(?=(\d{3})+$)/g, ',');
 
 /** `placeport --help`; `cacheFile` is where this computer's cache file is by default. */
 export function helpText(cacheFile: string): string {

@@ -7,7 +7,8 @@
 import { ResolveRequestError, type ResolveUrls } from '@placeport/converter/internal';
 import { createResolveClient } from '@placeport/converter/worker';
 import type { Resolver } from '@placeport/resolver';
-import { describeNetworkError } from './network.js';
+import type { CliEnvironment } from './config.js';
+import { describeNetworkError, watchNetwork } from './network.js';
 
 /** Statuses with which an API refuses a batch outright: allowance used (402, 403), too many requests (429). */
 const REFUSALS = new Set([402, 403, 429]);
@@ -98,6 +99,67 @@ export function localLookups(
     return { results, failures, ...(unreachable ? { unreachable: true } : {}) };
   };
   return { resolveUrls, stats };
+}
+
+/** Local lookups ready for a run, with what their cache file held. */
+export interface LocalLookups extends Lookups {
+  /** Places restored from the cache file (0 without one, or when it could not be read). */
+  loaded: number;
+  /** The cache file could not be read: it is replaced at the end of the run even with no lookups. */
+  damaged: boolean;
+  /** Writes the places now known to `file`; resolves to how many. */
+  save(file: string): Promise<number>;
+}
+
+/**
+ * Local lookups with their cache, restored from `cacheFile` when there is one (a file that cannot be
+ * read is reported through `warn`, and the run starts with an empty cache). The resolver, undici and
+ * the cache file's code are imported here, when a run has links to look up, so `--help`, `--offline`
+ * and archives whose links all carry coordinates never load them.
+ */
+export async function openLocalLookups(options: {
+  cacheFile: string | undefined;
+  googleMapsApiKey: string | undefined;
+  env: Pick<CliEnvironment, 'mapsOrigin' | 'placesApiOrigin'>;
+  warn: (text: string) => void;
+}): Promise<LocalLookups> {
+  const { cacheFile, env } = options;
+  const [{ createResolver, MemoryPlaceCache }, { createPublicFetch }, cacheFiles] =
+    await Promise.all([
+      import('@placeport/resolver'),
+      import('@placeport/resolver/node'),
+      import('./cache-file.js'),
+    ]);
+  const cache = new MemoryPlaceCache();
+  let loaded = 0;
+  let damaged = false;
+  if (cacheFile) {
+    const outcome = await cacheFiles.loadCacheFile(cacheFile, cache);
+    if (outcome.kind === 'loaded') loaded = outcome.entries;
+    if (outcome.kind === 'unreadable') {
+      damaged = true;
+      options.warn(
+        `the cache file ${cacheFile} could not be read (${outcome.reason}); starting with an empty cache. It is replaced at the end of this run.`,
+      );
+    }
+  }
+  // The test-only origins are fakes on loopback, which the public-only fetch rightly refuses.
+  const overridden = env.mapsOrigin !== undefined || env.placesApiOrigin !== undefined;
+  // Watched, so a run that cannot reach Google can say what the network said.
+  const network = watchNetwork(overridden ? globalThis.fetch : createPublicFetch());
+  const resolver = createResolver({
+    fetch: network.fetch,
+    mapsOrigin: env.mapsOrigin,
+    ...(env.placesApiOrigin ? { placesOrigin: env.placesApiOrigin } : {}),
+    googleMapsApiKey: options.googleMapsApiKey,
+    cache,
+  });
+  return {
+    ...localLookups(resolver, network.lastFailure),
+    loaded,
+    damaged,
+    save: (file) => cacheFiles.saveCacheFile(file, cache),
+  };
 }
 
 /**

@@ -18,13 +18,16 @@ import {
   type InspectedList,
 } from '@placeport/converter';
 import { FAILED_CSV_SUFFIX } from '@placeport/converter/internal';
-import { createResolver, MemoryPlaceCache } from '@placeport/resolver';
-import { createPublicFetch } from '@placeport/resolver/node';
-import { defaultCacheFile, loadCacheFile, saveCacheFile } from './cache-file.js';
+import { defaultCacheFile } from './cache-file.js';
 import { EnvironmentError, readEnvironment, type CliEnvironment } from './config.js';
 import { helpText } from './help.js';
-import { apiLookups, emptyStats, localLookups, type Lookups } from './lookups.js';
-import { watchNetwork } from './network.js';
+import {
+  apiLookups,
+  emptyStats,
+  openLocalLookups,
+  type LocalLookups,
+  type Lookups,
+} from './lookups.js';
 import {
   existingBeforeRun,
   existingMessage,
@@ -199,39 +202,6 @@ async function readLists(
   return { lists: command.lists.length === 0 ? lists : pickLists(lists, command.lists), retry };
 }
 
-/** The local resolver and its cache, restored from the cache file when there is one. */
-async function localSetup(
-  command: ConvertCommand & { lookups: { kind: 'local' } },
-  env: CliEnvironment,
-  io: CliIo,
-) {
-  const cache = new MemoryPlaceCache();
-  let loaded = 0;
-  let damaged = false;
-  if (command.cacheFile) {
-    const outcome = await loadCacheFile(command.cacheFile, cache);
-    if (outcome.kind === 'loaded') loaded = outcome.entries;
-    if (outcome.kind === 'unreadable') {
-      damaged = true;
-      io.stderr(
-        `placeport: warning: the cache file ${command.cacheFile} could not be read (${outcome.reason}); starting with an empty cache. It is replaced at the end of this run.`,
-      );
-    }
-  }
-  // The test-only origins are fakes on loopback, which the public-only fetch rightly refuses.
-  const overridden = env.mapsOrigin !== undefined || env.placesApiOrigin !== undefined;
-  // Watched, so a run that cannot reach Google can say what the network said.
-  const network = watchNetwork(overridden ? globalThis.fetch : createPublicFetch());
-  const resolver = createResolver({
-    fetch: network.fetch,
-    mapsOrigin: env.mapsOrigin,
-    ...(env.placesApiOrigin ? { placesOrigin: env.placesApiOrigin } : {}),
-    googleMapsApiKey: command.lookups.googleMapsApiKey,
-    cache,
-  });
-  return { cache, loaded, damaged, resolver, lastFailure: network.lastFailure };
-}
-
 /**
  * Refuses the run (exit 2) when files it writes are already there and `--force` was not given;
  * undefined when it may go on.
@@ -299,14 +269,19 @@ async function convert(
       if (update.lookups) progress?.update(update.lookups.done, update.lookups.total);
     };
 
-    // Offline, the pipeline gets no resolveUrls and gives such places `not_looked_up`.
+    // Offline, the pipeline gets no resolveUrls and gives such places `not_looked_up`. Local
+    // lookups (the resolver, undici, the cache file) are loaded only when a link needs one.
     let lookups: Lookups | undefined;
-    let local: Awaited<ReturnType<typeof localSetup>> | undefined;
+    let local: LocalLookups | undefined;
     if (command.lookups.kind === 'api') {
       lookups = apiLookups(command.lookups.apiBase);
-    } else if (command.lookups.kind === 'local') {
-      local = await localSetup({ ...command, lookups: command.lookups }, env, io);
-      lookups = localLookups(local.resolver, local.lastFailure);
+    } else if (command.lookups.kind === 'local' && chosen.some((list) => list.needsLookup > 0)) {
+      lookups = local = await openLocalLookups({
+        cacheFile: command.cacheFile,
+        googleMapsApiKey: command.lookups.googleMapsApiKey,
+        env,
+        warn: (text) => io.stderr(`placeport: warning: ${text}`),
+      });
     }
     const conversion: ConversionOptions = {
       logger: { warn: () => {} },
@@ -326,13 +301,12 @@ async function convert(
     progress = undefined;
 
     let cache: CacheSummary | null = null;
-    if (local && command.cacheFile) {
-      cache = { file: command.cacheFile, loaded: local.loaded, saved: null };
+    if (command.cacheFile) {
+      cache = { file: command.cacheFile, loaded: local?.loaded ?? 0, saved: null };
       // Written when something was looked up, or to replace a damaged file; else left as it is.
-      const changed = (lookups?.stats.links ?? 0) > 0 || local.damaged;
-      if (changed) {
+      if (local && (local.stats.links > 0 || local.damaged)) {
         try {
-          cache.saved = await saveCacheFile(command.cacheFile, local.cache);
+          cache.saved = await local.save(command.cacheFile);
         } catch (error) {
           io.stderr(
             `placeport: warning: the cache file ${command.cacheFile} could not be saved (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
@@ -348,7 +322,7 @@ async function convert(
     const summary = summarize(results, written, {
       outDir,
       lookups: {
-        ...(lookups?.stats ?? emptyStats('offline')),
+        ...(lookups?.stats ?? emptyStats(command.lookups.kind)),
         ...(command.lookups.kind === 'api' ? { api: command.lookups.apiBase } : {}),
       },
       cache,
