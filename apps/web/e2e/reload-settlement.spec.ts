@@ -9,10 +9,18 @@
  * sweep finds intents through Stripe's search, which the fake keeps frozen until the page has been
  * reloaded, so however slow the machine the sweep cannot settle earlier.
  */
+import type { Locator, Page } from '@playwright/test';
 import { answeredThenNever, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
 import { holdLookups } from './support/lookups';
-import { answerDialogs, chooseFile, paymentDialog, selectionDialog } from './support/page';
+import {
+  answerDialogs,
+  chooseFile,
+  expectAccessible,
+  paymentDialog,
+  selectionDialog,
+  snap,
+} from './support/page';
 import { useStripeShim } from './support/stripe';
 
 test.use({ settleAfterMinutes: '0.05' });
@@ -34,13 +42,7 @@ test('a reload during a paid conversion: the page asks first, and the server set
   fakeStripe.holdSearchIndex();
   try {
     const dialogs = answerDialogs(page, 'leave');
-    await page.goto(stripeApi.url);
-    await chooseFile(page, zipUpload(takeout));
-    await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
-    const payment = paymentDialog(page);
-    await expect(payment.getByTestId('fake-stripe-payment')).toBeVisible();
-    await payment.getByRole('button', { name: 'Authorize Payment & Convert' }).click();
-    await expect(page.getByRole('heading', { name: 'Converting your places' })).toBeVisible();
+    await startPaidRun(page, stripeApi.url, takeout);
     const created = fakeStripe.paymentIntents().filter((each) => !before.has(each.id));
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ amount: places * 10, capture_method: 'manual' });
@@ -55,8 +57,20 @@ test('a reload during a paid conversion: the page asks first, and the server set
     expect(dialogs.types).toEqual(['beforeunload']);
     await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Converting your places' })).toHaveCount(0);
-    // The page that would have captured is gone; the hold is still there.
+    // The page that would have captured is gone; the hold is still there, and the page says so.
     expect(fakeStripe.paymentIntent(intentId)?.status).toBe('requires_capture');
+    const held = page.getByRole('region', { name: 'A payment from your last visit is still held' });
+    await expect(held).toContainText(
+      `${usd(places * 10)} is still held (authorized, not charged) on your card`,
+    );
+    await expect(held).toContainText(
+      `the server had found the locations of ${resolved} places for it, so you will be charged ${usd(resolved * 10)} for them`,
+    );
+    await expect(held).toContainText(`Reference: ${intentId}`);
+    await expectAccessible(page, 'a payment from the last visit, held');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await snap(page, 'last-visit-held');
+    await page.setViewportSize({ width: 1280, height: 900 });
   } finally {
     fakeStripe.releaseSearchIndex();
     await hold.release();
@@ -81,4 +95,78 @@ test('a reload during a paid conversion: the page asks first, and the server set
       .mutations()
       .filter((request) => request.path === `/v1/payment_intents/${intentId}/capture`),
   ).toHaveLength(1);
+
+  // Back on the page later: the receipt of what the server did, and Dismiss forgets it.
+  await page.reload();
+  const settled = page.getByRole('region', { name: 'Your last visit’s payment was settled' });
+  await expect(settled).toContainText(
+    `The server had found the locations of ${resolved} places for it, so you were charged ${usd(resolved * 10)} for them, and the rest of the hold, ${usd((places - resolved) * 10)}, was released.`,
+  );
+  await expect(receiptOf(settled)).toHaveText([
+    `Authorized (held)${usd(places * 10)}`,
+    `Charged${usd(resolved * 10)}`,
+    `Released${usd((places - resolved) * 10)}`,
+    `Reference${intentId}`,
+  ]);
+  await settled.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(settled).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
+  await expect(page.getByRole('region', { name: /last visit/ })).toHaveCount(0);
 });
+
+test('a reload during a paid conversion, then "Settle it now": the hold settled at once for what the server found', async ({
+  page,
+  stripeApi,
+  fakeStripe,
+}) => {
+  const { takeout, found: resolved, never: neverAnswered } = answeredThenNever(91);
+  const hold = await holdLookups(page, (link) => link.includes(neverAnswered.ftid!));
+  await useStripeShim(page, fakeStripe.url);
+  const before = new Set(fakeStripe.paymentIntents().map((intent) => intent.id));
+  // The sweep finds nothing to settle while this test runs: the page settles it.
+  fakeStripe.holdSearchIndex();
+  try {
+    answerDialogs(page, 'leave');
+    await startPaidRun(page, stripeApi.url, takeout);
+    await expect.poll(() => hold.held()).toBe(1);
+    const intentId = fakeStripe.paymentIntents().find((each) => !before.has(each.id))!.id;
+
+    await page.reload();
+    const held = page.getByRole('region', { name: 'A payment from your last visit is still held' });
+    await held.getByRole('button', { name: 'Settle it now' }).click();
+    const settled = page.getByRole('region', { name: 'Your last visit’s payment was settled' });
+    await expect(settled).toContainText(`you were charged ${usd(resolved * 10)} for them`);
+    expect(fakeStripe.paymentIntent(intentId)).toMatchObject({
+      status: 'succeeded',
+      amount_received: resolved * 10,
+    });
+    // Settled by this page: its receipt is dated.
+    await expect(receiptOf(settled)).toContainText([`Charged${usd(resolved * 10)}`, /^Date/]);
+    await snap(page, 'last-visit-settled');
+  } finally {
+    fakeStripe.releaseSearchIndex();
+    await hold.release();
+  }
+});
+
+/** Opens the page, chooses the archive and authorizes the fake card: the run is under way. */
+async function startPaidRun(page: Page, url: string, takeout: Parameters<typeof zipUpload>[0]) {
+  await page.goto(url);
+  await chooseFile(page, zipUpload(takeout));
+  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  const payment = paymentDialog(page);
+  await expect(payment.getByTestId('fake-stripe-payment')).toBeVisible();
+  await payment.getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+  await expect(page.getByRole('heading', { name: 'Converting your places' })).toBeVisible();
+}
+
+/** Dollars as the page writes them. */
+function usd(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+/** The receipt's rows (term and value run together, as `toHaveText` reads them). */
+function receiptOf(region: Locator) {
+  return region.getByRole('group', { name: 'Receipt' }).locator('dl > div');
+}

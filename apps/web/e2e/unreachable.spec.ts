@@ -7,9 +7,17 @@
  * far more requests than the at-most-twice the test counts.
  */
 import { generateTakeout } from '@placeport/testkit';
-import { placeLists, zipUpload } from './support/archives';
+import type { Route } from '@playwright/test';
+import { dollarsFor, placeLists, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
-import { chooseFile, paymentDialog, resultsHeading, selectionDialog, snap } from './support/page';
+import {
+  chooseFile,
+  paymentDialog,
+  receiptLines,
+  resultsHeading,
+  selectionDialog,
+  snap,
+} from './support/page';
 
 // Google's name does not resolve from this server (as on a machine with no route out).
 test.use({ apiSettings: { MAPS_UPSTREAM_ORIGIN: 'http://maps-upstream.invalid' } });
@@ -54,6 +62,62 @@ test('Google out of reach: results with the reason in plain words, each link sen
   expect([...sent.keys()].sort()).toEqual([...new Set(links)].sort());
   expect(Math.max(...sent.values())).toBeLessThanOrEqual(2);
   await snap(page, '60-results-google-unreachable');
+});
+
+test('100 lists on a server that cannot reach Google: Cancel keeps every list and charges only what converted', async ({
+  page,
+  demoApi,
+}) => {
+  test.setTimeout(10 * 60_000);
+  // Each list mixes places whose links carry coordinates with places that need a lookup.
+  const takeout = generateTakeout({
+    seed: 1718,
+    quirks: false,
+    includeNonPlaceLists: false,
+    lists: Array.from({ length: 100 }, (_, i) => ({
+      name: `Stop ${i + 1}`,
+      places: 3,
+      kinds: { pin: 1, ftid: 1 },
+    })),
+  });
+  const lists = placeLists(takeout);
+  const places = lists.flatMap((list) => list.places);
+  const pinned = places.filter((place) => place.kind === 'pin').length;
+  const looked = places.filter((place) => place.kind === 'ftid').length;
+  const withFiles = lists.filter((list) => list.places.some((p) => p.kind === 'pin')).length;
+  expect(pinned + looked).toBe(places.length);
+  expect(pinned).toBeGreaterThanOrEqual(5);
+
+  // The first lookup request reaches the API (which cannot reach Google); the others wait, so the
+  // run is still looking places up when Cancel is pressed.
+  const held: Route[] = [];
+  let passed = 0;
+  await page.route('**/api/resolve-urls-batch', async (route) => {
+    if (passed === 0) {
+      passed += 1;
+      await route.continue();
+    } else held.push(route);
+  });
+  await page.goto(demoApi.url);
+  await chooseFile(page, zipUpload(takeout));
+  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+  const card = page.getByRole('region', { name: 'Converting your places' });
+  await expect.poll(() => held.length, { timeout: 60_000 }).toBeGreaterThan(0);
+  await card.getByRole('button', { name: 'Cancel' }).click();
+
+  await expect(resultsHeading(page)).toHaveText(`Conversion Stopped - ${withFiles} File(s) Ready`, {
+    timeout: 60_000,
+  });
+  await expect(page.getByRole('button', { name: `Retry failed places (${looked})` })).toBeVisible();
+  // The hold covered every place that could be placed; the charge is what converted.
+  expect(await receiptLines(page)).toMatchObject({
+    'Authorized (held)': dollarsFor(places.length),
+    Charged: dollarsFor(pinned),
+    Released: dollarsFor(looked),
+  });
+  await snap(page, '61-cancel-google-unreachable', false);
+  for (const route of held) await route.abort().catch(() => undefined);
 });
 
 /** The advice the results give for places whose lookup failed (apps/web's REASON_ADVICE). */
