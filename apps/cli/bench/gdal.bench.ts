@@ -1,0 +1,142 @@
+/**
+ * `pnpm bench`: the CLI against GDAL on the same 50,000 points, whole processes, paired. The CLI
+ * converts a Takeout-shaped ZIP whose links all carry coordinates (`placeport convert big.zip
+ * --offline`); GDAL's `ogr2ogr` writes KML from a plain CSV of the same points (name, description,
+ * lat, lon). Prints each side's medians (wall, CPU, peak memory) and the ratios CLI / GDAL (issue 19's
+ * targets: wall and CPU ≤ 1.0, peak ≤ 2×). Without `ogr2ogr` it installs `gdal-bin` with apt-get
+ * when running as root, else says why it skips GDAL and prints the CLI's own figures.
+ */
+import { generateTakeout, type GeneratedPlace } from '@placeport/testkit';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  cleanUp,
+  hasGnuTime,
+  medianOf,
+  paired,
+  pairedRatio,
+  show,
+  timeProcess,
+  type ProcessFigures,
+  type Side,
+} from './processes.js';
+
+const PLACES = 50_000;
+const ROUNDS = 7;
+const BIN = fileURLToPath(new URL('../bin/placeport.js', import.meta.url));
+
+/** True when `ogr2ogr` runs, installing `gdal-bin` first when it is missing and we are root. */
+function haveOgr2ogr(): { ok: true } | { ok: false; why: string } {
+  const runs = () => spawnSync('ogr2ogr', ['--version'], { encoding: 'utf8' }).status === 0;
+  if (runs()) return { ok: true };
+  if (process.getuid?.() !== 0) {
+    return { ok: false, why: 'ogr2ogr is missing and this is not root (apt-get install gdal-bin)' };
+  }
+  console.log('ogr2ogr is missing: installing gdal-bin with apt-get…');
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'gdal-bin'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status === 0;
+  if (!install()) {
+    spawnSync('apt-get', ['update'], { stdio: 'ignore' });
+    if (!install()) return { ok: false, why: 'apt-get could not install gdal-bin' };
+  }
+  return runs() ? { ok: true } : { ok: false, why: 'gdal-bin installed, but ogr2ogr does not run' };
+}
+
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** The points GDAL reads: every place of the archive with coordinates, as the CLI places it. */
+function pointsCsv(places: readonly GeneratedPlace[]): { csv: string; count: number } {
+  const rows = ['Name,Description,lat,lon'];
+  for (const place of places) {
+    if (!place.expected) continue;
+    const { lat, lng } = place.expected;
+    rows.push(`${csvField(place.title)},${csvField(place.note)},${lat},${lng}`);
+  }
+  return { csv: `${rows.join('\n')}\n`, count: rows.length - 1 };
+}
+
+async function placemarks(files: readonly string[]): Promise<number> {
+  let count = 0;
+  for (const file of files) count += (await readFile(file, 'utf8')).split('<Placemark').length - 1;
+  return count;
+}
+
+function line(name: string, runs: readonly ProcessFigures[]): string {
+  return `  ${name.padEnd(10)} ${show(medianOf(runs, 'wallMs'), 's')} wall, ${show(medianOf(runs, 'cpuMs'), 's')} CPU, ${show(medianOf(runs, 'peakMb'), 'MB')} peak`;
+}
+
+const dir = await mkdtemp(path.join(tmpdir(), 'placeport-gdal-'));
+try {
+  const want = Math.round(PLACES * 0.6);
+  const favourite = Math.round(PLACES * 0.3);
+  const takeout = generateTakeout({
+    seed: 2026,
+    coordinatesInUrls: true,
+    lists: [
+      { name: 'Want to go', places: want },
+      { name: 'Favourite places', places: favourite },
+      { name: 'Starred places', places: PLACES - want - favourite },
+    ],
+  });
+  const zip = path.join(dir, 'big.zip');
+  await writeFile(zip, takeout.zip);
+  const points = pointsCsv(
+    takeout.lists.filter((list) => list.isPlaceList).flatMap((l) => l.places),
+  );
+  const csv = path.join(dir, 'points.csv');
+  await writeFile(csv, points.csv);
+
+  const out = path.join(dir, 'out');
+  const cli: Side = {
+    name: 'placeport',
+    command: process.execPath,
+    args: [BIN, 'convert', zip, '--offline', '--out', out],
+    before: () => rm(out, { recursive: true, force: true }),
+  };
+  const kml = path.join(dir, 'gdal.kml');
+  const gdal: Side = {
+    name: 'ogr2ogr',
+    command: 'ogr2ogr',
+    args: ['-f', 'KML', kml, csv, '-oo', 'X_POSSIBLE_NAMES=lon', '-oo', 'Y_POSSIBLE_NAMES=lat'],
+    before: () => rm(kml, { force: true }),
+  };
+
+  console.log(
+    `\nThe CLI against GDAL: ${PLACES.toLocaleString('en-US')} places in a Takeout ZIP (${points.count.toLocaleString('en-US')} with coordinates), whole processes${hasGnuTime ? '' : ' (no /usr/bin/time: wall time only)'}`,
+  );
+  const ogr = haveOgr2ogr();
+  if (ogr.ok) {
+    const runs = await paired(ROUNDS, cli, gdal);
+    const cliKml = (await readdir(out)).map((file) => path.join(out, file));
+    console.log(
+      `  placemarks written: placeport ${await placemarks(cliKml)}, ogr2ogr ${await placemarks([kml])}`,
+    );
+    console.log(`Medians of ${ROUNDS} paired runs:`);
+    console.log(line('placeport', runs[0]));
+    console.log(line('ogr2ogr', runs[1]));
+    const peak = (side: readonly ProcessFigures[]) => medianOf(side, 'peakMb');
+    const peakRatio =
+      peak(runs[0]) !== undefined && peak(runs[1]) ? peak(runs[0])! / peak(runs[1])! : undefined;
+    console.log(
+      `  ratio placeport / ogr2ogr: wall ${show(pairedRatio(runs, 'wallMs'), '×')}, CPU ${show(pairedRatio(runs, 'cpuMs'), '×')} (target ≤ 1.00×), peak memory ${show(peakRatio, '×')} (target ≤ 2.00×)`,
+    );
+  } else {
+    console.log(`  skipping GDAL: ${ogr.why}`);
+    await timeProcess(cli);
+    const runs: ProcessFigures[] = [];
+    for (let round = 0; round < ROUNDS; round++) runs.push(await timeProcess(cli));
+    console.log(`Medians of ${ROUNDS} runs:`);
+    console.log(line('placeport', runs));
+  }
+} finally {
+  await rm(dir, { recursive: true, force: true });
+  await cleanUp();
+}
