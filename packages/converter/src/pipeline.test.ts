@@ -1,12 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { resolvedUrlFor } from './core/coordinates.js';
 import type { LookupFailure } from './core/reasons.js';
-import {
-  convertLists,
-  resolveChunkSizeFor,
-  RESOLVE_RETRY_DELAY_MS,
-  RESOLVE_TIMEOUT_MS,
-} from './pipeline.js';
+import { convertLists } from './pipeline.js';
+import { resolveChunkSizeFor } from './plan.js';
+import { RESOLVE_RETRY_DELAY_MS, RESOLVE_TIMEOUT_MS } from './run-lookups.js';
 import { ResolveRequestError, type ConversionProgress, type ResolveUrls } from './core/seams.js';
 
 const FTID_A = '0x14e732fd76f0d90d:0xe5415928d6702b47';

@@ -6,7 +6,20 @@
  */
 import { isLookupFailure, RETRYABLE_FAILURES, type UnplacedReason } from './core/reasons.js';
 import type { LookupFailure } from './core/reasons.js';
+import { extractCoordinates } from './core/coordinates.js';
 import { ResolveRequestError, type Logger, type ResolveUrls } from './core/seams.js';
+import type { ParsedPlace } from './core/types.js';
+
+/** The seed's batch resolution timeout. */
+export const RESOLVE_TIMEOUT_MS = 120_000;
+/** Requests to the API in flight at once, across all the lists of a run. */
+export const RESOLVE_CONCURRENCY = 2;
+/**
+ * Pause before the run's one retry of the links that came back `throttled` or `unavailable`: they
+ * are sent again together at the end of the run (not list by list), the round within one request
+ * deadline ({@link RESOLVE_TIMEOUT_MS}, product.md "Outputs"), so each link is sent at most twice.
+ */
+export const RESOLVE_RETRY_DELAY_MS = 5_000;
 
 /** What a link got: a URL carrying coordinates, or why it has none. */
 export type LinkAnswer = { url: string } | { reason: UnplacedReason };
@@ -283,4 +296,30 @@ export class RunLookups {
       Array.from({ length: Math.min(this.settings.concurrency, chunks.length) }, worker),
     );
   }
+}
+
+/** A place of a list waiting for its lookup, under its lookup key. */
+export interface Waiting {
+  place: ParsedPlace;
+  key: string;
+}
+
+/**
+ * Gives waiting places what their lookup found: coordinates read from the resolved URL, or the
+ * reason there are none (`not_found` for a resolved URL without coordinates). Returns how many
+ * were placed.
+ */
+export function placeWaiting(waiting: readonly Waiting[], lookups: RunLookups | undefined): number {
+  let placed = 0;
+  for (const { place, key } of waiting) {
+    const answer = lookups?.answer(key) ?? { reason: 'not_found' };
+    const found = 'url' in answer ? extractCoordinates(answer.url) : undefined;
+    if (found) {
+      place.coordinates = found.coordinates;
+      placed += 1;
+    } else {
+      place.reason = 'reason' in answer ? answer.reason : 'not_found';
+    }
+  }
+  return placed;
 }
