@@ -38,7 +38,9 @@ export interface TimedSignal {
 export function timeoutSignal(clock: Clock, ms: number, parent?: AbortSignal): TimedSignal {
   const controller = new AbortController();
   // Every queued lookup and request of a batch listens to its signal: expected, not a leak.
-  setMaxListeners(0, controller.signal);
+  // Infinity, not 0: on Node 20 `getMaxListeners` throws for a signal set to 0, and undici's
+  // fetch calls it on every request's signal, so every lookup failed before it was sent.
+  setMaxListeners(Infinity, controller.signal);
   let timedOut = false;
   const onParentAbort = () => controller.abort(parent?.reason);
   const timer = clock.setTimeout(() => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { coordinatesForCid } from '@placeport/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createResolver } from '../src/index.js';
 import { createPublicFetch, isPublicAddress } from '../src/node/public-fetch.js';
 import { placeLink, pointOf, rig, type Rig } from './support.js';
 
@@ -87,6 +88,39 @@ describe('connections only to public addresses', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('the production fetch', () => {
+  // The resolver's requests carry its own timed signals; undici's fetch reads their listener
+  // limit. On a machine whose DNS finds nothing, the lookup must fail for that reason (and the
+  // run say so), never on the signal before a request is sent.
+  it("sends the resolver's requests: a failure is the network's, not the signal's", async () => {
+    const reasons: unknown[] = [];
+    const publicFetch = createPublicFetch({
+      lookup: (hostname, _options, callback) =>
+        callback(
+          Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+            code: 'ENOTFOUND',
+            hostname,
+          }),
+          [],
+        ),
+    });
+    const resolver = createResolver({
+      fetch: async (input, init) => {
+        try {
+          return await publicFetch(input, init);
+        } catch (error) {
+          reasons.push((error as Error).cause ?? error);
+          throw error;
+        }
+      },
+    });
+    const outcome = await resolver.resolve([placeLink(501)]);
+    expect(outcome.failures).toEqual({ [placeLink(501)]: 'unavailable' });
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const reason of reasons) expect(reason).toMatchObject({ code: 'ENOTFOUND' });
   });
 });
 
