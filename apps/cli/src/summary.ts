@@ -113,14 +113,19 @@ export function summarize(
   };
 }
 
-const plural = (count: number, one: string, many = `${one}s`) =>
-  `${count} ${count === 1 ? one : many}`;
+/** A count as people write it in English: 4,815. */
+const grouped = (value: number) => value.toLocaleString('en-US');
+
+const plural = (value: number, one: string, many = `${one}s`) =>
+  `${grouped(value)} ${value === 1 ? one : many}`;
 
 /** Every reason with its count and sentence, one per line, most common first. */
 function reasonLines(unplaced: UnplacedCounts, indent: string): string[] {
   return REASON_ORDER.filter((reason) => unplaced[reason])
     .sort((a, b) => unplaced[b]! - unplaced[a]!)
-    .map((reason) => `${indent}${String(unplaced[reason]).padStart(5)}  ${REASON_TEXT[reason]}`);
+    .map(
+      (reason) => `${indent}${grouped(unplaced[reason] ?? 0).padStart(5)}  ${REASON_TEXT[reason]}`,
+    );
 }
 
 /**
@@ -136,7 +141,7 @@ export function unreachableSentence(summary: CliSummary): string | undefined {
   const where =
     count === 1
       ? `1 place was not looked up and is in the failed-places ${csvs}`
-      : `${count} places were not looked up and are in the failed-places ${csvs}`;
+      : `${plural(count, 'place')} were not looked up and are in the failed-places ${csvs}`;
   return lookups.mode === 'api'
     ? `Cannot reach the PlacePort API at ${lookups.api} (${lookups.unreachable.cause}): check that it is running, or run without --api; ${where}.`
     : `Cannot reach Google (${lookups.unreachable.cause}): check your connection, or run with --offline; ${where}.`;
@@ -150,11 +155,11 @@ function lookupLines(summary: CliSummary): string[] {
     const { pages, places } = lookups.upstreamRequests;
     const requests = pages + places;
     lines.push(
-      `Looked up ${plural(lookups.links, 'place')} from this computer: ${lookups.cacheHits} from the cache file, ${plural(requests, 'request')} to Google${places ? ` (${places} to the Places API)` : ''}.`,
+      `${lookups.unreachable ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} from this computer: ${grouped(lookups.cacheHits)} from the cache file, ${plural(requests, 'request')} to Google${places ? ` (${places} to the Places API)` : ''}.`,
     );
   } else if (lookups.mode === 'api' && lookups.links > 0) {
     lines.push(
-      `Looked up ${plural(lookups.links, 'place')} through the PlacePort API at ${lookups.api} (${plural(lookups.apiRequests, 'request')}).`,
+      `${lookups.unreachable ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} through the PlacePort API at ${lookups.api} (${plural(lookups.apiRequests, 'request')}).`,
     );
   }
   const unplaced = summary.totals.unplaced;
@@ -176,7 +181,7 @@ function lookupLines(summary: CliSummary): string[] {
   if (summary.interrupted) {
     const count = unplaced.interrupted ?? 0;
     lines.push(
-      `Interrupted: ${count === 1 ? '1 place was' : `${count} places were`} not looked up (in the failed-places CSVs). Give those back to placeport convert, or run the same command again with --force${summary.cache ? ': places already found come from the cache file' : ''}.`,
+      `Interrupted: ${count === 1 ? '1 place was' : `${plural(count, 'place')} were`} not looked up (in the failed-places CSVs). Give those back to placeport convert, or run the same command again with --force${summary.cache ? ': places already found come from the cache file' : ''}.`,
     );
   }
   if (lookups.mode === 'offline' && unplaced.not_looked_up) {
@@ -205,7 +210,7 @@ export function formatSummary(summary: CliSummary): string {
     }
     const failed = list.notWritten?.length ?? 0;
     lines.push(
-      `${markOf(list)} ${list.name}: ${list.converted} of ${plural(list.total, 'place')} placed${list.skipped ? `, ${list.skipped} without coordinates:` : ''}`,
+      `${markOf(list)} ${list.name}: ${grouped(list.converted)} of ${plural(list.total, 'place')} placed${list.skipped ? `, ${grouped(list.skipped)} without coordinates:` : ''}`,
     );
     lines.push(...reasonLines(list.unplaced, '  '));
     lines.push(...list.files.map((file) => `    ${file}`));
@@ -218,7 +223,7 @@ export function formatSummary(summary: CliSummary): string {
     );
   }
   const { total, converted, skipped, unplaced } = summary.totals;
-  lines.push('', `${converted} of ${plural(total, 'place')} placed.`);
+  lines.push('', `${grouped(converted)} of ${plural(total, 'place')} placed.`);
   if (skipped > 0) {
     lines.push(
       `${plural(skipped, 'place')} without coordinates (listed in the failed-places CSVs, with the reason):`,
