@@ -21,7 +21,6 @@ export {
   type ReadOptions,
   type ConvertArchiveOptions,
   type ConvertedArchive,
-  type RunFile,
 } from './library.js';
 export type { InspectedList } from './inspect.js';
 export type { ConversionOptions } from './pipeline.js';
@@ -40,6 +39,7 @@ export {
   splitEvenly,
   writeListFiles,
   type OutputFormat,
+  type OutputFile,
   type OutputPart,
   type ListMeta,
 } from './core/formats/output.js';

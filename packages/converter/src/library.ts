@@ -5,8 +5,9 @@
  */
 import { ConverterError } from './core/errors.js';
 import {
-  writeListFiles,
+  eachListFile,
   FORMAT_INFO,
+  type OutputFile,
   type OutputFormat,
   type OutputPart,
 } from './core/formats/output.js';
@@ -93,20 +94,12 @@ export interface ConvertArchiveOptions extends ReadOptions, ConversionOptions {
   lists?: readonly string[];
 }
 
-/** One file of a run, ready to save. */
-export interface RunFile {
-  fileName: string;
-  mimeType: string;
-  /** Text files are strings (UTF-8 when saved); KMZ is bytes. */
-  data: string | Uint8Array;
-}
-
 /** What {@link convertArchive} returns. */
 export interface ConvertedArchive {
   /** Per list: its places (with coordinates or the reason they have none), statistics and files. */
   lists: ConversionResult[];
   /** Every file of the run: each list's files in each format, then its failed-places CSV. */
-  files: RunFile[];
+  files: OutputFile[];
   totals: { total: number; converted: number; skipped: number };
 }
 
@@ -161,21 +154,17 @@ export async function convertArchive(
     ...options,
     maxPlacemarksPerFile: options.maxPlacemarksPerFile ?? limitsOf(options).maxPlacemarksPerKml,
   });
-  const files: RunFile[] = [];
+  const files: OutputFile[] = [];
   for (const list of lists) {
-    for (const part of list.files) files.push(runFile(part));
+    files.push(...list.files);
     const failed = failedFileOf(list);
     if (failed) files.push(failed);
   }
   return { lists, files, totals: totalsOf(lists) };
 }
 
-function runFile(part: OutputPart): RunFile {
-  return { fileName: part.fileName, mimeType: part.mimeType, data: part.data };
-}
-
 /** The failed-places CSV of a converted list, when some of its places have no coordinates. */
-export function failedFileOf(list: ConversionResult): RunFile | undefined {
+export function failedFileOf(list: ConversionResult): OutputFile | undefined {
   if (list.failedCsvContent === undefined) return undefined;
   return {
     fileName: list.failedCsvFileName ?? failedCsvFileName(list.outputName),
@@ -206,18 +195,23 @@ export function listFiles(
   format: OutputFormat,
   maxPerFile: number = LIMITS.maxPlacemarksPerKml,
 ): OutputPart[] {
+  return Array.from(eachFileOf(list, format, maxPerFile));
+}
+
+/** {@link listFiles}, one part at a time as they are pulled. */
+function* eachFileOf(
+  list: ConversionResult,
+  format: OutputFormat,
+  maxPerFile: number,
+): Generator<OutputPart> {
   const mapped = list.places.filter((place): place is MappedPlace => !!place.coordinates);
-  if (mapped.length === 0) return [];
-  return writeListFiles(
-    {
-      name: list.listName,
-      outputName: list.outputName,
-      ...(list.description ? { description: list.description } : {}),
-    },
-    mapped,
-    format,
-    maxPerFile,
-  );
+  if (mapped.length === 0) return;
+  const meta = {
+    name: list.listName,
+    outputName: list.outputName,
+    ...(list.description ? { description: list.description } : {}),
+  };
+  yield* eachListFile(meta, mapped, format, maxPerFile);
 }
 
 /**
@@ -229,9 +223,9 @@ export function* runFiles(
   lists: readonly ConversionResult[],
   format: OutputFormat,
   maxPerFile: number = LIMITS.maxPlacemarksPerKml,
-): Generator<RunFile> {
+): Generator<OutputFile> {
   for (const list of lists) {
-    for (const part of listFiles(list, format, maxPerFile)) yield runFile(part);
+    yield* eachFileOf(list, format, maxPerFile);
     const failed = failedFileOf(list);
     if (failed) yield failed;
   }

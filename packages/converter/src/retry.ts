@@ -46,8 +46,6 @@ export function retryLists(results: readonly ConversionResult[]): InspectedList[
         parsed: {
           places,
           columns: [],
-          warnings: [],
-          warningCount: 0,
           ...(result.description ? { description: result.description } : {}),
         },
       },

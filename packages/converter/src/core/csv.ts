@@ -1,39 +1,17 @@
 import Papa from 'papaparse';
-import * as v from 'valibot';
 import { columnsMessage, ConverterError, MESSAGES, parseErrorMessage } from './errors.js';
 import type { PlaceCounter } from './limits.js';
 import type { ParsedPlace } from './types.js';
 
 /** The header is looked for within this many non-blank rows (a list description may come first). */
 export const HEADER_SEARCH_ROWS = 5;
-/** Row warnings kept per list; the rest are counted only. */
-export const MAX_ROW_WARNINGS = 100;
-
-const RowSchema = v.object({
-  Title: v.string(),
-  URL: v.string(),
-  Note: v.optional(v.string()),
-  Comment: v.optional(v.string()),
-  Tags: v.optional(v.string()),
-});
-
-/** A row that failed the schema: kept with empty strings, reported here. */
-export interface RowWarning {
-  /** 1-based row number among the data rows. */
-  row: number;
-  message: string;
-}
-
-/** A list after parsing: its places, the description above its header, its columns and row warnings. */
+/** A list after parsing: its places, the description above its header, and its columns. */
 export interface ParsedCsv {
   places: ParsedPlace[];
   /** Free text found before the header row (a list description), if any. */
   description?: string;
-  /** The header as found, trimmed. */
+  /** The header as found, trimmed (the failed-places CSV keeps the list's Tags column where it was). */
   columns: string[];
-  warnings: RowWarning[];
-  /** Rows that failed the schema, including those past MAX_ROW_WARNINGS. */
-  warningCount: number;
 }
 
 /** True for the header row: it names both a Title and a URL column (any case, trimmed). */
@@ -88,15 +66,10 @@ function eachRecord(text: string, onRow: (row: string[]) => void): string[] {
   return errors;
 }
 
-/** A list's places as its data rows come, with the schema warnings, counted against the cap. */
+/** A list's places as its data rows come, counted against the cap. */
 class PlaceRows {
   readonly places: ParsedPlace[] = [];
-  readonly warnings: RowWarning[] = [];
-  warningCount = 0;
-  /** Data rows seen (blank rows left out), places or not: warnings are numbered by them. */
-  rows = 0;
   private readonly at: Record<'title' | 'url' | 'note' | 'comment' | 'tags', number>;
-  private readonly complete: number;
 
   constructor(
     columns: readonly string[],
@@ -109,12 +82,9 @@ class PlaceRows {
       comment: columnIndex(columns, 'Comment'),
       tags: columnIndex(columns, 'Tags'),
     };
-    // papaparse yields strings, so only a row missing cells can fail the schema: those go through valibot.
-    this.complete = Math.max(...Object.values(this.at)) + 1;
   }
 
   add(row: readonly string[]): void {
-    this.rows += 1;
     const cell = (index: number): string | undefined => (index < 0 ? undefined : row[index]);
     const record = {
       Title: cell(this.at.title),
@@ -128,20 +98,6 @@ class PlaceRows {
     // Not a place: not counted, not charged, not written anywhere (product.md).
     if (title === '' && url === '') return;
     this.counter?.add();
-    if (row.length < this.complete) {
-      const checked = v.safeParse(RowSchema, record);
-      if (!checked.success) {
-        this.warningCount += 1;
-        if (this.warnings.length < MAX_ROW_WARNINGS) {
-          this.warnings.push({
-            row: this.rows,
-            message: checked.issues
-              .map((issue) => `${v.getDotPath(issue) ?? 'row'}: ${issue.message}`)
-              .join('; '),
-          });
-        }
-      }
-    }
     // Every place gets the same fields in the same order (absent ones undefined): one object shape
     // keeps the per-place code of a 100,000-place conversion monomorphic.
     this.places.push({
@@ -160,8 +116,7 @@ class PlaceRows {
  * the header found after an optional list description, blank and all-comma rows dropped, and a row
  * with neither a Title nor a URL is not a place (2025+ exports put the list's tag names alone in the
  * row after the header). The Tags column, when there is one, becomes each place's `tags`; other
- * extra columns are ignored. A row that fails the schema is kept with empty strings and reported as a
- * warning. A list with its header and no place (Takeout writes "Test" or "Work" lists so, often with
+ * extra columns are ignored. A row missing cells is kept with empty strings. A list with its header and no place (Takeout writes "Test" or "Work" lists so, often with
  * the 2025+ tag row) is read as empty: no places, not an error. Throws ConverterError with the seed's
  * messages for parser errors, a missing header, or a file with no content at all. Records are read one at a time; with a `counter`, each place is counted as it is read, and
  * the archive's place cap stops the parse at the first place past it (`too-many-places`).
@@ -185,9 +140,8 @@ export function parseSavedPlacesCsv(text: string, counter?: PlaceCounter): Parse
     .slice(0, -1)
     .map((row) => row.join(',').trim())
     .join('\n');
-  const { places, warnings, warningCount } = body;
   const columns = trimmed(head.at(-1)!);
-  return { places, columns, warnings, warningCount, ...(description ? { description } : {}) };
+  return { places: body.places, columns, ...(description ? { description } : {}) };
 }
 
 /**

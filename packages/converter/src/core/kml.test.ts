@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   buildKml,
-  buildKmlParts,
   KML_DOCUMENT_DESCRIPTION,
   KML_DOCUMENT_NAME,
   placeDescription,
   UNTITLED_PLACE_NAME,
   type MappedPlace,
 } from './kml.js';
+import { writeListFiles } from './formats/output.js';
 import { stripForbiddenXmlChars } from './xml.js';
 import { parseKml } from '../../test/read-kml.js';
 
@@ -207,21 +207,15 @@ describe('buildKml with tags and a list description (property)', () => {
   });
 });
 
-describe('buildKmlParts', () => {
-  const many = (n: number) =>
-    Array.from({ length: n }, (_, i) =>
+describe("a list's KML parts", () => {
+  it('are named after the output name, and every part carries the list Folder', () => {
+    const places = Array.from({ length: 3 }, (_, i) =>
       place({ title: `P${i}`, coordinates: { lat: 10, lng: i / 100 } }),
     );
-
-  it('keeps exactly 2,000 places in one file', () => {
-    const parts = buildKmlParts('Want to go', many(2000));
-    expect(parts.map((p) => [p.fileName, p.placemarks])).toEqual([['Want to go.kml', 2000]]);
-  });
-
-  it('names the files after the output name and gives every part the list Folder', () => {
-    const parts = buildKmlParts(
+    const parts = writeListFiles(
       { name: 'Food', outputName: 'Food (Older)', description: 'Eat' },
-      many(3),
+      places as MappedPlace[],
+      'kml',
       2,
     );
     expect(parts.map((p) => p.fileName)).toEqual([
@@ -229,24 +223,9 @@ describe('buildKmlParts', () => {
       'Food (Older) (part 2 of 2).kml',
     ]);
     for (const part of parts) {
-      const folder = parse(part.content).doc.getElementsByTagName('Folder')[0];
+      const folder = parse(part.data as string).doc.getElementsByTagName('Folder')[0];
       expect(folder?.getElementsByTagName('name')[0]?.textContent).toBe('Food');
       expect(folder?.getElementsByTagName('description')[0]?.textContent).toBe('Eat');
     }
-  });
-
-  it('splits 2,001 places into two even parts named "part i of n"', () => {
-    const parts = buildKmlParts('Want to go', many(2001));
-    expect(parts.map((p) => [p.fileName, p.placemarks, p.part, p.parts])).toEqual([
-      ['Want to go (part 1 of 2).kml', 1001, 1, 2],
-      ['Want to go (part 2 of 2).kml', 1000, 2, 2],
-    ]);
-    expect(parse(parts[1]!.content).geojson.features[0]?.properties?.name).toBe('P1001');
-  });
-
-  it('splits 2,500 places into 1,250 + 1,250, not 2,000 + 500', () => {
-    const parts = buildKmlParts('Want to go', many(2500));
-    expect(parts.map((p) => p.placemarks)).toEqual([1250, 1250]);
-    expect(parse(parts[1]!.content).geojson.features[0]?.properties?.name).toBe('P1250');
   });
 });

@@ -1,8 +1,5 @@
-import { splitEvenly } from './formats/split.js';
 import { toKmlCoordinates } from './latlng.js';
-import { LIMITS } from './limits.js';
-import { kmlFileName } from './names.js';
-import type { KmlPart, LatLng, ParsedPlace } from './types.js';
+import type { LatLng, ParsedPlace } from './types.js';
 import { escapeXml, stripForbiddenXmlChars, xml, xmlDocumentStart } from './xml.js';
 
 /** The seed's document name and description. */
@@ -100,37 +97,4 @@ export function buildKml(
   for (let i = 0; i < places.length; i += 1) pieces[i + 1] = placemark(places[i]!);
   pieces[places.length + 1] = `${inFolder ? '</Folder>' : ''}</Document></kml>\n`;
   return pieces.join('');
-}
-
-/** What {@link buildKmlParts} needs of a list beyond its places. */
-export interface KmlList {
-  /** The list's name: the `<Folder>`'s name. */
-  name: string;
-  /** The list description, carried by the `<Folder>`. */
-  description?: string;
-  /** The name files are written under when it differs from `name` (same-named lists, see `listOutputNames`). */
-  outputName?: string;
-}
-
-/**
- * The KML files for one list: one file, or even parts of at most `maxPerFile` placemarks when the list
- * is too big for one My Maps layer (`splitEvenly`: 2,500 places are 1,250 + 1,250), named
- * `<list> (part i of n).kml`. `list` is the list's name, or the list
- * with its description and output name.
- */
-export function buildKmlParts(
-  list: string | KmlList,
-  places: readonly MappedPlace[],
-  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
-): KmlPart[] {
-  const { name, description, outputName } = typeof list === 'string' ? { name: list } : list;
-  const folder: KmlFolder | undefined = description ? { name, description } : undefined;
-  const slices = splitEvenly(places, maxPerFile);
-  return slices.map((slice, index) => ({
-    fileName: kmlFileName(outputName ?? name, index + 1, slices.length),
-    content: buildKml(slice, KML_DOCUMENT_NAME, folder),
-    placemarks: slice.length,
-    part: index + 1,
-    parts: slices.length,
-  }));
 }

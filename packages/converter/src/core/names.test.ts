@@ -6,7 +6,6 @@ import {
   DEFAULT_FAILED_CSV_FILE_NAME,
   DEFAULT_KML_FILE_NAME,
   failedCsvFileName,
-  kmlFileName,
   labelledStem,
   listNameFromPath,
   listOutputNames,
@@ -38,11 +37,11 @@ describe('file names', () => {
   });
 
   it('names outputs after the list, with the seed defaults when the name is unusable', () => {
-    expect(kmlFileName('Want to go')).toBe('Want to go.kml');
-    expect(kmlFileName('Want to go', 2, 3)).toBe('Want to go (part 2 of 3).kml');
+    expect(outputFileName('Want to go', 'kml')).toBe('Want to go.kml');
+    expect(outputFileName('Want to go', 'kml', 2, 3)).toBe('Want to go (part 2 of 3).kml');
     expect(failedCsvFileName('Want to go')).toBe('Want to go - failed-places.csv');
-    expect(kmlFileName('..')).toBe(DEFAULT_KML_FILE_NAME);
-    expect(kmlFileName('', 1, 2)).toBe('my-saved-places (part 1 of 2).kml');
+    expect(outputFileName('..', 'kml')).toBe(DEFAULT_KML_FILE_NAME);
+    expect(outputFileName('', 'kml', 1, 2)).toBe('my-saved-places (part 1 of 2).kml');
     expect(failedCsvFileName(' . ')).toBe(DEFAULT_FAILED_CSV_FILE_NAME);
     expect(DEFAULT_KML_FILE_NAME).toBe('my-saved-places.kml');
     expect(DEFAULT_FAILED_CSV_FILE_NAME).toBe('failed-places.csv');
@@ -96,8 +95,8 @@ describe('file names', () => {
 
   it('keeps the KML parts and the failed-places CSV of a told-apart list paired, and names of any length safe', () => {
     const [, second] = listOutputNames(['T/Saved/Default list.csv', 'T 2/Saved/Default list.csv']);
-    expect(kmlFileName(second!)).toBe('Default list (T 2).kml');
-    expect(kmlFileName(second!, 1, 2)).toBe('Default list (T 2) (part 1 of 2).kml');
+    expect(outputFileName(second!, 'kml')).toBe('Default list (T 2).kml');
+    expect(outputFileName(second!, 'kml', 1, 2)).toBe('Default list (T 2) (part 1 of 2).kml');
     expect(failedCsvFileName(second!)).toBe('Default list (T 2) - failed-places.csv');
     const long = 'x'.repeat(300);
     const [, longTwin] = listOutputNames([`A/${long}.csv`, `${'B'.repeat(200)}/${long}.csv`]);
@@ -136,7 +135,7 @@ describe('file names', () => {
   });
 
   it('gives Windows device names a suffix, with any extension and in any case, and drops trailing dots and spaces', () => {
-    expect(kmlFileName('CON')).toBe('CON_.kml');
+    expect(outputFileName('CON', 'kml')).toBe('CON_.kml');
     expect(failedCsvFileName('nul')).toBe('nul_ - failed-places.csv');
     expect(outputFileName('Aux', 'gpx', 1, 2)).toBe('Aux_ (part 1 of 2).gpx');
     expect(safeFileStem('com1.backup')).toBe('com1_.backup');

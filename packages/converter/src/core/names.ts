@@ -132,12 +132,6 @@ export function partSuffix(part: number, parts: number): string {
   return parts > 1 ? ` (part ${part} of ${parts})` : '';
 }
 
-/** KML file name for a list, with the part suffix when the list is split for My Maps' per-layer limit. */
-export function kmlFileName(listName: string, part = 1, parts = 1): string {
-  const stem = safeFileStem(listName) || DEFAULT_FILE_STEM;
-  return fileNameWithin(stem, `${partSuffix(part, parts)}.kml`);
-}
-
 /** What follows a list's name in its failed-places CSV's name (`Want to go - failed-places.csv`). */
 export const FAILED_CSV_SUFFIX = ' - failed-places';
 

@@ -1,7 +1,6 @@
 import { generateSavedPlacesJson } from '@placeport/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_ROW_WARNINGS } from './csv.js';
 import { ConverterError, MESSAGES } from './errors.js';
 import { isValidCoordinate } from './latlng.js';
 import {
@@ -64,7 +63,7 @@ describe('parseSavedPlacesJson: formats', () => {
       },
       { title: '', url: 'http://maps.google.com/?q=48.8584,2.2945' },
     ]);
-    expect(parsed).toMatchObject({ columns: [], warnings: [], warningCount: 0 });
+    expect(parsed.columns).toEqual([]);
     expect(parsed.description).toBeUndefined();
   });
 
@@ -99,7 +98,6 @@ describe('parseSavedPlacesJson: formats', () => {
       coordinates: { lat: 48.8584, lng: 2.2945 },
     };
     expect(parsed.places).toEqual([expected, expected]);
-    expect(parsed.warningCount).toBe(0);
   });
 
   it('prefers the geometry over Geo Coordinates, and reads Geo Coordinates given as numbers', () => {
@@ -174,7 +172,6 @@ describe('parseSavedPlacesJson: input it must survive', () => {
         url: '',
       },
     ]);
-    expect(parsed.warningCount).toBe(0);
   });
 
   it('refuses text that is not JSON with the json-parse error', () => {
@@ -235,7 +232,6 @@ describe('parseSavedPlacesJson: input it must survive', () => {
       undefined,
       { lat: -90, lng: 180 },
     ]);
-    expect(parsed.warningCount).toBe(0);
   });
 
   it('treats numbers too large for a double as missing, not as Infinity degrees', () => {
@@ -244,7 +240,7 @@ describe('parseSavedPlacesJson: input it must survive', () => {
     expect(parseSavedPlacesJson(text).places[0]?.coordinates).toBeUndefined();
   });
 
-  it('drops fields of the wrong type, keeps the rest and reports the feature', () => {
+  it('drops fields of the wrong type and keeps the rest', () => {
     const parsed = parseSavedPlacesJson(
       collection(
         {
@@ -267,19 +263,6 @@ describe('parseSavedPlacesJson: input it must survive', () => {
       { title: '', url: '' },
       { title: '', url: '' },
     ]);
-    expect(parsed.warningCount).toBe(4);
-    expect(parsed.warnings.map((w) => w.row)).toEqual([1, 2, 3, 4]);
-    expect(parsed.warnings[0]?.message).toContain('properties.google_maps_url');
-    expect(parsed.warnings[0]?.message).toContain('properties.location.address');
-    expect(parsed.warnings[3]?.message).toContain('properties.location');
-  });
-
-  it('keeps at most MAX_ROW_WARNINGS warnings and counts the rest', () => {
-    const bad = { type: 'Feature', properties: { Title: 1 } };
-    const parsed = parseSavedPlacesJson(collection(...Array.from({ length: 150 }, () => bad)));
-    expect(parsed.places).toHaveLength(150);
-    expect(parsed.warnings).toHaveLength(MAX_ROW_WARNINGS);
-    expect(parsed.warningCount).toBe(150);
   });
 });
 
@@ -289,7 +272,6 @@ describe('parseSavedPlacesJson: generated files', () => {
       const generated = generateSavedPlacesJson(21, 1000, format);
       const parsed = parseSavedPlacesJson(generated.text);
       expect(parsed.places).toHaveLength(1000);
-      expect(parsed.warningCount).toBe(0);
       generated.places.forEach((place, i) => {
         const comment = place.comment === NO_LOCATION_COMMENT ? undefined : place.comment;
         expect(parsed.places[i]).toEqual({
@@ -360,7 +342,6 @@ describe('parseSavedPlacesJson: properties', () => {
       fc.property(fc.array(feature, { minLength: 1, maxLength: 20 }), (features) => {
         const parsed = parseSavedPlacesJson(collection(...features.map(write)));
         expect(parsed.places).toHaveLength(features.length);
-        expect(parsed.warningCount).toBe(0);
         features.forEach((f, i) => {
           const place = parsed.places[i]!;
           expect(place.coordinates).toEqual(expectedCoordinates(f));

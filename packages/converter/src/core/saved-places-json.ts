@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { MAX_ROW_WARNINGS, type ParsedCsv, type RowWarning } from './csv.js';
+import type { ParsedCsv } from './csv.js';
 import { ConverterError, MESSAGES } from './errors.js';
 import type { PlaceCounter } from './limits.js';
 import { toLatLng } from './latlng.js';
@@ -118,24 +118,20 @@ function dropIssueTarget(feature: Record<string, unknown>, issue: v.BaseIssue<un
 /**
  * Validates one feature, dropping fields that fail until the rest passes. Works on the value
  * `JSON.parse` made, which nothing else holds. Returns the feature (empty when nothing could be
- * kept) and the problems found, if any.
+ * kept).
  */
-function checkFeature(value: unknown): { feature: Feature; problems: string[] } {
-  const problems: string[] = [];
-  if (!isObject(value)) {
-    return { feature: {}, problems: ['feature: Invalid type: Expected Object'] };
-  }
+function checkFeature(value: unknown): Feature {
+  if (!isObject(value)) return {};
   for (let round = 0; round < MAX_REPAIR_ROUNDS; round += 1) {
     const checked = v.safeParse(FeatureSchema, value);
-    if (checked.success) return { feature: checked.output, problems };
+    if (checked.success) return checked.output;
     let dropped = false;
     for (const issue of checked.issues) {
-      problems.push(`${v.getDotPath(issue) ?? 'feature'}: ${issue.message}`);
       if (dropIssueTarget(value, issue)) dropped = true;
     }
     if (!dropped) break;
   }
-  return { feature: {}, problems };
+  return {};
 }
 
 function commentOf(text: string | null | undefined): string | undefined {
@@ -170,7 +166,7 @@ function placeOf(feature: Feature): ParsedPlace {
  * the place's name, note = its address, url = the Maps URL, comment = `Comment` (Google's
  * {@link NO_LOCATION_COMMENT} dropped). Coordinates come from the geometry, else from the old
  * format's `Geo Coordinates`, else stay undefined for the pipeline to read from the URL or resolve.
- * Fields of the wrong type are dropped and reported as warnings (at most MAX_ROW_WARNINGS kept).
+ * Fields of the wrong type are dropped.
  * Throws ConverterError `json-parse` for text that is not a FeatureCollection, and `csv-empty` with its own message (the
  * CSV parser's "no places" error) for one without features; with a `counter`, its features count
  * against the archive's place cap (`too-many-places`) before any place is built.
@@ -189,17 +185,5 @@ export function parseSavedPlacesJson(text: string, counter?: PlaceCounter): Pars
   if (features.length === 0) throw new ConverterError('csv-empty', MESSAGES.jsonEmpty);
   counter?.add(features.length);
 
-  const places: ParsedPlace[] = [];
-  const warnings: RowWarning[] = [];
-  let warningCount = 0;
-  for (let i = 0; i < features.length; i += 1) {
-    const { feature, problems } = checkFeature(features[i]);
-    if (problems.length > 0) {
-      warningCount += 1;
-      if (warnings.length < MAX_ROW_WARNINGS)
-        warnings.push({ row: i + 1, message: problems.join('; ') });
-    }
-    places.push(placeOf(feature));
-  }
-  return { places, columns: [], warnings, warningCount };
+  return { places: features.map((feature) => placeOf(checkFeature(feature))), columns: [] };
 }

@@ -66,16 +66,6 @@ export interface ConversionStats {
   unplaced: Partial<Record<UnplacedReason, number>>;
 }
 
-/** One KML file written for a list; lists over the per-layer limit are split into parts. */
-export interface KmlPart {
-  fileName: string;
-  content: string;
-  placemarks: number;
-  /** 1-based part number, and the number of parts (1 when not split). */
-  part: number;
-  parts: number;
-}
-
 /** The seed's per-file conversion result, with the KML split into parts per product.md. */
 export interface ConversionResult {
   /** The list's file name as in the archive, e.g. `Want to go.csv`. */

@@ -11,7 +11,6 @@ import {
 import { parseKml } from '../../../test/read-kml.js';
 import type { MappedPlace } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
-import { kmlFileName } from '../names.js';
 import {
   FORMAT_INFO,
   isOutputFormat,
@@ -151,20 +150,6 @@ describe('outputFileName', () => {
     expect(outputFileName('a/b:c', 'csv')).toBe('a_b_c.csv');
     expect(outputFileName(' .. ', 'kmz')).toBe('my-saved-places.kmz');
     expect(outputFileName('', 'kmz', 1, 2)).toBe('my-saved-places (part 1 of 2).kmz');
-  });
-
-  it("is kmlFileName's answer for KML (property)", () => {
-    fc.assert(
-      fc.property(
-        hostileText,
-        fc.integer({ min: 1, max: 9 }),
-        fc.integer({ min: 1, max: 9 }),
-        (name, part, parts) => {
-          expect(outputFileName(name, 'kml', part, parts)).toBe(kmlFileName(name, part, parts));
-        },
-      ),
-      { numRuns: 200 },
-    );
   });
 });
 

@@ -87,7 +87,7 @@ export const FORMAT_INFO: Readonly<Record<OutputFormat, Readonly<FormatInfo>>> =
 /**
  * The file name of a list's file in a format: the list's name made safe (`safeFileStem`), `my-saved-places`
  * when nothing is left, ` (part i of n)` when the list is split, and the format's extension, within
- * `MAX_FILE_NAME_BYTES`. For KML it is exactly `kmlFileName`'s answer.
+ * `MAX_FILE_NAME_BYTES`.
  */
 export function outputFileName(
   listName: string,
@@ -109,14 +109,18 @@ export interface ListMeta {
   outputName?: string;
 }
 
-/** One file written for a list; lists over the per-file limit are split into even parts. */
-export interface OutputPart {
+/** One file of a run, ready to save: a map file, or a list's failed-places CSV. */
+export interface OutputFile {
   fileName: string;
   mimeType: string;
+  /** Text files are strings (save them as UTF-8); KMZ is bytes. */
+  data: string | Uint8Array;
+}
+
+/** One map file written for a list; lists over the per-file limit are split into even parts. */
+export interface OutputPart extends OutputFile {
   /** The format it is written in (a run may write several). */
   format: OutputFormat;
-  /** Text formats are strings (save them as UTF-8); KMZ is bytes. */
-  data: string | Uint8Array;
   placemarks: number;
   /** 1-based part number, and the number of parts (1 when not split). */
   part: number;
