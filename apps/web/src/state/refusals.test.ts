@@ -281,6 +281,11 @@ describe('lookupRefusalText', () => {
         'The server could not reach its shared records, so some places were not looked up. Use "Retry failed places" in a moment.',
       ],
       [
+        refusal(503, 'google_unreachable', 'Google cannot be reached from this server.', 120),
+        true,
+        'Cannot reach Google: PlacePort\'s server gets no answer from Google right now, so those places were not looked up. Places not converted are not charged: use "Retry failed places" in 2 minutes.',
+      ],
+      [
         refusal(418, 'teapot', 'I am a teapot.'),
         true,
         'The lookup service refused some lookups (I am a teapot.). Use "Retry failed places" to look them up again.',

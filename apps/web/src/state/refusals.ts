@@ -177,6 +177,8 @@ export function lookupRefusalText(refusal: Refusal, paid: boolean): string {
     case 'store_unavailable':
     case 'store_full':
       return `The server could not reach its shared records, so some places were not looked up. Use "Retry failed places" ${waitFor(refusal)}.`;
+    case 'google_unreachable':
+      return `Cannot reach Google: PlacePort's server gets no answer from Google right now, so those places were not looked up. Places not converted are not charged: use "Retry failed places" ${waitFor(refusal)}.`;
     default:
       return `The lookup service refused some lookups (${refusal.message || refusal.code}). Use "Retry failed places" to look them up again.`;
   }
