@@ -140,7 +140,8 @@ export async function convertLists(
     logUnplaced(places, logger, log);
     progress.converting(index);
     const { fileName, outputName } = plan.lists[index]!;
-    const identity = { path: lists[index]!.path, name: lists[index]!.name, fileName, outputName };
+    const { path, name, origin } = lists[index]!;
+    const identity = { path, name, origin, fileName, outputName };
     results[index] = writeList(identity, parsed, places, {
       formats: options.formats ?? DEFAULT_FORMATS,
       maxPerFile: options.maxPlacemarksPerFile,
@@ -154,8 +155,8 @@ export async function convertLists(
     progress.validating(index);
     const { parsed, needs } = planned;
     if (parsed instanceof ConverterError) {
-      const { path, name } = lists[index]!;
-      results[index] = skippedList({ path, name, ...planned }, parsed);
+      const { path, name, origin } = lists[index]!;
+      results[index] = skippedList({ path, name, origin, ...planned }, parsed);
       continue;
     }
 

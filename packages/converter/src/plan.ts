@@ -7,7 +7,7 @@ import { ConverterError } from './core/errors.js';
 import type { ParsedCsv } from './core/csv.js';
 import { placeNeed, type PlaceNeed } from './core/link-need.js';
 import { fileNameFromPath, listOutputNames } from './core/names.js';
-import type { ListKind } from './core/types.js';
+import type { ListKind, ListOrigin } from './core/types.js';
 import { parseList } from './inspect.js';
 import type { LookupEntry } from './run-lookups.js';
 
@@ -39,6 +39,8 @@ export interface ListInput {
   kind?: ListKind;
   /** The list's name when it is not its file name (a retry list: "Want to go (failed places)"). */
   name?: string;
+  /** Where the list comes from when it is not one of the archive's own (a retry list). */
+  origin?: ListOrigin;
   /** A parse made earlier (when the archive was inspected), so the CSV is not parsed twice. */
   parsed?: ParsedCsv | ConverterError;
   /**

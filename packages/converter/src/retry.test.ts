@@ -52,6 +52,7 @@ describe('retry failed places', () => {
         path: 'retry:Takeout/Saved/Lisbon.csv',
         name: 'Lisbon (failed places)',
         outputName: 'Lisbon (retry)',
+        origin: { kind: 'retry', of: 'Takeout/Saved/Lisbon.csv' },
         rowCount: 2,
         needsLookup: 2,
       }),
@@ -75,12 +76,54 @@ describe('retry failed places', () => {
 
   it('makes nothing when every failed place would only fail again', () => {
     expect(
-      retryLists([
+      retryLists(
+        [
+          {
+            fileName: 'A.csv',
+            path: 'A.csv',
+            listName: 'A',
+            outputName: 'A',
+            stats: {
+              totalPlaces: 1,
+              withCoordinates: 0,
+              withNotes: 0,
+              categories: 1,
+              processed: 1,
+              converted: 0,
+              skipped: 1,
+              unplaced: { not_found: 1 },
+            },
+            places: [{ title: 'x', url: place(9), reason: 'not_found' }],
+            files: [],
+          },
+        ],
+        [],
+      ),
+    ).toEqual([]);
+    expect(isRetryPath('retry:A.csv')).toBe(true);
+    expect(isRetryPath('Takeout/Saved/retry.csv')).toBe(false);
+  });
+
+  it("names a retry of a retry after the archive's list, from its origin", () => {
+    const archive = {
+      path: 'Saved/Food.csv',
+      name: 'Food',
+      kind: 'csv' as const,
+      outputName: 'Food (Older)',
+      rowCount: 1,
+      withCoordinates: 0,
+      needsLookup: 1,
+      size: 10,
+    };
+    const [again] = retryLists(
+      [
         {
-          fileName: 'A.csv',
-          path: 'A.csv',
-          listName: 'A',
-          outputName: 'A',
+          fileName: 'Food.csv',
+          path: 'retry:Saved/Food.csv',
+          // A name that reads like another retry's: nothing is read back from names.
+          listName: 'Food (failed places)',
+          outputName: 'Food (Older) (retry)',
+          origin: { kind: 'retry', of: 'Saved/Food.csv' },
           stats: {
             totalPlaces: 1,
             withCoordinates: 0,
@@ -89,14 +132,20 @@ describe('retry failed places', () => {
             processed: 1,
             converted: 0,
             skipped: 1,
-            unplaced: { not_found: 1 },
+            unplaced: { unavailable: 1 },
           },
-          places: [{ title: 'x', url: place(9), reason: 'not_found' }],
+          places: [{ title: 'x', url: place(9), reason: 'unavailable' }],
           files: [],
         },
-      ]),
-    ).toEqual([]);
-    expect(isRetryPath('retry:A.csv')).toBe(true);
-    expect(isRetryPath('Takeout/Saved/retry.csv')).toBe(false);
+      ],
+      [archive],
+    );
+    expect(again).toMatchObject({
+      path: 'retry:Saved/Food.csv',
+      name: 'Food (failed places)',
+      outputName: 'Food (Older) (retry)',
+      origin: { kind: 'retry', of: 'Saved/Food.csv' },
+      rowCount: 1,
+    });
   });
 });

@@ -1,17 +1,20 @@
 /**
  * "Retry failed places" (product.md, Outputs): the places of a conversion that a later lookup may
  * still place, as lists of their own, so they go through selection, a new authorization for just
- * those places, and conversion like any list.
+ * those places, and conversion like any list. A retry list says what it is in its `origin`.
  */
 import { countCoordinateSources, type InspectedList } from './inspect.js';
 import { labelledStem } from './core/names.js';
 import { RETRYABLE_AGAIN, type UnplacedReason } from './core/reasons.js';
-import type { ConversionResult } from './core/types.js';
+import type { ConversionResult, ListSummary } from './core/types.js';
 
 /** Paths of retry lists start with this, so they never collide with the archive's own paths. */
-export const RETRY_PATH_PREFIX = 'retry:';
+const RETRY_PATH_PREFIX = 'retry:';
 
-/** True for a list made by {@link retryLists}. */
+/**
+ * True for a list made by {@link retryLists}, read from its path. Kept for the web app's reducer
+ * until it reads `origin` (`list.origin?.kind === 'retry'`) instead.
+ */
 export function isRetryPath(path: string): boolean {
   return path.startsWith(RETRY_PATH_PREFIX);
 }
@@ -19,27 +22,29 @@ export function isRetryPath(path: string): boolean {
 /**
  * One list per converted list with places worth another lookup: named "<list> (failed places)",
  * written under "<output name> (retry)" so its files sit beside the first run's without replacing
- * them. Places come back as the archive had them (title, note, link, comment, tags), without the
- * earlier outcome.
+ * them, with `origin` naming the archive's list (`lists`, by path) its places come from, also for a
+ * retry of a retry. Places come back as the archive had them (title, note, link, comment, tags),
+ * without the earlier outcome.
  */
-export function retryLists(results: readonly ConversionResult[]): InspectedList[] {
+export function retryLists(
+  results: readonly ConversionResult[],
+  lists: readonly ListSummary[],
+): InspectedList[] {
+  const byPath = new Map(lists.map((list) => [list.path, list]));
   return results.flatMap((result) => {
     const places = result.places
       .filter((place) => !place.coordinates && RETRYABLE_AGAIN.has(place.reason as UnplacedReason))
       .map(({ coordinates: _c, reason: _r, ...place }) => ({ ...place }));
     if (places.length === 0) return [];
-    const source = isRetryPath(result.path)
-      ? result.path.slice(RETRY_PATH_PREFIX.length)
-      : result.path;
-    const baseName = result.listName.replace(/ \(failed places\)$/, '');
-    const baseOutput = result.outputName.replace(/ \(retry\)$/, '');
+    const of = result.origin?.of ?? result.path;
+    const source = byPath.get(of);
     return [
       {
-        path: `${RETRY_PATH_PREFIX}${source}`,
-        name: `${baseName} (failed places)`,
+        path: `${RETRY_PATH_PREFIX}${of}`,
+        name: `${source?.name ?? result.listName} (failed places)`,
         kind: 'csv' as const,
-        outputName: labelledStem(baseOutput, 'retry'),
-        content: '',
+        outputName: labelledStem(source?.outputName ?? result.outputName, 'retry'),
+        origin: { kind: 'retry' as const, of },
         size: 0,
         rowCount: places.length,
         ...countCoordinateSources(places),

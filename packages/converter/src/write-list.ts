@@ -11,7 +11,7 @@ import { failedCsvFileName, listNameFromPath } from './core/names.js';
 import type { UnplacedReason } from './core/reasons.js';
 import type { Logger } from './core/seams.js';
 import type { ParsedCsv } from './core/csv.js';
-import type { ConversionResult, ConversionStats, ParsedPlace } from './core/types.js';
+import type { ConversionResult, ConversionStats, ListOrigin, ParsedPlace } from './core/types.js';
 
 /** Places without coordinates logged one by one; the rest are counted in one line. */
 export const MAX_LOGGED_UNCONVERTED = 20;
@@ -21,6 +21,7 @@ export interface ListIdentity {
   path: string;
   /** The list's name when it is not its file name (a retry list). */
   name?: string | undefined;
+  origin?: ListOrigin | undefined;
   fileName: string;
   outputName: string;
 }
@@ -57,6 +58,7 @@ export function skippedList(list: ListIdentity, error: ConverterError): Conversi
     places: [],
     files: [],
     skippedReason: error.message || MESSAGES.validationFailed,
+    ...(list.origin ? { origin: list.origin } : {}),
   };
 }
 
@@ -98,6 +100,7 @@ export function writeList(
         : [],
     resolvedCount: options.resolvedCount,
   };
+  if (list.origin) result.origin = list.origin;
   if (places.length === 0) result.empty = true;
   if (parsed.description) result.description = parsed.description;
   if (failed.length > 0) {

@@ -37,6 +37,18 @@ export interface ListSummary {
   problem?: string;
   /** Uncompressed size in bytes. */
   size: number;
+  /** Where the list comes from when it is not one of the archive's own (absent: it is). */
+  origin?: ListOrigin;
+}
+
+/**
+ * A list that is not one of the archive's own: "Retry failed places" makes one per converted list
+ * with places worth another lookup. `of` is the path of the archive's list its places come from
+ * (also for a retry of a retry).
+ */
+export interface ListOrigin {
+  kind: 'retry';
+  of: string;
 }
 
 /** One place of a saved-places CSV, after validation (a row with neither Title nor URL is not one). */
@@ -99,6 +111,8 @@ export interface ConversionResult {
   empty?: true;
   /** Places whose coordinates came from the resolution service. */
   resolvedCount?: number;
+  /** As the list's {@link ListSummary.origin}: set for a retry list. */
+  origin?: ListOrigin;
 }
 
 /** A stable error: `code` for programs, `message` for people (the seed's exact texts). */

@@ -15,7 +15,7 @@ import {
   zipFileName,
   zipRun,
 } from '../library.js';
-import { isRetryPath, retryLists } from '../retry.js';
+import { retryLists } from '../retry.js';
 import { createResolveClient } from './resolve-client.js';
 import type {
   ConversionSummary,
@@ -235,9 +235,9 @@ export function createConverterWorkerApi(
     async prepareRetry() {
       try {
         if (converted.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
-        const retries = retryLists(converted);
+        const retries = retryLists(converted, lists);
         // The archive's own lists stay; earlier retry lists give way to these.
-        lists = [...lists.filter((list) => !isRetryPath(list.path)), ...retries];
+        lists = [...lists.filter((list) => !list.origin), ...retries];
         return { ok: true, value: { lists: retries.map(summaryOf) } };
       } catch (error) {
         return fail(error, 'The failed places could not be prepared.');

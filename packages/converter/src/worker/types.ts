@@ -108,8 +108,9 @@ export interface ConverterWorkerApi {
   points(): Promise<Result<{ lists: ListPoints[] }>>;
   /**
    * "Retry failed places": the last conversion's places that a later lookup may place (refused,
-   * unavailable, allowance used, not looked up), as new lists of their own (`retry:` paths), kept
-   * beside the archive's lists so `convert` takes them like any other.
+   * unavailable, allowance used, not looked up), as new lists of their own (`origin: { kind:
+   * 'retry', of }` naming the archive's list), kept beside the archive's lists so `convert` takes
+   * them like any other; earlier retry lists give way to these.
    */
   prepareRetry(): Promise<Result<{ lists: ListSummary[] }>>;
   /**
