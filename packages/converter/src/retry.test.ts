@@ -1,6 +1,8 @@
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { resolvedUrlFor } from './core/coordinates.js';
+import type { UnplacedReason } from './core/reasons.js';
+import type { ConversionResult } from './core/types.js';
 import { retryLists, isRetryPath } from './retry.js';
 import { createConverterWorkerApi } from './worker/api.js';
 
@@ -74,32 +76,32 @@ describe('retry failed places', () => {
     expect(again.ok).toBe(true);
   });
 
+  /** A converted list of one place left without coordinates for `reason`. */
+  const unplacedOne = (
+    path: string,
+    reason: UnplacedReason,
+    names: { listName: string; outputName: string },
+  ): ConversionResult => ({
+    fileName: path.slice(path.lastIndexOf('/') + 1),
+    path,
+    ...names,
+    stats: {
+      totalPlaces: 1,
+      withCoordinates: 0,
+      withNotes: 0,
+      categories: 1,
+      processed: 1,
+      converted: 0,
+      skipped: 1,
+      unplaced: { [reason]: 1 },
+    },
+    places: [{ title: 'x', url: place(9), reason }],
+    files: [],
+  });
+
   it('makes nothing when every failed place would only fail again', () => {
-    expect(
-      retryLists(
-        [
-          {
-            fileName: 'A.csv',
-            path: 'A.csv',
-            listName: 'A',
-            outputName: 'A',
-            stats: {
-              totalPlaces: 1,
-              withCoordinates: 0,
-              withNotes: 0,
-              categories: 1,
-              processed: 1,
-              converted: 0,
-              skipped: 1,
-              unplaced: { not_found: 1 },
-            },
-            places: [{ title: 'x', url: place(9), reason: 'not_found' }],
-            files: [],
-          },
-        ],
-        [],
-      ),
-    ).toEqual([]);
+    const result = unplacedOne('A.csv', 'not_found', { listName: 'A', outputName: 'A' });
+    expect(retryLists([result], [])).toEqual([]);
     expect(isRetryPath('retry:A.csv')).toBe(true);
     expect(isRetryPath('Takeout/Saved/retry.csv')).toBe(false);
   });
@@ -115,29 +117,12 @@ describe('retry failed places', () => {
       needsLookup: 1,
       size: 10,
     };
+    const retried = unplacedOne('retry:Saved/Food.csv', 'unavailable', {
+      listName: 'Food (failed places)',
+      outputName: 'Food (Older) (retry)',
+    });
     const [again] = retryLists(
-      [
-        {
-          fileName: 'Food.csv',
-          path: 'retry:Saved/Food.csv',
-          // A name that reads like another retry's: nothing is read back from names.
-          listName: 'Food (failed places)',
-          outputName: 'Food (Older) (retry)',
-          origin: { kind: 'retry', of: 'Saved/Food.csv' },
-          stats: {
-            totalPlaces: 1,
-            withCoordinates: 0,
-            withNotes: 0,
-            categories: 1,
-            processed: 1,
-            converted: 0,
-            skipped: 1,
-            unplaced: { unavailable: 1 },
-          },
-          places: [{ title: 'x', url: place(9), reason: 'unavailable' }],
-          files: [],
-        },
-      ],
+      [{ ...retried, origin: { kind: 'retry', of: 'Saved/Food.csv' } }],
       [archive],
     );
     expect(again).toMatchObject({
