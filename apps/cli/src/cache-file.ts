@@ -2,41 +2,14 @@
  * The CLI's persistent cache of looked-up places: a JSON file in the user's cache folder, so a
  * rerun fetches nothing it already knows. It holds what the resolver's cache holds — a place key
  * (`cid:…` or `pid:…`), coordinates, the place id and an expiry — never a link, title or list.
+ * Where it is by default is `defaultCacheFile` (config.ts), which `--help` shows without loading this.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CACHE_TTL_MS, type MemoryPlaceCache } from '@placeport/resolver';
 import * as v from 'valibot';
-import type { CliEnvironment } from './config.js';
-
-/** The file's name; the number changes when its shape does, so an old file is simply not read. */
-export const CACHE_FILE_NAME = 'places-v1.json';
-const FORMAT_VERSION = 1;
-
-/** Where a platform keeps per-user caches, for {@link defaultCacheFile}. */
-export interface CacheLocationContext {
-  env: Pick<CliEnvironment, 'xdgCacheHome' | 'localAppData'>;
-  platform: NodeJS.Platform;
-  homedir: string;
-}
-
-/**
- * The cache file's default path: `$XDG_CACHE_HOME/placeport/places-v1.json` when that is set, else
- * `~/Library/Caches/placeport/…` on macOS, `%LOCALAPPDATA%\placeport\Cache\…` on Windows and
- * `~/.cache/placeport/…` elsewhere.
- */
-export function defaultCacheFile({ env, platform, homedir }: CacheLocationContext): string {
-  if (env.xdgCacheHome) return path.join(env.xdgCacheHome, 'placeport', CACHE_FILE_NAME);
-  if (platform === 'darwin') {
-    return path.posix.join(homedir, 'Library', 'Caches', 'placeport', CACHE_FILE_NAME);
-  }
-  if (platform === 'win32') {
-    const base = env.localAppData ?? path.win32.join(homedir, 'AppData', 'Local');
-    return path.win32.join(base, 'placeport', 'Cache', CACHE_FILE_NAME);
-  }
-  return path.posix.join(homedir, '.cache', 'placeport', CACHE_FILE_NAME);
-}
+import { CACHE_FILE_VERSION } from './config.js';
 
 const Latitude = v.pipe(v.number(), v.finite(), v.minValue(-90), v.maxValue(90));
 const Longitude = v.pipe(v.number(), v.finite(), v.minValue(-180), v.maxValue(180));
@@ -51,7 +24,7 @@ const Entry = v.tuple([
 ]);
 
 const CacheFile = v.object({
-  version: v.literal(FORMAT_VERSION),
+  version: v.literal(CACHE_FILE_VERSION),
   entries: v.array(v.unknown()),
 });
 
@@ -112,7 +85,7 @@ export async function saveCacheFile(file: string, cache: MemoryPlaceCache): Prom
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(temporary, `${JSON.stringify({ version: FORMAT_VERSION, entries })}\n`, {
+    await writeFile(temporary, `${JSON.stringify({ version: CACHE_FILE_VERSION, entries })}\n`, {
       encoding: 'utf8',
       mode: 0o600,
     });

@@ -3,6 +3,7 @@
  * other file of this package. Read once per run by {@link readEnvironment}; the rest of the CLI
  * takes the parsed {@link CliEnvironment}, so tests can hand it any environment they like.
  */
+import { homedir } from 'node:os';
 import path from 'node:path';
 
 /** A setting of the environment that does not hold what it should: a usage error (exit 2). */
@@ -69,4 +70,45 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnviro
     mapsOrigin: origin('PLACEPORT_MAPS_ORIGIN', env.PLACEPORT_MAPS_ORIGIN),
     placesApiOrigin: origin('PLACEPORT_PLACES_API_ORIGIN', env.PLACEPORT_PLACES_API_ORIGIN),
   };
+}
+
+/** The machine a run is on: its environment (parsed), platform and home folder. */
+export interface Machine {
+  env: CliEnvironment;
+  platform: NodeJS.Platform;
+  homedir: string;
+}
+
+/** This process's machine; throws {@link EnvironmentError} for a setting that holds nothing valid. */
+export function readMachine(): Machine {
+  return { env: readEnvironment(), platform: process.platform, homedir: homedir() };
+}
+
+/** The cache file's format (cache-file.ts); a new shape takes a new number, and so a new file name. */
+export const CACHE_FILE_VERSION = 1;
+/** The cache file's name: an old file is simply not read by a version that does not know its shape. */
+export const CACHE_FILE_NAME = `places-v${CACHE_FILE_VERSION}.json`;
+
+/** Where a platform keeps per-user caches, for {@link defaultCacheFile}. */
+export interface CacheLocationContext {
+  env: Pick<CliEnvironment, 'xdgCacheHome' | 'localAppData'>;
+  platform: NodeJS.Platform;
+  homedir: string;
+}
+
+/**
+ * The cache file's default path: `$XDG_CACHE_HOME/placeport/places-v1.json` when that is set, else
+ * `~/Library/Caches/placeport/…` on macOS, `%LOCALAPPDATA%\placeport\Cache\…` on Windows and
+ * `~/.cache/placeport/…` elsewhere.
+ */
+export function defaultCacheFile({ env, platform, homedir }: CacheLocationContext): string {
+  if (env.xdgCacheHome) return path.join(env.xdgCacheHome, 'placeport', CACHE_FILE_NAME);
+  if (platform === 'darwin') {
+    return path.posix.join(homedir, 'Library', 'Caches', 'placeport', CACHE_FILE_NAME);
+  }
+  if (platform === 'win32') {
+    const base = env.localAppData ?? path.win32.join(homedir, 'AppData', 'Local');
+    return path.win32.join(base, 'placeport', 'Cache', CACHE_FILE_NAME);
+  }
+  return path.posix.join(homedir, '.cache', 'placeport', CACHE_FILE_NAME);
 }

@@ -6,7 +6,6 @@
  * not be reached, 130/143 interrupted by SIGINT/SIGTERM (what was found is written).
  */
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import {
   ConverterError,
@@ -18,9 +17,7 @@ import {
   type InspectedList,
 } from '@placeport/converter';
 import { FAILED_CSV_SUFFIX } from '@placeport/converter/internal';
-import { defaultCacheFile } from './cache-file.js';
-import { EnvironmentError, readEnvironment, type CliEnvironment } from './config.js';
-import { helpText } from './help.js';
+import { readMachine, type CliEnvironment } from './config.js';
 import {
   apiLookups,
   emptyStats,
@@ -46,7 +43,8 @@ import {
   type CacheSummary,
   type CliSummary,
 } from './summary.js';
-import { parseCommandLine, pickLists, UsageError, type ConvertCommand } from './usage.js';
+import { pickLists } from './pick-lists.js';
+import { startCommand, usageProblem, UsageError, type ConvertCommand } from './usage.js';
 
 /** Links per request to a PlacePort API: its free tier answers 402 past 4 links in one request. */
 export const API_CHUNK_SIZE = 4;
@@ -132,37 +130,23 @@ export interface CliContext {
   interrupts?: Interrupts;
 }
 
-function machineContext(): CliContext {
-  return {
-    env: readEnvironment(),
-    platform: process.platform,
-    homedir: homedir(),
-    interrupts: processInterrupts,
-  };
-}
-
 /** Runs the CLI with the given arguments; resolves to the exit code. */
 export async function runCli(
   argv: readonly string[],
   io: CliIo = defaultIo,
   context?: CliContext,
 ): Promise<number> {
-  let command;
-  let cacheFile: string;
+  const start = startCommand<CliContext>(argv, io, () => context ?? readMachine());
+  if (start.kind === 'exit') return start.code;
+  const { command, machine } = start;
   try {
-    const machine = context ?? machineContext();
-    cacheFile = defaultCacheFile(machine);
-    command = parseCommandLine(argv, machine.env, cacheFile);
-    if (command.kind === 'convert') {
-      return await convert(command, io, machine.env, machine.interrupts ?? processInterrupts);
-    }
+    return await convert(command, io, machine.env, machine.interrupts ?? processInterrupts);
   } catch (error) {
-    if (!(error instanceof UsageError || error instanceof EnvironmentError)) throw error;
-    io.stderr(`placeport: ${error.message}\nRun "placeport --help" for the options.`);
+    // An ambiguous --list or an unusable output folder is wrong usage, found once reading starts.
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(usageProblem(error));
     return 2;
   }
-  (command.toStdout ? io.stdout : io.stderr)(helpText(cacheFile));
-  return command.toStdout ? 0 : 2;
 }
 
 /** What the CLI reads: a Takeout archive, or a failed-places CSV of an earlier run to retry. */

@@ -1,13 +1,8 @@
 /** The command line of `placeport`: parsed and checked before anything is read or fetched. */
 import { parseArgs } from 'node:util';
-import {
-  ConverterError,
-  isOutputFormat,
-  OUTPUT_FORMATS,
-  pickLists as pickListsOf,
-  type OutputFormat,
-} from '@placeport/converter/internal';
-import type { CliEnvironment } from './config.js';
+import type { OutputFormat } from '@placeport/converter/internal';
+import { defaultCacheFile, EnvironmentError, type CliEnvironment, type Machine } from './config.js';
+import { helpText } from './help.js';
 
 /** Wrong usage: the message is printed with a pointer to `--help`, and the exit code is 2. */
 export class UsageError extends Error {
@@ -45,6 +40,19 @@ export interface ConvertCommand {
 }
 
 export type Command = { kind: 'help'; toStdout: boolean } | ConvertCommand;
+
+/**
+ * What `--format` takes: the converter's `OUTPUT_FORMATS`, named here because importing them loads
+ * every writer, and parsing the command line (`--help` too) should load none. `Exhaustive` fails to
+ * compile when the converter has a format this list lacks.
+ */
+const FORMATS = ['kml', 'kmz', 'gpx', 'geojson', 'csv'] as const satisfies readonly OutputFormat[];
+type Exhaustive = [OutputFormat] extends [(typeof FORMATS)[number]] ? true : never;
+const _exhaustive: Exhaustive = true;
+
+function isFormat(name: string): name is OutputFormat {
+  return (FORMATS as readonly string[]).includes(name);
+}
 
 /** The form Google Maps Platform keys take (as the API checks `GOOGLE_MAPS_API_KEY`). */
 const API_KEY = /^[A-Za-z0-9_-]{8,200}$/;
@@ -91,10 +99,8 @@ export function parseCommandLine(
   const formats: OutputFormat[] = [];
   for (const format of values.format ?? ['kml']) {
     const name = format.trim().toLowerCase();
-    if (!isOutputFormat(name)) {
-      throw new UsageError(
-        `--format must be one of ${OUTPUT_FORMATS.join(', ')} (got "${format}")`,
-      );
+    if (!isFormat(name)) {
+      throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${format}")`);
     }
     if (!formats.includes(name)) formats.push(name);
   }
@@ -150,24 +156,45 @@ export function parseCommandLine(
   };
 }
 
+/** Where the command line's answers go: whole lines to stdout and to stderr. */
+export interface Printer {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** What a command line comes to before any file is read: an exit code, or a conversion to run. */
+export type Start<M extends Machine> =
+  { kind: 'exit'; code: number } | { kind: 'convert'; command: ConvertCommand; machine: M };
+
+/** The line printed for wrong usage (exit 2). */
+export function usageProblem(error: UsageError | EnvironmentError): string {
+  return `placeport: ${error.message}\nRun "placeport --help" for the options.`;
+}
+
 /**
- * The lists `--list` names, in that order: each by its path in the archive, else the one list with
- * that name. Names repeat across folders (product.md), so a name that several lists share is wrong
- * usage, refused with their paths, any of which selects exactly. A name that matches nothing is bad
- * input (ConverterError `unknown-list`).
+ * Reads the machine and the command line, and answers what needs no conversion: `--help` (exit 0,
+ * on stdout), no command (exit 2, the help on stderr), wrong usage or a bad environment setting
+ * (exit 2, {@link usageProblem}). Needs none of the conversion's code, so the process entry answers
+ * these without loading it. Other errors are thrown.
  */
-export function pickLists<T extends { path: string; name: string }>(
-  lists: readonly T[],
-  wanted: readonly string[],
-): T[] {
+export function startCommand<M extends Machine>(
+  argv: readonly string[],
+  print: Printer,
+  machine: () => M,
+): Start<M> {
+  let context: M;
+  let cacheFile: string;
+  let command: Command;
   try {
-    return pickListsOf(lists, wanted);
+    context = machine();
+    cacheFile = defaultCacheFile(context);
+    command = parseCommandLine(argv, context.env, cacheFile);
   } catch (error) {
-    if (!(error instanceof ConverterError) || error.code !== 'ambiguous-list') throw error;
-    const name = wanted.find((want) => lists.filter((list) => list.name === want).length > 1)!;
-    const named = lists.filter((list) => list.name === name);
-    throw new UsageError(
-      `--list "${name}" names ${named.length} lists in this archive; give its path instead:\n${named.map((list) => `  ${list.path}`).join('\n')}`,
-    );
+    if (!(error instanceof UsageError || error instanceof EnvironmentError)) throw error;
+    print.stderr(usageProblem(error));
+    return { kind: 'exit', code: 2 };
   }
+  if (command.kind === 'convert') return { kind: 'convert', command, machine: context };
+  (command.toStdout ? print.stdout : print.stderr)(helpText(cacheFile));
+  return { kind: 'exit', code: command.toStdout ? 0 : 2 };
 }

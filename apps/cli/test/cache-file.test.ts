@@ -2,8 +2,8 @@ import { MemoryPlaceCache } from '@placeport/resolver';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCacheFile, loadCacheFile, saveCacheFile } from '../src/cache-file.js';
-import { readEnvironment } from '../src/config.js';
+import { loadCacheFile, saveCacheFile } from '../src/cache-file.js';
+import { defaultCacheFile, readEnvironment } from '../src/config.js';
 import { tempFolder } from './support.js';
 
 const DAY = 24 * 60 * 60 * 1000;
