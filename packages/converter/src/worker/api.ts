@@ -44,16 +44,8 @@ function encode(data: string | Uint8Array): ArrayBuffer {
   ) as ArrayBuffer;
 }
 
-function mapFile(part: OutputPart): MapOutputFile {
-  return {
-    fileName: part.fileName,
-    mimeType: part.mimeType,
-    format: part.format,
-    bytes: encode(part.data),
-    placemarks: part.placemarks,
-    part: part.part,
-    parts: part.parts,
-  };
+function mapFile({ data, ...part }: OutputPart): MapOutputFile {
+  return { ...part, bytes: encode(data) };
 }
 
 function checkFormat(format: unknown): OutputFormat {

@@ -1,4 +1,4 @@
-import type { OutputFormat } from '../core/formats/output.js';
+import type { OutputFile, OutputFormat, OutputPart } from '../core/formats/output.js';
 import type { ConversionProgress } from '../core/seams.js';
 import type { ConversionStats, ListSummary, Result } from '../core/types.js';
 
@@ -23,20 +23,16 @@ export interface ConvertOptions {
   format?: OutputFormat;
 }
 
-/** A file ready to download: bytes are transferred, not copied, across the worker boundary. */
-export interface OutputFile {
-  fileName: string;
-  mimeType: string;
+/**
+ * A file the writers made (`F`, an {@link OutputFile} or a map file's {@link OutputPart}) as it
+ * crosses the worker boundary: its content as bytes, transferred rather than copied.
+ */
+export type TransferredFile<F extends OutputFile = OutputFile> = Omit<F, 'data'> & {
   bytes: ArrayBuffer;
-}
+};
 
 /** A map file of a list: one part of it when the list was split for My Maps' 2,000 a layer. */
-export interface MapOutputFile extends OutputFile {
-  format: OutputFormat;
-  placemarks: number;
-  part: number;
-  parts: number;
-}
+export type MapOutputFile = TransferredFile<OutputPart>;
 
 /** One chosen list after conversion. */
 export interface ListOutcome {
@@ -54,7 +50,7 @@ export interface ListOutcome {
   /** The list's map files in the format asked for (empty when no place has coordinates). */
   files: MapOutputFile[];
   /** Places without coordinates, for retry (Title, Note, URL, Comment, Reason; Tags when the list had them). */
-  failedCsv?: OutputFile & { count: number };
+  failedCsv?: TransferredFile & { count: number };
   /** How many places got their coordinates through the API. */
   resolvedCount: number;
 }
