@@ -61,4 +61,3 @@ export { ConverterError, MESSAGES } from './core/errors.js';
 export { ResolveRequestError, type ResolveUrls } from './core/seams.js';
 export type { ConversionResult, LatLng } from './core/types.js';
 export type { InspectedList } from './inspect.js';
-export { isRetryPath } from './retry.js';

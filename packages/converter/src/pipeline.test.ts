@@ -44,10 +44,6 @@ describe('convertLists', () => {
     const [result] = await convertLists([listA]);
     expect(result?.stats).toEqual({
       totalPlaces: 5,
-      withCoordinates: 1,
-      withNotes: 1,
-      categories: 1,
-      processed: 5,
       converted: 1,
       skipped: 4,
       unplaced: { not_looked_up: 3, not_allowed: 1 },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { resolvedUrlFor } from './core/coordinates.js';
 import type { UnplacedReason } from './core/reasons.js';
 import type { ConversionResult } from './core/types.js';
-import { retryLists, isRetryPath } from './retry.js';
+import { retryLists } from './retry.js';
 import { createConverterWorkerApi } from './worker/api.js';
 
 const FTID = (n: number) =>
@@ -87,10 +87,6 @@ describe('retry failed places', () => {
     ...names,
     stats: {
       totalPlaces: 1,
-      withCoordinates: 0,
-      withNotes: 0,
-      categories: 1,
-      processed: 1,
       converted: 0,
       skipped: 1,
       unplaced: { [reason]: 1 },
@@ -102,8 +98,6 @@ describe('retry failed places', () => {
   it('makes nothing when every failed place would only fail again', () => {
     const result = unplacedOne('A.csv', 'not_found', { listName: 'A', outputName: 'A' });
     expect(retryLists([result], [])).toEqual([]);
-    expect(isRetryPath('retry:A.csv')).toBe(true);
-    expect(isRetryPath('Takeout/Saved/retry.csv')).toBe(false);
   });
 
   it("names a retry of a retry after the archive's list, from its origin", () => {

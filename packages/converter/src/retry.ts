@@ -12,14 +12,6 @@ import type { ConversionResult, ListSummary } from './core/types.js';
 const RETRY_PATH_PREFIX = 'retry:';
 
 /**
- * True for a list made by {@link retryLists}, read from its path. Kept for the web app's reducer
- * until it reads `origin` (`list.origin?.kind === 'retry'`) instead.
- */
-export function isRetryPath(path: string): boolean {
-  return path.startsWith(RETRY_PATH_PREFIX);
-}
-
-/**
  * One list per converted list with places worth another lookup: named "<list> (failed places)",
  * written under "<output name> (retry)" so its files sit beside the first run's without replacing
  * them, with `origin` naming the archive's list (`lists`, by path) its places come from, also for a

@@ -28,19 +28,13 @@ export interface ListIdentity {
 
 function statsFor(places: readonly ParsedPlace[]): ConversionStats {
   let converted = 0;
-  let withNotes = 0;
   const unplaced: Partial<Record<UnplacedReason, number>> = {};
   for (const place of places) {
     if (place.coordinates) converted += 1;
     else if (place.reason) unplaced[place.reason] = (unplaced[place.reason] ?? 0) + 1;
-    if (place.note) withNotes += 1;
   }
   return {
     totalPlaces: places.length,
-    withCoordinates: converted,
-    withNotes,
-    categories: 1,
-    processed: places.length,
     converted,
     skipped: places.length - converted,
     unplaced,

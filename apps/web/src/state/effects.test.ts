@@ -24,10 +24,6 @@ function outcome(path: string, converted: number, total: number): ListOutcome {
     outputName: listName,
     stats: {
       totalPlaces: total,
-      withCoordinates: converted,
-      withNotes: 0,
-      categories: 1,
-      processed: total,
       converted,
       skipped: total - converted,
       unplaced: total > converted ? { not_found: total - converted } : {},

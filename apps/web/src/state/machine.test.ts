@@ -81,6 +81,7 @@ const EVENTS: Record<EventType, AppEvent> = {
     lists: [
       listSummary({
         path: `retry:${LISTS[0]!.path}`,
+        origin: { kind: 'retry', of: LISTS[0]!.path },
         name: 'Want to go (failed places)',
         rowCount: 3,
         size: 0,
@@ -734,6 +735,7 @@ describe('retry failed places', () => {
   const retry = (path: string) =>
     listSummary({
       path: `retry:${path}`,
+      origin: { kind: 'retry', of: path },
       name: 'Want to go (failed places)',
       rowCount: 3,
       size: 0,
@@ -763,7 +765,7 @@ describe('retry failed places', () => {
       transition(again, { type: 'retryPrepared', lists: [retry(LISTS[1]!.path)] }),
       'selecting',
     );
-    expect(second.lists.filter((list) => list.path.startsWith('retry:'))).toHaveLength(1);
+    expect(second.lists.filter((list) => list.origin?.kind === 'retry')).toHaveLength(1);
     expect(transition(complete, { type: 'retryPrepared', lists: [] })).toBe(complete);
   });
 });
@@ -813,7 +815,13 @@ describe('lists converted in this session', () => {
       ...(STATES.complete as Extract<AppState, { status: 'complete' }>),
       converted,
     };
-    const retry = listSummary({ path: `retry:${RESULT.path}`, name: 'x', rowCount: 3, size: 0 });
+    const retry = listSummary({
+      path: `retry:${RESULT.path}`,
+      origin: { kind: 'retry', of: RESULT.path },
+      name: 'x',
+      rowCount: 3,
+      size: 0,
+    });
     const retried = inState(
       transition(complete, { type: 'retryPrepared', lists: [retry] }),
       'selecting',

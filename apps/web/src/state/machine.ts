@@ -14,7 +14,6 @@ import type {
   MapDownload,
   Progress,
 } from './types';
-import { isRetryPath } from '@placeport/converter/internal';
 import type { ListSummary } from '../worker/types';
 
 /** The state of a fresh page: no file, no error. */
@@ -491,7 +490,7 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
       if (event.lists.length === 0) return state;
       const retries = new Set(event.lists.map((list) => list.path));
       const archive = state.lists.filter(
-        (list) => !isRetryPath(list.path) && !retries.has(list.path),
+        (list) => list.origin?.kind !== 'retry' && !retries.has(list.path),
       );
       return {
         status: 'selecting',

@@ -67,11 +67,7 @@ export interface ParsedPlace {
 /** The seed's conversion statistics. */
 export interface ConversionStats {
   totalPlaces: number;
-  withCoordinates: number;
-  withNotes: number;
-  /** Always 1 (the seed's rule). */
-  categories: number;
-  processed: number;
+  /** Places with coordinates, in the list's files. */
   converted: number;
   skipped: number;
   /** Places left without coordinates, counted by reason (absent reasons are zero). */
