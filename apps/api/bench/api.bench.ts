@@ -32,7 +32,8 @@ import { UPSTREAM_CONCURRENCY } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadSettings } from '../src/config.js';
-import { PAYER_COOKIE, payerHash } from '../src/payments/payer.js';
+import { PAYER_COOKIE } from '../src/http/payer.js';
+import { payerHash } from '../src/payments/payer.js';
 import { RECONNECT_MAX_DELAY_MS } from '../src/state/redis-store.js';
 import { describeLoad, loadEach, loadFor, type LoadResult } from './load.js';
 

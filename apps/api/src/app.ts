@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Allowance } from './allowance/allowance.js';
 import type { Settings } from './config.js';
 import {
   connectionLimits,
@@ -151,16 +152,14 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorate('settings', settings);
   app.decorate('state', state);
   app.decorate('now', now);
-  const settleAfterMs = settings.settleAfterMinutes * 60_000;
-  const payments = new PaymentService(provider, state, now, settleAfterMs);
+  const payments = new PaymentService(provider, state, now, settings.settleAfterMinutes * 60_000);
   app.decorate('payments', payments);
+  app.decorate('allowance', new Allowance(payments, state, settings.freeLinksPerDay, now));
   const settlement = createSettlement(
     {
-      provider,
       payments,
       state,
       now,
-      settleAfterMs,
       log: app.log,
       ...(config.settlement?.leaseMs === undefined ? {} : { leaseMs: config.settlement.leaseMs }),
     },

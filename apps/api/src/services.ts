@@ -1,3 +1,4 @@
+import type { Allowance } from './allowance/allowance.js';
 import type { Settings } from './config.js';
 import type { RateLimitTuning } from './http/security.js';
 import type { DemoPaymentProvider } from './payments/demo-provider.js';
@@ -11,6 +12,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     settings: Settings;
     payments: PaymentService;
+    /** Who may have how many links looked up now, and what they used. */
+    allowance: Allowance;
     /** The sweep that settles authorizations left behind. */
     settlement: Settlement;
     /** Set only in demo-payments mode; its presence registers the demo authorize route. */

@@ -6,7 +6,7 @@
  * server.test.ts.)
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_URLS_PER_CALL } from '../src/allowance/limits.js';
+import { MAX_URLS_PER_CALL } from '../src/allowance/allowance.js';
 import { REACHABLE_DEMO_MAX_PLACES } from '../src/payments/demo-provider.js';
 import { MAX_PLACES } from '../src/payments/money.js';
 import { ftidFor, startStack, takeoutLink, UNLIMITED, type Stack } from './support.js';

@@ -3,7 +3,7 @@ import { startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { MemoryStateStore } from '../src/state/index.js';
-import { PAYER_COOKIE, SECURE_PAYER_COOKIE } from '../src/payments/payer.js';
+import { PAYER_COOKIE, SECURE_PAYER_COOKIE } from '../src/http/payer.js';
 import {
   CookieJars,
   placeLinks,

@@ -288,3 +288,18 @@ describe('bounded work', () => {
     expect(stack.upstream.stats.peak).toBe(3);
   });
 });
+
+describe('a full queue', () => {
+  it('refuses a free batch with 503 overloaded and Retry-After, while a paid one still goes', async () => {
+    // No slot and no room to wait for free lookups: every free batch is refused at once.
+    stack = await startStack({ config: { resolver: { maxActiveFree: 0, maxQueuedFree: 0 } } });
+    const refused = await resolve(placeLinks(2));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(refused.body).toEqual({
+      error: { code: 'overloaded', message: 'Too many lookups are waiting; try again shortly.' },
+    });
+    const id = await paidIntent(5);
+    expect((await resolve(placeLinks(2), id)).status).toBe(200);
+  });
+});

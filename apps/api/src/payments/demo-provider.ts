@@ -27,7 +27,6 @@ export interface DemoProviderOptions {
 
 /** The demo provider, with the extra step that stands in for the card form. */
 export interface DemoPaymentProvider extends PaymentProvider {
-  readonly kind: 'demo';
   /** Authorizes an intent as a card confirmation would: `requires_payment_method` → `requires_capture`. */
   authorize(id: string): IntentView;
 }
@@ -70,7 +69,6 @@ export function createDemoProvider(options: DemoProviderOptions = {}): DemoPayme
   }
 
   return {
-    kind: 'demo',
     ...(maxPlaces === undefined ? {} : { maxPlaces }),
     async create({ amountCents, places, payer }) {
       if (amountCents < MINIMUM_CHARGE_CENTS) {

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { PaymentError } from './errors.js';
 
 /** $0.10 a place (seed section 9). */
 export const PRICE_PER_PLACE_CENTS = 10;
@@ -18,14 +18,14 @@ const CENT_TOLERANCE = 1e-6;
  */
 export function dollarsToCents(amount: number, field: string): number {
   if (!Number.isFinite(amount)) {
-    throw new ApiError(400, 'invalid_amount', `${field} must be a number of dollars.`);
+    throw new PaymentError('invalid_amount', `${field} must be a number of dollars.`);
   }
   const cents = Math.round(amount * 100);
   if (!Number.isSafeInteger(cents)) {
-    throw new ApiError(400, 'invalid_amount', `${field} is too large.`);
+    throw new PaymentError('invalid_amount', `${field} is too large.`);
   }
   if (Math.abs(amount * 100 - cents) >= CENT_TOLERANCE) {
-    throw new ApiError(400, 'invalid_amount', `${field} must be a whole number of cents.`);
+    throw new PaymentError('invalid_amount', `${field} must be a whole number of cents.`);
   }
   return cents;
 }
@@ -43,26 +43,23 @@ export function formatDollars(cents: number): string {
 export function placesForAmount(amount: number): { cents: number; places: number } {
   const cents = dollarsToCents(amount, 'amount');
   if (cents <= 0) {
-    throw new ApiError(400, 'invalid_amount', 'amount must be more than $0.00.');
+    throw new PaymentError('invalid_amount', 'amount must be more than $0.00.');
   }
   if (cents % PRICE_PER_PLACE_CENTS !== 0) {
-    throw new ApiError(
-      400,
+    throw new PaymentError(
       'invalid_amount',
       `amount must be a whole number of places at ${formatDollars(PRICE_PER_PLACE_CENTS)} each.`,
     );
   }
   if (cents < MINIMUM_CHARGE_CENTS) {
-    throw new ApiError(
-      400,
+    throw new PaymentError(
       'below_minimum_charge',
       `Payments start at ${formatDollars(MINIMUM_CHARGE_CENTS)}: selections under ${MINIMUM_CHARGE_CENTS / PRICE_PER_PLACE_CENTS} places convert free, without a payment.`,
     );
   }
   const places = cents / PRICE_PER_PLACE_CENTS;
   if (places > MAX_PLACES) {
-    throw new ApiError(
-      400,
+    throw new PaymentError(
       'too_many_places',
       `A payment can cover at most ${MAX_PLACES.toLocaleString('en-US')} places (${formatDollars(MAX_PLACES * PRICE_PER_PLACE_CENTS)}).`,
     );

@@ -74,7 +74,6 @@ export const PRODUCT_TAG = 'placeport';
  * retried call never acts twice.
  */
 export interface PaymentProvider {
-  readonly kind: 'stripe' | 'demo';
   /**
    * The most places one intent may cover, when the provider has a bound of its own (demo payments
    * reachable from other machines); `create` refuses more. Absent: the product's maximum only.

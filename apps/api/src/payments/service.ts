@@ -1,5 +1,4 @@
-import { ApiError } from '../http/errors.js';
-import { paymentAnswer, withPaymentErrors } from './failures.js';
+import { PaymentError, providerStep, type Log } from './errors.js';
 import {
   dollarsToCents,
   formatDollars,
@@ -67,8 +66,6 @@ const STATUS_OF: Partial<Record<IntentView['status'], PaymentStatus['status']>> 
   canceled: 'cancelled',
 };
 
-type Log = (detail: string) => void;
-
 /** What {@link PaymentService.captureOrCancel} did, and the server's count it charged from. */
 export interface Settled {
   receipt: CaptureResult;
@@ -89,9 +86,8 @@ function receipt(intent: IntentView, capturedCents: number): CaptureResult {
 /** Refuses more lookups on a payment that is not (or no longer) authorized. */
 function placesIfAuthorized(status: string, places: number): number {
   if (status !== 'requires_capture') {
-    throw new ApiError(
-      402,
-      'payment_not_authorized',
+    throw new PaymentError(
+      'not_authorized',
       'This payment is not authorized, so it cannot cover more links.',
     );
   }
@@ -102,15 +98,9 @@ function placesIfAuthorized(status: string, places: number): number {
  * What to keep of a check: the intent authorized, or settled for good. Nothing before it is
  * authorized, since the browser authorizes it with the provider directly.
  */
-function verdictToKeep(intent: IntentView, places: number): PaymentVerdict | undefined {
-  switch (intent.status) {
-    case 'requires_capture':
-    case 'succeeded':
-    case 'canceled':
-      return { status: intent.status, places };
-    default:
-      return undefined;
-  }
+function verdictToKeep({ status }: IntentView, places: number): PaymentVerdict | undefined {
+  const keep = status === 'requires_capture' || status === 'succeeded' || status === 'canceled';
+  return keep ? { status, places } : undefined;
 }
 
 /**
@@ -122,24 +112,18 @@ function settledReceipt(intent: IntentView, cents: number): CaptureResult {
   switch (intent.status) {
     case 'succeeded':
       if (!cancels && intent.amountReceived === cents) return receipt(intent, cents);
-      throw new ApiError(
-        409,
+      throw new PaymentError(
         'already_captured',
         `This payment was already captured (${formatDollars(intent.amountReceived)}); it cannot be captured again.`,
       );
     case 'canceled':
       if (cancels) return receipt(intent, 0);
-      throw new ApiError(
-        409,
+      throw new PaymentError(
         'payment_cancelled',
         'This payment authorization was cancelled, so nothing can be captured and nothing was charged.',
       );
     default:
-      throw new ApiError(
-        409,
-        'payment_not_authorized',
-        'This payment has not been authorized yet.',
-      );
+      throw new PaymentError('not_authorized_yet', 'This payment has not been authorized yet.');
   }
 }
 
@@ -161,8 +145,7 @@ function requirePlacePortIntent(intent: IntentView): number {
     intent.currency !== 'usd' ||
     intent.amount !== places * PRICE_PER_PLACE_CENTS
   ) {
-    throw new ApiError(
-      400,
+    throw new PaymentError(
       'not_a_placeport_payment',
       'This payment was not made for a PlacePort conversion.',
     );
@@ -223,13 +206,12 @@ export class PaymentService {
     const { cents, places } = placesForAmount(amount);
     const cap = this.provider.maxPlaces;
     if (cap !== undefined && places > cap) {
-      throw new ApiError(
-        400,
+      throw new PaymentError(
         'demo_limit',
         `Demo payments on this server cover at most ${cap.toLocaleString('en-US')} places; choose fewer lists.`,
       );
     }
-    const created = await withPaymentErrors(
+    const created = await providerStep(
       () => this.provider.create({ amountCents: cents, places, payer }),
       log,
     );
@@ -237,20 +219,9 @@ export class PaymentService {
     return { clientSecret: created.clientSecret, paymentIntentId: created.id };
   }
 
-  /**
-   * Records places the server resolved for a payment (distinct keys) and the time of use; see
-   * {@link PaymentUsage.record}. Returns the payment's count.
-   */
-  recordResolved(id: string, placeKeys: string[], log: Log): Promise<number> {
-    return this.usage.record(id, placeKeys, log);
-  }
-
-  /**
-   * Reads an intent, mapping provider failures to clear API errors (quoting `reference` when
-   * given, as capture does).
-   */
-  retrieve(id: string, log: Log, reference?: string): Promise<IntentView> {
-    return withPaymentErrors(() => this.provider.retrieve(id), log, reference);
+  /** Reads an intent; a provider failure is logged and thrown on (see {@link providerStep}). */
+  retrieve(id: string, log: Log): Promise<IntentView> {
+    return providerStep(() => this.provider.retrieve(id), log);
   }
 
   /**
@@ -304,9 +275,7 @@ export class PaymentService {
     const captured = status === 'captured' ? intent.amountReceived : 0;
     const settled = status === 'captured' || status === 'cancelled';
     const settlesAt =
-      status === 'open'
-        ? new Date((await this.usage.lastUseMs(intent)) + this.settleAfterMs).toISOString()
-        : null;
+      status === 'open' ? new Date(await this.settlesAt(intent)).toISOString() : null;
     return {
       status,
       amountAuthorized: intent.amount / 100,
@@ -320,18 +289,25 @@ export class PaymentService {
   }
 
   /**
+   * When the sweep settles an open authorization that nothing uses again (ms of the app's clock):
+   * its last use ({@link PaymentUsage.lastUseMs}) plus the settle-after time.
+   */
+  async settlesAt(intent: IntentView): Promise<number> {
+    return (await this.usage.lastUseMs(intent)) + this.settleAfterMs;
+  }
+
+  /**
    * Verifies the claim and captures `max(claimed, resolved by the server)` places, or cancels when
    * that is under the minimum. A claim below the server's count is charged the count and logged.
    */
   async capture(claim: CaptureClaim, log: Log): Promise<CaptureResult> {
     const cents = dollarsToCents(claim.actualAmount, 'actualAmount');
     if (claim.convertedCount > claim.totalCount) {
-      throw new ApiError(400, 'invalid_counts', 'convertedCount cannot be more than totalCount.');
+      throw new PaymentError('invalid_counts', 'convertedCount cannot be more than totalCount.');
     }
     const expected = claim.convertedCount * PRICE_PER_PLACE_CENTS;
     if (cents !== expected) {
-      throw new ApiError(
-        400,
+      throw new PaymentError(
         'amount_mismatch',
         `actualAmount must be ${formatDollars(expected)} for ${claim.convertedCount} converted places at ${formatDollars(PRICE_PER_PLACE_CENTS)} each.`,
       );
@@ -341,11 +317,10 @@ export class PaymentService {
 
   private async settle(claim: CaptureClaim, log: Log): Promise<CaptureResult> {
     const id = claim.paymentIntentId;
-    const intent = await this.retrieve(id, log, id);
+    const intent = await this.retrieve(id, log);
     const places = requirePlacePortIntent(intent);
     if (claim.totalCount !== places) {
-      throw new ApiError(
-        400,
+      throw new PaymentError(
         'count_mismatch',
         `totalCount must be the ${places} places this payment authorized.`,
       );
@@ -389,12 +364,11 @@ export class PaymentService {
     try {
       await this.usage.reportIfBehind(intent, log);
       if (cents < MINIMUM_CHARGE_CENTS) {
-        await withPaymentErrors(() => this.provider.cancel(id, cancelKey(id)), log, id);
+        await providerStep(() => this.provider.cancel(id, cancelKey(id)), log);
       } else {
-        const captured = await withPaymentErrors(
+        const captured = await providerStep(
           () => this.provider.capture(id, cents, captureKey(id)),
           log,
-          id,
         );
         capturedCents = captured.amountReceived;
       }
@@ -421,16 +395,15 @@ export class PaymentService {
    * known, or lost with a Redis that restarted without persistence): reads the intent and, when
    * it is PlacePort's and its `metadata.payer` is `payerHash`, binds it again (an authorization
    * among the open ones again) and answers true. False for an unknown id, another product's
-   * intent or another payer's; an unreachable provider is its 503.
+   * intent or another payer's; any other provider failure is thrown.
    */
   async restorePayer(id: string, payerHash: string, log: Log): Promise<boolean> {
     let intent: IntentView;
     try {
-      intent = await this.provider.retrieve(id);
+      intent = await this.retrieve(id, log);
     } catch (error) {
-      if (!(error instanceof PaymentFailure)) throw error;
-      if (error.kind === 'not_found') return false;
-      throw paymentAnswer(error, log);
+      if (error instanceof PaymentFailure && error.kind === 'not_found') return false;
+      throw error;
     }
     if (intent.product !== PRODUCT_TAG || intent.payer === undefined) return false;
     if (!samePayer(intent.payer, payerHash)) return false;

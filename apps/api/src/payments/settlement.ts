@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { StoreUnavailableError, type StateStore } from '../state/index.js';
-import { PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
+import { PRODUCT_TAG, type IntentView } from './provider.js';
 import type { PaymentService } from './service.js';
 
 /**
@@ -57,12 +57,10 @@ const NOTHING_DONE: SweepReport = {
 
 /** What the sweep needs. */
 export interface SettlementDeps {
-  provider: PaymentProvider;
+  /** Its provider and settle-after time (`SETTLE_AFTER_MINUTES`) are the sweep's. */
   payments: PaymentService;
   state: StateStore;
   now: () => number;
-  /** An authorization unused this long is settled (`SETTLE_AFTER_MINUTES`). */
-  settleAfterMs: number;
   log: FastifyBaseLogger;
   /** The sweep's lease ({@link SETTLE_LEASE_MS} unless a test shortens it). */
   leaseMs?: number;
@@ -98,9 +96,9 @@ export async function sweepOnce(
   const log = (detail: string) =>
     deps.log.warn({ provider: detail }, 'settlement: provider refused');
   const unused = async (intent: IntentView) =>
-    deps.now() - (await deps.payments.usage.lastUseMs(intent)) >= deps.settleAfterMs;
+    deps.now() >= (await deps.payments.settlesAt(intent));
   try {
-    for await (const listed of deps.provider.openAuthorizations()) {
+    for await (const listed of deps.payments.provider.openAuthorizations()) {
       if (stopping() || lease.lost()) {
         report.stopped = true;
         break;
@@ -242,7 +240,7 @@ export function createSettlement(
     void sweep();
     timer = setInterval(
       () => void sweep(),
-      options.intervalMs ?? sweepIntervalFor(deps.settleAfterMs),
+      options.intervalMs ?? sweepIntervalFor(deps.payments.settleAfterMs),
     );
     timer.unref();
   }

@@ -62,18 +62,16 @@ function kindOf(error: InstanceType<typeof Stripe.errors.StripeError>): PaymentF
   }
 }
 
-async function mapped<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof Stripe.errors.StripeError) {
-      throw new PaymentFailure(
-        kindOf(error),
-        `${error.type}/${error.code ?? '-'}: ${error.message}`,
-      );
-    }
-    throw error;
-  }
+/** A Stripe SDK error as a {@link PaymentFailure} (its words kept for the log); others as they are. */
+function failureOf(error: unknown): unknown {
+  if (!(error instanceof Stripe.errors.StripeError)) return error;
+  return new PaymentFailure(kindOf(error), `${error.type}/${error.code ?? '-'}: ${error.message}`);
+}
+
+function mapped<T>(call: () => Promise<T>): Promise<T> {
+  return call().catch((error: unknown) => {
+    throw failureOf(error);
+  });
 }
 
 /**
@@ -102,18 +100,11 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
     try {
       for await (const intent of pages) yield viewOf(intent);
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeError) {
-        throw new PaymentFailure(
-          kindOf(error),
-          `${error.type}/${error.code ?? '-'}: ${error.message}`,
-        );
-      }
-      throw error;
+      throw failureOf(error);
     }
   }
 
   return {
-    kind: 'stripe',
     openAuthorizations,
     recordUsage: (id, usage) =>
       mapped(async () =>

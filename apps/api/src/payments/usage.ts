@@ -1,4 +1,5 @@
 import { PAYMENT_STATE_TTL_MS, type StateStore } from '../state/index.js';
+import type { Log } from './errors.js';
 import {
   PaymentFailure,
   type IntentView,
@@ -11,8 +12,6 @@ import {
  * intent at most this often; capture and the settlement sweep write it when the intent is behind.
  */
 export const USAGE_REPORT_INTERVAL_MS = 60_000;
-
-type Log = (detail: string) => void;
 
 /**
  * What the server knows of each payment's use: the distinct places it resolved (the floor of what

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
+import { providerLog } from '../http/errors.js';
+import { requirePayer } from '../http/payer.js';
 import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
-import { providerLog, withPaymentErrors } from '../payments/failures.js';
-import { requirePayer } from '../payments/payer.js';
+import { providerStep } from '../payments/errors.js';
 import { PAYMENT_BODY_LIMIT_BYTES } from './payments.js';
 
 const AuthorizeBody = v.strictObject({ paymentIntentId: PaymentIntentId });
@@ -29,7 +30,7 @@ export function registerDemoRoute(app: FastifyInstance): void {
       // The authorization starts the idle time the sweep measures (recorded first: a store that
       // is away refuses the step before anything changes).
       await app.payments.usage.authorized(id);
-      await withPaymentErrors(async () => demo.authorize(id), providerLog(request));
+      await providerStep(async () => demo.authorize(id), providerLog(request));
       return { status: 'requires_capture' as const };
     },
   );

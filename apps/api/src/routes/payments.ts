@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
-import { ApiError } from '../http/errors.js';
+import { clientKeyOf } from '../http/client.js';
+import { ApiError, providerAnswer, providerLog } from '../http/errors.js';
+import { payerFor, requirePayer } from '../http/payer.js';
 import { Count, Dollars, exactObject, PaymentIntentId, responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
-import { providerLog } from '../payments/failures.js';
-import { payerFor, payerHash, requirePayer } from '../payments/payer.js';
-import { clientKeyOf } from '../http/client.js';
+import { payerHash } from '../payments/payer.js';
+import { PaymentFailure } from '../payments/provider.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -95,8 +96,11 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
       schema: { body: CaptureBody, response: responses(CAPTURED) },
     },
     async (request) => {
-      await requirePayer(app, request, request.body.paymentIntentId);
-      return app.payments.capture(request.body, providerLog(request));
+      const id = request.body.paymentIntentId;
+      await requirePayer(app, request, id);
+      return app.payments.capture(request.body, providerLog(request)).catch((error: unknown) => {
+        throw error instanceof PaymentFailure ? providerAnswer(error, id) : error;
+      });
     },
   );
   app.get<{ Params: v.InferOutput<typeof StatusParams> }>(

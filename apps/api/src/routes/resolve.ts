@@ -1,15 +1,18 @@
-import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
-import { FAILURE_REASONS, linkNeed, MAX_URL_LENGTH, OverloadedError } from '@placeport/resolver';
+import { FAILURE_REASONS, linkNeed, MAX_URL_LENGTH } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
-import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '../allowance/limits.js';
-import { ApiError } from '../http/errors.js';
+import {
+  FREE_TIER_MAX_URLS,
+  MAX_URLS_PER_CALL,
+  queueTurn,
+  type Requester,
+} from '../allowance/allowance.js';
+import { clientKeyOf } from '../http/client.js';
+import { ApiError, providerLog } from '../http/errors.js';
+import { provenPayer, requirePayer } from '../http/payer.js';
 import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
-import { providerLog } from '../payments/failures.js';
-import { provenPayer, requirePayer } from '../payments/payer.js';
-import { clientKeyOf } from '../http/client.js';
 
 /** Largest resolve body: the per-call cap of links at the longest length, with JSON overhead. */
 export const RESOLVE_BODY_LIMIT_BYTES = MAX_URLS_PER_CALL * (MAX_URL_LENGTH + 16) + 4096;
@@ -18,6 +21,10 @@ export const RESOLVE_BODY_LIMIT_BYTES = MAX_URLS_PER_CALL * (MAX_URL_LENGTH + 16
  * tier's links at the longest length. Bigger bodies are refused before they are read.
  */
 export const FREE_BODY_LIMIT_BYTES = FREE_TIER_MAX_URLS * (MAX_URL_LENGTH + 16) + 1024;
+
+/** The refusal of a body too large to be free, before or while it is read. */
+const tooLargeToBeFree = () =>
+  new ApiError(413, 'payload_too_large', 'Without a payment, a request can hold at most 4 links.');
 
 const ResolveBody = v.strictObject({
   urls: v.pipe(
@@ -42,28 +49,14 @@ const RESOLVED = exactObject({
   },
 });
 
-/** A short, fixed-size key for one distinct link (links are never stored as they are). */
-export function linkKey(link: string): string {
-  return createHash('sha256').update(link).digest('base64url').slice(0, 22);
-}
-
 /** A body stream that fails once more than `limit` bytes went through (chunked bodies included). */
 function capped(limit: number): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       seen += chunk.length;
-      if (seen > limit) {
-        callback(
-          new ApiError(
-            413,
-            'payload_too_large',
-            'Without a payment, a request can hold at most 4 links.',
-          ),
-        );
-      } else {
-        callback(null, chunk);
-      }
+      if (seen > limit) callback(tooLargeToBeFree());
+      else callback(null, chunk);
     },
   });
 }
@@ -88,20 +81,13 @@ function sortLinks(links: readonly string[]) {
 
 /**
  * `POST /api/resolve-urls-batch { urls, paymentIntentId? }` → `{ results, failures }`: a URL
- * carrying coordinates for each link resolved, a reason (product.md) for each one not.
- * - Only links that need a lookup count (product.md, "Needs a lookup"): a link the resolver would
- *   refuse is answered `not_allowed` at once, never sent nor counted; a link carrying its
- *   coordinates is answered but not counted.
- * - Without a payment: at most 4 links per request, counted over the raw list (it bounds the
- *   request), and the client's free budget of the day (`FREE_LINKS_PER_DAY`, per IPv4 address or
- *   IPv6 /64) spent by the links that need a lookup; a browser without a payer cookie cannot send a
- *   bigger body at all.
- * - With a payment: only the browser that created it (payer cookie), only while authorized, and
- *   at most its place count in distinct links needing a lookup over all calls (a retry of counted
- *   links is free). Every place resolved is recorded as the server's count, the floor of what
- *   capture charges.
- * Paid batches are served before free ones and clients take turns; when too many lookups wait the
- * call is refused with 503 and `Retry-After`. Links are not logged or stored.
+ * carrying coordinates for each link resolved, a reason (product.md) for each one not. A link the
+ * resolver would refuse is answered `not_allowed` at once, never sent nor counted; a link carrying
+ * its coordinates is answered but not counted. A paid batch needs its payer's cookie; what a batch
+ * may cost is the allowance's (`allowance/allowance.ts`), and a browser without a payer cookie
+ * cannot send a body bigger than the free tier's. Paid batches are served before free ones and
+ * clients take turns; when too many lookups wait the call is refused (503 `overloaded`, with
+ * `Retry-After`). Links are not logged or stored.
  */
 export function registerResolveRoute(app: FastifyInstance): void {
   app.post<{ Body: v.InferOutput<typeof ResolveBody> }>(
@@ -113,92 +99,33 @@ export function registerResolveRoute(app: FastifyInstance): void {
       preParsing: async (request, _reply, payload) => {
         if (provenPayer(request)) return payload;
         const length = Number(request.headers['content-length'] ?? 0);
-        if (length > FREE_BODY_LIMIT_BYTES) {
-          throw new ApiError(
-            413,
-            'payload_too_large',
-            'Without a payment, a request can hold at most 4 links.',
-          );
-        }
+        if (length > FREE_BODY_LIMIT_BYTES) throw tooLargeToBeFree();
         return payload.pipe(capped(FREE_BODY_LIMIT_BYTES));
       },
     },
     async (request, reply) => {
-      const raw = request.body.urls;
-      const { lookups, answered, refused } = sortLinks([...new Set(raw)]);
+      const sent = request.body.urls;
+      const { lookups, answered, refused } = sortLinks([...new Set(sent)]);
       const intentId = request.body.paymentIntentId;
+      if (intentId !== undefined) await requirePayer(app, request, intentId);
+      const requester: Requester =
+        intentId === undefined
+          ? { kind: 'client', key: clientKeyOf(request.ip) }
+          : { kind: 'payment', id: intentId };
       const log = providerLog(request);
-      if (intentId === undefined) {
-        if (raw.length > FREE_TIER_MAX_URLS) {
-          throw new ApiError(
-            402,
-            'payment_required',
-            `Without a payment, at most ${FREE_TIER_MAX_URLS} links can be looked up per request.`,
-          );
-        }
-        const perDay = app.settings.freeLinksPerDay;
-        // Over the raw list, as the per-request limit: a link sent twice is looked up twice.
-        const needed = new Set(lookups);
-        const counted = raw.filter((link) => needed.has(link)).length;
-        const budget = await app.state.takeFreeLinks(
-          clientKeyOf(request.ip),
-          counted,
-          perDay,
-          app.now(),
-        );
-        if (!budget.ok) {
-          throw new ApiError(
-            402,
-            'free_budget_used',
-            `The ${perDay} free lookups of today are used (${budget.remaining} left). A payment covers more.`,
-          );
-        }
-      } else {
-        await requirePayer(app, request, intentId);
-        const places = await app.payments.authorizedPlaces(intentId, log);
-        const perCall = Math.min(places, MAX_URLS_PER_CALL);
-        if (lookups.length > perCall) {
-          throw new ApiError(
-            400,
-            'too_many_urls',
-            `This request holds ${lookups.length} links to look up; at most ${perCall} are allowed per request for this payment.`,
-          );
-        }
-        const reserved = await app.state.reserveLinks(intentId, lookups.map(linkKey), places);
-        if (!reserved.ok) {
-          throw new ApiError(
-            403,
-            'link_allowance_used',
-            `This payment covers ${places} places; ${reserved.remaining} more links can be looked up.`,
-          );
-        }
-      }
+      await app.allowance.spend(requester, sent, lookups, log);
       const gone = new AbortController();
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) gone.abort();
       });
-      const requester = intentId
-        ? { client: `pay:${intentId}`, priority: 'paid' as const }
-        : { client: `ip:${clientKeyOf(request.ip)}`, priority: 'free' as const };
-      try {
-        const { results, failures, report } = await app.resolver.resolve(
-          [...lookups, ...answered],
-          { signal: gone.signal, requester },
-        );
-        for (const link of refused) failures[link] = 'not_allowed';
-        request.log.info({ resolve: report, refused: refused.length }, 'resolved batch');
-        if (intentId !== undefined && Object.keys(results).length > 0) {
-          await app.payments.recordResolved(intentId, Object.keys(results).map(linkKey), log);
-        }
-        return { results, failures };
-      } catch (error) {
-        if (!(error instanceof OverloadedError)) throw error;
-        request.log.warn({ retryAfter: error.retryAfterSeconds }, 'resolve queue full');
-        return reply
-          .status(503)
-          .header('retry-after', String(error.retryAfterSeconds))
-          .send({ error: { code: 'overloaded', message: error.message } });
-      }
+      const { results, failures, report } = await app.resolver.resolve([...lookups, ...answered], {
+        signal: gone.signal,
+        requester: queueTurn(requester),
+      });
+      for (const link of refused) failures[link] = 'not_allowed';
+      request.log.info({ resolve: report, refused: refused.length }, 'resolved batch');
+      await app.allowance.resolved(requester, Object.keys(results), log);
+      return { results, failures };
     },
   );
 }
