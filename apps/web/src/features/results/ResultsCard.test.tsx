@@ -4,12 +4,33 @@ import { TOOLTIP_DELAY_MS } from '../../app/context';
 import { captureFailedMessage, MESSAGES } from '../../state/messages';
 import type { AppState, Capture, FileResult } from '../../state/types';
 import { fakeConverter, mount, RECEIPT, receiptLines, RESULT, STATES } from '../../test/fixtures';
+import { lineMatching, linesOf } from '../../test/reads';
 import { ResultsCard } from './ResultsCard';
 
 type Complete = Extract<AppState, { status: 'complete' }>;
 
 function complete(overrides: Partial<Complete>): AppState {
   return { ...(STATES.complete as Complete), ...overrides };
+}
+
+/** What the run's outcome above the lists says, sentence by sentence (it comes before any spinner). */
+function runOutcome(): (string | null)[] {
+  return Array.from(screen.getAllByRole('status')[0]!.children, (line) => line.textContent);
+}
+
+/** What the payment block headed `heading` says, line by line, its receipt as the one line 'Receipt'. */
+function payment(heading: string): (string | null)[] {
+  const block = screen.getByRole('heading', { name: heading, level: 3 }).parentElement!;
+  return Array.from(block.children, (line) =>
+    line.getAttribute('role') === 'group' ? 'Receipt' : line.textContent,
+  );
+}
+
+/** A list's reasons for places without coordinates, each as count, reason and advice. */
+function reasonsIn(panel: HTMLElement): (string | null)[] {
+  return within(panel)
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
 }
 
 const SKIPPED: FileResult = {
@@ -50,15 +71,24 @@ describe('ResultsCard', () => {
 
   it('titles the card with the number of files ready and shows the blue note and Next Steps', () => {
     mount(<ResultsCard />, { state: complete({ results: [RESULT, SPLIT, SKIPPED] }) });
-    expect(
-      screen.getByRole('heading', { name: 'Conversion Complete - 4 File(s) Ready' }),
-    ).toBeTruthy();
-    expect(screen.getByText(/Download your files now, before you close this tab/)).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Next Steps' })).toBeTruthy();
-    expect(screen.getByText('Create a New Map')).toBeTruthy();
-    expect(screen.getAllByText('Import').length).toBeGreaterThan(0);
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(
+      'Conversion Complete - 4 File(s) Ready',
+    );
+    expect(lineMatching(/^Download your files now/)).toBe(
+      'Download your files now, before you close this tab: they are not stored anywhere, so they are gone once you leave.',
+    );
     // Four files: one per layer, "Add layer" before each further import.
-    expect(screen.getByText('Add layer')).toBeTruthy();
+    const steps = screen.getByRole('heading', { name: 'Next Steps' }).parentElement!;
+    expect(
+      within(steps)
+        .getAllByRole('listitem')
+        .map((step) => step.textContent),
+    ).toEqual([
+      'Go to Google My Maps on a computer (importing is not available in the phone apps).',
+      'Click Create a New Map.',
+      'In the first layer, click Import and upload your first file. For each further file, click Add layer first, then Import in the new layer: one file per layer.',
+      'Customize your map and share it.',
+    ]);
   });
 
   it('takes the focus to its heading when it appears, so the page announces the results', () => {
@@ -68,8 +98,8 @@ describe('ResultsCard', () => {
 
   it('shows a list with its KML name, counts and both downloads', () => {
     mount(<ResultsCard />, { state: STATES.complete });
-    expect(screen.getByText('Want to go.kml')).toBeTruthy();
-    expect(screen.getByText('37 of 40 places converted')).toBeTruthy();
+    const head = screen.getByRole('article').firstElementChild as HTMLElement;
+    expect(linesOf(head)).toEqual(['Want to go.kml', '37 of 40 places converted']);
     const kml = screen.getByRole('link', { name: /^Download KML/ });
     expect(kml.getAttribute('href')).toBe('blob:kml-1');
     expect(kml.getAttribute('download')).toBe('Want to go.kml');
@@ -79,8 +109,7 @@ describe('ResultsCard', () => {
     expect(counts.textContent).toBe('Total40Converted37Skipped3');
   });
 
-  it('explains the failed-places CSV in a tooltip that opens after 700 ms of hovering', () => {
-    expect(TOOLTIP_DELAY_MS).toBe(700);
+  it('explains the failed-places CSV in a tooltip that opens once the pointer has rested on it', () => {
     vi.useFakeTimers();
     try {
       mount(<ResultsCard />, { state: STATES.complete });
@@ -93,7 +122,9 @@ describe('ResultsCard', () => {
       act(() => {
         vi.advanceTimersByTime(1);
       });
-      expect(screen.getByRole('tooltip').textContent).toContain('places that got no coordinates');
+      expect(screen.getByRole('tooltip').textContent).toBe(
+        'A CSV of the places that got no coordinates, to check or retry later.',
+      );
     } finally {
       vi.useRealTimers();
     }
@@ -118,14 +149,20 @@ describe('ResultsCard', () => {
     };
     mount(<ResultsCard />, { state: complete({ results: [none] }) });
     expect(screen.queryByRole('link', { name: /Download KML/ })).toBeNull();
-    expect(screen.getByText(/no map file for it/)).toBeTruthy();
-    expect(screen.getByRole('link', { name: /Download Failed \(3\)/ })).toBeTruthy();
-    // Named as a list, never as a file that does not exist; no format to choose.
-    const panel = screen.getByRole('article');
-    expect(within(panel).getByText('Want to go')).toBeTruthy();
+    // Named as a list, never as a file that does not exist; its failed places its only download.
+    expect(linesOf(screen.getByRole('article')).slice(0, 4)).toEqual([
+      'Want to go',
+      '0 of 3 places converted',
+      'No place in this list got coordinates, so there is no map file for it. The failed-places CSV lists them.',
+      'Download Failed (3) — Want to go',
+    ]);
     expect(screen.queryByText(/Want to go\.kml/)).toBeNull();
+    // No format to choose, and the ZIP holds the failed places.
     expect(screen.queryByRole('combobox', { name: 'File format' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Download all (ZIP)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download all (ZIP)' })).toHaveProperty(
+      'disabled',
+      false,
+    );
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(
       'Nothing could be converted',
     );
@@ -141,13 +178,16 @@ describe('ResultsCard', () => {
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(
       'Conversion Stopped - 1 File(s) Ready',
     );
-    expect(
-      screen.getByText(
-        'You stopped the conversion: 9 places were not looked up. They are in the failed-places CSVs, and "Retry failed places" looks them up in a new run.',
-      ),
-    ).toBeTruthy();
-    expect(screen.getByText(/The conversion was stopped before they were looked up/)).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Retry failed places (9)' })).toBeTruthy();
+    expect(runOutcome()).toEqual([
+      'You stopped the conversion: 9 places were not looked up. They are in the failed-places CSVs, and "Retry failed places" looks them up in a new run.',
+      '10 of 40 places could not be placed; the other 30 are in your files.',
+    ]);
+    // The places not looked up come first among the reasons, with what to do about them.
+    expect(reasonsIn(screen.getByRole('article'))[0]).toBe(
+      '9Not looked up: the run was interrupted. The conversion was stopped before they were looked up. "Retry failed places" looks them up in a new run.',
+    );
+    // Found only with the count of places to look up again: the query is the assertion.
+    screen.getByRole('button', { name: 'Retry failed places (9)' });
   });
 
   it('says an empty list is empty: no file, no failure', () => {
@@ -164,8 +204,11 @@ describe('ResultsCard', () => {
     };
     mount(<ResultsCard />, { state: complete({ results: [RESULT, empty] }) });
     const panel = screen.getByText('Test').closest('article')!;
-    expect(within(panel).getByText('Empty list')).toBeTruthy();
-    expect(panel.textContent).toContain('This list holds no place, so there is nothing to convert');
+    expect(linesOf(panel)).toEqual([
+      'Test',
+      'Empty list',
+      'This list holds no place, so there is nothing to convert and no file for it.',
+    ]);
     expect(within(panel).queryByRole('link')).toBeNull();
     expect(screen.queryByText('Test.kml')).toBeNull();
     expect(screen.queryByText(/could not be read/)).toBeNull();
@@ -173,10 +216,14 @@ describe('ResultsCard', () => {
 
   it("shows a skipped list's panel with its reason", () => {
     mount(<ResultsCard />, { state: complete({ results: [SKIPPED] }) });
-    const panel = screen.getByText('File skipped - validation failed').closest('article')!;
-    expect(within(panel).getByText('Broken.csv')).toBeTruthy();
-    expect(panel.textContent).toContain(`Reason: ${SKIPPED.skippedReason}`);
+    const panel = screen.getByRole('article');
+    expect(Array.from(panel.children, (line) => line.textContent)).toEqual([
+      'Broken.csv',
+      'File skipped - validation failed',
+      'Reason: CSV file must contain "Title" and "URL" columns. Found columns: Name, Link',
+    ]);
     expect(within(panel).queryByRole('link')).toBeNull();
+    expect(runOutcome()).toEqual(['One list could not be read (see below).']);
   });
 
   it("offers one button per part of a split list and says why (My Maps' 2,000 per layer)", () => {
@@ -189,8 +236,10 @@ describe('ResultsCard', () => {
       'Download KML (part 2 of 3)',
       'Download KML (part 3 of 3)',
     ]);
-    expect(screen.getByText(/at most 2,000 places per layer/)).toBeTruthy();
-    expect(screen.getByText('4,500 of 4,500 places converted')).toBeTruthy();
+    expect(lineMatching(/places per layer/)).toBe(
+      'Split into 3 files, because Google My Maps imports at most 2,000 places per layer. Import each part as its own layer.',
+    );
+    expect(lineMatching(/places converted$/)).toBe('4,500 of 4,500 places converted');
   });
 
   it('remembers each download the visitor clicks', () => {
@@ -212,11 +261,14 @@ describe('ResultsCard', () => {
       amountReleasedCents: RECEIPT.amountAuthorizedCents - cents,
     });
 
-    it('Payment Summary with the converted places and the captured charge', () => {
+    it('Payment Summary with the converted places and the captured charge, and no more when that is what converted', () => {
       mount(<ResultsCard />, { state: complete({ capture: settled(false, 370) }) });
-      expect(screen.getByRole('heading', { name: 'Payment Summary' })).toBeTruthy();
-      expect(screen.getByText('Successfully converted: 37 places')).toBeTruthy();
-      expect(screen.getByText('Final charge: $3.70')).toBeTruthy();
+      expect(payment('Payment Summary')).toEqual([
+        'Payment Summary',
+        'Successfully converted: 37 places',
+        'Final charge: $3.70',
+        'Receipt',
+      ]);
     });
 
     it('shows the receipt below the summary: held, charged, released, reference and date', () => {
@@ -258,35 +310,35 @@ describe('ResultsCard', () => {
       mount(<ResultsCard />, {
         state: complete({ totals: totals(3), capture: settled(false, 80) }),
       });
-      expect(screen.getByRole('heading', { name: 'Payment Summary' })).toBeTruthy();
-      expect(screen.getByText('Final charge: $0.80')).toBeTruthy();
-      expect(
-        screen.getByText(
-          'The server found the locations of 8 places for this payment, more than the 3 converted here; you are charged for every place it found.',
-        ),
-      ).toBeTruthy();
+      expect(payment('Payment Summary')).toEqual([
+        'Payment Summary',
+        'Successfully converted: 3 places',
+        'Final charge: $0.80',
+        'The server found the locations of 8 places for this payment, more than the 3 converted here; you are charged for every place it found.',
+        'Receipt',
+      ]);
       expect(receiptLines()).toMatchObject({ Charged: '$0.80', Released: '$3.20' });
-    });
-
-    it('adds no such line when the charge is what converted', () => {
-      mount(<ResultsCard />, { state: complete({ capture: settled(false, 370) }) });
-      expect(screen.queryByText(/The server found the locations/)).toBeNull();
     });
 
     it('says the payment is being finalized while the capture is pending, without a receipt yet', () => {
       mount(<ResultsCard />, { state: STATES.complete });
-      expect(screen.getByText('Finalizing your payment…')).toBeTruthy();
-      expect(screen.queryByRole('group', { name: 'Receipt' })).toBeNull();
+      expect(payment('Payment Summary')).toEqual([
+        'Payment Summary',
+        'Successfully converted: 37 places',
+        'Final charge: $3.70',
+        'Finalizing your payment…',
+      ]);
     });
 
     it('Payment Cancelled when no place converted', () => {
       mount(<ResultsCard />, {
         state: complete({ totals: totals(0), capture: settled(true, 0) }),
       });
-      expect(screen.getByRole('heading', { name: 'Payment Cancelled' })).toBeTruthy();
-      expect(screen.getByText(/No places were converted/).textContent).toContain(
-        'authorization has been cancelled. You have not been charged.',
-      );
+      expect(payment('Payment Cancelled')).toEqual([
+        'Payment Cancelled',
+        'No places were converted, so your payment authorization has been cancelled. You have not been charged.',
+        'Receipt',
+      ]);
       expect(screen.queryByText('Payment Summary')).toBeNull();
       expect(receiptLines()).toMatchObject({
         'Authorized (held)': '$4.00',
@@ -300,10 +352,10 @@ describe('ResultsCard', () => {
       mount(<ResultsCard />, {
         state: complete({ totals: totals(3), capture: { kind: 'pending' } }),
       });
-      expect(screen.getByRole('heading', { name: 'Payment Cancelled' })).toBeTruthy();
-      expect(
-        screen.getByText(/Only 3 places converted \(\$0.30\), under the \$0.50 minimum/),
-      ).toBeTruthy();
+      expect(payment('Payment Cancelled')).toEqual([
+        'Payment Cancelled',
+        'Only 3 places converted ($0.30), under the $0.50 minimum card charge, so your payment authorization has been cancelled. You have not been charged.',
+      ]);
     });
 
     it('warns with the seed message and the reference when the capture failed', () => {
@@ -346,30 +398,26 @@ describe('ResultsCard', () => {
       mount(<ResultsCard />, {
         state: complete({ authorization: { kind: 'free' }, capture: { kind: 'notNeeded' } }),
       });
-      expect(screen.getByRole('heading', { name: 'Payment Summary' })).toBeTruthy();
-      expect(screen.getByText(/Final charge: \$0.00. This selection was free/)).toBeTruthy();
-      expect(screen.queryByRole('group', { name: 'Receipt' })).toBeNull();
+      expect(payment('Payment Summary')).toEqual([
+        'Payment Summary',
+        'Successfully converted: 37 places',
+        'Final charge: $0.00. This selection was free, so nothing was charged.',
+      ]);
     });
   });
 
   describe('what came of the run', () => {
     it('says how many places could not be placed and why, per list, with what to do', () => {
       mount(<ResultsCard />, { state: STATES.complete });
-      expect(
-        screen.getByText('3 of 40 places could not be placed; the other 37 are in your files.'),
-      ).toBeTruthy();
-      const panel = screen.getByText('Want to go.kml').closest('article')!;
-      const reasons = within(panel)
-        .getAllByRole('listitem')
-        .map((item) => item.textContent);
-      expect(reasons).toEqual([
-        expect.stringMatching(
-          /^1Google refused the lookup; try again later\. .*Retry failed places/,
-        ),
-        expect.stringMatching(/^2Google has no location for this place\. /),
-      ]);
       // Google's refusal is said plainly at the top, with what it costs.
-      expect(screen.getByText(/Google refused the lookups of 1 place\./)).toBeTruthy();
+      expect(runOutcome()).toEqual([
+        '3 of 40 places could not be placed; the other 37 are in your files.',
+        'Google refused the lookups of 1 place. You are charged only for places that were converted.',
+      ]);
+      expect(reasonsIn(screen.getByRole('article'))).toEqual([
+        '1Google refused the lookup; try again later. Google refused the lookups for now. Try them again later with "Retry failed places".',
+        '2Google has no location for this place. Google shows no location for them (a closed or removed place, or one we could not place for sure). Check them in the failed-places CSV.',
+      ]);
     });
 
     it('with nothing converted: says so, and offers no note about files and no Next Steps', () => {
@@ -382,11 +430,13 @@ describe('ResultsCard', () => {
       mount(<ResultsCard />, {
         state: complete({ results: [none], totals: { total: 3, converted: 0, skipped: 3 } }),
       });
-      expect(
-        screen.getByRole('heading', { name: 'Nothing could be converted', level: 2 }),
-      ).toBeTruthy();
-      expect(screen.getByText('None of the 3 places could be placed on a map.')).toBeTruthy();
-      expect(screen.getByText(/the lookup service was unavailable/)).toBeTruthy();
+      expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(
+        'Nothing could be converted',
+      );
+      expect(runOutcome()).toEqual([
+        'None of the 3 places could be placed on a map.',
+        'The lookups of 3 places failed: the lookup service was unavailable. You are charged only for places that were converted.',
+      ]);
       expect(screen.queryByRole('heading', { name: 'Next Steps' })).toBeNull();
     });
 
@@ -402,7 +452,9 @@ describe('ResultsCard', () => {
         })),
       };
       mount(<ResultsCard />, { state: complete({ results: [many] }) });
-      expect(screen.getByText(/your 12 files go into 2 maps/)).toBeTruthy();
+      expect(lineMatching(/go into/)).toBe(
+        'A map holds at most 10 layers, so your 12 files go into 2 maps:',
+      );
       const plan = screen.getByText('Map 2:').closest('li')!;
       expect(plan.textContent).toBe('Map 2: Big (part 11 of 12).kml, Big (part 12 of 12).kml');
     });
@@ -412,7 +464,12 @@ describe('ResultsCard', () => {
         state: complete({ confirming: 'remove' }),
       });
       const dialog = await screen.findByRole('alertdialog');
-      expect(within(dialog).getByText('Remove files not downloaded?')).toBeTruthy();
+      expect(linesOf(dialog)).toEqual([
+        'Remove files not downloaded?',
+        'Want to go.kml has not been downloaded. Files are not stored anywhere: once you remove them, getting them again means converting (and paying) again. Use "Download all" to keep them all in one ZIP.',
+        'Keep my files',
+        'Remove files',
+      ]);
       fireEvent.click(within(dialog).getByRole('button', { name: 'Keep my files' }));
       expect((store.getState().state as Complete).confirming).toBeNull();
       expect(store.getState().state.status).toBe('complete');
