@@ -162,10 +162,6 @@ function expectTransition(state: AppState, event: EventType, expected: Status | 
 }
 
 describe('transition, every status × every event', () => {
-  it('covers every status and event of the types', () => {
-    expect(PAIRS).toHaveLength(13 * 33);
-  });
-
   it.each(PAIRS)('$status + $event → $expected', ({ status, event, expected }) => {
     expectTransition(STATES[status], event, expected);
   });
