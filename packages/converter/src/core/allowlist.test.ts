@@ -1,31 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isAllowedFetchUrl, isGooglePlaceLink } from './allowlist.js';
 import { GOOGLE_SUPPORTED_DOMAINS } from './google-domains.js';
 
-/** The repository's root: the nearest folder above this file holding `pnpm-workspace.yaml`. */
-function repositoryRoot(): string {
-  let folder = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(folder, 'pnpm-workspace.yaml'))) {
-    const parent = dirname(folder);
-    if (parent === folder) throw new Error('pnpm-workspace.yaml not found above this test');
-    folder = parent;
-  }
-  return folder;
-}
-
 describe("Google's list of its own domains", () => {
-  it('is the shared data file, name for name', () => {
-    // Google's published list lives in shared/data beside the repository (CI clones it there);
-    // the copy in google-domains.ts must not drift from it. Found from the repository's root, so
-    // the test does not depend on how deep it sits.
-    const shared = join(repositoryRoot(), '..', 'shared', 'data', 'google-supported-domains.txt');
-    expect(existsSync(shared), `${shared} is missing: clone shared/ beside the repository`).toBe(
-      true,
+  it("is Google's published list, name for name", () => {
+    // The repository's copy of Google's list (testkit's fixture, copied unchanged from
+    // shared/data): google-domains.ts must not drift from it.
+    const published = new URL(
+      '../../../testkit/fixtures/google-domains/supported-domains.txt',
+      import.meta.url,
     );
-    const names = readFileSync(shared, 'utf8')
+    const names = readFileSync(published, 'utf8')
       .split('\n')
       .map((line) => line.trim().replace(/^\./, ''))
       .filter(Boolean);
