@@ -1,7 +1,7 @@
 import { extractCsvEntries } from './core/archive.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
 import { LIMITS, PlaceCounter, type Limits } from './core/limits.js';
-import { placeNeed } from './core/link-need.js';
+import { placeNeed, type PlaceNeed } from './core/link-need.js';
 import { countNonBlankRows, type ParsedCsv } from './core/csv.js';
 import { FAILED_CSV_SUFFIX, listOutputNames } from './core/names.js';
 import { unguardFormula } from './core/failed-csv.js';
@@ -49,22 +49,36 @@ function isEmptyList(parsed: ParsedCsv | ConverterError): boolean {
 }
 
 /**
- * How many places of a list are placed without a lookup (coordinates in the file or the link), and
- * how many need a lookup: a link without coordinates that the resolver accepts ({@link placeNeed}),
- * as the pipeline sends them. The rest (no link, or a link the resolver refuses, `not_allowed`)
- * cannot be placed at all.
+ * What each place of a list needs ({@link placeNeed}), in order, and the counts inspection shows:
+ * how many are placed without a lookup (coordinates in the file or the link) and how many need a
+ * lookup (a link without coordinates that the resolver accepts). The rest (no link, or a link the
+ * resolver refuses, `not_allowed`) cannot be placed at all. Every link is read here once: the run
+ * plans from `needs` (kept on the parsed list) instead of reading it again.
  */
-export function countCoordinateSources(places: readonly ParsedPlace[]): {
+export function coordinateSources(places: readonly ParsedPlace[]): {
+  needs: PlaceNeed[];
   withCoordinates: number;
   needsLookup: number;
 } {
+  const needs = new Array<PlaceNeed>(places.length);
   let withCoordinates = 0;
   let needsLookup = 0;
-  for (const place of places) {
-    const need = placeNeed(place).kind;
-    if (need === 'coordinates') withCoordinates += 1;
-    else if (need === 'lookup') needsLookup += 1;
+  for (let i = 0; i < places.length; i += 1) {
+    const need = placeNeed(places[i]!);
+    needs[i] = need;
+    if (need.kind === 'coordinates') withCoordinates += 1;
+    else if (need.kind === 'lookup') needsLookup += 1;
   }
+  return { needs, withCoordinates, needsLookup };
+}
+
+/**
+ * The counts of {@link coordinateSources} for `parsed`, whose `needs` it sets so the run does not
+ * read the links again.
+ */
+function countSources(parsed: ParsedCsv): { withCoordinates: number; needsLookup: number } {
+  const { needs, withCoordinates, needsLookup } = coordinateSources(parsed.places);
+  parsed.needs = needs;
   return { withCoordinates, needsLookup };
 }
 
@@ -97,9 +111,7 @@ export function readArchive(
   const outputNames = listOutputNames(parsedEntries.map(({ entry }) => entry.path));
   return parsedEntries.map(({ entry, parsed }, index) => {
     const failed = parsed instanceof ConverterError;
-    const counts = failed
-      ? { withCoordinates: 0, needsLookup: 0 }
-      : countCoordinateSources(parsed.places);
+    const counts = failed ? { withCoordinates: 0, needsLookup: 0 } : countSources(parsed);
     return {
       path: entry.path,
       name: entry.name,
@@ -150,7 +162,7 @@ export function readCsvFile(
     outputName,
     size: new TextEncoder().encode(content).byteLength,
     rowCount: parsed.places.length,
-    ...countCoordinateSources(parsed.places),
+    ...countSources(parsed),
     parsed,
   };
 }

@@ -161,18 +161,22 @@ export async function convertLists(
     }
 
     progress.extracting(0);
-    const places: ParsedPlace[] = parsed.places.map((place) => ({ ...place }));
+    // The run's own copies: the parsed places stay as read, so a list can be converted again.
+    const read = parsed.places;
+    const places = new Array<ParsedPlace>(read.length);
     const waiting: Waiting[] = [];
-    places.forEach((place, i) => {
+    for (let i = 0; i < read.length; i += 1) {
+      const place: ParsedPlace = { ...read[i]! };
+      places[i] = place;
       if (i % PROGRESS_CHECK_EVERY === 0) {
-        progress.reading(i, places.length, place.title.trim() || place.url);
+        progress.reading(i, read.length, place.title.trim() || place.url);
       }
       const need = needs[i]!;
       if (need.kind === 'coordinates') place.coordinates = need.coordinates;
       else if (need.kind === 'unplaced') place.reason = need.reason;
       else if (!lookups) place.reason = 'not_looked_up';
       else waiting.push({ place, key: need.key });
-    });
+    }
     if (lookups && waiting.length > 0) {
       await lookups.firstAnswers(waiting.map(({ key }) => key));
       // The count as it stands once the list's first answers are in (the throttle may have held it back).

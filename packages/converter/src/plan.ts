@@ -58,7 +58,7 @@ export interface ListPlan {
   outputName: string;
   parsed: ParsedCsv | ConverterError;
   /** Per place, in order: its coordinates, the lookup it needs, or why it cannot have one. */
-  needs: PlaceNeed[];
+  needs: readonly PlaceNeed[];
 }
 
 /** A run, planned: its lists, and its lookups. */
@@ -78,13 +78,14 @@ export function planRun(lists: readonly ListInput[]): RunPlan {
   const planned = lists.map((list, index): ListPlan => {
     const parsed = list.parsed ?? parseList(list.content ?? '', list.kind);
     const places = parsed instanceof ConverterError ? [] : parsed.places;
-    const needs = places.map(placeNeed);
-    needs.forEach((need, i) => {
-      if (need.kind !== 'lookup' || entries.has(need.key)) return;
+    const needs = parsed instanceof ConverterError ? [] : (parsed.needs ?? places.map(placeNeed));
+    for (let i = 0; i < needs.length; i += 1) {
+      const need = needs[i]!;
+      if (need.kind !== 'lookup' || entries.has(need.key)) continue;
       const place = places[i]!;
       entries.set(need.key, place.url);
       if (place.title.trim()) titles.set(place.url, place.title.trim());
-    });
+    }
     return {
       fileName: fileNameFromPath(list.path),
       outputName: list.outputName ?? outputNames[index]!,

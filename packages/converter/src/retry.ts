@@ -3,7 +3,7 @@
  * still place, as lists of their own, so they go through selection, a new authorization for just
  * those places, and conversion like any list. A retry list says what it is in its `origin`.
  */
-import { countCoordinateSources, type InspectedList } from './inspect.js';
+import { coordinateSources, type InspectedList } from './inspect.js';
 import { labelledStem } from './core/names.js';
 import { RETRYABLE_AGAIN, type UnplacedReason } from './core/reasons.js';
 import type { ConversionResult, ListSummary } from './core/types.js';
@@ -28,6 +28,7 @@ export function retryLists(
       .filter((place) => !place.coordinates && RETRYABLE_AGAIN.has(place.reason as UnplacedReason))
       .map(({ coordinates: _c, reason: _r, ...place }) => ({ ...place }));
     if (places.length === 0) return [];
+    const { needs, withCoordinates, needsLookup } = coordinateSources(places);
     const of = result.origin?.of ?? result.path;
     const source = byPath.get(of);
     return [
@@ -39,9 +40,11 @@ export function retryLists(
         origin: { kind: 'retry' as const, of },
         size: 0,
         rowCount: places.length,
-        ...countCoordinateSources(places),
+        withCoordinates,
+        needsLookup,
         parsed: {
           places,
+          needs,
           columns: [],
           ...(result.description ? { description: result.description } : {}),
         },

@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { columnsMessage, ConverterError, MESSAGES, parseErrorMessage } from './errors.js';
 import type { PlaceCounter } from './limits.js';
+import type { PlaceNeed } from './link-need.js';
 import type { ParsedPlace } from './types.js';
 
 /** The header is looked for within this many non-blank rows (a list description may come first). */
@@ -12,6 +13,11 @@ export interface ParsedCsv {
   description?: string;
   /** The header as found, trimmed (the failed-places CSV keeps the list's Tags column where it was). */
   columns: string[];
+  /**
+   * What each place needs (`placeNeed`), in order, once inspection has read the links; a run plans
+   * from it rather than reading every link again. Absent on a list parsed but not inspected.
+   */
+  needs?: readonly PlaceNeed[];
 }
 
 /** True for the header row: it names both a Title and a URL column (any case, trimmed). */

@@ -49,10 +49,19 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-const graphemes =
-  typeof Intl !== 'undefined' && 'Segmenter' in Intl
-    ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
-    : undefined;
+let graphemes: Intl.Segmenter | null | undefined;
+
+/**
+ * The grapheme segmenter, made on first use: only a name too long for the disk needs it, and making
+ * one costs every run's start-up a few milliseconds. `null` where `Intl.Segmenter` is missing.
+ */
+function graphemeSegmenter(): Intl.Segmenter | null {
+  graphemes ??=
+    typeof Intl !== 'undefined' && 'Segmenter' in Intl
+      ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+      : null;
+  return graphemes;
+}
 
 /**
  * The longest start of `text` within `maxBytes` of UTF-8, cut between graphemes (a flag, a family
@@ -65,8 +74,9 @@ export function cutToBytes(text: string, maxBytes: number): string {
   if (text.length * 3 <= maxBytes || utf8Length(text) <= maxBytes) return text;
   let kept = '';
   let used = 0;
-  const pieces = graphemes
-    ? Array.from(graphemes.segment(text), (piece) => piece.segment)
+  const segmenter = graphemeSegmenter();
+  const pieces = segmenter
+    ? Array.from(segmenter.segment(text), (piece) => piece.segment)
     : Array.from(text);
   for (const piece of pieces) {
     const bytes = utf8Length(piece);
