@@ -157,6 +157,29 @@ describe('resolution through a real server and the fake Google', () => {
     expect(stack.google.requests.map((request) => request.host)).toEqual(['www.google.com']);
   });
 
+  it('answers 503 google_unreachable when no lookup of a batch got an answer (the network is down)', async () => {
+    const network: typeof fetch = () => Promise.reject(new TypeError('fetch failed'));
+    stack = await startStack({ config: { fetch: network } });
+    const id = await paidIntent(40);
+    const links = Array.from({ length: 20 }, (_, i) => takeoutLink(ftidFor(300 + i)));
+    const first = await resolve(links, id);
+    expect(first.status).toBe(503);
+    expect(first.headers.get('retry-after')).toBe('60');
+    expect(first.body).toEqual({
+      error: {
+        code: 'google_unreachable',
+        message:
+          'Google cannot be reached from this server right now, so these links were not looked up.',
+      },
+    });
+    // A link that carries its coordinates is still answered: the batch is a 200 with the rest failed.
+    const pinned = 'https://www.google.com/maps/search/52.3676,4.9041';
+    const mixed = await resolve([pinned, links[0]!], id);
+    expect(mixed.status).toBe(200);
+    expect(Object.keys(mixed.body.results as object)).toEqual([pinned]);
+    expect(mixed.body.failures).toEqual({ [links[0]!]: 'unavailable' });
+  });
+
   it('looks each distinct place up once per batch, whatever link form names it', async () => {
     stack = await startStack();
     const ftid = ftidFor(12);

@@ -55,6 +55,10 @@ test('Google out of reach: results with the reason in plain words, each link sen
     timeout: 5 * 60_000,
   });
   await expect(page.getByText(REASON_ADVICE_UNAVAILABLE, { exact: false }).first()).toBeVisible();
+  // The cause, as the API said it: the server cannot reach Google (not that lookups failed one by one).
+  await expect(
+    page.getByText("Cannot reach Google: PlacePort's server gets no answer from Google right now"),
+  ).toBeVisible();
   await expect(
     page.getByRole('button', { name: `Retry failed places (${links.length})` }),
   ).toBeVisible();

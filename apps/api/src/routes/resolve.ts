@@ -79,6 +79,23 @@ function sortLinks(links: readonly string[]) {
   return { lookups, answered, refused };
 }
 
+/** When to ask again after Google could not be reached: the resolver's first pause. */
+export const GOOGLE_UNREACHABLE_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * True when a batch had links to look up and every one failed because no request got an answer
+ * (the network, or the breaker opened for that) and nothing else was answered: the page then says
+ * Google cannot be reached, rather than that its lookups failed one by one.
+ */
+function googleOutOfReach(
+  lookups: number,
+  answered: number,
+  details: Readonly<Record<string, number>>,
+): boolean {
+  if (lookups === 0 || answered > 0) return false;
+  return (details.unreachable ?? 0) + (details.network ?? 0) >= lookups;
+}
+
 /**
  * `POST /api/resolve-urls-batch { urls, paymentIntentId? }` → `{ results, failures }`: a URL
  * carrying coordinates for each link resolved, a reason (product.md) for each one not. A link the
@@ -125,6 +142,14 @@ export function registerResolveRoute(app: FastifyInstance): void {
       for (const link of refused) failures[link] = 'not_allowed';
       request.log.info({ resolve: report, refused: refused.length }, 'resolved batch');
       await app.allowance.resolved(requester, Object.keys(results), log);
+      if (googleOutOfReach(lookups.length, Object.keys(results).length, report.details)) {
+        throw new ApiError(
+          503,
+          'google_unreachable',
+          'Google cannot be reached from this server right now, so these links were not looked up.',
+          GOOGLE_UNREACHABLE_RETRY_AFTER_SECONDS,
+        );
+      }
       return { results, failures };
     },
   );

@@ -11,10 +11,25 @@ const ResolveResponse = v.object({
 
 const KNOWN_REASONS = new Set<string>(LOOKUP_FAILURES);
 
+/** The API's code for a batch of which no lookup got an answer from Google. */
+export const GOOGLE_UNREACHABLE = 'google_unreachable';
+
+/** The `error.code` of an API refusal's body, if it has one. */
+function refusalCode(text: string): string | undefined {
+  try {
+    const code = (JSON.parse(text) as { error?: { code?: unknown } } | null)?.error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The client for `POST /api/resolve-urls-batch`. Sends credentials, JSON only with a body; a non-OK
  * answer becomes a {@link ResolveRequestError} "status: text" (the seed's rule), which the pipeline
- * turns into a warning and a reason for every link of the batch.
+ * turns into a warning and a reason for every link of the batch; except 503 `google_unreachable`,
+ * the server saying Google cannot be reached, which answers every link `unavailable` and tells the
+ * run to stop sending (`unreachable`).
  */
 export function createResolveClient(
   options: ResolveOptions,
@@ -34,6 +49,11 @@ export function createResolveClient(
     });
     if (!response.ok) {
       const text = await response.text().catch(() => '');
+      if (response.status === 503 && refusalCode(text) === GOOGLE_UNREACHABLE) {
+        // The server cannot reach Google: nothing more is sent this run, and nothing retried.
+        const failures = Object.fromEntries(urls.map((url) => [url, 'unavailable' as const]));
+        return { results: {}, failures, unreachable: true };
+      }
       throw new ResolveRequestError(
         response.status,
         `${response.status}: ${text || response.statusText}`,
