@@ -494,18 +494,20 @@ describe('convertLists', () => {
     expect([...percents].sort((a, b) => a - b)).toEqual(percents);
   });
 
-  it('splits a list over 2,000 converted places into even parts', async () => {
-    const rows = Array.from({ length: 4001 }, (_, i) => [
+  it('writes a list in numbered parts of at most maxPlacemarksPerFile places', async () => {
+    // How the parts are sized is splitEvenly's rule (output.test.ts); here, that the run applies it.
+    const rows = Array.from({ length: 3 }, (_, i) => [
       `P${i}`,
       '',
-      `https://www.google.com/maps/search/1.5,${(i % 1000) / 10}`,
+      `https://www.google.com/maps/search/1.5,${i / 10}`,
       '',
     ]);
-    const [result] = await convertLists([{ path: 'Saved/Huge.csv', content: csv(rows) }]);
+    const [result] = await convertLists([{ path: 'Saved/Food.csv', content: csv(rows) }], {
+      maxPlacemarksPerFile: 2,
+    });
     expect(result?.files.map((k) => [k.fileName, k.placemarks])).toEqual([
-      ['Huge (part 1 of 3).kml', 1334],
-      ['Huge (part 2 of 3).kml', 1334],
-      ['Huge (part 3 of 3).kml', 1333],
+      ['Food (part 1 of 2).kml', 2],
+      ['Food (part 2 of 2).kml', 1],
     ]);
   });
 
