@@ -1,10 +1,9 @@
 /**
  * A small local stand-in for the PlacePort API (architecture.md "Contracts") on 127.0.0.1, for
  * the web app's tests and for looking at the page before the real API runs. It records every
- * request, follows the contract's shapes and the server's money rules (product.md "Money": the
- * links it resolved for a payment are its count, capture charges `max(claimed, count)` capped at
- * the authorized places, under $0.50 cancels, a repeated capture answers the first result), and
- * can serve a built `dist/` with the SPA fallback.
+ * request, follows the contract's shapes, answers what the test sets, and can serve a built `dist/`
+ * with the SPA fallback. It does not copy the server's money rules (the API's own tests hold
+ * those): a capture answers the receipt the test set, or else charges what the page claimed.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -21,6 +20,13 @@ export interface FakeApiOptions {
   failCapture?: boolean;
   /** Answer capture with the seed's fields only (`cancelled`, `amountCaptured`), no receipt. */
   thinCapture?: boolean;
+  /**
+   * The capture's answer, in the API's dollars (`cancelled`, `amountAuthorized`, `amountCaptured`,
+   * `amountReleased`), whatever the page claimed; `reference` is the intent's id unless set. Tests
+   * set it so the page must show what the server charged. Unset, the capture charges the claim
+   * (cancelled when it is under the `minimumChargeCents` this fake's config announces).
+   */
+  capture?: Record<string, unknown>;
   /** Coordinates for a link without any, or null to leave it unresolved. */
   resolve?: (url: string) => string | null;
   /** A built web app to serve at `/`, unknown paths falling back to its index.html. */
@@ -88,19 +94,13 @@ async function serveStatic(dir: string, path: string, res: ServerResponse): Prom
   res.end(await readFile(file));
 }
 
+/** What this fake's config announces as the smallest card charge. */
+const MINIMUM_CHARGE_CENTS = 50;
+
 export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {
   const requests: RecordedRequest[] = [];
-  const intents = new Map<
-    string,
-    {
-      cents: number;
-      status: string;
-      /** Distinct links resolved for this payment: the server's own count. */
-      resolved: Set<string>;
-      /** The first capture's answer, repeated for any later one. */
-      receipt?: Record<string, unknown>;
-    }
-  >();
+  /** The hold of each intent created, in cents, as the page asked for it. */
+  const holds = new Map<string, number>();
   let nextIntent = 1;
   const api: FakeApi = { url: '', requests, options, close: async () => undefined };
 
@@ -133,62 +133,50 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
               ? { publishableKey: o.publishableKey ?? 'pk_test_fake' }
               : {}),
             pricePerPlaceCents: 10,
-            minimumChargeCents: 50,
+            minimumChargeCents: MINIMUM_CHARGE_CENTS,
           });
         case 'POST /api/create-payment-intent': {
           if (o.failIntent) return fail(res, 500, 'internal', 'Internal Server Error');
-          const cents = Math.round(Number(fields.amount) * 100);
-          if (!Number.isInteger(cents) || cents < 50) {
-            return fail(res, 400, 'amount_too_small', 'Amount must be at least $0.50.');
-          }
           const id = `pi_fake_${nextIntent++}`;
-          intents.set(id, { cents, status: 'requires_payment_method', resolved: new Set() });
+          holds.set(id, Math.round(Number(fields.amount) * 100));
           return send(res, 200, { clientSecret: `${id}_secret_fake`, paymentIntentId: id });
         }
         case 'POST /api/demo/authorize': {
-          const intent = intents.get(String(fields.paymentIntentId));
-          if (!intent) return fail(res, 404, 'resource_missing', 'No such payment intent.');
-          intent.status = 'requires_capture';
-          return send(res, 200, { status: intent.status });
+          if (!holds.has(String(fields.paymentIntentId))) {
+            return fail(res, 404, 'resource_missing', 'No such payment intent.');
+          }
+          return send(res, 200, { status: 'requires_capture' });
         }
         case 'POST /api/capture-payment': {
           if (o.failCapture) return fail(res, 502, 'upstream', 'Bad Gateway');
-          const intent = intents.get(String(fields.paymentIntentId));
-          if (!intent) return fail(res, 404, 'resource_missing', 'No such payment intent.');
-          if (!intent.receipt) {
-            const places = Math.min(
-              intent.cents / 10,
-              Math.max(Number(fields.convertedCount), intent.resolved.size),
-            );
-            const cents = places * 10;
-            const cancelled = cents < 50;
-            const captured = cancelled ? 0 : cents;
-            intent.status = cancelled ? 'canceled' : 'succeeded';
-            intent.receipt = o.thinCapture
+          const reference = String(fields.paymentIntentId);
+          const hold = holds.get(reference);
+          if (hold === undefined)
+            return fail(res, 404, 'resource_missing', 'No such payment intent.');
+          if (o.capture) return send(res, 200, { reference, ...o.capture });
+          const claimed = Math.round(Number(fields.actualAmount) * 100);
+          const captured = claimed < MINIMUM_CHARGE_CENTS ? 0 : claimed;
+          const cancelled = captured === 0;
+          return send(
+            res,
+            200,
+            o.thinCapture
               ? { cancelled, amountCaptured: captured / 100 }
               : {
                   cancelled,
                   amountCaptured: captured / 100,
-                  amountAuthorized: intent.cents / 100,
-                  amountReleased: (intent.cents - captured) / 100,
-                  reference: String(fields.paymentIntentId),
-                };
-          }
-          return send(res, 200, intent.receipt);
+                  amountAuthorized: hold / 100,
+                  amountReleased: (hold - captured) / 100,
+                  reference,
+                },
+          );
         }
         case 'POST /api/resolve-urls-batch': {
           const urls = Array.isArray(fields.urls) ? (fields.urls as unknown[]) : [];
-          const payment =
-            fields.paymentIntentId === undefined
-              ? undefined
-              : intents.get(String(fields.paymentIntentId));
           const results: Record<string, string> = {};
           for (const url of urls) {
             const resolved = typeof url === 'string' ? o.resolve?.(url) : null;
-            if (typeof url === 'string' && resolved) {
-              results[url] = resolved;
-              payment?.resolved.add(url);
-            }
+            if (typeof url === 'string' && resolved) results[url] = resolved;
           }
           return send(res, 200, { results });
         }
