@@ -507,8 +507,9 @@ describe('placeport CLI', () => {
     expect(result.code).toBe(1);
     const summary = JSON.parse(result.stdout) as JsonSummary;
     expect(summary.lists.find((l) => l.name === 'Good')).toMatchObject({ converted: 3 });
-    expect(summary.lists.find((l) => l.name === 'Broken')?.skippedReason).toBeTruthy();
-    expect(result.stderr).toContain('placeport: Broken: ');
+    const reason = 'CSV file must contain "Title" and "URL" columns. Found columns: Name, Where';
+    expect(summary.lists.find((l) => l.name === 'Broken')?.skippedReason).toBe(reason);
+    expect(result.stderr).toContain(`placeport: Broken: ${reason}`);
     expect(await readdir(out)).toEqual(['Good.kml']);
   });
 });
