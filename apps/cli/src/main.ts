@@ -18,6 +18,7 @@ import {
 } from '@placeport/converter';
 import { FAILED_CSV_SUFFIX } from '@placeport/converter/internal';
 import { readMachine, type CliEnvironment } from './config.js';
+import { zlibInflate } from './inflate.js';
 import {
   apiLookups,
   emptyStats,
@@ -181,7 +182,9 @@ async function readLists(
   // A failed-places CSV's files are named after the list it came from, as a retry: `Want to go -
   // failed-places.csv` writes `Want to go (retry).kml` (see `planOutputs`).
   const { lists } = isZip
-    ? inspectArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    ? inspectArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+        inflate: zlibInflate,
+      })
     : inspectCsv(bytes.toString('utf8'), path.basename(command.archive));
   return { lists: command.lists.length === 0 ? lists : pickLists(lists, command.lists), retry };
 }

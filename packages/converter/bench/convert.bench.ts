@@ -1,8 +1,10 @@
 /**
  * `pnpm bench`: converts generated Takeout archives of 10,000 and 100,000 places (coordinates in the
  * URLs, so no resolution) and prints, per size: wall and CPU time, places per second, peak memory, and
- * the "floor" (unzip + CSV parse alone) with the ratio converter/floor. The archive is generated once and
- * each measurement runs in a fresh process reading it from disk, so peak RSS is the conversion's own.
+ * the "floor" (unzip + CSV parse alone) with the ratio converter/floor, converter and floor run in
+ * alternate fresh processes. The pair is measured twice: inflating with fflate (the default, as in the
+ * browser) and with Node's zlib (as the CLI passes it). The archive is generated once and each
+ * measurement runs in a fresh process reading it from disk, so peak RSS is the conversion's own.
  * Then, for the 100,000 converted places (saved once as JSON, loaded by each fresh process): the time
  * and peak memory of writing every list in each output format (`writeListFiles`), and of one
  * "Download all" ZIP of every KML file (`zipFiles` pulling from a generator), each with its ratio to
@@ -14,6 +16,7 @@ import { unzipSync } from 'fflate';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { inflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
@@ -26,6 +29,8 @@ import {
 } from '../src/core/formats/output.js';
 import { zipFiles } from '../src/core/formats/zip.js';
 import type { MappedPlace } from '../src/core/kml.js';
+import type { Inflate } from '../src/core/archive.js';
+import { readZipDirectory, readZipEntry } from '../src/core/zip-directory.js';
 import { readArchive } from '../src/inspect.js';
 import { convertLists } from '../src/pipeline.js';
 
@@ -55,7 +60,15 @@ function archiveOf(places: number): Uint8Array {
   }).zip;
 }
 
-async function measure(mode: 'converter' | 'floor', file: string): Promise<Measurement> {
+/** Node's zlib, as the CLI inflates (`apps/cli/src/inflate.ts`). */
+const zlibInflate: Inflate = (data, size) =>
+  inflateRawSync(data, { maxOutputLength: size, chunkSize: Math.max(64, size) });
+
+/** What a measuring process runs: the converter or its floor, each with fflate's inflate or zlib's. */
+const MEASURES = ['converter', 'floor', 'converter-zlib', 'floor-zlib'] as const;
+type MeasureMode = (typeof MEASURES)[number];
+
+async function measure(mode: MeasureMode, file: string): Promise<Measurement> {
   const zip = new Uint8Array(readFileSync(file));
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -66,8 +79,16 @@ async function measure(mode: 'converter' | 'floor', file: string): Promise<Measu
     for (const bytes of Object.values(files)) {
       converted += Papa.parse(decoder.decode(bytes), { skipEmptyLines: 'greedy' }).data.length;
     }
+  } else if (mode === 'floor-zlib') {
+    const decoder = new TextDecoder();
+    for (const entry of readZipDirectory(zip)) {
+      if (!entry.name.toLowerCase().endsWith('.csv')) continue;
+      const text = decoder.decode(readZipEntry(zip, entry, zlibInflate));
+      converted += Papa.parse(text, { skipEmptyLines: 'greedy' }).data.length;
+    }
   } else {
-    const results = await convertLists(readArchive(zip));
+    const inflate = mode === 'converter-zlib' ? { inflate: zlibInflate } : {};
+    const results = await convertLists(readArchive(zip, inflate));
     converted = results.reduce((sum, result) => sum + result.stats.converted, 0);
   }
   const wallMs = performance.now() - started;
@@ -230,8 +251,8 @@ async function benchWriters(
 
 async function main(): Promise<void> {
   const [mode, file] = process.argv.slice(2);
-  if ((mode === 'converter' || mode === 'floor') && file) {
-    process.stdout.write(JSON.stringify(await measure(mode, file)));
+  if ((MEASURES as readonly string[]).includes(mode ?? '') && file) {
+    process.stdout.write(JSON.stringify(await measure(mode as MeasureMode, file)));
     return;
   }
   if (mode && file) {
@@ -250,24 +271,41 @@ async function main(): Promise<void> {
       // The lists asked for, plus the starred places of the small `Saved Places.json` the generator
       // writes beside them (also a list since the converter reads that file).
       const places = readArchive(zip).reduce((sum, list) => sum + list.rowCount, 0);
-      const conv = Array.from({ length: RUNS }, () => spawnMeasure('converter', archive));
-      const floor = Array.from({ length: RUNS }, () => spawnMeasure('floor', archive));
-      if (conv.some((run) => run.converted !== places))
-        throw new Error(`expected ${places} places converted`);
-      const [cw, cc, fw, fc] = [
-        median(conv.map((r) => r.wallMs)),
-        median(conv.map((r) => r.cpuMs)),
-        median(floor.map((r) => r.wallMs)),
-        median(floor.map((r) => r.cpuMs)),
-      ];
-      const floorPeak = Math.max(...floor.map((r) => r.maxRssMb));
-      console.log(
-        `${fmt(size)} places${places === size ? '' : ` (+${fmt(places - size)} starred)`}: converter ${fmt(cw)} ms wall / ${fmt(cc)} ms CPU, ${fmt((places / cw) * 1000)} places/s, ` +
-          `peak ${fmt(Math.max(...conv.map((r) => r.maxRssMb)))} MB | floor ${fmt(fw)} ms wall / ${fmt(fc)} ms CPU, ` +
-          `peak ${fmt(floorPeak)} MB | ratio ${(cw / fw).toFixed(2)} wall, ${(cc / fc).toFixed(2)} CPU`,
-      );
+      // Paired runs, the order flipped each round, so a machine that slows down slows both sides.
+      const runs = (converter: MeasureMode, floor: MeasureMode) => {
+        const pairs = { conv: [] as Measurement[], floor: [] as Measurement[] };
+        for (let round = 0; round < RUNS; round += 1) {
+          const order =
+            round % 2 === 0 ? (['conv', 'floor'] as const) : (['floor', 'conv'] as const);
+          for (const side of order) {
+            pairs[side].push(spawnMeasure(side === 'conv' ? converter : floor, archive));
+          }
+        }
+        return pairs;
+      };
+      const report = (label: string, conv: Measurement[], floor: Measurement[]) => {
+        if (conv.some((run) => run.converted !== places))
+          throw new Error(`expected ${places} places converted`);
+        const [cw, cc, fw, fc] = [
+          median(conv.map((r) => r.wallMs)),
+          median(conv.map((r) => r.cpuMs)),
+          median(floor.map((r) => r.wallMs)),
+          median(floor.map((r) => r.cpuMs)),
+        ];
+        const floorPeak = Math.max(...floor.map((r) => r.maxRssMb));
+        console.log(
+          `${fmt(size)} places${places === size ? '' : ` (+${fmt(places - size)} starred)`}${label}: converter ${fmt(cw)} ms wall / ${fmt(cc)} ms CPU, ${fmt((places / cw) * 1000)} places/s, ` +
+            `peak ${fmt(Math.max(...conv.map((r) => r.maxRssMb)))} MB | floor ${fmt(fw)} ms wall / ${fmt(fc)} ms CPU, ` +
+            `peak ${fmt(floorPeak)} MB | ratio ${(cw / fw).toFixed(2)} wall, ${(cc / fc).toFixed(2)} CPU`,
+        );
+        return { wallMs: fw, cpuMs: fc, maxRssMb: floorPeak };
+      };
+      const fflate = runs('converter', 'floor');
+      const floor = report('', fflate.conv, fflate.floor);
+      const zlib = runs('converter-zlib', 'floor-zlib');
+      report(", both inflating with Node's zlib (as the CLI)", zlib.conv, zlib.floor);
       if (size === WRITE_SIZE) {
-        await benchWriters(size, archive, dir, { wallMs: fw, cpuMs: fc, maxRssMb: floorPeak });
+        await benchWriters(size, archive, dir, floor);
       }
     }
     const bomb = makeZipBomb(300 * 1024 * 1024);

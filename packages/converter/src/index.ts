@@ -23,6 +23,7 @@ export {
   type ConvertedArchive,
 } from './library.js';
 export type { InspectedList } from './inspect.js';
+export type { Inflate } from './core/archive.js';
 export type { ConversionOptions } from './pipeline.js';
 
 // Writers, each pure: places in, file content out.

@@ -1,4 +1,4 @@
-import { extractCsvEntries } from './core/archive.js';
+import { eachCsvEntry, type Inflate } from './core/archive.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
 import { LIMITS, PlaceCounter, type Limits } from './core/limits.js';
 import { placeNeed, type PlaceNeed } from './core/link-need.js';
@@ -94,25 +94,24 @@ function countSources(parsed: ParsedCsv): { withCoordinates: number; needsLookup
  */
 export function readArchive(
   bytes: Uint8Array,
-  options: { limits?: Limits; logger?: Logger } = {},
+  options: { limits?: Limits; logger?: Logger; inflate?: Inflate } = {},
 ): InspectedList[] {
-  const warn = (message: string) => options.logger?.warn(message);
   const limits = options.limits ?? LIMITS;
-  const entries = extractCsvEntries(bytes, limits, warn);
+  const entries = eachCsvEntry(bytes, {
+    limits,
+    warn: (message) => options.logger?.warn(message),
+    ...(options.inflate ? { inflate: options.inflate } : {}),
+  });
   // One count for the whole archive: its lists together may hold at most limits.maxPlaces places.
   const counter = new PlaceCounter(limits.maxPlaces);
-  const parsedEntries = entries
-    .map((entry) => ({ entry, parsed: parseList(entry.content, entry.kind, counter) }))
+  // Each list is parsed as it comes out of the archive, and its text let go before the next.
+  const read: Array<Omit<InspectedList, 'outputName'>> = [];
+  for (const entry of entries) {
+    const parsed = parseList(entry.content, entry.kind, counter);
     // Starred places without a single place (Takeout writes an empty collection) are no list.
-    .filter(({ entry, parsed }) => !(entry.kind === 'starred' && isEmptyList(parsed)));
-  if (parsedEntries.length === 0) {
-    throw new ConverterError('no-place-lists', MESSAGES.noPlaceLists);
-  }
-  const outputNames = listOutputNames(parsedEntries.map(({ entry }) => entry.path));
-  return parsedEntries.map(({ entry, parsed }, index) => {
+    if (entry.kind === 'starred' && isEmptyList(parsed)) continue;
     const failed = parsed instanceof ConverterError;
-    const counts = failed ? { withCoordinates: 0, needsLookup: 0 } : countSources(parsed);
-    return {
+    read.push({
       path: entry.path,
       name: entry.name,
       kind: entry.kind,
@@ -122,12 +121,14 @@ export function readArchive(
         : entry.kind === 'csv'
           ? Math.max(0, countNonBlankRows(entry.content, counter) - 1)
           : 0,
-      ...counts,
+      ...(failed ? { withCoordinates: 0, needsLookup: 0 } : countSources(parsed)),
       ...(failed ? { problem: parsed.message } : {}),
       parsed,
-      outputName: outputNames[index]!,
-    };
-  });
+    });
+  }
+  if (read.length === 0) throw new ConverterError('no-place-lists', MESSAGES.noPlaceLists);
+  const outputNames = listOutputNames(read.map((list) => list.path));
+  return read.map((list, index) => ({ ...list, outputName: outputNames[index]! }));
 }
 
 /**

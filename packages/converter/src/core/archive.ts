@@ -1,9 +1,17 @@
-import { unzipSync, type UnzipFileInfo } from 'fflate';
 import { ConverterError, MESSAGES } from './errors.js';
 import { describeBytes, LIMITS, type Limits } from './limits.js';
 import { listNameFromPath } from './names.js';
 import { isSavedPlacesJsonPath } from './saved-places-json.js';
 import type { ListKind } from './types.js';
+import {
+  fflateInflate,
+  readZipDirectory,
+  readZipEntry,
+  type Inflate,
+  type ZipEntry,
+} from './zip-directory.js';
+
+export { fflateInflate, type Inflate } from './zip-directory.js';
 
 /** A list entry chosen from the archive, still compressed. */
 export interface CsvEntry {
@@ -47,7 +55,7 @@ function folderNames(path: string): string[] {
   return pathParts(path).slice(0, -1);
 }
 
-function isDirectory(info: UnzipFileInfo): boolean {
+function isDirectory(info: { name: string }): boolean {
   return info.name.endsWith('/') || info.name.endsWith('\\');
 }
 
@@ -79,7 +87,7 @@ function inSavedPlacesFolder(path: string): boolean {
  * rule, CSVs in a folder whose path says "saved places" preferred, else every CSV. Image and page
  * lists are never place lists. (`Saved Places.json` is chosen apart: it is always a list.)
  */
-function choosePlaceLists(csvs: readonly CsvEntry[]): CsvEntry[] {
+function choosePlaceLists<T extends CsvEntry>(csvs: readonly T[]): T[] {
   const candidates = csvs.filter((entry) => isPlaceListPath(entry.path));
   if (csvs.some((entry) => isInSavedFolder(entry.path))) {
     return candidates.filter((entry) => isInSavedFolder(entry.path));
@@ -97,38 +105,44 @@ function choosePlaceLists(csvs: readonly CsvEntry[]): CsvEntry[] {
  * `no-place-lists` when it holds only lists that are not places.
  */
 export function chooseCsvEntries(bytes: Uint8Array, limits: Limits = LIMITS): CsvEntry[] {
+  return chooseEntries(bytes, limits).map(({ path, size, kind }) => ({ path, size, kind }));
+}
+
+/** A chosen list and where its bytes are in the archive. */
+interface ChosenEntry extends CsvEntry {
+  zip: ZipEntry;
+}
+
+/** {@link chooseCsvEntries}, keeping each list's directory entry for reading it. */
+function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
   if (bytes.length > limits.maxArchiveBytes) {
     throw new ConverterError(
       'archive-too-large',
       `This ZIP file is larger than ${describeBytes(limits.maxArchiveBytes)}. Export only "Saved" from Google Takeout and try again.`,
     );
   }
-  const csvs: CsvEntry[] = [];
-  const starred: CsvEntry[] = [];
-  let entries = 0;
-  let csvBytes = 0;
+  let directory: ZipEntry[];
   try {
-    unzipSync(bytes, {
-      filter(info) {
-        entries += 1;
-        if (entries > limits.maxEntries) {
-          throw new ConverterError(
-            'too-many-entries',
-            `This ZIP file holds more than ${limits.maxEntries.toLocaleString('en-US')} files. Export only "Saved" from Google Takeout and try again.`,
-          );
-        }
-        if (!isDirectory(info) && isCsvPath(info.name)) {
-          csvs.push({ path: info.name, size: info.originalSize, kind: 'csv' });
-        } else if (!isDirectory(info) && isSavedPlacesJsonPath(info.name)) {
-          starred.push({ path: info.name, size: info.originalSize, kind: 'starred' });
-        }
-        return false;
-      },
-    });
-  } catch (error) {
-    if (error instanceof ConverterError) throw error;
-    // fflate's "invalid zip data" and the like: the directory at the end of the file is missing.
+    directory = readZipDirectory(bytes);
+  } catch {
+    // The directory at the end of the file is missing or cut: a download cut short.
     throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
+  }
+  if (directory.length > limits.maxEntries) {
+    throw new ConverterError(
+      'too-many-entries',
+      `This ZIP file holds more than ${limits.maxEntries.toLocaleString('en-US')} files. Export only "Saved" from Google Takeout and try again.`,
+    );
+  }
+  const csvs: ChosenEntry[] = [];
+  const starred: ChosenEntry[] = [];
+  for (const zip of directory) {
+    if (isDirectory(zip)) continue;
+    if (isCsvPath(zip.name)) {
+      csvs.push({ path: zip.name, size: zip.originalSize, kind: 'csv', zip });
+    } else if (isSavedPlacesJsonPath(zip.name)) {
+      starred.push({ path: zip.name, size: zip.originalSize, kind: 'starred', zip });
+    }
   }
   if (csvs.length === 0 && starred.length === 0) {
     throw new ConverterError('no-csv', MESSAGES.noCsv);
@@ -141,6 +155,7 @@ export function chooseCsvEntries(bytes: Uint8Array, limits: Limits = LIMITS): Cs
       `This ZIP file holds more than ${limits.maxLists.toLocaleString('en-US')} lists. Export only "Saved" from Google Takeout and try again.`,
     );
   }
+  let csvBytes = 0;
   for (const entry of chosen) csvBytes += entry.size;
   if (csvBytes > limits.maxCsvBytes) {
     throw new ConverterError(
@@ -151,49 +166,56 @@ export function chooseCsvEntries(bytes: Uint8Array, limits: Limits = LIMITS): Cs
   return chosen;
 }
 
-function inflate(bytes: Uint8Array, paths: ReadonlySet<string>): Record<string, Uint8Array> {
-  return unzipSync(bytes, { filter: (info) => paths.has(info.name) && !isDirectory(info) });
+/**
+ * Takes the chosen lists out of the archive as text (UTF-8, BOM removed), one at a time as they are
+ * pulled, so a caller that parses each before pulling the next never holds every list's text at
+ * once. Only those entries are inflated, by `inflate` (fflate's by default; Node callers may pass
+ * zlib's). An entry that fails to inflate is logged and skipped, as the seed says; if every one
+ * fails, the archive is refused as incomplete (product.md), once the last is pulled. Throws
+ * ConverterError (see {@link chooseCsvEntries}) before the first entry.
+ */
+export function eachCsvEntry(
+  bytes: Uint8Array,
+  options: { limits?: Limits; warn?: (message: string) => void; inflate?: Inflate } = {},
+): Generator<ArchiveEntry> {
+  const chosen = chooseEntries(bytes, options.limits ?? LIMITS);
+  return entriesOf(bytes, chosen, options.warn ?? (() => {}), options.inflate ?? fflateInflate);
 }
 
-/**
- * Takes the chosen CSV lists out of the archive as text (UTF-8, BOM removed). Only those entries are
- * inflated. An entry that fails to inflate is logged and skipped, as the seed says; if every one fails,
- * the archive is refused as incomplete (product.md). Throws ConverterError (see {@link chooseCsvEntries}).
- */
-export function extractCsvEntries(
+function* entriesOf(
   bytes: Uint8Array,
-  limits: Limits = LIMITS,
-  warn: (message: string) => void = () => {},
-): ArchiveEntry[] {
-  const chosen = chooseCsvEntries(bytes, limits);
-
-  let inflated: Record<string, Uint8Array>;
-  try {
-    inflated = inflate(bytes, new Set(chosen.map((entry) => entry.path)));
-  } catch {
-    // One bad entry spoils the batch: take the entries one by one and skip the ones that fail.
-    inflated = {};
-    for (const entry of chosen) {
-      try {
-        Object.assign(inflated, inflate(bytes, new Set([entry.path])));
-      } catch (error) {
-        warn(`Skipped ${entry.path}: ${extractMessage(error)}`);
-      }
+  chosen: readonly ChosenEntry[],
+  warn: (message: string) => void,
+  inflate: Inflate,
+): Generator<ArchiveEntry> {
+  let read = 0;
+  for (const { zip, ...entry } of chosen) {
+    let data: Uint8Array;
+    try {
+      data = readZipEntry(bytes, zip, inflate);
+    } catch (error) {
+      warn(`Skipped ${entry.path}: ${extractMessage(error)}`);
+      continue;
     }
-  }
-  const lists: ArchiveEntry[] = [];
-  for (const entry of chosen) {
-    const data = inflated[entry.path];
-    if (!data) continue;
-    lists.push({
+    read += 1;
+    yield {
       ...entry,
       size: data.length,
       name: listNameFromPath(entry.path),
       content: utf8.decode(data),
-    });
+    };
   }
-  if (lists.length === 0) throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
-  return lists;
+  if (read === 0) throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
+}
+
+/** Every chosen list at once (see {@link eachCsvEntry}). */
+export function extractCsvEntries(
+  bytes: Uint8Array,
+  limits: Limits = LIMITS,
+  warn: (message: string) => void = () => {},
+  inflate: Inflate = fflateInflate,
+): ArchiveEntry[] {
+  return Array.from(eachCsvEntry(bytes, { limits, warn, inflate }));
 }
 
 function extractMessage(error: unknown): string {

@@ -1,0 +1,134 @@
+/**
+ * Reading a ZIP's central directory ourselves (as fflate's `unzipSync` reads it, ZIP64 included),
+ * so each entry's compressed bytes can be handed to whichever {@link Inflate} the caller chose:
+ * fflate's by default (the browser and the worker), or Node's native zlib, which inflates the same
+ * bytes in about a third of the time.
+ */
+import { inflateSync } from 'fflate';
+
+/** One entry of the directory: where its data is and what it unpacks to (as declared). */
+export interface ZipEntry {
+  name: string;
+  /** 0 stored, 8 DEFLATE; anything else cannot be read. */
+  compression: number;
+  /** Compressed size. */
+  size: number;
+  /** Uncompressed size, as the directory declares it. */
+  originalSize: number;
+  /** Offset of the entry's local header. */
+  localOffset: number;
+}
+
+/**
+ * Inflates one entry's raw DEFLATE data. `size` is what the directory declares it unpacks to: the
+ * result must never be longer (a lying directory must not unpack a bomb), and may be shorter.
+ * Throws when the data is not valid DEFLATE.
+ */
+export type Inflate = (compressed: Uint8Array, size: number) => Uint8Array;
+
+/** fflate's inflate into a buffer of the declared size: the default, pure JavaScript, as the browser runs it. */
+export const fflateInflate: Inflate = (compressed, size) =>
+  inflateSync(compressed, { out: new Uint8Array(size) });
+
+const u16 = (d: Uint8Array, at: number) => d[at]! | (d[at + 1]! << 8);
+const u32 = (d: Uint8Array, at: number) =>
+  (d[at]! | (d[at + 1]! << 8) | (d[at + 2]! << 16) | (d[at + 3]! << 24)) >>> 0;
+const u64 = (d: Uint8Array, at: number) => u32(d, at) + u32(d, at + 4) * 2 ** 32;
+
+const MAX_U32 = 0xffffffff;
+const utf8 = new TextDecoder();
+
+function entryName(bytes: Uint8Array, isUtf8: boolean): string {
+  if (isUtf8) return utf8.decode(bytes);
+  let name = '';
+  for (const byte of bytes) name += String.fromCharCode(byte);
+  return name;
+}
+
+/** The sizes and offset a ZIP64 extra field (id 1) holds for the fields marked 0xFFFFFFFF. */
+function zip64Values(
+  d: Uint8Array,
+  start: number,
+  length: number,
+  values: [size: number, originalSize: number, offset: number],
+): [number, number, number] {
+  const [size, originalSize, offset] = values;
+  const wide = [originalSize === MAX_U32, size === MAX_U32, offset === MAX_U32];
+  if (!wide.some(Boolean)) return values;
+  for (let at = start; at + 4 <= start + length; at += 4 + u16(d, at + 2)) {
+    if (u16(d, at) !== 1) continue;
+    let field = at + 4;
+    const next = () => {
+      const value = u64(d, field);
+      field += 8;
+      return value;
+    };
+    const original = wide[0] ? next() : originalSize;
+    const compressed = wide[1] ? next() : size;
+    return [compressed, original, wide[2] ? next() : offset];
+  }
+  throw new RangeError('ZIP64 sizes missing');
+}
+
+/**
+ * The entries of a ZIP, in directory order, without inflating anything. Throws (a RangeError or
+ * the like) when the directory at the end of the file is missing or cut short.
+ */
+export function readZipDirectory(d: Uint8Array): ZipEntry[] {
+  let end = d.length - 22;
+  for (; end < 0 || u32(d, end) !== 0x06054b50; end -= 1) {
+    if (end <= 0 || d.length - end > 65558) throw new RangeError('no ZIP directory');
+  }
+  let count = u16(d, end + 10);
+  let at = u32(d, end + 16);
+  if (end >= 20 && u32(d, end - 20) === 0x07064b50) {
+    const zip64End = u64(d, end - 12);
+    if (u32(d, zip64End) === 0x06064b50) {
+      count = u64(d, zip64End + 32);
+      at = u64(d, zip64End + 48);
+    }
+  }
+  const entries: ZipEntry[] = [];
+  for (let i = 0; i < count; i += 1) {
+    if (at + 46 > d.length || u32(d, at) !== 0x02014b50) throw new RangeError('ZIP directory cut');
+    const nameLength = u16(d, at + 28);
+    const extraLength = u16(d, at + 30);
+    const nameStart = at + 46;
+    if (nameStart + nameLength > d.length) throw new RangeError('ZIP directory cut');
+    const [size, originalSize, localOffset] = zip64Values(d, nameStart + nameLength, extraLength, [
+      u32(d, at + 20),
+      u32(d, at + 24),
+      u32(d, at + 42),
+    ]);
+    entries.push({
+      name: entryName(
+        d.subarray(nameStart, nameStart + nameLength),
+        (u16(d, at + 8) & 0x800) !== 0,
+      ),
+      compression: u16(d, at + 10),
+      size,
+      originalSize,
+      localOffset,
+    });
+    at = nameStart + nameLength + extraLength + u16(d, at + 32);
+  }
+  return entries;
+}
+
+/**
+ * An entry's bytes, unpacked by `inflate` (a stored entry is copied). Throws when its local header
+ * is missing, its data is cut short or not valid DEFLATE, or its compression is neither.
+ */
+export function readZipEntry(d: Uint8Array, entry: ZipEntry, inflate: Inflate): Uint8Array {
+  const local = entry.localOffset;
+  if (local + 30 > d.length || u32(d, local) !== 0x04034b50) {
+    throw new RangeError('ZIP entry header missing');
+  }
+  const start = local + 30 + u16(d, local + 26) + u16(d, local + 28);
+  if (start + entry.size > d.length) throw new RangeError('ZIP entry cut short');
+  const data = d.subarray(start, start + entry.size);
+  if (entry.compression === 0) return data.slice(0, entry.originalSize);
+  if (entry.compression === 8)
+    return entry.originalSize === 0 ? new Uint8Array(0) : inflate(data, entry.originalSize);
+  throw new RangeError(`unknown compression type ${entry.compression}`);
+}
