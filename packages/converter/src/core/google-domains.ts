@@ -1,6 +1,7 @@
 /**
  * Google's own list of the domains it serves Search and Maps on (187 names), copied from
- * `shared/data/google-supported-domains.txt` (Google's published "supported domains" list); a test
+ * `shared/data/google-supported-domains.txt` (Google's published "supported domains" list), kept in
+ * the repository as `packages/testkit/fixtures/google-domains/supported-domains.txt`; a test
  * (`allowlist.test.ts`) keeps the two equal. The allowlist is built from this list, never from a pattern: a pattern such
  * as `google.<cc>` or `com.<cc>` matches about 2,000 names, some under registries that sell
  * subdomains to anyone (`google.com.de`).
