@@ -272,7 +272,9 @@ async function convert(
     }
     const conversion: ConversionOptions = {
       logger: { warn: () => {} },
-      formats: command.formats,
+      // No files from the conversion: `writePlans` writes each from the places as it saves it, so
+      // the run never holds every list's text (see `planOutputs`).
+      formats: [],
       signal: stop.signal,
       onProgress,
       ...(lookups
@@ -302,7 +304,7 @@ async function convert(
       }
     }
 
-    const { plans, existing } = await planOutputs(results, outDir, retry);
+    const { plans, existing } = await planOutputs(results, command.formats, outDir, retry);
     const refused = refuseExisting(existing, outDir, command, io, (cache?.saved ?? 0) > 0);
     if (refused !== undefined) return refused;
     const written = await writePlans(plans, outDir, command.force);

@@ -18,6 +18,8 @@ import {
   type ConversionResult,
   type InspectedList,
   type OutputFormat,
+  unwrittenListFiles,
+  type UnwrittenFile,
 } from '@placeport/converter/internal';
 
 /** What is at a path: a file, a symbolic link (never followed), a folder, or something else. */
@@ -41,10 +43,14 @@ export interface RetryInput {
   id: { dev: number; ino: number } | undefined;
 }
 
+/** A file's content as pieces to write one after the other (text is written as UTF-8). */
+type Content = () => Iterable<string | Uint8Array>;
+
 /** One file to write. */
 interface PlannedFile {
   target: string;
-  data: string | Uint8Array;
+  /** Made only when the file is written, a piece at a time: the run never holds every file's text. */
+  content: Content;
   /** The retry's own failed-places CSV, rewritten in place (no `--force` needed). */
   replacesInput?: boolean;
 }
@@ -152,25 +158,29 @@ function unique(taken: Set<string>, dir: string, fileName: string): string {
 }
 
 /** A retry's map files: `<list> (retry).kml`, or `(retry 2)`, … past every name already there. */
-async function retryNames(result: ConversionResult, outDir: string): Promise<string[]> {
+async function retryNames(
+  result: ConversionResult,
+  files: readonly UnwrittenFile[],
+  outDir: string,
+): Promise<string[]> {
   for (let n = 1; ; n += 1) {
     const stem = labelledStem(result.outputName, retryLabel(n));
-    const names = result.files.map((part) =>
-      outputFileName(stem, part.format, part.part, part.parts),
-    );
+    const names = files.map((part) => outputFileName(stem, part.format, part.part, part.parts));
     const kinds = await Promise.all(names.map((name) => entryKind(path.join(outDir, name))));
     if (kinds.every((kind) => kind === undefined)) return names;
   }
 }
 
 /**
- * The exact files of the run, per list, and those already on the disk. Same-named lists never
- * share a file (a number tells them apart); a retry's map files are numbered past existing ones, and
- * its failed-places CSV, when it is the input itself, is rewritten (or removed when every place was
- * placed).
+ * The exact files of the run, per list, and those already on the disk: each list's files in each
+ * of `formats` (written from its places only when saved, see {@link writePlans}), then its
+ * failed-places CSV. Same-named lists never share a file (a number tells them apart); a retry's map
+ * files are numbered past existing ones, and its failed-places CSV, when it is the input itself, is
+ * rewritten (or removed when every place was placed).
  */
 export async function planOutputs(
   results: readonly ConversionResult[],
+  formats: readonly OutputFormat[],
   outDir: string,
   retry: RetryInput | undefined,
 ): Promise<{ plans: ListPlan[]; existing: ExistingEntry[] }> {
@@ -179,18 +189,20 @@ export async function planOutputs(
   const existing: ExistingEntry[] = [];
   for (const result of results) {
     const plan: ListPlan = { path: result.path, files: [] };
+    const files = formats.flatMap((format) => unwrittenListFiles(result, format));
     const names = retry
-      ? await retryNames(result, outDir)
-      : result.files.map((part) => part.fileName);
-    result.files.forEach((part, i) => {
-      plan.files.push({ target: unique(taken, outDir, names[i]!), data: part.data });
+      ? await retryNames(result, files, outDir)
+      : files.map((part) => part.fileName);
+    files.forEach((part, i) => {
+      plan.files.push({ target: unique(taken, outDir, names[i]!), content: part.chunks });
     });
     const failedName = result.failedCsvFileName ?? failedCsvFileName(result.outputName);
-    if (result.failedCsvContent) {
+    const failedCsv = result.failedCsvContent;
+    if (failedCsv) {
       const target = unique(taken, outDir, failedName);
       plan.files.push({
         target,
-        data: result.failedCsvContent,
+        content: () => [failedCsv],
         replacesInput: await isRetryInput(target, retry),
       });
     } else if (retry && !result.skippedReason) {
@@ -209,11 +221,19 @@ export async function planOutputs(
 /** A write that was refused before touching the disk. */
 class NotReplaced extends Error {}
 
-/** Creates `target`, failing if anything (a link included) is there already; never leaves half a file. */
-async function writeNew(target: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Creates `target`, failing if anything (a link included) is there already, and writes `content`
+ * into it piece by piece as the pieces are made; never leaves half a file.
+ */
+async function writeNew(target: string, content: Content): Promise<void> {
   const handle = await open(target, 'wx');
   try {
-    await handle.writeFile(data);
+    for (const piece of content()) {
+      const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+      for (let at = 0; at < bytes.length;) {
+        at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+      }
+    }
     await handle.close();
   } catch (error) {
     await handle.close().catch(() => {});
@@ -226,7 +246,7 @@ async function writeNew(target: string, data: string | Uint8Array): Promise<void
  * Puts a file at `target` whatever regular file or link is there: written beside it under a
  * temporary name, then renamed over it. A folder or a device is never replaced.
  */
-async function replaceFile(target: string, data: string | Uint8Array): Promise<void> {
+async function replaceFile(target: string, content: Content): Promise<void> {
   const kind = await entryKind(target);
   if (kind === 'folder') throw new NotReplaced('a folder of that name is in the way');
   if (kind === 'other') throw new NotReplaced('something that is not a file is in the way');
@@ -234,7 +254,7 @@ async function replaceFile(target: string, data: string | Uint8Array): Promise<v
     path.dirname(target),
     `.placeport-${randomBytes(8).toString('hex')}.tmp`,
   );
-  await writeNew(temporary, data);
+  await writeNew(temporary, content);
   try {
     await rename(temporary, target);
   } catch (error) {
@@ -287,7 +307,7 @@ export async function writePlans(
     for (const file of plan.files) {
       try {
         if (folder) throw new NotReplaced(`the folder ${outDir} could not be made: ${folder}`);
-        await (force || file.replacesInput ? replaceFile : writeNew)(file.target, file.data);
+        await (force || file.replacesInput ? replaceFile : writeNew)(file.target, file.content);
         outcome.files.push(file.target);
       } catch (error) {
         outcome.notWritten.push({ file: file.target, reason: reasonOf(error) });

@@ -47,7 +47,7 @@ export {
 } from './core/formats/output.js';
 export { UNTITLED_PLACE_NAME } from './core/kml.js';
 export { stripForbiddenXmlChars } from './core/xml.js';
-export { pickLists } from './library.js';
+export { pickLists, unwrittenListFiles, type UnwrittenFile } from './library.js';
 
 // Reasons, errors and the data of a run.
 export {

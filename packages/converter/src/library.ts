@@ -7,7 +7,10 @@ import type { Inflate } from './core/archive.js';
 import { ConverterError } from './core/errors.js';
 import {
   eachListFile,
+  listParts,
+  writePlacesChunks,
   FORMAT_INFO,
+  type ListMeta,
   type OutputFile,
   type OutputFormat,
   type OutputPart,
@@ -208,20 +211,50 @@ export function listFiles(
   return Array.from(eachFileOf(list, format, maxPerFile));
 }
 
+/** A converted list's placed places and what the writers need of it; undefined when none is placed. */
+function writableOf(list: ConversionResult): { meta: ListMeta; mapped: MappedPlace[] } | undefined {
+  const mapped = list.places.filter((place): place is MappedPlace => !!place.coordinates);
+  if (mapped.length === 0) return undefined;
+  const meta = {
+    name: list.listName,
+    outputName: list.outputName,
+    ...(list.description ? { description: list.description } : {}),
+  };
+  return { meta, mapped };
+}
+
 /** {@link listFiles}, one part at a time as they are pulled. */
 function* eachFileOf(
   list: ConversionResult,
   format: OutputFormat,
   maxPerFile: number,
 ): Generator<OutputPart> {
-  const mapped = list.places.filter((place): place is MappedPlace => !!place.coordinates);
-  if (mapped.length === 0) return;
-  const meta = {
-    name: list.listName,
-    outputName: list.outputName,
-    ...(list.description ? { description: list.description } : {}),
-  };
-  yield* eachListFile(meta, mapped, format, maxPerFile);
+  const source = writableOf(list);
+  if (source) yield* eachListFile(source.meta, source.mapped, format, maxPerFile);
+}
+
+/** A file of a converted list, named and counted but not written yet. */
+export interface UnwrittenFile extends Omit<OutputPart, 'data'> {
+  /** The file's content, made piece by piece as it is pulled (see `writePlacesChunks`). */
+  chunks(): Iterable<string | Uint8Array>;
+}
+
+/**
+ * {@link listFiles} without writing them: every file's name and size now, its content only when
+ * its chunks are pulled, so a caller saving files one after the other (the CLI) never holds a run's
+ * text, nor even one whole file's.
+ */
+export function unwrittenListFiles(
+  list: ConversionResult,
+  format: OutputFormat,
+  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
+): UnwrittenFile[] {
+  const source = writableOf(list);
+  if (!source) return [];
+  return listParts(source.meta, source.mapped, format, maxPerFile).map(({ places, ...part }) => ({
+    ...part,
+    chunks: () => writePlacesChunks(format, places, source.meta),
+  }));
 }
 
 /**

@@ -74,6 +74,28 @@ export interface KmlFolder {
   description?: string;
 }
 
+/** Placemarks per piece of {@link kmlChunks}: about 150 KB of text, small beside a 2,000-place file. */
+export const KML_CHUNK_PLACEMARKS = 256;
+
+/** The document's start, up to the first placemark: the declaration, Document, style and Folder. */
+function kmlHead(documentName: string, folder: KmlFolder | undefined): string {
+  const style = xml`<Style id="${STYLE_ID}"><IconStyle><scale>1.1</scale><Icon><href>${RED_PUSHPIN}</href></Icon></IconStyle></Style>`;
+  const open = folder
+    ? xml`<Folder><name>${folder.name}</name><description>${folder.description}</description>`
+    : xml``;
+  return xmlDocumentStart(
+    xml`<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${documentName}</name><description>${KML_DOCUMENT_DESCRIPTION}</description>${style}${open}`,
+  );
+}
+
+/** The document's end, after the last placemark. */
+function kmlTail(folder: KmlFolder | undefined): string {
+  return `${folder ? '</Folder>' : ''}</Document></kml>\n`;
+}
+
+/** The folder a document puts its placemarks in: only one with a description gets one. */
+const folderOf = (folder: KmlFolder | undefined) => (folder?.description ? folder : undefined);
+
 /**
  * One KML document for the given places (places without coordinates must be left out by the caller):
  * the seed's Document (its name, description and style). With a `folder` that has a description, the
@@ -85,16 +107,32 @@ export function buildKml(
   documentName = KML_DOCUMENT_NAME,
   folder?: KmlFolder,
 ): string {
-  const style = xml`<Style id="${STYLE_ID}"><IconStyle><scale>1.1</scale><Icon><href>${RED_PUSHPIN}</href></Icon></IconStyle></Style>`;
-  const inFolder = folder?.description ? folder : undefined;
-  const open = inFolder
-    ? xml`<Folder><name>${inFolder.name}</name><description>${inFolder.description}</description>`
-    : xml``;
-  const head = xml`<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${documentName}</name><description>${KML_DOCUMENT_DESCRIPTION}</description>${style}${open}`;
+  const inFolder = folderOf(folder);
   // One join of all pieces: a 2,000-placemark file is built with a single copy of its text.
   const pieces = new Array<string>(places.length + 2);
-  pieces[0] = xmlDocumentStart(head);
+  pieces[0] = kmlHead(documentName, inFolder);
   for (let i = 0; i < places.length; i += 1) pieces[i + 1] = placemark(places[i]!);
-  pieces[places.length + 1] = `${inFolder ? '</Folder>' : ''}</Document></kml>\n`;
+  pieces[places.length + 1] = kmlTail(inFolder);
   return pieces.join('');
+}
+
+/**
+ * {@link buildKml}'s text in pieces, made as they are pulled: the head, then
+ * {@link KML_CHUNK_PLACEMARKS} placemarks at a time, then the end. Joined, they are exactly
+ * `buildKml`'s text; written out one after the other, no whole file's text ever exists.
+ */
+export function* kmlChunks(
+  places: readonly MappedPlace[],
+  documentName = KML_DOCUMENT_NAME,
+  folder?: KmlFolder,
+): Generator<string> {
+  const inFolder = folderOf(folder);
+  yield kmlHead(documentName, inFolder);
+  for (let start = 0; start < places.length; start += KML_CHUNK_PLACEMARKS) {
+    const end = Math.min(places.length, start + KML_CHUNK_PLACEMARKS);
+    const pieces = new Array<string>(end - start);
+    for (let i = start; i < end; i += 1) pieces[i - start] = placemark(places[i]!);
+    yield pieces.join('');
+  }
+  yield kmlTail(inFolder);
 }

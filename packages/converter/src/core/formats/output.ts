@@ -2,7 +2,13 @@
  * The output formats of a run and the one entry point that writes a list's files in any of them.
  * KML is the default and follows the seed; the others carry the same places (product.md "Outputs").
  */
-import { buildKml, KML_DOCUMENT_NAME, type KmlFolder, type MappedPlace } from '../kml.js';
+import {
+  buildKml,
+  kmlChunks,
+  KML_DOCUMENT_NAME,
+  type KmlFolder,
+  type MappedPlace,
+} from '../kml.js';
 import { LIMITS } from '../limits.js';
 import {
   CSV_MIME_TYPE,
@@ -127,6 +133,13 @@ export interface OutputPart extends OutputFile {
   parts: number;
 }
 
+/** What KML's `<Folder>`, GPX's metadata and GeoJSON's collection say of a list. */
+function folderOf(list: ListMeta | undefined): KmlFolder | undefined {
+  return list
+    ? { name: list.name, ...(list.description ? { description: list.description } : {}) }
+    : undefined;
+}
+
 /**
  * One file's content in a format, for the given places (all with coordinates). KML keeps the seed's
  * Document and, when the list has a description, puts the places in a `<Folder>` carrying it; GPX and
@@ -137,9 +150,7 @@ export function writePlaces(
   places: readonly MappedPlace[],
   list?: ListMeta,
 ): string | Uint8Array {
-  const named: KmlFolder | undefined = list
-    ? { name: list.name, ...(list.description ? { description: list.description } : {}) }
-    : undefined;
+  const named = folderOf(list);
   switch (format) {
     case 'kml':
       return buildKml(places, KML_DOCUMENT_NAME, named);
@@ -156,15 +167,57 @@ export function writePlaces(
   }
 }
 
+/**
+ * {@link writePlaces}'s content in pieces to write one after the other: KML a few hundred placemarks
+ * at a time ({@link kmlChunks}), so a file is saved without its whole text ever existing; the other
+ * formats in one piece.
+ */
+export function writePlacesChunks(
+  format: OutputFormat,
+  places: readonly MappedPlace[],
+  list?: ListMeta,
+): Iterable<string | Uint8Array> {
+  return format === 'kml'
+    ? kmlChunks(places, KML_DOCUMENT_NAME, folderOf(list))
+    : [writePlaces(format, places, list)];
+}
+
 function unknownFormat(format: never): never {
   throw new RangeError(`Unknown output format: ${String(format)}`);
 }
 
+/** A file of a list, named and counted, with the places it holds, not yet written. */
+export interface ListPart extends Omit<OutputPart, 'data'> {
+  places: readonly MappedPlace[];
+}
+
 /**
- * A list's files in a format, written one at a time as they are pulled: the places split evenly into
- * parts of at most `maxPerFile` (`splitEvenly`), each part written by the format's writer and named by
- * `outputFileName` after the list's output name. Pull it from a generator feeding `zipFiles` and only
- * one file's text exists at a time.
+ * A list's files in a format, named but not written: the places split evenly into parts of at most
+ * `maxPerFile` (`splitEvenly`), each named by `outputFileName` after the list's output name. Cheap
+ * (the parts share the places); write each with {@link writePlaces} or {@link writePlacesChunks}.
+ */
+export function listParts(
+  list: ListMeta,
+  places: readonly MappedPlace[],
+  format: OutputFormat,
+  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
+): ListPart[] {
+  const chunks = splitEvenly(places, maxPerFile);
+  const { mimeType } = FORMAT_INFO[format];
+  return chunks.map((chunk, index) => ({
+    fileName: outputFileName(list.outputName ?? list.name, format, index + 1, chunks.length),
+    mimeType,
+    format,
+    places: chunk,
+    placemarks: chunk.length,
+    part: index + 1,
+    parts: chunks.length,
+  }));
+}
+
+/**
+ * A list's files in a format ({@link listParts}), each written as it is pulled. Pull it from a
+ * generator feeding `zipFiles` and only one file's text exists at a time.
  */
 export function* eachListFile(
   list: ListMeta,
@@ -172,18 +225,10 @@ export function* eachListFile(
   format: OutputFormat,
   maxPerFile: number = LIMITS.maxPlacemarksPerKml,
 ): Generator<OutputPart> {
-  const chunks = splitEvenly(places, maxPerFile);
-  const { mimeType } = FORMAT_INFO[format];
-  for (const [index, chunk] of chunks.entries()) {
-    yield {
-      fileName: outputFileName(list.outputName ?? list.name, format, index + 1, chunks.length),
-      mimeType,
-      format,
-      data: writePlaces(format, chunk, list),
-      placemarks: chunk.length,
-      part: index + 1,
-      parts: chunks.length,
-    };
+  for (const part of listParts(list, places, format, maxPerFile)) {
+    const { fileName, mimeType, placemarks, parts } = part;
+    const data = writePlaces(format, part.places, list);
+    yield { fileName, mimeType, format, data, placemarks, part: part.part, parts };
   }
 }
 
