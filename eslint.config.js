@@ -26,6 +26,14 @@ export default tseslint.config(
     },
   },
   {
+    // The contract is the bottom of every edge: rules and shapes only, no framework, no platform.
+    files: ['packages/contract/src/**/*.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/*', 'placeport', 'node:*', 'fastify', '@fastify/*', 'react', 'comlink'], message: 'The contract imports nothing but valibot (in routes.ts).' }] }],
+    },
+  },
+  {
     // The converter core is pure: no DOM, no network, no timers, no worker glue.
     files: ['packages/converter/src/core/**/*.ts'],
     ignores: ['**/*.test.ts'],
@@ -74,7 +82,7 @@ export default tseslint.config(
     files: ['apps/web/src/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/api', '@placeport/resolver', '@placeport/resolver/*', '@placeport/testkit', 'placeport'], message: 'The web app depends only on the converter.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/api', '@placeport/resolver', '@placeport/resolver/*', '@placeport/testkit', 'placeport'], message: 'The web app depends only on the converter and the contract.' }] }],
     },
   },
   {
@@ -82,7 +90,7 @@ export default tseslint.config(
     files: ['apps/api/src/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.contract.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/web', '@placeport/testkit', 'placeport'], message: 'The API depends on the resolver and the converter only.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@placeport/web', '@placeport/testkit', 'placeport'], message: 'The API depends on the resolver, the converter and the contract only.' }] }],
     },
   },
   {

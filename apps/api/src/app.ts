@@ -10,15 +10,12 @@ import { installErrorHandler } from './http/errors.js';
 import { installSecurity, scaledRateLimits, type RateLimitTuning } from './http/security.js';
 import { installStaticAndFallback } from './http/static.js';
 import { installValibotValidation } from './http/validation.js';
-import {
-  createDemoProvider,
-  REACHABLE_DEMO_MAX_PLACES,
-  type DemoPaymentProvider,
-} from './payments/demo-provider.js';
+import { createDemoProvider, type DemoPaymentProvider } from './payments/demo-provider.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { PaymentService } from './payments/service.js';
 import { createSettlement } from './payments/settlement.js';
 import { createStripeProvider } from './payments/stripe-provider.js';
+import { REACHABLE_DEMO_MAX_PLACES } from '@placeport/contract';
 import { createResolver, type ResolverTuning } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
 import cookie from '@fastify/cookie';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
-import { REACHABLE_DEMO_MAX_PLACES } from './payments/demo-provider.js';
+import { REACHABLE_DEMO_MAX_PLACES } from '@placeport/contract';
 
 /** Stripe keys and, for tests, where the Stripe API is. Present only when both keys are set. */
 export interface StripeSettings {

@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import { loadSettings, SettingsError, type Settings } from './config.js';
-import { REACHABLE_DEMO_MAX_PLACES } from './payments/demo-provider.js';
+import { REACHABLE_DEMO_MAX_PLACES } from '@placeport/contract';
 
 /** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */
 export const SHUTDOWN_GRACE_MS = 10_000;

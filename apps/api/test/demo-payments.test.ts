@@ -6,9 +6,11 @@
  * server.test.ts.)
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_URLS_PER_CALL } from '../src/allowance/allowance.js';
-import { REACHABLE_DEMO_MAX_PLACES } from '../src/payments/demo-provider.js';
-import { MAX_PLACES } from '../src/payments/money.js';
+import {
+  MAX_PAYMENT_PLACES as MAX_PLACES,
+  MAX_URLS_PER_CALL,
+  REACHABLE_DEMO_MAX_PLACES,
+} from '@placeport/contract';
 import { ftidFor, startStack, takeoutLink, UNLIMITED, type Stack } from './support.js';
 
 let stack: Stack | undefined;

@@ -2,7 +2,7 @@ import { startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_URL_LENGTH } from '@placeport/resolver';
-import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '../src/allowance/allowance.js';
+import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '@placeport/contract';
 import { FREE_BODY_LIMIT_BYTES, RESOLVE_BODY_LIMIT_BYTES } from '../src/routes/resolve.js';
 import { CookieJars, demoApp, placeLinks, settingsFor, UNLIMITED } from './support.js';
 

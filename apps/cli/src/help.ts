@@ -1,3 +1,4 @@
+import { FREE_TIER_MAX_URLS } from '@placeport/contract';
 import type { MAX_PLACES } from '@placeport/converter/internal';
 
 /**
@@ -46,7 +47,7 @@ Options:
                                  listed in the failed-places CSV ("lookups were off").
   --api <base-url>               Look places up through a PlacePort API you run (e.g.
                                  http://127.0.0.1:8080) instead of from this computer. Links go at
-                                 most 4 per request (the API's free tier); when the API refuses
+                                 most ${FREE_TIER_MAX_URLS} per request (the API's free tier); when the API refuses
                                  (allowance used), the summary says so.
   --cache-file <path>            Where found places are kept between runs (default below).
   --no-cache                     Neither read nor write a cache file.

@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
+import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '@placeport/contract';
 import type { Requester as QueueTurn } from '@placeport/resolver';
 import { PaymentError, type Log } from '../payments/errors.js';
 import type { PaymentService } from '../payments/service.js';
 import type { StateStore } from '../state/index.js';
-
-/** Free conversions are under 5 places (under the $0.50 minimum), so a batch without a payment holds at most 4 links. */
-export const FREE_TIER_MAX_URLS = 4;
-/** Hard cap on links per call, whatever the payment covers; the converter sends chunks of 100 to 500. */
-export const MAX_URLS_PER_CALL = 1000;
 
 /** Who asks for lookups: a payment (its payer proven by the HTTP edge), or a free-tier client. */
 export type Requester = { kind: 'payment'; id: string } | { kind: 'client'; key: string };

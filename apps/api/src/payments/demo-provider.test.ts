@@ -1,9 +1,6 @@
+import { REACHABLE_DEMO_MAX_PLACES } from '@placeport/contract';
 import { describe, expect, it } from 'vitest';
-import {
-  createDemoProvider,
-  DEMO_MAX_INTENTS,
-  REACHABLE_DEMO_MAX_PLACES,
-} from './demo-provider.js';
+import { createDemoProvider, DEMO_MAX_INTENTS } from './demo-provider.js';
 import { PaymentFailure } from './provider.js';
 
 function failureKind(action: () => unknown): Promise<string | undefined> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MINIMUM_CHARGE_CENTS } from './money.js';
+import { MINIMUM_CHARGE_CENTS } from '@placeport/contract';
 import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 
 /**
@@ -8,12 +8,6 @@ import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } fr
  * kept intent is an open authorization, creation is refused until the sweep has run.
  */
 export const DEMO_MAX_INTENTS = 10_000;
-/**
- * The most places a demo intent covers where other machines can reach the server
- * (`DEMO_PAYMENTS=on`): there demo mode is for trying PlacePort, not free lookups. On loopback,
- * where only the person at this machine can use it, a demo intent covers any number of places.
- */
-export const REACHABLE_DEMO_MAX_PLACES = 1_000;
 
 const CANCELLABLE = new Set(['requires_payment_method', 'requires_capture']);
 

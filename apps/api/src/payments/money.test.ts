@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dollarsToCents, MAX_PLACES, MINIMUM_CHARGE_CENTS, placesForAmount } from './money.js';
+import { MAX_PAYMENT_PLACES as MAX_PLACES, MINIMUM_CHARGE_CENTS } from '@placeport/contract';
+import { dollarsToCents, placesForAmount } from './money.js';
 
 function refusal(amount: number): string | undefined {
   try {

@@ -1,14 +1,10 @@
+import {
+  MAX_PAYMENT_PLACES,
+  MINIMUM_CHARGE_CENTS,
+  PRICE_PER_PLACE_CENTS,
+} from '@placeport/contract';
 import { PaymentError } from './errors.js';
 
-/** $0.10 a place (seed section 9). */
-export const PRICE_PER_PLACE_CENTS = 10;
-/** Stripe's minimum charge in USD; smaller selections convert free (product.md "Money"). */
-export const MINIMUM_CHARGE_CENTS = 50;
-/**
- * The most places one payment may cover: the page stays responsive on archives of 100,000 places
- * (product.md), so that is the largest honest selection; $10,000 is far under Stripe's own ceiling.
- */
-export const MAX_PLACES = 100_000;
 /** How far a dollar amount may sit from whole cents and still count as exact (binary floats). */
 const CENT_TOLERANCE = 1e-6;
 
@@ -38,7 +34,7 @@ export function formatDollars(cents: number): string {
 /**
  * Checks the maximum charge sent at intent creation and derives the place count from it: the
  * amount must be positive, a whole number of places at $0.10, at least Stripe's $0.50 minimum (a
- * smaller selection needs no payment) and at most {@link MAX_PLACES} places.
+ * smaller selection needs no payment) and at most {@link MAX_PAYMENT_PLACES} places.
  */
 export function placesForAmount(amount: number): { cents: number; places: number } {
   const cents = dollarsToCents(amount, 'amount');
@@ -58,10 +54,10 @@ export function placesForAmount(amount: number): { cents: number; places: number
     );
   }
   const places = cents / PRICE_PER_PLACE_CENTS;
-  if (places > MAX_PLACES) {
+  if (places > MAX_PAYMENT_PLACES) {
     throw new PaymentError(
       'too_many_places',
-      `A payment can cover at most ${MAX_PLACES.toLocaleString('en-US')} places (${formatDollars(MAX_PLACES * PRICE_PER_PLACE_CENTS)}).`,
+      `A payment can cover at most ${MAX_PAYMENT_PLACES.toLocaleString('en-US')} places (${formatDollars(MAX_PAYMENT_PLACES * PRICE_PER_PLACE_CENTS)}).`,
     );
   }
   return { cents, places };

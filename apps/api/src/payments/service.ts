@@ -1,11 +1,6 @@
 import { PaymentError, providerStep, type Log } from './errors.js';
-import {
-  dollarsToCents,
-  formatDollars,
-  MINIMUM_CHARGE_CENTS,
-  placesForAmount,
-  PRICE_PER_PLACE_CENTS,
-} from './money.js';
+import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
+import { dollarsToCents, formatDollars, placesForAmount } from './money.js';
 import {
   PAYMENT_STATE_TTL_MS,
   StoreUnavailableError,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { exactObject, responses } from '../http/schemas.js';
-import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '../payments/money.js';
+import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 
 /** The public runtime settings the web app reads at start (architecture.md "Contracts"). */
 export interface PublicConfig {

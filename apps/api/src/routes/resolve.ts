@@ -1,13 +1,9 @@
 import { Transform } from 'node:stream';
+import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '@placeport/contract';
 import { FAILURE_REASONS, linkNeed, MAX_URL_LENGTH } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
-import {
-  FREE_TIER_MAX_URLS,
-  MAX_URLS_PER_CALL,
-  queueTurn,
-  type Requester,
-} from '../allowance/allowance.js';
+import { queueTurn, type Requester } from '../allowance/allowance.js';
 import { clientKeyOf } from '../http/client.js';
 import { ApiError, providerLog } from '../http/errors.js';
 import { provenPayer, requirePayer } from '../http/payer.js';
@@ -24,7 +20,11 @@ export const FREE_BODY_LIMIT_BYTES = FREE_TIER_MAX_URLS * (MAX_URL_LENGTH + 16) 
 
 /** The refusal of a body too large to be free, before or while it is read. */
 const tooLargeToBeFree = () =>
-  new ApiError(413, 'payload_too_large', 'Without a payment, a request can hold at most 4 links.');
+  new ApiError(
+    413,
+    'payload_too_large',
+    `Without a payment, a request can hold at most ${FREE_TIER_MAX_URLS} links.`,
+  );
 
 const ResolveBody = v.strictObject({
   urls: v.pipe(

@@ -1,10 +1,13 @@
-import type { Clock, PlaceCache } from '@placeport/resolver';
+import { CACHE_TTL_MS, type Clock, type PlaceCache } from '@placeport/resolver';
 
 /** Days in milliseconds, for the lifetimes below. */
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** How long a resolved place stays in the shared cache (coordinates by place id, nothing else). */
-export const PLACE_TTL_MS = 30 * DAY_MS;
+/**
+ * How long a resolved place stays in the shared cache (coordinates by place id, nothing else): the
+ * resolver's own cache lifetime.
+ */
+export const PLACE_TTL_MS = CACHE_TTL_MS;
 
 /**
  * How long a payment's counted links and resolved places are kept. Stripe cancels an uncaptured

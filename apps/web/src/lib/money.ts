@@ -1,15 +1,10 @@
+import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import { formatCount } from './format';
 
 /**
- * The seed's business constants for money, in integer cents so no float ever decides a charge.
- * The server checks every amount again; these only drive what the page shows and asks for.
+ * The page's money arithmetic over the contract's rules, in integer cents so no float ever decides
+ * a charge. The server checks every amount again; these only drive what the page shows and asks for.
  */
-
-/** $0.10 per place (seed section 9). */
-export const PRICE_PER_PLACE_CENTS = 10;
-
-/** Stripe's minimum card charge in USD; a smaller maximum charge converts free (product.md "Money"). */
-export const MINIMUM_CHARGE_CENTS = 50;
 
 /** The most a selection can cost: every place of the chosen lists at the per-place price. */
 export function chargeCents(places: number): number {

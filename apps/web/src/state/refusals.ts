@@ -5,8 +5,15 @@
  * limit that passes), never after a refusal that would only come back (an amount, a demo cap).
  * A refusal without a known code keeps the seed's own message.
  */
+import {
+  FREE_TIER_MAX_URLS,
+  MAX_PAYMENT_PLACES,
+  MIN_PAID_PLACES,
+  MINIMUM_CHARGE_CENTS,
+} from '@placeport/contract';
 import type { Refusal } from '../api/http';
 import { formatCount, formatPlaces } from '../lib/format';
+import { formatUsd } from '../lib/money';
 import { captureFailedMessage, MESSAGES, releaseFailedMessage } from './messages';
 
 /** What the sentences may name: the selection's places and the contact address. */
@@ -59,11 +66,12 @@ export function intentRefusalText(refusal: Refusal | null, context: RefusalConte
       return `Demo payments on this server cover ${limit}, and this selection has ${places}. Choose fewer lists, then Proceed to Payment (you can convert the others in another run).`;
     }
     case 'too_many_places': {
-      const cap = numberIn(refusal.message, /at most ([\d,]+) places/) ?? '100,000';
+      const cap =
+        numberIn(refusal.message, /at most ([\d,]+) places/) ?? formatCount(MAX_PAYMENT_PLACES);
       return `One payment covers at most ${cap} places, and this selection has ${places}. Choose fewer lists, then convert the others in another run.`;
     }
     case 'below_minimum_charge':
-      return `Card payments start at $0.50 (5 places), and this selection is smaller: choose it alone to convert it for free, or add lists.`;
+      return `Card payments start at ${formatUsd(MINIMUM_CHARGE_CENTS)} (${MIN_PAID_PLACES} places), and this selection is smaller: choose it alone to convert it for free, or add lists.`;
     case 'invalid_amount':
       return `The server did not accept the amount this page asked for ${places}, so no payment was started and nothing was charged. This is a fault of the page, not yours: reload it, and if it happens again, write to ${context.contactEmail}.`;
     case 'too_many_payments': {
@@ -76,7 +84,7 @@ export function intentRefusalText(refusal: Refusal | null, context: RefusalConte
     case 'payment_provider_unavailable':
       return `The payment provider (Stripe) could not be reached, so no payment was started and nothing was charged. Try again ${waitFor(refusal)}.`;
     case 'payments_unavailable':
-      return `Payments are not available on this server right now, so paid conversions cannot start; nothing was charged. Selections under 5 places still convert for free. Please write to ${context.contactEmail}.`;
+      return `Payments are not available on this server right now, so paid conversions cannot start; nothing was charged. Selections under ${MIN_PAID_PLACES} places still convert for free. Please write to ${context.contactEmail}.`;
     case 'payment_rejected':
       return `The payment provider refused to start this payment, so nothing was charged. If it refuses again, please write to ${context.contactEmail}.`;
     case 'payload_too_large':
@@ -157,10 +165,10 @@ export function lookupRefusalText(refusal: Refusal, paid: boolean): string {
   switch (refusal.code) {
     case 'free_budget_used': {
       const perDay = numberIn(refusal.message, /The (\d+) free lookups/);
-      return `Today's free lookups (${perDay === null ? 'a few' : perDay} a day for each address) are used up or too few for these places, so the places that need one were not looked up. A paid selection of 5 places or more looks them all up; or retry them for free tomorrow.`;
+      return `Today's free lookups (${perDay === null ? 'a few' : perDay} a day for each address) are used up or too few for these places, so the places that need one were not looked up. A paid selection of ${MIN_PAID_PLACES} places or more looks them all up; or retry them for free tomorrow.`;
     }
     case 'payment_required':
-      return 'Without a payment, only 4 places can be looked up at a time, so the others were not looked up. A paid selection of 5 places or more looks them all up.';
+      return `Without a payment, only ${FREE_TIER_MAX_URLS} places can be looked up at a time, so the others were not looked up. A paid selection of ${MIN_PAID_PLACES} places or more looks them all up.`;
     case 'link_allowance_used': {
       const covered = numberIn(refusal.message, /covers (\d+) places/);
       return `This payment's lookups were used up${covered === null ? '' : ` (it covers ${formatCount(Number(covered))} places)`}, so the rest were not looked up. "Retry failed places" starts a new run, with its own payment, for just those places.`;

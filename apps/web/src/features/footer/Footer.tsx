@@ -1,4 +1,6 @@
+import { PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import { useApp } from '../../app/context';
+import { formatUsd } from '../../lib/money';
 
 /** The footer with the feedback e-mail the server is configured with (seed section 1). */
 export function Footer() {
@@ -10,7 +12,8 @@ export function Footer() {
           Questions or feedback? Write to <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
         </p>
         <p className="muted">
-          {productName} · $0.10 per converted place · conversion runs in your browser
+          {productName} · {formatUsd(PRICE_PER_PLACE_CENTS)} per converted place · conversion runs
+          in your browser
         </p>
       </div>
     </footer>

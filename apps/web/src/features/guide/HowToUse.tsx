@@ -1,5 +1,7 @@
+import { PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import type { ReactNode } from 'react';
 import { ComputerIcon } from '../../components/Icons';
+import { formatUsd } from '../../lib/money';
 import { useGuideFirst } from './layout';
 import './guide.css';
 
@@ -42,7 +44,7 @@ function steps(uploadBelow: boolean): readonly Step[] {
     },
     {
       title: 'Upload, select and pay',
-      body: `${uploadBelow ? 'Drop the ZIP file below' : 'Upload the ZIP file above'}, choose the lists to convert and authorize the payment: $0.10 per place, charged only for places that are converted.`,
+      body: `${uploadBelow ? 'Drop the ZIP file below' : 'Upload the ZIP file above'}, choose the lists to convert and authorize the payment: ${formatUsd(PRICE_PER_PLACE_CENTS)} per place, charged only for places that are converted.`,
     },
     {
       title: 'Import into Google My Maps',

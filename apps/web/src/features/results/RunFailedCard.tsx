@@ -1,8 +1,9 @@
+import { PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import { useRef } from 'react';
 import { useApp, useSend } from '../../app/context';
 import { Spinner } from '../../components/Spinner';
 import { formatPlaces } from '../../lib/format';
-import { formatUsd, PRICE_PER_PLACE_CENTS } from '../../lib/money';
+import { formatUsd } from '../../lib/money';
 import { useReveal } from '../../lib/useReveal';
 import type { AppState, Authorization, Capture } from '../../state/types';
 import { PaymentReceipt } from './PaymentReceipt';
