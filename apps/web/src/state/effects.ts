@@ -177,6 +177,15 @@ export function createEffects({
     return store.getState().state !== before;
   }
 
+  /** Says what went wrong in a toast: the error's own message, or the seed's fallback. */
+  function toastFailure(title: string, error: unknown): void {
+    store.getState().toast({
+      title,
+      description: messageOf(error) || MESSAGES.unexpected,
+      variant: 'destructive',
+    });
+  }
+
   function revokeAll(): void {
     for (const url of liveUrls) urls.revoke(url);
     liveUrls = [];
@@ -406,11 +415,7 @@ export function createEffects({
       }
     } catch (error) {
       send({ type: 'authorizationFailed' });
-      toast({
-        title: 'Payment Error',
-        description: messageOf(error) || MESSAGES.unexpected,
-        variant: 'destructive',
-      });
+      toastFailure('Payment Error', error);
       return;
     }
     if (!accepted({ type: 'paymentAuthorized' })) return;
@@ -603,11 +608,7 @@ export function createEffects({
         else revoke(new Set(Object.values(files).flatMap((list) => list.map((f) => f.url))));
       } catch (error) {
         store.getState().send({ type: 'formatFailed', format });
-        store.getState().toast({
-          title: 'Files Not Written',
-          description: messageOf(error) || MESSAGES.unexpected,
-          variant: 'destructive',
-        });
+        toastFailure('Files Not Written', error);
       }
     },
 
@@ -661,11 +662,7 @@ export function createEffects({
         if (accepted({ type: 'retryPrepared', lists: result.value.lists })) revokeAll();
       } catch (error) {
         store.getState().send({ type: 'discardCancelled' });
-        store.getState().toast({
-          title: 'Retry Not Started',
-          description: messageOf(error) || MESSAGES.unexpected,
-          variant: 'destructive',
-        });
+        toastFailure('Retry Not Started', error);
       }
     },
 

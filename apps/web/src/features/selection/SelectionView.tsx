@@ -39,20 +39,16 @@ export function SelectionView({ archive, error }: SelectionViewProps) {
       </Dialog.Description>
       <SelectionSummary archive={archive} />
       <div className="selection-actions">
-        <button
-          type="button"
-          className="button small"
-          onClick={() => send({ type: 'allListsSelected' })}
-        >
-          Select All
-        </button>
-        <button
-          type="button"
-          className="button small"
-          onClick={() => send({ type: 'allListsDeselected' })}
-        >
-          Deselect All
-        </button>
+        {(
+          [
+            ['Select All', 'allListsSelected'],
+            ['Deselect All', 'allListsDeselected'],
+          ] as const
+        ).map(([label, type]) => (
+          <button key={type} type="button" className="button small" onClick={() => send({ type })}>
+            {label}
+          </button>
+        ))}
       </div>
       {filterable && (
         <ListFilter
