@@ -8,7 +8,8 @@
  * Then, for the 100,000 converted places (saved once as JSON, loaded by each fresh process): the time
  * and peak memory of writing every list in each output format (`writeListFiles`), and of one
  * "Download all" ZIP of every KML file (`zipFiles` pulling from a generator), each with its ratio to
- * the floor. Last, how long a 300 MB zip bomb takes to be refused (the unit tests prove it is never
+ * the floor, and KMZ and the ZIP at DEFLATE levels 1, 3 and 6, size and time side by side (how
+ * `ZIP_LEVEL` was chosen). Last, how long a 300 MB zip bomb takes to be refused (the unit tests prove it is never
  * inflated).
  */
 import { generateTakeout, makeZipBomb } from '@placeport/testkit';
@@ -22,13 +23,15 @@ import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import {
   eachListFile,
+  listParts,
   OUTPUT_FORMATS,
   writeListFiles,
   isOutputFormat,
   type ListMeta,
 } from '../src/core/formats/output.js';
-import { zipFiles } from '../src/core/formats/zip.js';
-import type { MappedPlace } from '../src/core/kml.js';
+import { buildKmz } from '../src/core/formats/kmz.js';
+import { zipFiles, ZIP_LEVEL, type DeflateLevel } from '../src/core/formats/zip.js';
+import { buildKml, KML_DOCUMENT_NAME, type MappedPlace } from '../src/core/kml.js';
 import type { Inflate } from '../src/core/archive.js';
 import { readZipDirectory, readZipEntry } from '../src/core/zip-directory.js';
 import { readArchive } from '../src/inspect.js';
@@ -36,6 +39,8 @@ import { convertLists } from '../src/pipeline.js';
 
 const SIZES = [10_000, 100_000];
 const RUNS = 5;
+/** The DEFLATE levels whose size and time are printed side by side for KMZ and the run's ZIP. */
+const DEFLATE_LEVELS: readonly DeflateLevel[] = [1, 3, 6];
 /** The size whose converted places the writers are measured on. */
 const WRITE_SIZE = 100_000;
 
@@ -153,7 +158,10 @@ function measureWrite(mode: string, file: string): WriteMeasurement {
   let data: Array<string | Uint8Array>;
   let converted = 0;
   let files = 0;
-  if (mode === 'zip') {
+  // `zip@3`, `kmz@1`: the same output at another DEFLATE level.
+  const [base, levelText] = mode.split('@');
+  const level = levelText === undefined ? undefined : (Number(levelText) as DeflateLevel);
+  if (base === 'zip') {
     function* kmlFiles() {
       for (const list of lists) {
         for (const part of eachListFile(list.meta, list.places, 'kml')) {
@@ -163,7 +171,21 @@ function measureWrite(mode: string, file: string): WriteMeasurement {
         }
       }
     }
-    data = zipFiles(kmlFiles());
+    data = zipFiles(kmlFiles(), level === undefined ? {} : { level });
+  } else if (base === 'kmz' && level !== undefined) {
+    // What `writeListFiles(…, 'kmz')` writes, at the level asked for.
+    data = [];
+    for (const list of lists) {
+      for (const part of listParts(list.meta, list.places, 'kmz')) {
+        const folder = {
+          name: list.meta.name,
+          ...(list.meta.description ? { description: list.meta.description } : {}),
+        };
+        data.push(buildKmz(buildKml(part.places, KML_DOCUMENT_NAME, folder), { level }));
+        files += 1;
+        converted += part.placemarks;
+      }
+    }
   } else if (isOutputFormat(mode)) {
     const parts = lists.flatMap((list) => writeListFiles(list.meta, list.places, mode));
     data = parts.map((part) => part.data);
@@ -227,25 +249,46 @@ async function benchWriters(
   console.log(
     `writing the ${fmt(placed)} converted places (${lists.length} lists), each run in a fresh process that loads them first:`,
   );
-  for (const mode of [...OUTPUT_FORMATS, 'zip'] as const) {
+  /** Medians of `RUNS` fresh processes writing in `mode`, checked to have written every place. */
+  const medians = (mode: string) => {
     const runs = Array.from({ length: RUNS }, () =>
       spawnMeasure<WriteMeasurement>(mode, placesFile),
     );
     if (runs.some((run) => run.converted !== placed)) {
       throw new Error(`expected ${placed} places written in ${mode}`);
     }
-    const wall = median(runs.map((r) => r.wallMs));
-    const cpu = median(runs.map((r) => r.cpuMs));
-    const peak = Math.max(...runs.map((r) => r.maxRssMb));
-    const loaded = median(runs.map((r) => r.loadedRssMb));
-    const held = median(runs.map((r) => r.heldMb));
+    return {
+      wall: median(runs.map((r) => r.wallMs)),
+      cpu: median(runs.map((r) => r.cpuMs)),
+      peak: Math.max(...runs.map((r) => r.maxRssMb)),
+      loaded: median(runs.map((r) => r.loadedRssMb)),
+      held: median(runs.map((r) => r.heldMb)),
+      files: runs[0]!.files,
+      mb: runs[0]!.bytes / 1024 / 1024,
+    };
+  };
+  for (const mode of [...OUTPUT_FORMATS, 'zip'] as const) {
+    const { wall, cpu, peak, loaded, held, files, mb } = medians(mode);
     const label = mode === 'zip' ? 'ZIP of all KML' : mode.toUpperCase();
     console.log(
-      `  ${label.padEnd(14)} ${fmt(wall)} ms wall / ${fmt(cpu)} ms CPU, ${runs[0]!.files} files, ` +
-        `${(runs[0]!.bytes / 1024 / 1024).toFixed(1)} MB, peak ${fmt(peak)} MB (${fmt(loaded)} MB with the places loaded, ${fmt(held)} MB held after) ` +
+      `  ${label.padEnd(14)} ${fmt(wall)} ms wall / ${fmt(cpu)} ms CPU, ${files} files, ` +
+        `${mb.toFixed(1)} MB, peak ${fmt(peak)} MB (${fmt(loaded)} MB with the places loaded, ${fmt(held)} MB held after) ` +
         `| ratio to floor ${(wall / floor.wallMs).toFixed(2)} wall, ${(cpu / floor.cpuMs).toFixed(2)} CPU, ` +
         `${(peak / floor.maxRssMb).toFixed(2)} peak`,
     );
+  }
+  console.log(
+    `DEFLATE level, size and time side by side (KMZ and the ZIP use level ${ZIP_LEVEL}):`,
+  );
+  for (const level of DEFLATE_LEVELS) {
+    const cells = (['kmz', 'zip'] as const).map((base) => {
+      const { wall, cpu, mb } = medians(`${base}@${level}`);
+      return (
+        `${base === 'zip' ? 'ZIP of all KML' : 'KMZ'} ${mb.toFixed(2)} MB, ${fmt(wall)} ms wall / ` +
+        `${fmt(cpu)} ms CPU (${(wall / floor.wallMs).toFixed(2)} / ${(cpu / floor.cpuMs).toFixed(2)} × floor)`
+      );
+    });
+    console.log(`  level ${level}: ${cells.join(' | ')}`);
   }
 }
 

@@ -21,22 +21,30 @@ export function toLatLng(lat: string | number, lng: string | number): LatLng | u
 }
 
 const SCALE = 1e7;
+/** Leading zeros of a fraction, by how many its 7 places lack. */
+const ZEROS = ['', '0', '00', '000', '0000', '00000', '000000'];
 
 /**
  * Degrees as plain decimals (never exponent notation), rounded to 7 places (about 1 cm, Google's own
- * precision), trailing zeros trimmed. Works on the scaled integer, which is much cheaper than turning a
- * double into its shortest text: this runs twice per placemark.
+ * precision), trailing zeros trimmed. Works on the scaled integer, in integer arithmetic (exact: at
+ * most 1.8e9), which is much cheaper than turning a double into its shortest text: this runs twice
+ * per placemark.
  */
 export function formatDegrees(value: number): string {
   const scaled = Math.round(value * SCALE);
   if (scaled === 0) return '0';
-  const digits = String(Math.abs(scaled)).padStart(8, '0');
-  const whole = digits.slice(0, -7);
-  let fraction = digits.slice(-7);
-  let end = fraction.length;
-  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end -= 1;
-  fraction = fraction.slice(0, end);
-  return `${scaled < 0 ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+  const sign = scaled < 0 ? '-' : '';
+  const abs = Math.abs(scaled);
+  const whole = Math.floor(abs / SCALE);
+  let fraction = abs - whole * SCALE;
+  if (fraction === 0) return `${sign}${whole}`;
+  let places = 7;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    places -= 1;
+  }
+  const digits = String(fraction);
+  return `${sign}${whole}.${ZEROS[places - digits.length]}${digits}`;
 }
 
 /**
