@@ -218,6 +218,9 @@ export async function planOutputs(
   return { plans, existing };
 }
 
+/** Bytes of a file gathered before they are written (see `writeNew`). */
+const WRITE_BATCH = 1024 * 1024;
+
 /** A write that was refused before touching the disk. */
 class NotReplaced extends Error {}
 
@@ -228,12 +231,25 @@ class NotReplaced extends Error {}
 async function writeNew(target: string, content: Content): Promise<void> {
   const handle = await open(target, 'wx');
   try {
-    for (const piece of content()) {
-      const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+    // Pieces are gathered up to WRITE_BATCH bytes and written together: a few writes per file, each
+    // a wait on the disk, and never more than a batch of the file in memory.
+    let batch: Uint8Array[] = [];
+    let batched = 0;
+    const flush = async () => {
+      const bytes = Buffer.concat(batch, batched);
       for (let at = 0; at < bytes.length;) {
         at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
       }
+      batch = [];
+      batched = 0;
+    };
+    for (const piece of content()) {
+      const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+      batch.push(bytes);
+      batched += bytes.length;
+      if (batched >= WRITE_BATCH) await flush();
     }
+    await flush();
     await handle.close();
   } catch (error) {
     await handle.close().catch(() => {});
