@@ -43,7 +43,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['comlink', 'node:*', '@placeport/*'], message: 'src/core stays pure and framework-free.' },
+            { group: ['comlink', 'node:*', '@placeport/*', '!@placeport/contract'], message: 'src/core stays pure and framework-free; the contract is as pure.' },
           ],
         },
       ],

@@ -1,14 +1,8 @@
-import { FREE_TIER_MAX_URLS } from '@placeport/contract';
-import type { MAX_PLACES } from '@placeport/converter/internal';
+import { FREE_TIER_MAX_URLS, MAX_ARCHIVE_PLACES } from '@placeport/contract';
 
-/**
- * The converter's `MAX_PLACES`, written out: importing it would load the whole converter into every
- * `--help`. Typed as that constant (a literal type), so this fails to compile when the two differ.
- */
-const PLACE_CAP: typeof MAX_PLACES = 200_000;
 // Grouped by hand: the first `Intl` call of a process loads ICU's data, a few milliseconds of every
 // `--help` for one comma.
-const CAP = String(PLACE_CAP).replace(/\B(?=(\d{3})+$)/g, ',');
+const CAP = String(MAX_ARCHIVE_PLACES).replace(/\B(?=(\d{3})+$)/g, ',');
 
 /** `placeport --help`; `cacheFile` is where this computer's cache file is by default. */
 export function helpText(cacheFile: string): string {

@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { FREE_TIER_MAX_URLS } from '@placeport/contract';
 import {
   ConverterError,
   convertArchive,
@@ -47,8 +48,8 @@ import {
 import { pickLists } from './pick-lists.js';
 import { startCommand, usageProblem, UsageError, type ConvertCommand } from './usage.js';
 
-/** Links per request to a PlacePort API: its free tier answers 402 past 4 links in one request. */
-export const API_CHUNK_SIZE = 4;
+/** Links per request to a PlacePort API: its free tier answers 402 past that many in one request. */
+export const API_CHUNK_SIZE = FREE_TIER_MAX_URLS;
 /**
  * Links per batch handed to the local resolver: small enough that a batch finishes well within the
  * resolver's per-batch deadline on a slow connection, large enough to keep its slots busy.

@@ -1,6 +1,6 @@
 /** The command line of `placeport`: parsed and checked before anything is read or fetched. */
 import { parseArgs } from 'node:util';
-import type { OutputFormat } from '@placeport/converter/internal';
+import { isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from '@placeport/contract';
 import { defaultCacheFile, EnvironmentError, type CliEnvironment, type Machine } from './config.js';
 import { helpText } from './help.js';
 
@@ -40,19 +40,6 @@ export interface ConvertCommand {
 }
 
 export type Command = { kind: 'help'; toStdout: boolean } | ConvertCommand;
-
-/**
- * What `--format` takes: the converter's `OUTPUT_FORMATS`, named here because importing them loads
- * every writer, and parsing the command line (`--help` too) should load none. `Exhaustive` fails to
- * compile when the converter has a format this list lacks.
- */
-const FORMATS = ['kml', 'kmz', 'gpx', 'geojson', 'csv'] as const satisfies readonly OutputFormat[];
-type Exhaustive = [OutputFormat] extends [(typeof FORMATS)[number]] ? true : never;
-const _exhaustive: Exhaustive = true;
-
-function isFormat(name: string): name is OutputFormat {
-  return (FORMATS as readonly string[]).includes(name);
-}
 
 /** The form Google Maps Platform keys take (as the API checks `GOOGLE_MAPS_API_KEY`). */
 const API_KEY = /^[A-Za-z0-9_-]{8,200}$/;
@@ -99,8 +86,10 @@ export function parseCommandLine(
   const formats: OutputFormat[] = [];
   for (const format of values.format ?? ['kml']) {
     const name = format.trim().toLowerCase();
-    if (!isFormat(name)) {
-      throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${format}")`);
+    if (!isOutputFormat(name)) {
+      throw new UsageError(
+        `--format must be one of ${OUTPUT_FORMATS.join(', ')} (got "${format}")`,
+      );
     }
     if (!formats.includes(name)) formats.push(name);
   }

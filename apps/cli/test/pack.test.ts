@@ -1,8 +1,8 @@
 /**
- * The packages as another project gets them: `pnpm pack` of the converter, the resolver and this
- * CLI, the converter's tarball contents checked, then an install of the three tarballs into a
- * scratch project (npm, as a stranger would) that imports the converter's public API and runs the
- * `placeport` bin. Needs the three packages built (turbo's `placeport#test` depends on the builds)
+ * The packages as another project gets them: `pnpm pack` of the contract, the converter, the
+ * resolver and this CLI, the converter's tarball contents checked, then an install of the tarballs
+ * into a scratch project (npm, as a stranger would) that imports the converter's public API and
+ * runs the `placeport` bin. Needs the four packages built (turbo's `placeport#test` depends on the builds)
  * and the npm registry for their third-party dependencies.
  */
 import { execFile } from 'node:child_process';
@@ -18,6 +18,7 @@ const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
 const PACKAGES = {
+  contract: path.join(root, 'packages/contract'),
   converter: path.join(root, 'packages/converter'),
   resolver: path.join(root, 'packages/resolver'),
   cli: path.join(root, 'apps/cli'),
@@ -36,7 +37,12 @@ async function pnpmCommand(): Promise<[string, string[]]> {
 }
 
 let scratch: string;
-const tarballs: Record<keyof typeof PACKAGES, string> = { converter: '', resolver: '', cli: '' };
+const tarballs: Record<keyof typeof PACKAGES, string> = {
+  contract: '',
+  converter: '',
+  resolver: '',
+  cli: '',
+};
 
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'placeport-pack-'));
@@ -99,8 +105,10 @@ describe('a scratch project that installs the tarballs', () => {
           '@placeport/resolver': file(tarballs.resolver),
           placeport: file(tarballs.cli),
         },
-        // The CLI and the resolver name the converter by version; point them at the tarball too.
+        // The CLI and the resolver name the converter by version, the converter the contract; point
+        // them at the tarballs too.
         overrides: {
+          '@placeport/contract': file(tarballs.contract),
           '@placeport/converter': file(tarballs.converter),
           '@placeport/resolver': file(tarballs.resolver),
         },

@@ -17,3 +17,12 @@ export {
   MAX_URL_LENGTH,
   MAX_ARCHIVE_PLACES,
 } from './limits.js';
+export { OUTPUT_FORMATS, isOutputFormat, type OutputFormat } from './formats.js';
+export {
+  LOOKUP_FAILURES,
+  REASON_TEXT,
+  isLookupFailure,
+  type LookupFailure,
+  type UnplacedReason,
+} from './reasons.js';
+export { MESSAGES } from './messages.js';

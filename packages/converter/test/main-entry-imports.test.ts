@@ -4,7 +4,7 @@
  * glue wants. Loads the built `dist/` in a child Node with a resolve hook recording every import.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -39,12 +39,22 @@ function importsOf(entry: string): Resolved[] {
     .map((line) => JSON.parse(line) as Resolved);
 }
 
+/** The name in the nearest package.json above `file` (a workspace package, linked from its folder). */
+function workspacePackageOf(file: string): string {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest))
+      return (JSON.parse(readFileSync(manifest, 'utf8')) as { name: string }).name;
+  }
+  return file;
+}
+
 /** The package a resolved module belongs to: `dist` for the converter's own files, `node` for Node's. */
 function packageOf(url: string): string {
   if (url.startsWith('node:')) return 'node';
   const file = fileURLToPath(url);
   const at = file.lastIndexOf(`${path.sep}node_modules${path.sep}`);
-  if (at < 0) return file.startsWith(path.join(root, 'dist')) ? 'dist' : file;
+  if (at < 0) return file.startsWith(path.join(root, 'dist')) ? 'dist' : workspacePackageOf(file);
   const [scope, name] = file.slice(at + '/node_modules/'.length).split(path.sep);
   return scope!.startsWith('@') ? `${scope}/${name}` : scope!;
 }
@@ -58,8 +68,9 @@ describe('the main entry in Node', () => {
     const declared = Object.keys(manifest.dependencies).filter((name) => name !== 'comlink');
     expect([...packages].filter((name) => !declared.includes(name))).toEqual([]);
     expect(packages.has('comlink')).toBe(false);
-    // What the main entry is for: the writers, the archive reader and the CSV parser.
-    expect([...packages].sort()).toEqual(['fflate', 'papaparse', 'valibot']);
+    // What the main entry is for: the writers, the archive reader and the CSV parser; the shared
+    // messages, reasons and limits.
+    expect([...packages].sort()).toEqual(['@placeport/contract', 'fflate', 'papaparse', 'valibot']);
   });
 
   it('is the worker entry that brings comlink', () => {

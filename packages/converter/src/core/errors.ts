@@ -18,25 +18,8 @@ export type ConverterErrorCode =
   | 'unknown-format'
   | 'no-archive';
 
-/** The seed's exact messages, and ours where the seed names none. */
-export const MESSAGES = {
-  notAZip: 'Please upload a ZIP file from Google Takeout with your saved places.',
-  noCsv: 'No CSV files found in the zip file.',
-  /** product.md: every CSV of the archive is an image or page list, none holds places. */
-  noPlaceLists:
-    'No saved place lists found in this archive. In Google Takeout, select Saved (and Maps (your places) for starred places).',
-  /** product.md: the ZIP cannot be read, most often a download cut short. */
-  incompleteZip: 'This file is not a complete ZIP archive. Download it again from Google Takeout.',
-  extractFailed: 'Failed to extract zip file.',
-  csvEmpty: 'CSV file is empty or contains no valid data rows.',
-  /** product.md "Starred places": a `Saved Places.json` that is not JSON or not a FeatureCollection. */
-  jsonParse: 'Saved Places.json could not be read: it is not a Google Maps saved-places file.',
-  /** A `Saved Places.json` without a single place. */
-  jsonEmpty: 'Saved Places.json holds no starred places.',
-  noListsChosen: 'Please select at least one file to convert.',
-  validationFailed: 'Validation failed',
-  noArchive: 'Please choose a ZIP file first.',
-} as const;
+/** The seed's exact messages, and ours where the seed names none (the contract's). */
+export { MESSAGES } from '@placeport/contract';
 
 /** An expected failure with a stable code and a message fit to show to a person. */
 export class ConverterError extends Error {

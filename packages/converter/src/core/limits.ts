@@ -1,3 +1,4 @@
+import { MAX_ARCHIVE_PLACES } from '@placeport/contract';
 import { ConverterError, tooManyPlacesMessage } from './errors.js';
 
 /**
@@ -15,17 +16,8 @@ export interface Limits {
   maxPlaces: number;
 }
 
-/**
- * The most places one archive may hold, all its lists together (starred places included). Bytes
- * alone do not bound the work: a 719 KB ZIP unpacks to a truthful 247 MB CSV of 4.3 million short
- * rows, within every byte limit, and converting it took 4.2 GB and 48 s. Every place costs memory
- * through the whole run (its parse, its lookup, its placemark in each file, the page's results), so
- * the count is what must be bounded. 200,000 is twice the 100,000-place archives the product
- * promises to convert without freezing the page (product.md), and about fifty times the largest real
- * export measured (3,833 places). Counted row by row while parsing, so an archive past it is refused
- * after 200,001 places are read, never materialised whole.
- */
-export const MAX_PLACES = 200_000;
+/** The most places one archive may hold, all its lists together (the contract's, with why). */
+export const MAX_PLACES = MAX_ARCHIVE_PLACES;
 
 /** The limits every archive is held to unless a caller passes its own. */
 export const LIMITS: Readonly<Limits> = {
@@ -72,8 +64,5 @@ export function describeBytes(bytes: number): string {
   return bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
-/**
- * Longest link the resolver accepts (a longer one is `not_allowed`, and the API refuses it);
- * Takeout's are percent-encoded ASCII of a few hundred characters.
- */
-export const MAX_URL_LENGTH = 2048;
+/** Longest link the resolver accepts (the contract's; a longer one is `not_allowed`). */
+export { MAX_URL_LENGTH } from '@placeport/contract';

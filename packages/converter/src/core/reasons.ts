@@ -1,26 +1,8 @@
-/**
- * Why a lookup gave no coordinates (product.md, Resolution): `not_found` (Google has no location
- * for it, or none we could trust), `throttled` (Google refused us; try later), `unavailable` (the
- * lookup failed: network, timeout), `not_allowed` (not a Google Maps link), `limit` (the payment's
- * or free tier's allowance is used).
- */
-export type LookupFailure = 'not_found' | 'throttled' | 'unavailable' | 'not_allowed' | 'limit';
+import type { UnplacedReason } from '@placeport/contract';
 
-/** Every lookup failure, in the order the page lists them. */
-export const LOOKUP_FAILURES: readonly LookupFailure[] = [
-  'not_found',
-  'throttled',
-  'unavailable',
-  'not_allowed',
-  'limit',
-];
-
-/**
- * Why a place of a list got no coordinates: a lookup failure, or `no_link` (the row has no link at
- * all), `not_looked_up` (the link carries no coordinates and lookups were off) or `interrupted`
- * (the run was stopped, by Ctrl-C or Cancel, before its lookup was answered).
- */
-export type UnplacedReason = LookupFailure | 'no_link' | 'not_looked_up' | 'interrupted';
+/** The reasons, their sentences and the guard are the contract's (what the API answers too). */
+export { LOOKUP_FAILURES, REASON_TEXT, isLookupFailure } from '@placeport/contract';
+export type { LookupFailure, UnplacedReason } from '@placeport/contract';
 
 /** Failures worth another try before the run ends (product.md: retried with back-off within 120 s). */
 export const RETRYABLE_FAILURES: ReadonlySet<UnplacedReason> = new Set([
@@ -40,20 +22,3 @@ export const RETRYABLE_AGAIN: ReadonlySet<UnplacedReason> = new Set([
   'not_looked_up',
   'interrupted',
 ]);
-
-/** One sentence per reason, for the failed-places CSV's `Reason` column and summaries. */
-export const REASON_TEXT: Readonly<Record<UnplacedReason, string>> = {
-  not_found: 'Google has no location for this place',
-  throttled: 'Google refused the lookup; try again later',
-  unavailable: 'The lookup failed (network or timeout); try again',
-  not_allowed: 'Not a Google Maps link',
-  limit: 'The lookup allowance was used up',
-  no_link: 'The row has no link',
-  not_looked_up: 'The link has no coordinates and lookups were off',
-  interrupted: 'Not looked up: the run was interrupted',
-};
-
-/** Type guard for reasons received from outside (the API, a worker message). */
-export function isLookupFailure(value: unknown): value is LookupFailure {
-  return typeof value === 'string' && (LOOKUP_FAILURES as readonly string[]).includes(value);
-}

@@ -3,7 +3,7 @@
  * "Resolution reasons"). The converter's `REASON_TEXT` is the one-line sentence the failed-places
  * CSV carries; the page adds the advice.
  */
-import { REASON_TEXT } from '@placeport/converter/internal';
+import { REASON_TEXT } from '@placeport/contract';
 import type { UnplacedReason } from '../../worker/types';
 
 /** What the person can do about places left without coordinates for each reason. */

@@ -2,6 +2,7 @@
  * The output formats of a run and the one entry point that writes a list's files in any of them.
  * KML is the default and follows the seed; the others carry the same places (product.md "Outputs").
  */
+import type { OutputFormat } from '@placeport/contract';
 import {
   buildKml,
   kmlChunks,
@@ -26,16 +27,8 @@ import { splitEvenly } from './split.js';
 
 export { splitEvenly } from './split.js';
 
-/** A file format a list can be written in. */
-export type OutputFormat = 'kml' | 'kmz' | 'gpx' | 'geojson' | 'csv';
-
-/** Every format, in the order a UI offers them; KML, the default, first. */
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['kml', 'kmz', 'gpx', 'geojson', 'csv'];
-
-/** Whether a value (a CLI flag, a stored setting) names an output format. */
-export function isOutputFormat(text: unknown): text is OutputFormat {
-  return typeof text === 'string' && (OUTPUT_FORMATS as readonly string[]).includes(text);
-}
+/** The formats' names, their order and the guard are the contract's (the CLI parses them too). */
+export { OUTPUT_FORMATS, isOutputFormat, type OutputFormat } from '@placeport/contract';
 
 /** What a UI and a download need to know about a format. */
 export interface FormatInfo {
