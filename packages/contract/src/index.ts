@@ -26,3 +26,4 @@ export {
   type UnplacedReason,
 } from './reasons.js';
 export { MESSAGES } from './messages.js';
+export { PAYMENTS_MODES, PAYMENT_STATES } from './states.js';

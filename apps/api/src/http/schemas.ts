@@ -1,53 +1,62 @@
-import * as v from 'valibot';
+import { ErrorAnswer } from '@placeport/contract/routes';
+import type * as v from 'valibot';
 
-/** A Stripe (or demo) PaymentIntent id: `pi_` and letters, digits or underscores. */
-export const PaymentIntentId = v.pipe(
-  v.string('paymentIntentId must be a string.'),
-  v.regex(/^pi_[A-Za-z0-9_]{1,200}$/, 'paymentIntentId must be a payment id such as pi_123.'),
-);
-
-/** A whole number of places, 0 or more. */
-export const Count = (name: string) =>
-  v.pipe(
-    v.number(`${name} must be a number.`),
-    v.integer(`${name} must be a whole number.`),
-    v.minValue(0, `${name} cannot be negative.`),
-    v.maxValue(Number.MAX_SAFE_INTEGER, `${name} is too large.`),
-  );
-
-/** A finite number of dollars. */
-export const Dollars = (name: string) =>
-  v.pipe(
-    v.number(`${name} must be a number of dollars.`),
-    v.finite(`${name} must be a finite number.`),
-  );
-
-/** JSON schema of the one error shape, for response serialisation. */
-const ERROR_RESPONSE = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['code', 'message'],
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
-    },
-  },
-} as const;
-
-/** Response schemas for a route: its success body, and the error shape for 4xx and 5xx. */
-export function responses(ok: object): Record<string, object> {
-  return { 200: ok, '4xx': ERROR_RESPONSE, '5xx': ERROR_RESPONSE };
+/** The parts of a valibot schema the bridge reads (valibot keeps them on every schema object). */
+interface Node {
+  type: string;
+  entries?: Record<string, Node>;
+  wrapped?: Node;
+  value?: Node;
+  literal?: unknown;
+  options?: readonly unknown[];
+  pipe?: readonly { type: string }[];
 }
 
-/** A JSON-schema object whose listed properties are all required and nothing else is sent. */
-export function exactObject(properties: Record<string, object>, optional: string[] = []): object {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: Object.keys(properties).filter((name) => !optional.includes(name)),
-    properties,
-  };
+/**
+ * The JSON Schema of a contract's answer, for Fastify's serialisation: an object lists its fields
+ * in order, requires all but the optional ones and sends nothing else. Covers the kinds the route
+ * schemas use (objects, records, strings, numbers, integers, booleans, literals, picklists,
+ * optional and nullable); any other kind is a mistake in the contract and throws at start-up.
+ */
+export function jsonSchemaOf(schema: v.GenericSchema): Record<string, unknown> {
+  const node = schema as unknown as Node;
+  switch (node.type) {
+    case 'strict_object': {
+      const entries = Object.entries(node.entries!);
+      return {
+        type: 'object',
+        additionalProperties: false,
+        required: entries.filter(([, field]) => field.type !== 'optional').map(([name]) => name),
+        properties: Object.fromEntries(
+          entries.map(([name, field]) => [name, jsonSchemaOf(field as never)]),
+        ),
+      };
+    }
+    case 'record':
+      return { type: 'object', additionalProperties: jsonSchemaOf(node.value as never) };
+    case 'optional':
+      return jsonSchemaOf(node.wrapped as never);
+    case 'nullable': {
+      const inner = jsonSchemaOf(node.wrapped as never);
+      return { ...inner, type: [inner.type, 'null'] };
+    }
+    case 'number':
+      return { type: node.pipe?.some((step) => step.type === 'integer') ? 'integer' : 'number' };
+    case 'string':
+    case 'boolean':
+      return { type: node.type };
+    case 'literal':
+      return { type: typeof node.literal, const: node.literal };
+    case 'picklist':
+      return { type: 'string', enum: [...node.options!] };
+    default:
+      throw new Error(`The contract's "${node.type}" schema has no JSON Schema here.`);
+  }
+}
+
+const ERROR_RESPONSE = jsonSchemaOf(ErrorAnswer);
+
+/** Response schemas for a route: its success body, and the error shape for 4xx and 5xx. */
+export function responses(ok: v.GenericSchema): Record<string, object> {
+  return { 200: jsonSchemaOf(ok), '4xx': ERROR_RESPONSE, '5xx': ERROR_RESPONSE };
 }

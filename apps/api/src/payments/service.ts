@@ -1,5 +1,6 @@
 import { PaymentError, providerStep, type Log } from './errors.js';
 import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
+import type { CaptureBody, CaptureReceipt, PaymentStatus } from '@placeport/contract/routes';
 import { dollarsToCents, formatDollars, placesForAmount } from './money.js';
 import {
   PAYMENT_STATE_TTL_MS,
@@ -15,45 +16,7 @@ import { PaymentUsage } from './usage.js';
 export const AUTHORIZATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The browser's claim after conversion (seed section 7): numbers to verify, never to trust. */
-export interface CaptureClaim {
-  paymentIntentId: string;
-  /** Dollars: convertedCount × $0.10. */
-  actualAmount: number;
-  convertedCount: number;
-  totalCount: number;
-}
-
-/**
- * What capture answers (dollars), the receipt of product.md: whether the authorization was
- * cancelled, what was held, charged and released, and the payment's reference.
- */
-export interface CaptureResult {
-  cancelled: boolean;
-  amountCaptured: number;
-  amountAuthorized: number;
-  amountReleased: number;
-  reference: string;
-}
-
-/**
- * What became of a payment, for its payer coming back after a reload or a closed tab (dollars):
- * `open` while authorized (with when the sweep settles it if nothing uses it), `captured` or
- * `cancelled` once settled (what was charged and released), `not_authorized` before the card
- * was accepted (or after a failed attempt).
- */
-export interface PaymentStatus {
-  status: 'open' | 'captured' | 'cancelled' | 'not_authorized';
-  amountAuthorized: number;
-  amountCaptured: number;
-  /** Authorized minus captured once settled (captured or cancelled); 0 otherwise. */
-  amountReleased: number;
-  reference: string;
-  placesAuthorized: number;
-  /** The server's own count of places resolved for the payment, the floor of what it charges. */
-  placesResolved: number;
-  /** For `open`: the last use plus the settle-after time (ISO); null otherwise. */
-  settlesAt: string | null;
-}
+type CaptureClaim = CaptureBody;
 
 const STATUS_OF: Partial<Record<IntentView['status'], PaymentStatus['status']>> = {
   requires_capture: 'open',
@@ -63,12 +26,12 @@ const STATUS_OF: Partial<Record<IntentView['status'], PaymentStatus['status']>> 
 
 /** What {@link PaymentService.captureOrCancel} did, and the server's count it charged from. */
 export interface Settled {
-  receipt: CaptureResult;
+  receipt: CaptureReceipt;
   /** The server's count of places resolved for the payment, read once no lookup could start. */
   resolved: number;
 }
 
-function receipt(intent: IntentView, capturedCents: number): CaptureResult {
+function receipt(intent: IntentView, capturedCents: number): CaptureReceipt {
   return {
     cancelled: capturedCents === 0,
     amountCaptured: capturedCents / 100,
@@ -102,7 +65,7 @@ function verdictToKeep({ status }: IntentView, places: number): PaymentVerdict |
  * The receipt of an intent that is no longer open for `cents`: a repeat of the capture or
  * cancellation that settled it returns the first result; anything else is refused.
  */
-function settledReceipt(intent: IntentView, cents: number): CaptureResult {
+function settledReceipt(intent: IntentView, cents: number): CaptureReceipt {
   const cancels = cents < MINIMUM_CHARGE_CENTS;
   switch (intent.status) {
     case 'succeeded':
@@ -295,7 +258,7 @@ export class PaymentService {
    * Verifies the claim and captures `max(claimed, resolved by the server)` places, or cancels when
    * that is under the minimum. A claim below the server's count is charged the count and logged.
    */
-  async capture(claim: CaptureClaim, log: Log): Promise<CaptureResult> {
+  async capture(claim: CaptureClaim, log: Log): Promise<CaptureReceipt> {
     const cents = dollarsToCents(claim.actualAmount, 'actualAmount');
     if (claim.convertedCount > claim.totalCount) {
       throw new PaymentError('invalid_counts', 'convertedCount cannot be more than totalCount.');
@@ -310,7 +273,7 @@ export class PaymentService {
     return this.serialized(claim.paymentIntentId, () => this.settle(claim, log));
   }
 
-  private async settle(claim: CaptureClaim, log: Log): Promise<CaptureResult> {
+  private async settle(claim: CaptureClaim, log: Log): Promise<CaptureReceipt> {
     const id = claim.paymentIntentId;
     const intent = await this.retrieve(id, log);
     const places = requirePlacePortIntent(intent);

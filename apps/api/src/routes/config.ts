@@ -1,34 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import { exactObject, responses } from '../http/schemas.js';
 import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
-
-/** The public runtime settings the web app reads at start (architecture.md "Contracts"). */
-export interface PublicConfig {
-  productName: string;
-  contactEmail: string;
-  payments: 'stripe' | 'demo';
-  publishableKey?: string;
-  pricePerPlaceCents: number;
-  minimumChargeCents: number;
-}
-
-const PUBLIC_CONFIG = exactObject(
-  {
-    productName: { type: 'string' },
-    contactEmail: { type: 'string' },
-    payments: { type: 'string', enum: ['stripe', 'demo'] },
-    publishableKey: { type: 'string' },
-    pricePerPlaceCents: { type: 'integer' },
-    minimumChargeCents: { type: 'integer' },
-  },
-  ['publishableKey'],
-);
+import { PublicConfig } from '@placeport/contract/routes';
+import type { FastifyInstance } from 'fastify';
+import { responses } from '../http/schemas.js';
 
 /** `GET /api/config`: product name, contact e-mail, payment mode and publishable key, prices. */
 export function registerConfigRoute(app: FastifyInstance): void {
   app.get(
     '/api/config',
-    { schema: { response: responses(PUBLIC_CONFIG) } },
+    { schema: { response: responses(PublicConfig) } },
     async (): Promise<PublicConfig> => {
       const { settings } = app;
       return {

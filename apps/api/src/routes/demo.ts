@@ -1,14 +1,12 @@
+import { DemoAuthorizeBody, DemoAuthorized } from '@placeport/contract/routes';
 import type { FastifyInstance } from 'fastify';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { providerLog } from '../http/errors.js';
 import { requirePayer } from '../http/payer.js';
-import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
+import { responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
 import { providerStep } from '../payments/errors.js';
 import { PAYMENT_BODY_LIMIT_BYTES } from './payments.js';
-
-const AuthorizeBody = v.strictObject({ paymentIntentId: PaymentIntentId });
-const AUTHORIZED = exactObject({ status: { type: 'string', const: 'requires_capture' } });
 
 /**
  * `POST /api/demo/authorize { paymentIntentId }` → `{ status: 'requires_capture' }`: what the card
@@ -17,12 +15,12 @@ const AUTHORIZED = exactObject({ status: { type: 'string', const: 'requires_capt
 export function registerDemoRoute(app: FastifyInstance): void {
   const demo = app.demoPayments;
   if (!demo) return;
-  app.post<{ Body: v.InferOutput<typeof AuthorizeBody> }>(
+  app.post<{ Body: v.InferOutput<typeof DemoAuthorizeBody> }>(
     '/api/demo/authorize',
     {
       bodyLimit: PAYMENT_BODY_LIMIT_BYTES,
       config: moneyRouteRateLimit(app.rateLimits.paymentPerMinute),
-      schema: { body: AuthorizeBody, response: responses(AUTHORIZED) },
+      schema: { body: DemoAuthorizeBody, response: responses(DemoAuthorized) },
     },
     async (request) => {
       const id = request.body.paymentIntentId;

@@ -1,9 +1,17 @@
+import {
+  CaptureBody,
+  CaptureReceipt,
+  CreatedIntent,
+  CreateIntentBody,
+  PaymentStatus,
+  PaymentStatusParams,
+} from '@placeport/contract/routes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { clientKeyOf } from '../http/client.js';
 import { ApiError, providerAnswer, providerLog } from '../http/errors.js';
 import { payerFor, requirePayer } from '../http/payer.js';
-import { Count, Dollars, exactObject, PaymentIntentId, responses } from '../http/schemas.js';
+import { responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
 import { payerHash } from '../payments/payer.js';
 import { PaymentFailure } from '../payments/provider.js';
@@ -13,39 +21,6 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** Largest body of a payment call; its JSON holds a few short fields. */
 export const PAYMENT_BODY_LIMIT_BYTES = 1024;
-
-const CreateBody = v.strictObject({ amount: Dollars('amount') });
-const CaptureBody = v.strictObject({
-  paymentIntentId: PaymentIntentId,
-  actualAmount: Dollars('actualAmount'),
-  convertedCount: Count('convertedCount'),
-  totalCount: Count('totalCount'),
-});
-
-const StatusParams = v.strictObject({ id: PaymentIntentId });
-
-const CREATED = exactObject({
-  clientSecret: { type: 'string' },
-  paymentIntentId: { type: 'string' },
-});
-const CAPTURED = exactObject({
-  cancelled: { type: 'boolean' },
-  amountCaptured: { type: 'number' },
-  amountAuthorized: { type: 'number' },
-  amountReleased: { type: 'number' },
-  reference: { type: 'string' },
-});
-
-const STATUS = exactObject({
-  status: { type: 'string', enum: ['open', 'captured', 'cancelled', 'not_authorized'] },
-  amountAuthorized: { type: 'number' },
-  amountCaptured: { type: 'number' },
-  amountReleased: { type: 'number' },
-  reference: { type: 'string' },
-  placesAuthorized: { type: 'number' },
-  placesResolved: { type: 'number' },
-  settlesAt: { type: ['string', 'null'] },
-});
 
 /** Refuses intent creation past the per-client caps (429 with `Retry-After`). */
 async function checkCreationCaps(app: FastifyInstance, request: FastifyRequest): Promise<void> {
@@ -75,12 +50,12 @@ async function checkCreationCaps(app: FastifyInstance, request: FastifyRequest):
  */
 export function registerPaymentRoutes(app: FastifyInstance): void {
   const config = moneyRouteRateLimit(app.rateLimits.paymentPerMinute);
-  app.post<{ Body: v.InferOutput<typeof CreateBody> }>(
+  app.post<{ Body: CreateIntentBody }>(
     '/api/create-payment-intent',
     {
       bodyLimit: PAYMENT_BODY_LIMIT_BYTES,
       config,
-      schema: { body: CreateBody, response: responses(CREATED) },
+      schema: { body: CreateIntentBody, response: responses(CreatedIntent) },
     },
     async (request, reply) => {
       await checkCreationCaps(app, request);
@@ -88,12 +63,12 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
       return app.payments.createIntent(request.body.amount, payerHash(payer), providerLog(request));
     },
   );
-  app.post<{ Body: v.InferOutput<typeof CaptureBody> }>(
+  app.post<{ Body: CaptureBody }>(
     '/api/capture-payment',
     {
       bodyLimit: PAYMENT_BODY_LIMIT_BYTES,
       config,
-      schema: { body: CaptureBody, response: responses(CAPTURED) },
+      schema: { body: CaptureBody, response: responses(CaptureReceipt) },
     },
     async (request) => {
       const id = request.body.paymentIntentId;
@@ -103,9 +78,9 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
       });
     },
   );
-  app.get<{ Params: v.InferOutput<typeof StatusParams> }>(
+  app.get<{ Params: v.InferOutput<typeof PaymentStatusParams> }>(
     '/api/payments/:id',
-    { config, schema: { params: StatusParams, response: responses(STATUS) } },
+    { config, schema: { params: PaymentStatusParams, response: responses(PaymentStatus) } },
     async (request) => {
       await requirePayer(app, request, request.params.id);
       return app.payments.status(request.params.id, providerLog(request));

@@ -1,13 +1,13 @@
 import { Transform } from 'node:stream';
-import { FREE_TIER_MAX_URLS, MAX_URLS_PER_CALL } from '@placeport/contract';
-import { FAILURE_REASONS, linkNeed, MAX_URL_LENGTH } from '@placeport/resolver';
+import { FREE_TIER_MAX_URLS, MAX_URL_LENGTH, MAX_URLS_PER_CALL } from '@placeport/contract';
+import { ResolveBody, Resolved } from '@placeport/contract/routes';
+import { linkNeed } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
-import * as v from 'valibot';
 import { queueTurn, type Requester } from '../allowance/allowance.js';
 import { clientKeyOf } from '../http/client.js';
 import { ApiError, providerLog } from '../http/errors.js';
 import { provenPayer, requirePayer } from '../http/payer.js';
-import { exactObject, PaymentIntentId, responses } from '../http/schemas.js';
+import { responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
 
 /** Largest resolve body: the per-call cap of links at the longest length, with JSON overhead. */
@@ -25,29 +25,6 @@ const tooLargeToBeFree = () =>
     'payload_too_large',
     `Without a payment, a request can hold at most ${FREE_TIER_MAX_URLS} links.`,
   );
-
-const ResolveBody = v.strictObject({
-  urls: v.pipe(
-    v.array(
-      v.pipe(
-        v.string('Each link must be a string.'),
-        v.minLength(1, 'A link cannot be empty.'),
-        v.maxLength(MAX_URL_LENGTH, `A link can be at most ${MAX_URL_LENGTH} characters.`),
-      ),
-      'urls must be a list of links.',
-    ),
-    v.maxLength(MAX_URLS_PER_CALL, `At most ${MAX_URLS_PER_CALL} links per request.`),
-  ),
-  paymentIntentId: v.optional(PaymentIntentId),
-});
-
-const RESOLVED = exactObject({
-  results: { type: 'object', additionalProperties: { type: 'string' } },
-  failures: {
-    type: 'object',
-    additionalProperties: { type: 'string', enum: [...FAILURE_REASONS] },
-  },
-});
 
 /** A body stream that fails once more than `limit` bytes went through (chunked bodies included). */
 function capped(limit: number): Transform {
@@ -107,12 +84,12 @@ function googleOutOfReach(
  * `Retry-After`). Links are not logged or stored.
  */
 export function registerResolveRoute(app: FastifyInstance): void {
-  app.post<{ Body: v.InferOutput<typeof ResolveBody> }>(
+  app.post<{ Body: ResolveBody }>(
     '/api/resolve-urls-batch',
     {
       bodyLimit: RESOLVE_BODY_LIMIT_BYTES,
       config: moneyRouteRateLimit(app.rateLimits.resolvePerMinute),
-      schema: { body: ResolveBody, response: responses(RESOLVED) },
+      schema: { body: ResolveBody, response: responses(Resolved) },
       preParsing: async (request, _reply, payload) => {
         if (provenPayer(request)) return payload;
         const length = Number(request.headers['content-length'] ?? 0);

@@ -1,15 +1,18 @@
 /**
- * The API calls the page makes (architecture.md, "Contracts"). Amounts cross as dollars, as the
- * contract says; the page keeps integer cents everywhere else.
+ * The API calls the page makes (`@placeport/contract/routes`, whose types alone it imports: the
+ * page checks answers by hand rather than load valibot). Amounts cross as dollars, as the contract
+ * says; the page keeps integer cents everywhere else.
  */
+import { PAYMENT_STATES } from '@placeport/contract';
+import type {
+  CaptureReceipt,
+  CreatedIntent,
+  DemoAuthorized,
+  PaymentStatus as PaymentStatusAnswer,
+} from '@placeport/contract/routes';
 import { centsToDollars, chargeCents } from '../lib/money';
 import { type AppConfig, parseConfig } from './config';
 import { requestJson } from './http';
-
-export interface PaymentIntent {
-  clientSecret: string;
-  paymentIntentId: string;
-}
 
 export interface CaptureRequest {
   paymentIntentId: string;
@@ -19,10 +22,7 @@ export interface CaptureRequest {
   actualAmountCents: number;
 }
 
-/**
- * The capture answer (`{ cancelled, amountCaptured, amountAuthorized, amountReleased, reference }`
- * in dollars) in cents: what the payment summary's receipt shows.
- */
+/** The capture answer ({@link CaptureReceipt}, dollars) in cents: what the receipt shows. */
 export interface CaptureOutcome {
   cancelled: boolean;
   /** What the authorization held. */
@@ -36,12 +36,11 @@ export interface CaptureOutcome {
 }
 
 /**
- * Where a payment stands now (`GET /api/payments/:id`, for its payer only): still held (`open`,
- * with when the server settles it by itself), captured or cancelled (with what was charged and
- * released), or never authorized. Amounts in cents.
+ * Where a payment stands now ({@link PaymentStatusAnswer}, for its payer only) in cents, with
+ * `settlesAt` in ms since the epoch.
  */
 export interface PaymentStatus {
-  status: 'open' | 'captured' | 'cancelled' | 'not_authorized';
+  status: PaymentStatusAnswer['status'];
   amountAuthorizedCents: number;
   amountCapturedCents: number;
   amountReleasedCents: number;
@@ -53,15 +52,10 @@ export interface PaymentStatus {
   settlesAt: number | null;
 }
 
-const PAYMENT_STATUSES: ReadonlySet<string> = new Set([
-  'open',
-  'captured',
-  'cancelled',
-  'not_authorized',
-]);
+const PAYMENT_STATUSES: ReadonlySet<unknown> = new Set(PAYMENT_STATES);
 
 /** The status answer in cents, or an error when it is not the contract's shape. */
-function paymentStatusOf(body: Record<string, unknown>): PaymentStatus {
+function paymentStatusOf(body: Partial<PaymentStatusAnswer>): PaymentStatus {
   const authorized = centsOf(body.amountAuthorized);
   const captured = centsOf(body.amountCaptured);
   const released = centsOf(body.amountReleased);
@@ -80,7 +74,7 @@ function paymentStatusOf(body: Record<string, unknown>): PaymentStatus {
     throw new Error('The payment service answered without the payment’s status.');
   }
   return {
-    status: body.status as PaymentStatus['status'],
+    status: body.status,
     amountAuthorizedCents: authorized,
     amountCapturedCents: captured,
     amountReleasedCents: released,
@@ -94,12 +88,12 @@ function paymentStatusOf(body: Record<string, unknown>): PaymentStatus {
 /** The calls, behind an interface so tests and the page can point them at any origin. */
 export interface Api {
   getConfig(): Promise<AppConfig>;
-  createPaymentIntent(maxChargeCents: number): Promise<PaymentIntent>;
+  createPaymentIntent(maxChargeCents: number): Promise<CreatedIntent>;
   capturePayment(request: CaptureRequest): Promise<CaptureOutcome>;
   /** Where one of this browser's payments stands now. */
   paymentStatus(paymentIntentId: string): Promise<PaymentStatus>;
   /** Demo payments only: marks the intent authorized, as a confirmed card would be. */
-  demoAuthorize(paymentIntentId: string): Promise<{ status: string }>;
+  demoAuthorize(paymentIntentId: string): Promise<DemoAuthorized>;
 }
 
 /** A dollar amount of an answer in whole cents, or undefined when it is not a number. */
@@ -116,7 +110,7 @@ export function createApi(base = ''): Api {
       return parseConfig(await requestJson<unknown>(`${base}/api/config`, 'GET'));
     },
     async createPaymentIntent(maxChargeCents) {
-      const body = await requestJson<Partial<PaymentIntent>>(
+      const body = await requestJson<Partial<CreatedIntent>>(
         `${base}/api/create-payment-intent`,
         'POST',
         { amount: centsToDollars(maxChargeCents) },
@@ -127,7 +121,7 @@ export function createApi(base = ''): Api {
       return { clientSecret: body.clientSecret, paymentIntentId: body.paymentIntentId };
     },
     async capturePayment({ paymentIntentId, convertedCount, totalCount, actualAmountCents }) {
-      const body = await requestJson<Record<string, unknown>>(
+      const body = await requestJson<Partial<CaptureReceipt>>(
         `${base}/api/capture-payment`,
         'POST',
         {
@@ -154,14 +148,14 @@ export function createApi(base = ''): Api {
     },
     async paymentStatus(paymentIntentId) {
       return paymentStatusOf(
-        await requestJson<Record<string, unknown>>(
+        await requestJson<Partial<PaymentStatusAnswer>>(
           `${base}/api/payments/${encodeURIComponent(paymentIntentId)}`,
           'GET',
         ),
       );
     },
     async demoAuthorize(paymentIntentId) {
-      return requestJson<{ status: string }>(`${base}/api/demo/authorize`, 'POST', {
+      return requestJson<DemoAuthorized>(`${base}/api/demo/authorize`, 'POST', {
         paymentIntentId,
       });
     },

@@ -1,15 +1,14 @@
 /**
- * The page's runtime settings, served by `GET /api/config` (architecture.md): product name,
- * contact e-mail and how payments are taken. Nothing here is baked in at build time.
+ * The page's runtime settings, served by `GET /api/config` (the contract's `PublicConfig`):
+ * product name, contact e-mail and how payments are taken. Nothing here is baked in at build time.
  */
-
-/** Stripe takes real card authorizations; demo uses the API's in-memory provider. */
-export type PaymentsMode = 'stripe' | 'demo';
+import type { PublicConfig } from '@placeport/contract/routes';
 
 export interface AppConfig {
   productName: string;
   contactEmail: string;
-  payments: PaymentsMode;
+  /** Stripe takes real card authorizations; demo uses the API's in-memory provider. */
+  payments: PublicConfig['payments'];
   /** Present in Stripe mode. */
   publishableKey: string | null;
 }
@@ -29,11 +28,11 @@ function text(value: unknown, fallback: string): string {
 /**
  * Reads an untrusted config body. Stripe mode is only taken when a publishable key comes with
  * it; anything missing falls back to the defaults rather than breaking the page. The contract's
- * price fields are not read: the page's constants (lib/money.ts) match them, and the server
+ * price fields are not read: the page has them from the contract too, and the server
  * checks every amount anyway.
  */
 export function parseConfig(body: unknown): AppConfig {
-  const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const raw = (typeof body === 'object' && body !== null ? body : {}) as Partial<PublicConfig>;
   const publishableKey = typeof raw.publishableKey === 'string' ? raw.publishableKey : null;
   return {
     productName: text(raw.productName, DEFAULT_CONFIG.productName),
