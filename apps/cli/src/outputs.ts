@@ -6,7 +6,7 @@
  * the name, which replaces a link by a file and never touches its target. Folders are never replaced.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import {
   failedCsvFileName,
@@ -141,6 +141,15 @@ export async function existingBeforeRun(
   return existing;
 }
 
+/** True when `dir` is missing or holds nothing; false when it holds something or cannot be read. */
+async function isEmptyOrMissing(dir: string): Promise<boolean> {
+  try {
+    return (await readdir(dir)).length === 0;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
 /** How two names compare on file systems that ignore case (Windows, macOS). */
 const nameKey = (target: string) => target.normalize('NFC').toLowerCase();
 
@@ -187,6 +196,8 @@ export async function planOutputs(
   const taken = new Set<string>();
   const plans: ListPlan[] = [];
   const existing: ExistingEntry[] = [];
+  // Into a new or empty folder nothing is in the way: no file need be looked at one by one.
+  const empty = await isEmptyOrMissing(outDir);
   for (const result of results) {
     const plan: ListPlan = { path: result.path, files: [] };
     const files = formats.flatMap((format) => unwrittenListFiles(result, format));
@@ -210,7 +221,7 @@ export async function planOutputs(
       if (await isRetryInput(target, retry)) plan.removesInput = target;
     }
     for (const file of plan.files) {
-      const kind = file.replacesInput ? undefined : await entryKind(file.target);
+      const kind = file.replacesInput || empty ? undefined : await entryKind(file.target);
       if (kind) existing.push({ target: file.target, kind });
     }
     plans.push(plan);
@@ -219,7 +230,7 @@ export async function planOutputs(
 }
 
 /** Bytes of a file gathered before they are written (see `writeNew`). */
-const WRITE_BATCH = 1024 * 1024;
+const WRITE_BATCH = 256 * 1024;
 
 /** A write that was refused before touching the disk. */
 class NotReplaced extends Error {}
@@ -230,18 +241,18 @@ class NotReplaced extends Error {}
  */
 async function writeNew(target: string, content: Content): Promise<void> {
   const handle = await open(target, 'wx');
+  // Pieces are gathered up to WRITE_BATCH bytes and written together, one batch on its way to the
+  // disk while the next is made: few writes per file, never more than two batches in memory.
+  let writing: Promise<void> = Promise.resolve();
   try {
-    // Pieces are gathered up to WRITE_BATCH bytes and written together: a few writes per file, each
-    // a wait on the disk, and never more than a batch of the file in memory.
     let batch: Uint8Array[] = [];
     let batched = 0;
     const flush = async () => {
       const bytes = Buffer.concat(batch, batched);
-      for (let at = 0; at < bytes.length;) {
-        at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
-      }
       batch = [];
       batched = 0;
+      await writing;
+      writing = writeAll(handle, bytes);
     };
     for (const piece of content()) {
       const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
@@ -250,11 +261,20 @@ async function writeNew(target: string, content: Content): Promise<void> {
       if (batched >= WRITE_BATCH) await flush();
     }
     await flush();
+    await writing;
     await handle.close();
   } catch (error) {
+    await writing.catch(() => {});
     await handle.close().catch(() => {});
     await rm(target, { force: true });
     throw error;
+  }
+}
+
+/** Writes all of `bytes` at the handle's position, however many writes it takes. */
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.length;) {
+    at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
   }
 }
 
