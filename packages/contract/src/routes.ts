@@ -66,7 +66,10 @@ export const CreatedIntent = v.strictObject({
 });
 export type CreatedIntent = v.InferOutput<typeof CreatedIntent>;
 
-/** `POST /api/capture-payment`: what the run converted, and the charge the page claims (dollars). */
+/**
+ * `POST /api/capture-payment`: what the run converted and the charge the page claims (dollars),
+ * numbers the server verifies, never trusts (seed section 7).
+ */
 export const CaptureBody = v.strictObject({
   paymentIntentId: PaymentIntentId,
   actualAmount: Dollars('actualAmount'),

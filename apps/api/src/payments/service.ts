@@ -15,9 +15,6 @@ import { PaymentUsage } from './usage.js';
 /** Stripe cancels an authorization not captured this long after the intent was created. */
 export const AUTHORIZATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** The browser's claim after conversion (seed section 7): numbers to verify, never to trust. */
-type CaptureClaim = CaptureBody;
-
 const STATUS_OF: Partial<Record<IntentView['status'], PaymentStatus['status']>> = {
   requires_capture: 'open',
   succeeded: 'captured',
@@ -258,7 +255,7 @@ export class PaymentService {
    * Verifies the claim and captures `max(claimed, resolved by the server)` places, or cancels when
    * that is under the minimum. A claim below the server's count is charged the count and logged.
    */
-  async capture(claim: CaptureClaim, log: Log): Promise<CaptureReceipt> {
+  async capture(claim: CaptureBody, log: Log): Promise<CaptureReceipt> {
     const cents = dollarsToCents(claim.actualAmount, 'actualAmount');
     if (claim.convertedCount > claim.totalCount) {
       throw new PaymentError('invalid_counts', 'convertedCount cannot be more than totalCount.');
@@ -273,7 +270,7 @@ export class PaymentService {
     return this.serialized(claim.paymentIntentId, () => this.settle(claim, log));
   }
 
-  private async settle(claim: CaptureClaim, log: Log): Promise<CaptureReceipt> {
+  private async settle(claim: CaptureBody, log: Log): Promise<CaptureReceipt> {
     const id = claim.paymentIntentId;
     const intent = await this.retrieve(id, log);
     const places = requirePlacePortIntent(intent);

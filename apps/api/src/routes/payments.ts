@@ -41,12 +41,9 @@ async function checkCreationCaps(app: FastifyInstance, request: FastifyRequest):
 }
 
 /**
- * `POST /api/create-payment-intent { amount }` → `{ clientSecret, paymentIntentId }` and the payer
- * cookie, and `POST /api/capture-payment { paymentIntentId, actualAmount, convertedCount,
- * totalCount }` (with that cookie) → `{ cancelled, amountCaptured, amountAuthorized,
- * amountReleased, reference }` (dollars), and `GET /api/payments/:id` (with that cookie) → what
- * became of the payment (`PaymentStatus`), for a page that comes back after a reload or a closed
- * tab; it changes nothing. The rules live in PaymentService.
+ * `POST /api/create-payment-intent` (which sets the payer cookie), `POST /api/capture-payment` and
+ * `GET /api/payments/:id` (both with that cookie; the last changes nothing), shaped as the contract
+ * says. The rules live in PaymentService.
  */
 export function registerPaymentRoutes(app: FastifyInstance): void {
   const config = moneyRouteRateLimit(app.rateLimits.paymentPerMinute);

@@ -74,8 +74,7 @@ function googleOutOfReach(
 }
 
 /**
- * `POST /api/resolve-urls-batch { urls, paymentIntentId? }` → `{ results, failures }`: a URL
- * carrying coordinates for each link resolved, a reason (product.md) for each one not. A link the
+ * `POST /api/resolve-urls-batch` (the contract's `ResolveBody` → `Resolved`). A link the
  * resolver would refuse is answered `not_allowed` at once, never sent nor counted; a link carrying
  * its coordinates is answered but not counted. A paid batch needs its payer's cookie; what a batch
  * may cost is the allowance's (`allowance/allowance.ts`), and a browser without a payer cookie

@@ -22,29 +22,29 @@ export interface CaptureRequest {
   actualAmountCents: number;
 }
 
-/** The capture answer ({@link CaptureReceipt}, dollars) in cents: what the receipt shows. */
-export interface CaptureOutcome {
-  cancelled: boolean;
+/** A payment's amounts in cents, and its reference (the payment intent id) for support. */
+interface Amounts {
   /** What the authorization held. */
   amountAuthorizedCents: number;
   /** What was charged. */
   amountCapturedCents: number;
   /** What went back to the card. */
   amountReleasedCents: number;
-  /** The payment's reference: the payment intent id. */
   reference: string;
+}
+
+/** The capture answer ({@link CaptureReceipt}, dollars) in cents: what the receipt shows. */
+export interface CaptureOutcome extends Amounts {
+  /** True when the authorization was cancelled and nothing was charged. */
+  cancelled: boolean;
 }
 
 /**
  * Where a payment stands now ({@link PaymentStatusAnswer}, for its payer only) in cents, with
  * `settlesAt` in ms since the epoch.
  */
-export interface PaymentStatus {
+export interface PaymentStatus extends Amounts {
   status: PaymentStatusAnswer['status'];
-  amountAuthorizedCents: number;
-  amountCapturedCents: number;
-  amountReleasedCents: number;
-  reference: string;
   placesAuthorized: number;
   /** The server's own count of places it found for the payment: the floor of any charge. */
   placesResolved: number;

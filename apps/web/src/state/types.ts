@@ -2,7 +2,7 @@
  * The web app's state and events (architecture.md, "The web app's state machine").
  * States are a discriminated union on `status`; events are nouns of what happened, never setters.
  */
-import type { PaymentStatus } from '../api/client';
+import type { CaptureOutcome, PaymentStatus } from '../api/client';
 import type { Refusal } from '../api/http';
 import type {
   ConversionProgress,
@@ -113,17 +113,7 @@ export interface FileResult {
  * The receipt of a settled payment (product.md "Money": held, charged, released, reference, date):
  * the API's capture answer in cents, and when the page got it.
  */
-export interface Receipt {
-  /** True when the authorization was cancelled and nothing was charged. */
-  cancelled: boolean;
-  /** What the card authorization held: the maximum charge. */
-  amountAuthorizedCents: number;
-  /** What was charged. */
-  amountCapturedCents: number;
-  /** What went back to the card: everything held when cancelled. */
-  amountReleasedCents: number;
-  /** The payment's reference for support: the payment intent id. */
-  reference: string;
+export interface Receipt extends CaptureOutcome {
   /** When the page got the answer, in ms since the epoch (the visitor's clock). */
   settledAt: number;
 }
