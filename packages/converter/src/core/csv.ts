@@ -50,7 +50,7 @@ export function parseTags(cell: string | undefined): string[] | undefined {
 
 /** True for a row of only separators and white space (`,,,,`), which papaparse's 'greedy' drops. */
 function isBlankRow(row: readonly string[]): boolean {
-  for (const cell of row) if (cell.trim() !== '') return false;
+  for (let i = 0; i < row.length; i += 1) if (row[i]!.trim() !== '') return false;
   return true;
 }
 

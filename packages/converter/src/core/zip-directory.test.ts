@@ -53,6 +53,37 @@ describe('readZipDirectory and readZipEntry', () => {
     });
   }
 
+  it('reads the sizes and offset of a ZIP64 extra field', () => {
+    const data = text(20);
+    const plain = zipSync({ 'Saved/A.csv': data }, { level: 0 });
+    const view = new DataView(plain.buffer);
+    const end = plain.length - 22;
+    const cd = view.getUint32(end + 16, true);
+    const nameLength = view.getUint16(cd + 28, true);
+    // The same entry with its sizes and offset moved into a ZIP64 extra field (id 1).
+    const header = plain.slice(cd, cd + 46 + nameLength);
+    const headerView = new DataView(header.buffer);
+    for (const at of [20, 24, 42]) headerView.setUint32(at, 0xffffffff, true);
+    headerView.setUint16(30, 28, true);
+    const extra = new DataView(new ArrayBuffer(28));
+    extra.setUint16(0, 1, true);
+    extra.setUint16(2, 24, true);
+    extra.setBigUint64(4, BigInt(data.length), true); // original size
+    extra.setBigUint64(12, BigInt(data.length), true); // compressed size (stored)
+    extra.setBigUint64(20, 0n, true); // local header offset
+    const eocd = plain.slice(end);
+    new DataView(eocd.buffer).setUint32(12, header.length + 28, true);
+    const zip64 = new Uint8Array([
+      ...plain.subarray(0, cd),
+      ...header,
+      ...new Uint8Array(extra.buffer),
+      ...eocd,
+    ]);
+    const [entry] = readZipDirectory(zip64);
+    expect(entry).toMatchObject({ name: 'Saved/A.csv', size: data.length, localOffset: 0 });
+    expect(readZipEntry(zip64, entry!, fflateInflate)).toEqual(data);
+  });
+
   it('throws when the directory is missing or cut', () => {
     const bytes = zipSync(FILES);
     for (const cut of [0, 10, bytes.length - 30, bytes.length - 1]) {
