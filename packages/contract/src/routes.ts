@@ -93,6 +93,7 @@ export type CaptureReceipt = v.InferOutput<typeof CaptureReceipt>;
 
 /** `GET /api/payments/:id`: the payment's id. */
 export const PaymentStatusParams = v.strictObject({ id: PaymentIntentId });
+export type PaymentStatusParams = v.InferOutput<typeof PaymentStatusParams>;
 
 /**
  * Its answer, for the payer coming back after a reload or a closed tab (dollars): `open` while
@@ -115,6 +116,7 @@ export type PaymentStatus = v.InferOutput<typeof PaymentStatus>;
 
 /** `POST /api/demo/authorize` (demo payments only): the intent to mark authorized. */
 export const DemoAuthorizeBody = v.strictObject({ paymentIntentId: PaymentIntentId });
+export type DemoAuthorizeBody = v.InferOutput<typeof DemoAuthorizeBody>;
 
 /** Its answer: the intent is authorized, as a confirmed card would leave it. */
 export const DemoAuthorized = v.strictObject({ status: v.literal('requires_capture') });

@@ -1,13 +1,9 @@
+import type { ErrorAnswer } from '@placeport/contract/routes';
 import { OverloadedError } from '@placeport/resolver';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { PaymentError, type Log, type PaymentErrorCode } from '../payments/errors.js';
 import { PaymentFailure, type PaymentFailureKind } from '../payments/provider.js';
 import { StoreUnavailableError } from '../state/index.js';
-
-/** The one error body every route returns (architecture.md "Contracts"). */
-export interface ErrorBody {
-  error: { code: string; message: string };
-}
 
 /**
  * An error meant for the client: its status, stable `code` and human `message` are sent as they are.
@@ -203,7 +199,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     } else {
       request.log.info({ code, status }, 'request refused');
     }
-    const body: ErrorBody = { error: { code, message } };
+    const body: ErrorAnswer = { error: { code, message } };
     return reply.status(status).send(body);
   });
 }

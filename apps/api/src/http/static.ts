@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorBody } from './errors.js';
+import type { ErrorAnswer } from '@placeport/contract/routes';
 
 /** Vite's hashed build output may be cached for a year; everything else is revalidated. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -13,7 +13,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 const NOT_FOUND_CACHE = 'no-store';
 
-function apiNotFound(method: string, url: string): ErrorBody {
+function apiNotFound(method: string, url: string): ErrorAnswer {
   const path = url.split('?')[0] ?? url;
   return { error: { code: 'not_found', message: `There is no ${method} ${path}.` } };
 }

@@ -1,6 +1,5 @@
 import { DemoAuthorizeBody, DemoAuthorized } from '@placeport/contract/routes';
 import type { FastifyInstance } from 'fastify';
-import type * as v from 'valibot';
 import { providerLog } from '../http/errors.js';
 import { requirePayer } from '../http/payer.js';
 import { responses } from '../http/schemas.js';
@@ -15,7 +14,7 @@ import { PAYMENT_BODY_LIMIT_BYTES } from './payments.js';
 export function registerDemoRoute(app: FastifyInstance): void {
   const demo = app.demoPayments;
   if (!demo) return;
-  app.post<{ Body: v.InferOutput<typeof DemoAuthorizeBody> }>(
+  app.post<{ Body: DemoAuthorizeBody }>(
     '/api/demo/authorize',
     {
       bodyLimit: PAYMENT_BODY_LIMIT_BYTES,

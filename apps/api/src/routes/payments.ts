@@ -7,7 +7,6 @@ import {
   PaymentStatusParams,
 } from '@placeport/contract/routes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type * as v from 'valibot';
 import { clientKeyOf } from '../http/client.js';
 import { ApiError, providerAnswer, providerLog } from '../http/errors.js';
 import { payerFor, requirePayer } from '../http/payer.js';
@@ -75,7 +74,7 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
       });
     },
   );
-  app.get<{ Params: v.InferOutput<typeof PaymentStatusParams> }>(
+  app.get<{ Params: PaymentStatusParams }>(
     '/api/payments/:id',
     { config, schema: { params: PaymentStatusParams, response: responses(PaymentStatus) } },
     async (request) => {

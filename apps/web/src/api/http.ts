@@ -5,6 +5,7 @@
  * carries what the API said (architecture.md: `{ error: { code, message } }`, and `Retry-After`),
  * so the page can name the cause of a refusal.
  */
+import type { ErrorAnswer } from '@placeport/contract/routes';
 
 /** What the API said when it refused a call. */
 export interface Refusal {
@@ -32,7 +33,7 @@ export function readRefusal(
   } catch {
     return null;
   }
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const error = (body as Partial<ErrorAnswer> | null)?.error;
   if (typeof error?.code !== 'string' || error.code === '') return null;
   const seconds = retryAfter === null ? Number.NaN : Number(retryAfter);
   return {
