@@ -25,3 +25,13 @@ export const MAX_PAYMENT_PLACES = 100_000;
  * this machine can use it, a demo payment covers any number of places.
  */
 export const REACHABLE_DEMO_MAX_PLACES = 1_000;
+
+/** The charge for `places` places at the per-place price, in cents. */
+export function chargeCents(places: number): number {
+  return places * PRICE_PER_PLACE_CENTS;
+}
+
+/** True when a charge is under the minimum: no card is asked for, and a hold is cancelled. */
+export function isUnderMinimum(cents: number): boolean {
+  return cents < MINIMUM_CHARGE_CENTS;
+}

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MINIMUM_CHARGE_CENTS } from '@placeport/contract';
+import { isUnderMinimum } from '@placeport/contract';
 import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 
 /**
@@ -65,7 +65,7 @@ export function createDemoProvider(options: DemoProviderOptions = {}): DemoPayme
   return {
     ...(maxPlaces === undefined ? {} : { maxPlaces }),
     async create({ amountCents, places, payer }) {
-      if (amountCents < MINIMUM_CHARGE_CENTS) {
+      if (isUnderMinimum(amountCents)) {
         throw new PaymentFailure('amount_too_small', 'Amount must be at least $0.50 usd');
       }
       if (maxPlaces !== undefined && places > maxPlaces) {
@@ -135,7 +135,7 @@ export function createDemoProvider(options: DemoProviderOptions = {}): DemoPayme
             'amount_to_capture exceeds amount_capturable',
           );
         }
-        if (amountCents < MINIMUM_CHARGE_CENTS) {
+        if (isUnderMinimum(amountCents)) {
           throw new PaymentFailure('amount_too_small', 'Amount must be at least $0.50 usd');
         }
         intent.status = 'succeeded';

@@ -1,5 +1,7 @@
 import {
+  isUnderMinimum,
   MAX_PAYMENT_PLACES,
+  MIN_PAID_PLACES,
   MINIMUM_CHARGE_CENTS,
   PRICE_PER_PLACE_CENTS,
 } from '@placeport/contract';
@@ -47,10 +49,10 @@ export function placesForAmount(amount: number): { cents: number; places: number
       `amount must be a whole number of places at ${formatDollars(PRICE_PER_PLACE_CENTS)} each.`,
     );
   }
-  if (cents < MINIMUM_CHARGE_CENTS) {
+  if (isUnderMinimum(cents)) {
     throw new PaymentError(
       'below_minimum_charge',
-      `Payments start at ${formatDollars(MINIMUM_CHARGE_CENTS)}: selections under ${MINIMUM_CHARGE_CENTS / PRICE_PER_PLACE_CENTS} places convert free, without a payment.`,
+      `Payments start at ${formatDollars(MINIMUM_CHARGE_CENTS)}: selections under ${MIN_PAID_PLACES} places convert free, without a payment.`,
     );
   }
   const places = cents / PRICE_PER_PLACE_CENTS;

@@ -1,5 +1,5 @@
 import { PaymentError, providerStep, type Log } from './errors.js';
-import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
+import { chargeCents, isUnderMinimum, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import type { CaptureBody, CaptureReceipt, PaymentStatus } from '@placeport/contract/routes';
 import { dollarsToCents, formatDollars, placesForAmount } from './money.js';
 import {
@@ -63,7 +63,7 @@ function verdictToKeep({ status }: IntentView, places: number): PaymentVerdict |
  * cancellation that settled it returns the first result; anything else is refused.
  */
 function settledReceipt(intent: IntentView, cents: number): CaptureReceipt {
-  const cancels = cents < MINIMUM_CHARGE_CENTS;
+  const cancels = isUnderMinimum(cents);
   switch (intent.status) {
     case 'succeeded':
       if (!cancels && intent.amountReceived === cents) return receipt(intent, cents);
@@ -98,7 +98,7 @@ function requirePlacePortIntent(intent: IntentView): number {
     intent.product !== PRODUCT_TAG ||
     places === undefined ||
     intent.currency !== 'usd' ||
-    intent.amount !== places * PRICE_PER_PLACE_CENTS
+    intent.amount !== chargeCents(places)
   ) {
     throw new PaymentError(
       'not_a_placeport_payment',
@@ -260,7 +260,7 @@ export class PaymentService {
     if (claim.convertedCount > claim.totalCount) {
       throw new PaymentError('invalid_counts', 'convertedCount cannot be more than totalCount.');
     }
-    const expected = claim.convertedCount * PRICE_PER_PLACE_CENTS;
+    const expected = chargeCents(claim.convertedCount);
     if (cents !== expected) {
       throw new PaymentError(
         'amount_mismatch',
@@ -313,12 +313,12 @@ export class PaymentService {
     if (open)
       await this.state.replaceVerdict(id, { status: 'settling', places }, PAYMENT_STATE_TTL_MS);
     const resolved = await this.usage.resolvedByServer(intent);
-    const cents = placesFor(resolved) * PRICE_PER_PLACE_CENTS;
+    const cents = chargeCents(placesFor(resolved));
     if (!open) return { receipt: settledReceipt(intent, cents), resolved };
     let capturedCents = 0;
     try {
       await this.usage.reportIfBehind(intent, log);
-      if (cents < MINIMUM_CHARGE_CENTS) {
+      if (isUnderMinimum(cents)) {
         await providerStep(() => this.provider.cancel(id, cancelKey(id)), log);
       } else {
         const captured = await providerStep(

@@ -3,14 +3,14 @@
  * page checks answers by hand rather than load valibot). Amounts cross as dollars, as the contract
  * says; the page keeps integer cents everywhere else.
  */
-import { PAYMENT_STATES } from '@placeport/contract';
+import { chargeCents, PAYMENT_STATES } from '@placeport/contract';
 import type {
   CaptureReceipt,
   CreatedIntent,
   DemoAuthorized,
   PaymentStatus as PaymentStatusAnswer,
 } from '@placeport/contract/routes';
-import { centsToDollars, chargeCents } from '../lib/money';
+import { centsToDollars } from '../lib/money';
 import { type AppConfig, parseConfig } from './config';
 import { requestJson } from './http';
 

@@ -1,6 +1,11 @@
-import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
+import {
+  chargeCents,
+  isUnderMinimum,
+  MINIMUM_CHARGE_CENTS,
+  PRICE_PER_PLACE_CENTS,
+} from '@placeport/contract';
 import { describe, expect, it } from 'vitest';
-import { centsToDollars, chargeCents, formatUsd, isUnderMinimum } from './money';
+import { centsToDollars, formatUsd } from './money';
 
 describe('money', () => {
   it('charges $0.10 a place, in integer cents', () => {

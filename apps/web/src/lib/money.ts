@@ -1,20 +1,9 @@
-import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import { formatCount } from './format';
 
 /**
  * The page's money arithmetic over the contract's rules, in integer cents so no float ever decides
  * a charge. The server checks every amount again; these only drive what the page shows and asks for.
  */
-
-/** The most a selection can cost: every place of the chosen lists at the per-place price. */
-export function chargeCents(places: number): number {
-  return places * PRICE_PER_PLACE_CENTS;
-}
-
-/** True when the charge is under Stripe's minimum, so no card is asked for (or captured). */
-export function isUnderMinimum(cents: number): boolean {
-  return cents < MINIMUM_CHARGE_CENTS;
-}
 
 /** Dollars as the API expects them in request bodies (`amount`, `actualAmount`). */
 export function centsToDollars(cents: number): number {

@@ -3,10 +3,10 @@
  * Blob URLs and the seed's pauses. Each effect reports what happened as events; it checks the
  * state after sending its own event, so an effect whose event was ignored does nothing more.
  */
+import { chargeCents } from '@placeport/contract';
 import type { Api } from '../api/client';
 import { refusalOf, type Refusal } from '../api/http';
 import { createLookupEta } from '../lib/eta';
-import { chargeCents } from '../lib/money';
 import type { Converter } from '../worker/converter';
 import type { ConversionSummary, MapOutputFile, MapPoints, OutputFormat } from '../worker/types';
 import {

@@ -3,7 +3,7 @@
  * then on the event; an event that does not apply in a status returns the very same state object,
  * so the store skips a render and tests can prove the event was ignored.
  */
-import { chargeCents, isUnderMinimum } from '../lib/money';
+import { chargeCents, isUnderMinimum } from '@placeport/contract';
 import { MESSAGES } from './messages';
 import type {
   AppEvent,

@@ -1,7 +1,7 @@
 /**
  * Derived views of the state, so components never re-derive the seed's rules themselves.
  */
-import { chargeCents } from '../lib/money';
+import { chargeCents } from '@placeport/contract';
 import { selectedPlaces, selectedRows } from './machine';
 import type { AppState, Archive, ProcessingStage } from './types';
 

@@ -1,8 +1,13 @@
-import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
+import {
+  chargeCents,
+  isUnderMinimum,
+  MINIMUM_CHARGE_CENTS,
+  PRICE_PER_PLACE_CENTS,
+} from '@placeport/contract';
 import { useApp, useEffects } from '../../app/context';
 import { Spinner } from '../../components/Spinner';
 import { formatDateTime, formatPlaces } from '../../lib/format';
-import { chargeCents, formatUsd, isUnderMinimum } from '../../lib/money';
+import { formatUsd } from '../../lib/money';
 import type { LastVisit } from '../../state/types';
 import { PaymentReceipt } from '../results/PaymentReceipt';
 

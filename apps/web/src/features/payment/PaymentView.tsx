@@ -1,10 +1,10 @@
-import { PRICE_PER_PLACE_CENTS } from '@placeport/contract';
+import { isUnderMinimum, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import { Dialog } from 'radix-ui';
 import { lazy, Suspense } from 'react';
 import { useApp, useSend } from '../../app/context';
 import { Spinner } from '../../components/Spinner';
 import { formatPlaces } from '../../lib/format';
-import { formatUsd, isUnderMinimum } from '../../lib/money';
+import { formatUsd } from '../../lib/money';
 import { selectionTotals } from '../../state/selectors';
 import type { AppState } from '../../state/types';
 import { DemoPanel } from './DemoPanel';

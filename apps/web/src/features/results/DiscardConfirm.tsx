@@ -1,6 +1,6 @@
+import { chargeCents, isUnderMinimum } from '@placeport/contract';
 import { AlertDialog } from 'radix-ui';
 import { useEffects, useSend } from '../../app/context';
-import { chargeCents, isUnderMinimum } from '../../lib/money';
 import { undownloadedMaps } from '../../state/machine';
 import type { AppState } from '../../state/types';
 

@@ -1,7 +1,12 @@
-import { MINIMUM_CHARGE_CENTS, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
+import {
+  chargeCents,
+  isUnderMinimum,
+  MINIMUM_CHARGE_CENTS,
+  PRICE_PER_PLACE_CENTS,
+} from '@placeport/contract';
 import { Spinner } from '../../components/Spinner';
 import { formatCount, formatPlaces } from '../../lib/format';
-import { chargeCents, formatUsd, isUnderMinimum } from '../../lib/money';
+import { formatUsd } from '../../lib/money';
 import type { Authorization, Capture, Counts } from '../../state/types';
 import { PaymentReceipt } from './PaymentReceipt';
 

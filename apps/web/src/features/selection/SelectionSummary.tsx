@@ -1,6 +1,6 @@
-import { PRICE_PER_PLACE_CENTS } from '@placeport/contract';
+import { isUnderMinimum, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import { formatPlaces } from '../../lib/format';
-import { formatUsd, isUnderMinimum } from '../../lib/money';
+import { formatUsd } from '../../lib/money';
 import { isConvertible } from '../../state/machine';
 import { selectionTotals } from '../../state/selectors';
 import type { Archive } from '../../state/types';
