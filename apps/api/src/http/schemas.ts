@@ -19,7 +19,10 @@ interface Node {
  * optional and nullable); any other kind is a mistake in the contract and throws at start-up.
  */
 export function jsonSchemaOf(schema: v.GenericSchema): Record<string, unknown> {
-  const node = schema as unknown as Node;
+  return toJsonSchema(schema as unknown as Node);
+}
+
+function toJsonSchema(node: Node): Record<string, unknown> {
   switch (node.type) {
     case 'strict_object': {
       const entries = Object.entries(node.entries!);
@@ -27,17 +30,15 @@ export function jsonSchemaOf(schema: v.GenericSchema): Record<string, unknown> {
         type: 'object',
         additionalProperties: false,
         required: entries.filter(([, field]) => field.type !== 'optional').map(([name]) => name),
-        properties: Object.fromEntries(
-          entries.map(([name, field]) => [name, jsonSchemaOf(field as never)]),
-        ),
+        properties: Object.fromEntries(entries.map(([name, field]) => [name, toJsonSchema(field)])),
       };
     }
     case 'record':
-      return { type: 'object', additionalProperties: jsonSchemaOf(node.value as never) };
+      return { type: 'object', additionalProperties: toJsonSchema(node.value!) };
     case 'optional':
-      return jsonSchemaOf(node.wrapped as never);
+      return toJsonSchema(node.wrapped!);
     case 'nullable': {
-      const inner = jsonSchemaOf(node.wrapped as never);
+      const inner = toJsonSchema(node.wrapped!);
       return { ...inner, type: [inner.type, 'null'] };
     }
     case 'number':
