@@ -1,3 +1,4 @@
+import { formatCount } from '@placeport/contract';
 import {
   REASON_TEXT,
   type ConversionResult,
@@ -113,18 +114,16 @@ export function summarize(
   };
 }
 
-/** A count as people write it in English: 4,815. */
-const grouped = (value: number) => value.toLocaleString('en-US');
 
 const plural = (value: number, one: string, many = `${one}s`) =>
-  `${grouped(value)} ${value === 1 ? one : many}`;
+  `${formatCount(value)} ${value === 1 ? one : many}`;
 
 /** Every reason with its count and sentence, one per line, most common first. */
 function reasonLines(unplaced: UnplacedCounts, indent: string): string[] {
   return REASON_ORDER.filter((reason) => unplaced[reason])
     .sort((a, b) => unplaced[b]! - unplaced[a]!)
     .map(
-      (reason) => `${indent}${grouped(unplaced[reason] ?? 0).padStart(5)}  ${REASON_TEXT[reason]}`,
+      (reason) => `${indent}${formatCount(unplaced[reason] ?? 0).padStart(5)}  ${REASON_TEXT[reason]}`,
     );
 }
 
@@ -155,7 +154,7 @@ function lookupLines(summary: CliSummary): string[] {
     const { pages, places } = lookups.upstreamRequests;
     const requests = pages + places;
     lines.push(
-      `${lookups.unreachable ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} from this computer: ${grouped(lookups.cacheHits)} from the cache file, ${plural(requests, 'request')} to Google${places ? ` (${places} to the Places API)` : ''}.`,
+      `${lookups.unreachable ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} from this computer: ${formatCount(lookups.cacheHits)} from the cache file, ${plural(requests, 'request')} to Google${places ? ` (${places} to the Places API)` : ''}.`,
     );
   } else if (lookups.mode === 'api' && lookups.links > 0) {
     lines.push(
@@ -210,7 +209,7 @@ export function formatSummary(summary: CliSummary): string {
     }
     const failed = list.notWritten?.length ?? 0;
     lines.push(
-      `${markOf(list)} ${list.name}: ${grouped(list.converted)} of ${plural(list.total, 'place')} placed${list.skipped ? `, ${grouped(list.skipped)} without coordinates:` : ''}`,
+      `${markOf(list)} ${list.name}: ${formatCount(list.converted)} of ${plural(list.total, 'place')} placed${list.skipped ? `, ${formatCount(list.skipped)} without coordinates:` : ''}`,
     );
     lines.push(...reasonLines(list.unplaced, '  '));
     lines.push(...list.files.map((file) => `    ${file}`));
@@ -223,7 +222,7 @@ export function formatSummary(summary: CliSummary): string {
     );
   }
   const { total, converted, skipped, unplaced } = summary.totals;
-  lines.push('', `${grouped(converted)} of ${plural(total, 'place')} placed.`);
+  lines.push('', `${formatCount(converted)} of ${plural(total, 'place')} placed.`);
   if (skipped > 0) {
     lines.push(
       `${plural(skipped, 'place')} without coordinates (listed in the failed-places CSVs, with the reason):`,

@@ -11,3 +11,4 @@ export * from './formats.js';
 export * from './reasons.js';
 export * from './messages.js';
 export * from './states.js';
+export * from './format.js';

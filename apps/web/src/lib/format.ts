@@ -1,3 +1,5 @@
+import { formatCount } from '@placeport/contract';
+
 /** Units of the file-size display, base 1024 (seed section 2, "Upload zone"). */
 const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
 
@@ -24,16 +26,7 @@ export function listDisplayName(fileName: string): string {
   return fileName.replace(/\.csv$/i, '');
 }
 
-/**
- * A whole number with comma thousands separators, as `toLocaleString('en-US')` writes it, without
- * Intl: the page's first Intl call loads locale data for about 40 ms on the main thread (measured
- * by the browser benchmark), a long task just as the selection dialog opens.
- */
-export function formatCount(count: number): string {
-  const rounded = Math.round(count);
-  const digits = String(Math.abs(rounded)).replace(/\B(?=(\d{3})+$)/g, ',');
-  return rounded < 0 ? `-${digits}` : digits;
-}
+export { formatCount };
 
 /** `1 place`, `2 places`: counts read naturally in rows and summaries. */
 export function formatPlaces(count: number): string {

@@ -169,7 +169,7 @@ describe('choosing a file', () => {
     expect(converter.calls).toEqual([]);
     expect(state()).toEqual({
       status: 'empty',
-      error: MESSAGES.notZip,
+      error: MESSAGES.notAZip,
       refusedFileName: 'places.csv',
     });
   });

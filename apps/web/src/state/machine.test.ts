@@ -230,7 +230,7 @@ describe('upload', () => {
       fileId: 1,
       file: { name: 'Saved.csv', size: 3 },
     });
-    expect(next).toEqual({ status: 'empty', error: MESSAGES.notZip, refusedFileName: 'Saved.csv' });
+    expect(next).toEqual({ status: 'empty', error: MESSAGES.notAZip, refusedFileName: 'Saved.csv' });
   });
 
   it('accepts .zip in any case', () => {
@@ -317,7 +317,7 @@ describe('selection', () => {
   it('refuses to proceed with nothing chosen, with the seed message', () => {
     const none = transition(selecting, EVENTS.allListsDeselected);
     const next = inState(transition(none, EVENTS.paymentRequested), 'selecting');
-    expect(next.error).toBe(MESSAGES.noSelection);
+    expect(next.error).toBe(MESSAGES.noListsChosen);
   });
 
   it('goes to the payment view without an intent when the charge is under $0.50', () => {

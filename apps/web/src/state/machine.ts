@@ -134,7 +134,7 @@ function fromEmpty(state: Extract<AppState, { status: 'empty' }>, event: AppEven
   switch (event.type) {
     case 'fileChosen':
       if (!isZipFileName(event.file.name)) {
-        return { status: 'empty', error: MESSAGES.notZip, refusedFileName: event.file.name };
+        return { status: 'empty', error: MESSAGES.notAZip, refusedFileName: event.file.name };
       }
       return { status: 'inspecting', fileId: event.fileId, file: event.file };
     case 'removed':
@@ -209,7 +209,7 @@ function fromSelecting(
     case 'dialogDismissed':
       return { status: 'loaded', ...archiveOf(state), error: state.error };
     case 'paymentRequested':
-      if (state.selected.length === 0) return { ...state, error: MESSAGES.noSelection };
+      if (state.selected.length === 0) return { ...state, error: MESSAGES.noListsChosen };
       if (isUnderMinimum(chargeCents(selectedPlaces(state)))) {
         return { status: 'paying', ...archiveOf(state), authorization: { kind: 'free' } };
       }

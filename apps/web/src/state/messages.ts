@@ -1,14 +1,7 @@
-import { MESSAGES as SHARED } from '@placeport/contract';
+import { MESSAGES } from '@placeport/contract';
 
-/**
- * The seed's exact messages (the contract's), with the page's names for the two the converter
- * says too: `notZip` is its `notAZip`, `noSelection` its `noListsChosen`.
- */
-export const MESSAGES = {
-  ...SHARED,
-  notZip: SHARED.notAZip,
-  noSelection: SHARED.noListsChosen,
-} as const;
+/** The seed's exact messages: one table, the contract's, for the converter, the API and the page. */
+export { MESSAGES };
 
 /**
  * The seed's capture-failure warning, quoting the payment's reference so support can find it

@@ -33,7 +33,7 @@ describe('UploadCard', () => {
       applyAccept: false,
     });
     const alert = await screen.findByRole('alert');
-    expect(linesOf(alert)).toEqual(['Invalid File', MESSAGES.notZip, 'Choose another file']);
+    expect(linesOf(alert)).toEqual(['Invalid File', MESSAGES.notAZip, 'Choose another file']);
     expect(screen.getByText(/was not accepted/).textContent).toBe(
       '“Want to go.csv” was not accepted: it is not a .zip file.',
     );
