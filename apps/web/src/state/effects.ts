@@ -106,7 +106,7 @@ export interface Effects {
   /**
    * Cancel during processing: the worker stops the run's lookups and converts every list with
    * what has coordinates (the results, then the capture of what was converted). A worker that
-   * cannot be asked is ended (architecture.md: cancelling = terminating the worker): the run then
+   * cannot be asked is ended instead (the last resort, docs/architecture.md "The worker"): the run then
    * ends as cancelled, and the hold is released as after a failed run.
    */
   cancel(): Promise<void>;
