@@ -1,6 +1,7 @@
 import {
   coordinatesForFtid,
   generateTakeout,
+  kmlPoints,
   makeZipBomb,
   startFakeGoogle,
   type FakeGoogle,
@@ -23,7 +24,6 @@ import {
   tempFolder,
   type JsonSummary,
 } from './support.js';
-import { kmlPoints } from './read-kml.js';
 
 /** The free tier of the PlacePort API: more links than this in one request answer 402. */
 const FREE_LINKS_PER_REQUEST = 4;

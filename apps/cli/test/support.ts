@@ -3,9 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GeneratedPlace } from '@placeport/testkit';
+import { kmlPoints, type GeneratedPlace } from '@placeport/testkit';
 import { stripForbiddenXmlChars, UNTITLED_PLACE_NAME } from '@placeport/converter/internal';
-import { kmlPoints } from './read-kml.js';
 
 /** The built launcher, as `npx placeport` runs it (`pnpm build` first; turbo does it before tests). */
 export const BIN = fileURLToPath(new URL('../bin/placeport.js', import.meta.url));

@@ -3,11 +3,16 @@
  * every format, each file read back by an independent reader; starred places in both formats with
  * `[0, 0]` entries; descriptions and tags in every format that has a field for them; one ZIP of a run.
  */
-import { generateTakeout, savedPlacesJson, type GeneratedTakeout } from '@placeport/testkit';
+import {
+  generateTakeout,
+  kmlPoints,
+  parseXml,
+  savedPlacesJson,
+  type GeneratedTakeout,
+} from '@placeport/testkit';
 import { strFromU8, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { kmlPoints } from '../test/read-kml.js';
-import { parseXml, readCsv, readGeoJson, readGpx, readKmz, readZip } from '../test/read-formats.js';
+import { readCsv, readGeoJson, readGpx, readKmz, readZip } from '../test/read-formats.js';
 import {
   convertArchive,
   inspectArchive,

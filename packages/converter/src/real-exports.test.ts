@@ -2,10 +2,9 @@
  * product.md's rules for real Takeout exports, end to end: archive → inspection (the page's row count,
  * which prices the selection) → conversion → files, read back with a real KML reader.
  */
-import { generateTakeout } from '@placeport/testkit';
+import { generateTakeout, parseKml } from '@placeport/testkit';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { parseKml } from '../test/read-kml.js';
 import { KML_DOCUMENT_DESCRIPTION, KML_DOCUMENT_NAME } from './core/kml.js';
 import { readArchive } from './inspect.js';
 import { convertLists } from './pipeline.js';

@@ -5,26 +5,13 @@
  * hostile text the property tests feed every writer.
  */
 import { check } from '@placemarkio/check-geojson';
+import { parseKml, parseXml } from '@placeport/testkit';
 import { gpx as gpxToGeoJson } from '@tmcw/togeojson';
-import { DOMParser } from '@xmldom/xmldom';
 import fc from 'fast-check';
 import { strFromU8, unzipSync } from 'fflate';
 import Papa from 'papaparse';
-import { parseKml } from './read-kml.js';
 
 type XmlDocument = Parameters<typeof gpxToGeoJson>[0];
-
-/** Parses XML, failing on any well-formedness error (warnings aside). */
-export function parseXml(text: string) {
-  const errors: string[] = [];
-  const doc = new DOMParser({
-    onError: (level, message) => {
-      if (level !== 'warning') errors.push(message);
-    },
-  }).parseFromString(text, 'text/xml');
-  if (errors.length > 0) throw new Error(`XML is not well-formed: ${errors.join('; ')}`);
-  return doc;
-}
 
 /** A GPX file as a DOM and as togeojson reads it. */
 export function readGpx(text: string) {

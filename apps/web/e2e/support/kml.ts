@@ -3,9 +3,9 @@
  * `@tmcw/togeojson` over `@xmldom/xmldom`, CSV through PapaParse.
  */
 import { readFile } from 'node:fs/promises';
+import { parseXml } from '@placeport/testkit';
 import type { Download } from '@playwright/test';
 import { kml } from '@tmcw/togeojson';
-import { DOMParser } from '@xmldom/xmldom';
 import Papa from 'papaparse';
 import type { ExpectedPlacemark } from './archives';
 
@@ -32,14 +32,7 @@ export function readKml(text: string): {
   documentName: string | null;
   placemarks: ExpectedPlacemark[];
 } {
-  const errors: string[] = [];
-  const parser = new DOMParser({
-    onError: (level, message) => {
-      if (level !== 'warning') errors.push(message);
-    },
-  });
-  const doc = parser.parseFromString(text, 'text/xml');
-  if (errors.length > 0) throw new Error(`The KML is not well-formed XML: ${errors.join('; ')}`);
+  const doc = parseXml(text);
   const documentName =
     doc.getElementsByTagName('Document')[0]?.getElementsByTagName('name')[0]?.textContent ?? null;
   // togeojson's types name the `geojson` package, which is not installed: only what is read here.

@@ -10,7 +10,7 @@ import {
 } from './kml.js';
 import { writeListFiles } from './formats/output.js';
 import { stripForbiddenXmlChars } from './xml.js';
-import { parseKml } from '../../test/read-kml.js';
+import { parseKml } from '@placeport/testkit';
 
 function parse(xml: string) {
   const parsed = parseKml(xml);

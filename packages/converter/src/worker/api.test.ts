@@ -1,7 +1,6 @@
-import { generateTakeout } from '@placeport/testkit';
+import { generateTakeout, kmlPoints } from '@placeport/testkit';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
-import { kmlPoints } from '../../test/read-kml.js';
 import { resolvedUrlFor } from '../core/coordinates.js';
 import { placeNeed } from '../core/link-need.js';
 import { createConverterWorkerApi } from './api.js';

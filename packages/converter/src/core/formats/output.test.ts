@@ -8,7 +8,7 @@ import {
   readKmz,
   xmlLineEnds,
 } from '../../../test/read-formats.js';
-import { parseKml } from '../../../test/read-kml.js';
+import { parseKml } from '@placeport/testkit';
 import type { MappedPlace } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
 import {

@@ -1,0 +1,1 @@
+export { kmlPoints, parseKml, parseXml } from './kml.js';
