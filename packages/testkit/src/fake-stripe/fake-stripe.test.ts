@@ -1,31 +1,23 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from './index.js';
+import type { FakeStripe } from './index.js';
+import {
+  createManualIntent,
+  startFakeStripeWithClient,
+  stripeClient,
+} from '../../test/stripe-client.js';
 
 let fake: FakeStripe;
 let stripe: Stripe;
 
 beforeAll(async () => {
-  fake = await startFakeStripe();
-  stripe = new Stripe(fake.secretKey, {
-    host: '127.0.0.1',
-    port: fake.port,
-    protocol: 'http',
-    maxNetworkRetries: 0,
-    telemetry: false,
-  });
+  ({ fake, stripe } = await startFakeStripeWithClient());
 });
 afterAll(() => fake.close());
 beforeEach(() => fake.clearRequests());
 
-function createManual(amount = 120): Promise<Stripe.PaymentIntent> {
-  return stripe.paymentIntents.create({
-    amount,
-    currency: 'usd',
-    capture_method: 'manual',
-    automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-    metadata: { places: String(amount / 10), product: 'placeport' },
-  });
+function createManual(amount?: number): Promise<Stripe.PaymentIntent> {
+  return createManualIntent(stripe, amount);
 }
 
 describe('fake Stripe through the stripe SDK', () => {
@@ -91,12 +83,7 @@ describe('fake Stripe through the stripe SDK', () => {
   });
 
   it('rejects wrong secret keys with an authentication error', async () => {
-    const wrong = new Stripe('sk_test_wrong', {
-      host: '127.0.0.1',
-      port: fake.port,
-      protocol: 'http',
-      maxNetworkRetries: 0,
-    });
+    const wrong = stripeClient(fake, 'sk_test_wrong');
     await expect(wrong.paymentIntents.retrieve('pi_x')).rejects.toMatchObject({
       type: 'StripeAuthenticationError',
     });

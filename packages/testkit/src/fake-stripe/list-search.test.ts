@@ -1,20 +1,14 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakePaymentIntent, type FakeStripe } from './index.js';
+import { startFakeStripeWithClient } from '../../test/stripe-client.js';
+import type { FakePaymentIntent, FakeStripe } from './index.js';
 
 // Every test gets its own fake, so what it lists is exactly what it seeded.
 let fake: FakeStripe;
 let stripe: Stripe;
 
 beforeEach(async () => {
-  fake = await startFakeStripe();
-  stripe = new Stripe(fake.secretKey, {
-    host: '127.0.0.1',
-    port: fake.port,
-    protocol: 'http',
-    maxNetworkRetries: 0,
-    telemetry: false,
-  });
+  ({ fake, stripe } = await startFakeStripeWithClient());
 });
 afterEach(() => fake.close());
 

@@ -1,35 +1,19 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  AUTHORIZATION_LIFETIME_SECONDS,
-  METADATA_MAX_KEYS,
-  startFakeStripe,
-  type FakeStripe,
-} from './index.js';
+import { AUTHORIZATION_LIFETIME_SECONDS, METADATA_MAX_KEYS, type FakeStripe } from './index.js';
+import { createManualIntent, startFakeStripeWithClient } from '../../test/stripe-client.js';
 
 let fake: FakeStripe;
 let stripe: Stripe;
 
 beforeEach(async () => {
-  fake = await startFakeStripe();
-  stripe = new Stripe(fake.secretKey, {
-    host: '127.0.0.1',
-    port: fake.port,
-    protocol: 'http',
-    maxNetworkRetries: 0,
-    telemetry: false,
-  });
+  ({ fake, stripe } = await startFakeStripeWithClient());
 });
 afterEach(() => fake.close());
 
-function createManual(metadata: Record<string, string> = { places: '12', product: 'placeport' }) {
-  return stripe.paymentIntents.create({
-    amount: 120,
-    currency: 'usd',
-    capture_method: 'manual',
-    automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-    metadata,
-  });
+/** A manual-capture intent of 120 cents, with the API's metadata unless told other. */
+function createManual(metadata?: Record<string, string>) {
+  return createManualIntent(stripe, 120, metadata);
 }
 
 /** `count` metadata keys `k0`… with short values. */
