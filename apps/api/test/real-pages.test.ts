@@ -1,5 +1,5 @@
 import { extractCoordinates, placeIdFromFtid } from '@placeport/converter/internal';
-import { LOCALIZED_PRODUCT_NAMES, REAL_PLACE_PAGES } from '@placeport/testkit';
+import { LOCALIZED_PRODUCT_NAMES, PLACES_API_FAILURES, REAL_PLACE_PAGES } from '@placeport/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './support.js';
 
@@ -31,10 +31,7 @@ describe('POST /api/resolve-urls-batch on the real Dutch full page', () => {
     expect(results[REAL.link]).toContain(`query_place_id=${placeIdFromFtid(REAL.ftid)}`);
   });
 
-  it.each([
-    ['404', { notFound: true }],
-    ['429', { status: 429 }],
-  ] as const)(
+  it.each(PLACES_API_FAILURES)(
     'with a key, the Places API answering %s falls back to the page',
     async (_status, placesApi) => {
       stack = await startStack({ placesApiKey: true });

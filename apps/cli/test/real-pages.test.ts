@@ -3,7 +3,12 @@
  * another project, served unchanged by the fake Google) names it: the exact pin, from the page,
  * with or without a Places API key.
  */
-import { REAL_PLACE_PAGES, startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
+import {
+  PLACES_API_FAILURES,
+  REAL_PLACE_PAGES,
+  startFakeGoogle,
+  type FakeGoogle,
+} from '@placeport/testkit';
 import { strToU8, zipSync } from 'fflate';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -59,10 +64,7 @@ describe('placeport convert on a link whose real Google page names it', () => {
     ]);
   });
 
-  it.each([
-    ['404', { notFound: true }],
-    ['429', { status: 429 }],
-  ] as const)(
+  it.each(PLACES_API_FAILURES)(
     'with a key, the Places API answering %s falls back to the page',
     async (status, placesApi) => {
       google.setPlace(REAL.cid, { placesApi });

@@ -1,4 +1,4 @@
-import { REAL_PLACE_PAGES } from '@placeport/testkit';
+import { PLACES_API_FAILURES, REAL_PLACE_PAGES } from '@placeport/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pointOf, rig, type Rig } from './support.js';
 
@@ -33,10 +33,7 @@ describe('a real full place page served by the fake Google', () => {
     expect(pointOf(outcome.results[REAL.shortLink])).toEqual(RAI);
   });
 
-  it.each([
-    ['404', { notFound: true }],
-    ['429', { status: 429 }],
-  ] as const)(
+  it.each(PLACES_API_FAILURES)(
     'with a key, the Places API answering %s falls back to the page',
     async (_status, placesApi) => {
       r = await rig({ apiKey: true });

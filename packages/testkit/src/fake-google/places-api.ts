@@ -14,6 +14,16 @@ export interface PlacesApiBehaviour {
   notFound?: boolean;
 }
 
+/**
+ * The Places API failures after which a lookup must still find the place on its page: the id
+ * Google no longer knows (404) and the quota refusal (429), each with its status as a label. The
+ * resolver's, the API's and the CLI's tests run the same cases against the fake.
+ */
+export const PLACES_API_FAILURES: ReadonlyArray<readonly [status: string, PlacesApiBehaviour]> = [
+  ['404', { notFound: true }],
+  ['429', { status: 429 }],
+];
+
 /** What the Places API needs to know about the fake's state. */
 export interface PlacesApiContext {
   apiKey: string;
