@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../state/types';
 import { fakeConverter, mount, STATES } from '../../test/fixtures';
 import { linesOf } from '../../test/reads';
-import type { ListPoints, MapPoints } from '../../worker/types';
+import { listPoints, WANT_TO_GO } from '../../test/map-points';
+import type { MapPoints } from '../../worker/types';
 import { mapHeight } from './draw';
 import { makeProjection } from './projection';
 import { ResultsMap } from './ResultsMap';
@@ -13,21 +14,8 @@ type Complete = Extract<AppState, { status: 'complete' }>;
 /** The width the map draws at when the test DOM cannot measure its frame. */
 const TEST_WIDTH = 640;
 
-function list(path: string, listName: string, points: Array<[number, number, string]>): ListPoints {
-  return {
-    path,
-    listName,
-    coordinates: Float64Array.from(points.flatMap(([lng, lat]) => [lng, lat])),
-    names: points.map(([, , name]) => name),
-  };
-}
-
-const WANT = list('Takeout/Saved/Want to go.csv', 'Want to go', [
-  [-9.14, 38.72, 'Café A'],
-  [139.69, 35.68, 'Shrine B'],
-]);
-const PARIS = list('Takeout/Saved/Paris.csv', 'Paris', [[2.35, 48.86, 'Louvre']]);
-const POINTS: MapPoints = { lists: [WANT, PARIS] };
+const PARIS = listPoints('Takeout/Saved/Paris.csv', 'Paris', [[2.35, 48.86, 'Louvre']]);
+const POINTS: MapPoints = { lists: [WANT_TO_GO, PARIS] };
 
 function mountMap(points: () => ReturnType<ReturnType<typeof fakeConverter>['points']>) {
   const converter = fakeConverter({ points });
@@ -77,16 +65,16 @@ describe('ResultsMap', () => {
   });
 
   it('has no selector for a single list', async () => {
-    mountMap(async () => ({ ok: true, value: { lists: [WANT] } }));
+    mountMap(async () => ({ ok: true, value: { lists: [WANT_TO_GO] } }));
     await screen.findByRole('img', { name: 'Map of 2 places in Want to go' });
     expect(screen.queryByRole('combobox')).toBeNull();
   });
 
   it('shows the name of the point under the pointer once drawn', async () => {
-    mountMap(async () => ({ ok: true, value: { lists: [WANT] } }));
+    mountMap(async () => ({ ok: true, value: { lists: [WANT_TO_GO] } }));
     const map = await screen.findByRole('img', { name: 'Map of 2 places in Want to go' });
     await screen.findByRole('figure', { busy: false });
-    const [x, y] = positionOf(WANT.coordinates, 139.69, 35.68);
+    const [x, y] = positionOf(WANT_TO_GO.coordinates, 139.69, 35.68);
     fireEvent.pointerMove(map, { clientX: x + 3, clientY: y - 2 });
     expect(screen.getByRole('tooltip').textContent).toBe('Shrine B');
     fireEvent.pointerMove(map, { clientX: x + 30, clientY: y + 30 });
@@ -94,7 +82,7 @@ describe('ResultsMap', () => {
   });
 
   it('steps from place to place with the arrow keys, and says where it is', async () => {
-    mountMap(async () => ({ ok: true, value: { lists: [WANT] } }));
+    mountMap(async () => ({ ok: true, value: { lists: [WANT_TO_GO] } }));
     const map = await screen.findByRole('img', { name: 'Map of 2 places in Want to go' });
     await screen.findByRole('figure', { busy: false });
     act(() => map.focus());

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ListPoints } from '../../worker/types';
+import { listPoints, WANT_TO_GO } from '../../test/map-points';
 import { ALL_LISTS, listOptions, mapLabel, selectPoints } from './view';
 
-function list(path: string, listName: string, points: Array<[number, number, string]>): ListPoints {
-  return {
-    path,
-    listName,
-    coordinates: Float64Array.from(points.flatMap(([lng, lat]) => [lng, lat])),
-    names: points.map(([, , name]) => name),
-  };
-}
-
-const WANT = list('Takeout/Saved/Want to go.csv', 'Want to go', [
-  [-9.14, 38.72, 'Café A'],
-  [139.69, 35.68, 'Shrine B'],
-]);
-const LISBON = list('Takeout/Saved/Lisbon.csv', 'Lisbon', [[-9.13, 38.71, 'Tram 28']]);
-const OTHER_WANT = list('Takeout/Old/Saved/Want to go.csv', 'Want to go', [[1, 2, 'X']]);
+const LISBON = listPoints('Takeout/Saved/Lisbon.csv', 'Lisbon', [[-9.13, 38.71, 'Tram 28']]);
+const OTHER_WANT = listPoints('Takeout/Old/Saved/Want to go.csv', 'Want to go', [[1, 2, 'X']]);
 
 describe('map view', () => {
   it.each([
@@ -28,16 +15,16 @@ describe('map view', () => {
   });
 
   it('offers All lists, then each list, telling same-named lists apart by folder', () => {
-    expect(listOptions([WANT, LISBON, OTHER_WANT])).toEqual([
+    expect(listOptions([WANT_TO_GO, LISBON, OTHER_WANT])).toEqual([
       { value: ALL_LISTS, label: 'All lists' },
-      { value: WANT.path, label: 'Want to go (Takeout/Saved)' },
+      { value: WANT_TO_GO.path, label: 'Want to go (Takeout/Saved)' },
       { value: LISBON.path, label: 'Lisbon' },
       { value: OTHER_WANT.path, label: 'Want to go (Takeout/Old/Saved)' },
     ]);
   });
 
   it('joins every list for All lists, in list order', () => {
-    const all = selectPoints({ lists: [WANT, LISBON] }, ALL_LISTS);
+    const all = selectPoints({ lists: [WANT_TO_GO, LISBON] }, ALL_LISTS);
     expect(Array.from(all.coordinates)).toEqual([-9.14, 38.72, 139.69, 35.68, -9.13, 38.71]);
     expect(all.count).toBe(3);
     expect([0, 1, 2].map((index) => all.nameAt(index))).toEqual(['Café A', 'Shrine B', 'Tram 28']);
@@ -45,15 +32,17 @@ describe('map view', () => {
   });
 
   it('gives one list as it is, and names it when it is the only one', () => {
-    const one = selectPoints({ lists: [WANT, LISBON] }, LISBON.path);
+    const one = selectPoints({ lists: [WANT_TO_GO, LISBON] }, LISBON.path);
     expect(one.coordinates).toBe(LISBON.coordinates);
     expect(one.label).toBe('Map of 1 place in Lisbon');
-    expect(selectPoints({ lists: [WANT] }, ALL_LISTS).label).toBe('Map of 2 places in Want to go');
+    expect(selectPoints({ lists: [WANT_TO_GO] }, ALL_LISTS).label).toBe(
+      'Map of 2 places in Want to go',
+    );
   });
 
   it('finds every name across many lists, empty ones included', () => {
     const lists = Array.from({ length: 9 }, (_, k) =>
-      list(
+      listPoints(
         `L${k}.csv`,
         `L${k}`,
         Array.from({ length: k % 3 }, (_, i) => [k, i, `${k}.${i}`] as [number, number, string]),
@@ -65,6 +54,6 @@ describe('map view', () => {
   });
 
   it('falls back to every list for a list that is not there', () => {
-    expect(selectPoints({ lists: [WANT, LISBON] }, 'nope').count).toBe(3);
+    expect(selectPoints({ lists: [WANT_TO_GO, LISBON] }, 'nope').count).toBe(3);
   });
 });
