@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { JsonSummary } from '../test/support.js';
+import type { CliSummary } from '../src/summary.js';
 
 const PLACES = 10_000;
 const LATENCY_MS = 100;
@@ -44,7 +44,7 @@ try {
     );
   });
   const seconds = (performance.now() - started) / 1000;
-  const summary = JSON.parse(stdout) as JsonSummary;
+  const summary = JSON.parse(stdout) as CliSummary;
   const distinct = new Set(takeout.lists[0]!.places.map((place) => place.ftid)).size;
   console.log(
     `cli lookups: ${PLACES.toLocaleString('en-US')} places (${distinct.toLocaleString('en-US')} distinct ftids), real-shaped full pages at ${LATENCY_MS} ms`,

@@ -16,14 +16,8 @@ import { gpx as gpxToGeoJson } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  expectedName,
-  expectedPoint,
-  readKmlFile,
-  run as runBin,
-  tempFolder,
-  type JsonSummary,
-} from './support.js';
+import { expectedName, expectedPoint, readKmlFile, run as runBin, tempFolder } from './support.js';
+import type { CliSummary } from '../src/summary.js';
 
 /** The free tier of the PlacePort API: more links than this in one request answer 402. */
 const FREE_LINKS_PER_REQUEST = 4;
@@ -200,7 +194,7 @@ describe('placeport CLI', () => {
     const result = await run(['convert', archive, '--out', out, '--offline', '--json']);
     expect(result.code).toBe(0);
     expect(google.count()).toBe(0);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.lookups).toMatchObject({ mode: 'offline', links: 0 });
     expect(summary.cache).toBeNull();
     expect(summary.lists.map((l) => l.name)).toEqual(placeLists.map((l) => l.name));
@@ -254,7 +248,7 @@ describe('placeport CLI', () => {
       args.push('--format', format);
     const result = await run(args);
     expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     for (const [i, list] of placeLists.entries()) {
       const files = summary.lists[i]!.files;
       const want = list.places.flatMap((p) => {
@@ -316,7 +310,7 @@ describe('placeport CLI', () => {
           'Want to go',
         ])
       ).stdout,
-    ) as JsonSummary;
+    ) as CliSummary;
     const failedCsv = offline.lists[0]!.files.find((f) => f.endsWith(' - failed-places.csv'))!;
     expect(path.basename(failedCsv)).toBe('Want to go - failed-places.csv');
     const list = placeLists.find((l) => l.name === 'Want to go')!;
@@ -325,7 +319,7 @@ describe('placeport CLI', () => {
     const second = path.join(dir, 'retry-second');
     const result = await run(['convert', failedCsv, '--out', second, '--no-cache', '--json']);
     expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.lists).toHaveLength(1);
     const line = summary.lists[0]!;
     expect([line.total, line.converted]).toEqual([
@@ -356,7 +350,7 @@ describe('placeport CLI', () => {
     ]);
     expect(result.code).toBe(0);
     expect(google.count()).toBe(0);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     const [line] = summary.lists;
     expect(requests.length).toBeGreaterThan(1);
     expect(Math.max(...requests.map((urls) => urls.length))).toBeLessThanOrEqual(
@@ -384,7 +378,7 @@ describe('placeport CLI', () => {
     const args = ['convert', archive, '--out', path.join(dir, 'refused'), '--list', chosen.name];
     const result = await run([...args, '--api', api, '--json']);
     expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.lookups.refused).toEqual({
       status: 402,
       message: expect.stringContaining('402: '),
@@ -442,7 +436,7 @@ describe('placeport CLI', () => {
     const out = path.join(dir, 'twins-failed');
     const all = await run(['convert', twinsZip, '--out', out, '--offline', '--json']);
     expect(all.code).toBe(0);
-    const summary = JSON.parse(all.stdout) as JsonSummary;
+    const summary = JSON.parse(all.stdout) as CliSummary;
     expect(summary.lists.map((l) => [l.path, l.files.map((f) => path.basename(f))])).toEqual([
       ['Takeout/Saved/Food.csv', ['Food.kml', 'Food - failed-places.csv']],
       [
@@ -505,7 +499,7 @@ describe('placeport CLI', () => {
     const out = path.join(dir, 'broken');
     const result = await run(['convert', zip, '--out', out, '--json']);
     expect(result.code).toBe(1);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.lists.find((l) => l.name === 'Good')).toMatchObject({ converted: 3 });
     const reason = 'CSV file must contain "Title" and "URL" columns. Found columns: Name, Where';
     expect(summary.lists.find((l) => l.name === 'Broken')?.skippedReason).toBe(reason);

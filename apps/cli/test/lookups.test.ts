@@ -22,9 +22,9 @@ import {
   readKmlFile,
   run as runBin,
   tempFolder,
-  type JsonSummary,
   type RunEnvironment,
 } from './support.js';
+import type { CliSummary } from '../src/summary.js';
 
 const placesApiRequests = (google: FakeGoogle) =>
   google.count((request) => request.path.startsWith('/v1/places/'));
@@ -84,7 +84,7 @@ describe('placeport convert, looking places up from this computer', () => {
     expect(result.code).toBe(0);
     // Nothing on stderr but the progress (whole lines: it is not a terminal), whose total never grows.
     expect(result.stderr.replace(/^Looking up places: .*\n/gm, '')).toBe('');
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
 
     expect(summary.lists.map((l) => l.name)).toEqual([
       ...placeLists.map((l) => l.name),
@@ -150,7 +150,7 @@ describe('placeport convert, looking places up from this computer', () => {
     const args = ['convert', ws.archive, '--out', ws.out, '--json', '--no-cache'];
     const result = await ws.run([...args, '--google-maps-api-key', FAKE_GOOGLE_API_KEY]);
     expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.lists[0]).toMatchObject({ converted: list!.places.length, unplaced: {} });
     expect(await readKmlFile(summary.lists[0]!.files[0]!)).toEqual(list!.places.map(expectedPoint));
     const ids = new Set(list!.places.map((p) => p.ftid)).size;
@@ -186,7 +186,7 @@ describe('placeport convert, looking places up from this computer', () => {
     const args = ['convert', ws.archive, '--out', ws.out, '--json', '--force'];
     const first = await ws.run(args);
     expect(first.code).toBe(0);
-    const before = JSON.parse(first.stdout) as JsonSummary;
+    const before = JSON.parse(first.stdout) as CliSummary;
     expect(before.lookups.upstreamRequests.pages).toBeGreaterThan(0);
     expect(before.totals.skipped).toBe(0);
 
@@ -194,7 +194,7 @@ describe('placeport convert, looking places up from this computer', () => {
     const second = await ws.run(args);
     expect(second.code).toBe(0);
     expect(google.count()).toBe(0);
-    const after = JSON.parse(second.stdout) as JsonSummary;
+    const after = JSON.parse(second.stdout) as CliSummary;
     expect(after.lookups).toMatchObject({
       links: before.lookups.links,
       cacheHits: before.lookups.links,
@@ -286,7 +286,7 @@ describe('placeport convert, looking places up from this computer', () => {
       ws.run(['convert', ws.archive, '--out', path.join(ws.home, 'text'), '--no-cache']),
     ]);
     expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     const [line] = summary.lists;
     expect(line!.unplaced).toEqual(expected);
     expect(summary.totals.unplaced).toEqual(expected);
@@ -335,7 +335,7 @@ describe('placeport convert, looking places up from this computer', () => {
     const args = ['convert', input, '--out', path.join(home, 'out'), '--json', '--no-cache'];
     const result = await runBin(args, where);
     expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     const [line] = summary.lists;
     expect(line).toMatchObject({ total: 5, converted: 1, unplaced: { not_allowed: 4 } });
     // One lookup, for the real place: the look-alikes were neither counted nor sent.

@@ -13,7 +13,8 @@ import { strToU8, zipSync } from 'fflate';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readKmlFile, run, tempFolder, type JsonSummary } from './support.js';
+import { readKmlFile, run, tempFolder } from './support.js';
+import type { CliSummary } from '../src/summary.js';
 
 const REAL = REAL_PLACE_PAGES[0]!;
 /** Where the page puts the place (the fixtures' README), as KML writes it. */
@@ -51,7 +52,7 @@ describe('placeport convert on a link whose real Google page names it', () => {
       cacheHome: path.join(home, 'cache'),
     });
     expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.lists[0]).toMatchObject({ name: 'Bucharest', converted: 2, unplaced: {} });
     return readKmlFile(summary.lists[0]!.files[0]!);
   }

@@ -24,9 +24,9 @@ import {
   start,
   tempFolder,
   until,
-  type JsonSummary,
   type RunEnvironment,
 } from './support.js';
+import type { CliSummary } from '../src/summary.js';
 
 /** A loopback port that was free a moment ago: connections to it are refused. */
 async function refusedOrigin(): Promise<string> {
@@ -117,7 +117,7 @@ describe('runs that cannot look everything up', () => {
   const unreachablePlaces = needingLookup(offlineLists).length;
 
   /** What every unreachable run must show, whatever the network said. */
-  async function expectStoppedEarly(summary: JsonSummary, stderr: string) {
+  async function expectStoppedEarly(summary: CliSummary, stderr: string) {
     // Every place without coordinates is in its list's failed-places CSV with the reason.
     for (const list of offlineLists) {
       const line = summary.lists.find((l) => l.name === list.name)!;
@@ -158,7 +158,7 @@ describe('runs that cannot look everything up', () => {
       ws.where(origin),
     );
     expect(json.code).toBe(3);
-    const summary = JSON.parse(json.stdout) as JsonSummary;
+    const summary = JSON.parse(json.stdout) as CliSummary;
     expect(summary.lookups.unreachable).toEqual({ cause: 'connection refused' });
     expect(json.stderr).toContain('placeport: Cannot reach Google (connection refused)');
     await expectStoppedEarly(summary, json.stderr);
@@ -171,7 +171,7 @@ describe('runs that cannot look everything up', () => {
       ws.where('http://x.invalid'),
     );
     expect(result.code).toBe(3);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     // What the machine's DNS answers for a name that cannot exist: "not found", or no answer at all.
     expect(summary.lookups.unreachable?.cause).toMatch(/^DNS .*x\.invalid$|^no answer in time$/);
     expect(result.stderr).toMatch(
@@ -212,12 +212,9 @@ describe('runs that cannot look everything up', () => {
 
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('placeport: interrupted: looking up no more places');
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.interrupted).toBe('SIGINT');
-    const [quickLine, slowLine] = summary.lists as [
-      JsonSummary['lists'][0],
-      JsonSummary['lists'][0],
-    ];
+    const [quickLine, slowLine] = summary.lists as [CliSummary['lists'][0], CliSummary['lists'][0]];
     // The slow list: its pins written, every place looked up "interrupted" in its failed-places CSV.
     const slowPins = slow.places.filter((p) => p.expected);
     expect(slowLine).toMatchObject({ total: slow.places.length, converted: slowPins.length });
@@ -251,7 +248,7 @@ describe('runs that cannot look everything up', () => {
       ws.where(google.url),
     );
     expect(next.code).toBe(0);
-    const resumed = JSON.parse(next.stdout) as JsonSummary;
+    const resumed = JSON.parse(next.stdout) as CliSummary;
     expect(resumed.lookups.cacheHits).toBe(found);
     expect(google.count()).toBe(quickLookups + slowLookups.length - found);
     expect(resumed.lists.map((l) => l.converted)).toEqual([
@@ -278,7 +275,7 @@ describe('runs that cannot look everything up', () => {
       ws.where(google.url),
     );
     expect(json.code).toBe(0);
-    const summary = JSON.parse(json.stdout) as JsonSummary;
+    const summary = JSON.parse(json.stdout) as CliSummary;
     expect(summary.lists.map((l) => [l.name, l.total, l.empty ?? false, l.files.length])).toEqual([
       ['Test', 0, true, 0],
       ['Work', 0, true, 0],

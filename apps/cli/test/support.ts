@@ -125,39 +125,5 @@ export async function readKmlFile(file: string) {
   return kmlPoints(await readFile(file, 'utf8'));
 }
 
-/** The per-list part of `--json`'s summary that the tests read. */
-export interface JsonList {
-  name: string;
-  path: string;
-  total: number;
-  converted: number;
-  skipped: number;
-  resolved: number;
-  unplaced: Record<string, number>;
-  skippedReason?: string;
-  empty?: true;
-  files: string[];
-}
-
-/** `--json`'s summary, as far as the tests read it. */
-export interface JsonSummary {
-  outDir: string;
-  lists: JsonList[];
-  totals: { total: number; converted: number; skipped: number; unplaced: Record<string, number> };
-  lookups: {
-    mode: 'local' | 'api' | 'offline';
-    links: number;
-    retried: number;
-    cacheHits: number;
-    upstreamRequests: { pages: number; places: number };
-    apiRequests: number;
-    refused?: { status: number; message: string };
-    unreachable?: { cause: string };
-    api?: string;
-  };
-  cache: { file: string; loaded: number; saved: number | null } | null;
-  interrupted?: 'SIGINT' | 'SIGTERM';
-}
-
 /** A loopback address nothing listens on: lookups sent there fail at once, never reach Google. */
 export const NOWHERE = 'http://127.0.0.1:9';

@@ -13,7 +13,8 @@ import {
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOWHERE, readKmlFile, run as runBin, tempFolder, type JsonSummary } from './support.js';
+import { NOWHERE, readKmlFile, run as runBin, tempFolder } from './support.js';
+import type { CliSummary } from '../src/summary.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
@@ -180,7 +181,7 @@ describe('placeport writes safely', () => {
     const formats = ['--format', 'geojson', '--format', 'kml'];
     const result = await offline(['convert', zip, '--out', out, '--json', ...formats]);
     expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.lists.map((l) => l.name)).toEqual([name, 'After it']);
     const [cjk, after] = summary.lists;
     expect(cjk!.files.map((f) => path.extname(f))).toEqual(['.geojson', '.kml', '.csv']);
@@ -219,7 +220,7 @@ describe('placeport writes safely', () => {
     const result = await offline(['convert', zip, '--out', out, '--json']);
     expect(result.code).toBe(0);
     expect((await readdir(out)).sort()).toEqual(['CON_.kml', 'com1_.old.kml', 'nul_.kml']);
-    const summary = JSON.parse(result.stdout) as JsonSummary;
+    const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.lists.map((l) => [l.name, path.basename(l.files[0]!)])).toEqual([
       ['CON', 'CON_.kml'],
       ['nul', 'nul_.kml'],
@@ -240,9 +241,7 @@ describe('placeport writes safely', () => {
 
     const json = await offline(['convert', pins, '--out', out, '--force', '--json']);
     expect(json.code).toBe(1);
-    const summary = JSON.parse(json.stdout) as JsonSummary & {
-      lists: Array<{ notWritten?: Array<{ file: string; reason: string }> }>;
-    };
+    const summary = JSON.parse(json.stdout) as CliSummary;
     const [food, parks] = summary.lists;
     expect(food).toMatchObject({
       name: 'Food',
@@ -308,7 +307,7 @@ describe('placeport writes safely', () => {
     // The README's retry line, as it is written there: no --force.
     const retry = await online(['convert', csv, '--out', out, '--no-cache', '--json']);
     expect(retry.code).toBe(0);
-    const line = (JSON.parse(retry.stdout) as JsonSummary).lists[0]!;
+    const line = (JSON.parse(retry.stdout) as CliSummary).lists[0]!;
     expect([line.total, line.converted, line.skipped]).toEqual([
       found.length + missing.length,
       found.length,
