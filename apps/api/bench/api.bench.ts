@@ -26,7 +26,6 @@ import {
   startFakeStripe,
   startRedis,
   type FakeGoogle,
-  type FakeStripe,
 } from '@placeport/testkit';
 import { UPSTREAM_CONCURRENCY } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
@@ -35,6 +34,7 @@ import { loadSettings } from '../src/config.js';
 import { PAYER_COOKIE } from '../src/http/payer.js';
 import { payerHash } from '../src/payments/payer.js';
 import { RECONNECT_MAX_DELAY_MS } from '../src/state/redis-store.js';
+import { googleEnv, redisEnv, stripeEnv } from '../test/support.js';
 import { describeLoad, loadEach, loadFor, type LoadResult } from './load.js';
 
 const PLACES = 1_000;
@@ -155,8 +155,7 @@ async function prepareCaptures(app: FastifyInstance, cookie: string, total: numb
 /** Part 1: a cold batch of 1,000 distinct places, then the same batch from the cache. */
 async function resolutionBench(google: FakeGoogle): Promise<void> {
   const { app, base } = await startApi({
-    MAPS_UPSTREAM_ORIGIN: google.url,
-    PLACES_API_ORIGIN: google.url,
+    ...googleEnv(google),
   });
   try {
     const { paymentIntentId, cookie } = await authorizedThroughApi(base, PLACES);
@@ -191,9 +190,8 @@ async function loadBench(
   redisUrl: string | undefined,
 ): Promise<Record<string, LoadResult>> {
   const { app, base } = await startApi({
-    MAPS_UPSTREAM_ORIGIN: google.url,
-    PLACES_API_ORIGIN: google.url,
-    ...(redisUrl ? { REDIS_URL: redisUrl, PAYER_COOKIE_SECRET: BENCH_PAYER_COOKIE_SECRET } : {}),
+    ...googleEnv(google),
+    ...storeEnv(redisUrl),
   });
   const results: Record<string, LoadResult> = {};
   const report = (label: string, result: LoadResult) => {
@@ -256,14 +254,9 @@ async function loadBench(
   return results;
 }
 
-/** The settings of a Stripe-mode API on the fake Stripe, its state in `redisUrl` when given. */
-function stripeEnv(stripe: FakeStripe, redisUrl: string | undefined): Record<string, string> {
-  return {
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
-    STRIPE_API_BASE: stripe.url,
-    ...(redisUrl ? { REDIS_URL: redisUrl, PAYER_COOKIE_SECRET: BENCH_PAYER_COOKIE_SECRET } : {}),
-  };
+/** The settings that keep an API's state in `redisUrl` when given, else in memory. */
+function storeEnv(redisUrl: string | undefined): Record<string, string> {
+  return redisUrl ? redisEnv(redisUrl, BENCH_PAYER_COOKIE_SECRET) : {};
 }
 
 /** Part 3: one sweep over 1,000 open PlacePort authorizations, all unused for two hours. */
@@ -281,7 +274,7 @@ async function sweepBench(store: StoreName, redisUrl: string | undefined): Promi
       last_used: lastUsed,
     }),
   });
-  const { app } = await startApi(stripeEnv(stripe, redisUrl));
+  const { app } = await startApi({ ...stripeEnv(stripe), ...storeEnv(redisUrl) });
   try {
     const started = performance.now();
     const report = await app.settlement.sweep();
@@ -305,9 +298,9 @@ async function stripeBatchBench(
 ): Promise<void> {
   const stripe = await startFakeStripe();
   const { app, base } = await startApi({
-    MAPS_UPSTREAM_ORIGIN: google.url,
-    PLACES_API_ORIGIN: google.url,
-    ...stripeEnv(stripe, redisUrl),
+    ...googleEnv(google),
+    ...stripeEnv(stripe),
+    ...storeEnv(redisUrl),
   });
   try {
     const created = await post(base, '/api/create-payment-intent', { amount: PLACES / 10 });
@@ -348,10 +341,7 @@ const RECOVERY_POLL_MS = 5;
 /** Part 5: from Redis answering again to the first 200 on a money route, `OUTAGES` times. */
 async function recoveryBench(): Promise<void> {
   const redis = await startRedis();
-  const { app, base } = await startApi({
-    REDIS_URL: redis.url,
-    PAYER_COOKIE_SECRET: BENCH_PAYER_COOKIE_SECRET,
-  });
+  const { app, base } = await startApi(redisEnv(redis.url, BENCH_PAYER_COOKIE_SECRET));
   const create = async () =>
     (
       await fetch(`${base}/api/create-payment-intent`, {

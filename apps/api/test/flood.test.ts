@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type AppConfig } from '../src/app.js';
 import { MemoryStateStore } from '../src/state/index.js';
 import { MAX_TRACKED_PAYMENTS } from '../src/state/memory-store.js';
-import { CookieJars, settingsFor, UNLIMITED } from './support.js';
+import { CookieJars, settingsFor, stripeEnv, UNLIMITED } from './support.js';
 
 const apps: FastifyInstance[] = [];
 let stripe: FakeStripe | undefined;
@@ -114,14 +114,10 @@ describe('a flood of payments', () => {
   it("a binding pushed out before the server knew of the authorization comes back from the intent's metadata (Stripe)", async () => {
     stripe = await startFakeStripe();
     const state = new MemoryStateStore({ limits: { payments: 100 } });
-    const { send } = await behindProxy(
-      {
-        STRIPE_SECRET_KEY: stripe.secretKey,
-        STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
-        STRIPE_API_BASE: stripe.url,
-      },
-      { state, rateLimits: { ...UNLIMITED, payerChecksPerMinute: 10 } },
-    );
+    const { send } = await behindProxy(stripeEnv(stripe), {
+      state,
+      rateLimits: { ...UNLIMITED, payerChecksPerMinute: 10 },
+    });
     const created = await send(VICTIM, '/api/create-payment-intent', { amount: 2 }, 'victim');
     const id = created.json().paymentIntentId as string;
     // The card is authorized in the browser, with Stripe: the server has not heard of it yet.

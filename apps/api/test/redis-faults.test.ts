@@ -8,8 +8,6 @@
  * Nothing here waits on a timer of its own or asserts a duration.
  */
 import {
-  startFakeGoogle,
-  startFakeStripe,
   startRedis,
   type FakeGoogle,
   type FakeStripe,
@@ -18,7 +16,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp, type AppConfig } from '../src/app.js';
+import type { AppConfig } from '../src/app.js';
 import type { RedisStateStore } from '../src/state/index.js';
 import { redisKeys } from '../src/state/redis-store.js';
 import {
@@ -31,10 +29,11 @@ import {
 } from './faults.js';
 import {
   CookieJars,
+  listenFromSettings,
   placeLinks,
-  settingsFor,
-  TEST_PAYER_COOKIE_SECRET,
-  UNLIMITED,
+  sharedRedisEnv,
+  startFakes,
+  type Instance,
 } from './support.js';
 
 let google: FakeGoogle;
@@ -51,8 +50,7 @@ const apps: FastifyInstance[] = [];
 let answers: Answer[];
 
 beforeAll(async () => {
-  google = await startFakeGoogle();
-  stripe = await startFakeStripe();
+  ({ google, stripe } = await startFakes());
 });
 
 afterAll(async () => {
@@ -87,11 +85,6 @@ function adminOf(server: RedisServerHandle): Redis {
   return client;
 }
 
-interface Instance {
-  app: FastifyInstance;
-  url: string;
-}
-
 interface Answer {
   path: string;
   status: number;
@@ -100,23 +93,12 @@ interface Answer {
 }
 
 /** One instance as server.ts builds it from settings, on the Redis, the tap and the fakes. */
-async function instance(config: Partial<AppConfig> = {}): Promise<Instance> {
-  const app = await buildApp({
-    settings: settingsFor({
-      REDIS_URL: redis.url,
-      PAYER_COOKIE_SECRET: TEST_PAYER_COOKIE_SECRET,
-      MAPS_UPSTREAM_ORIGIN: google.url,
-      PLACES_API_ORIGIN: google.url,
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
-      STRIPE_API_BASE: tap.url,
-    }),
-    rateLimits: UNLIMITED,
-    fetch: tappedFetch(() => beforeUpstream()),
-    ...config,
-  });
-  apps.push(app);
-  return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
+function instance(config: Partial<AppConfig> = {}): Promise<Instance> {
+  return listenFromSettings(
+    apps,
+    sharedRedisEnv(redis.url, { google, stripe }, { stripeApiBase: tap.url }),
+    { fetch: tappedFetch(() => beforeUpstream()), ...config },
+  );
 }
 
 /** A request as `browser` (its cookies kept); the answer is recorded. */

@@ -8,8 +8,6 @@
  */
 import {
   ftidForCid,
-  startFakeGoogle,
-  startFakeStripe,
   startRedis,
   type FakeGoogle,
   type FakeStripe,
@@ -18,10 +16,19 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp, type AppConfig } from '../src/app.js';
+import type { AppConfig } from '../src/app.js';
 import { RedisStateStore } from '../src/state/index.js';
 import { redisKeys } from '../src/state/redis-store.js';
-import { CookieJars, placeLinks, settingsFor, takeoutLink, UNLIMITED } from './support.js';
+import {
+  CookieJars,
+  listenFromSettings,
+  placeLinks,
+  sharedRedisEnv,
+  startFakes,
+  takeoutLink,
+  UNLIMITED,
+  type Instance,
+} from './support.js';
 
 /** The same secret on both instances, so a payer cookie set by one is valid on the other. */
 const PAYER_COOKIE_SECRET = 'two-instances-share-this-payer-cookie-secret';
@@ -37,8 +44,7 @@ const apps: FastifyInstance[] = [];
 beforeAll(async () => {
   redis = await startRedis();
   admin = new Redis(redis.url);
-  google = await startFakeGoogle();
-  stripe = await startFakeStripe();
+  ({ google, stripe } = await startFakes());
 });
 
 afterAll(async () => {
@@ -60,12 +66,6 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.close();
 });
 
-/** One listening API instance. */
-interface Instance {
-  app: FastifyInstance;
-  url: string;
-}
-
 interface Answer {
   status: number;
   body: Record<string, unknown>;
@@ -80,24 +80,19 @@ async function twoInstances(
   env: Record<string, string> = {},
   config: Partial<AppConfig> = {},
 ): Promise<[Instance, Instance]> {
-  const start = async (): Promise<Instance> => {
-    const app = await buildApp({
-      settings: settingsFor({
-        REDIS_URL: redis.url,
-        PAYER_COOKIE_SECRET,
-        MAPS_UPSTREAM_ORIGIN: google.url,
-        PLACES_API_ORIGIN: google.url,
-        STRIPE_SECRET_KEY: stripe.secretKey,
-        STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
-        STRIPE_API_BASE: stripe.url,
+  const start = () =>
+    listenFromSettings(
+      apps,
+      {
+        ...sharedRedisEnv(
+          redis.url,
+          { google, stripe },
+          { payerCookieSecret: PAYER_COOKIE_SECRET },
+        ),
         ...env,
-      }),
-      rateLimits: UNLIMITED,
-      ...config,
-    });
-    apps.push(app);
-    return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
-  };
+      },
+      config,
+    );
   return [await start(), await start()];
 }
 

@@ -7,8 +7,6 @@
  * for.
  */
 import {
-  startFakeGoogle,
-  startFakeStripe,
   startRedis,
   type FakeGoogle,
   type FakeStripe,
@@ -17,18 +15,19 @@ import {
 } from '@placeport/testkit';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { AUTHORIZATION_LIFETIME_MS } from '../src/payments/service.js';
 import { USAGE_REPORT_INTERVAL_MS } from '../src/payments/usage.js';
 import { MemoryStateStore } from '../src/state/index.js';
 import {
   CookieJars,
   ftidFor,
-  settingsFor,
+  listenFromSettings,
+  redisEnv,
+  startFakes,
   startStack,
+  stripeEnv,
   takeoutLink,
-  TEST_PAYER_COOKIE_SECRET,
-  UNLIMITED,
+  type Instance,
   type Stack,
 } from './support.js';
 
@@ -267,8 +266,7 @@ describe('the settlement sweep after an API restart, with the Redis store', () =
 
   beforeAll(async () => {
     redis = await startRedis();
-    google = await startFakeGoogle();
-    stripe = await startFakeStripe();
+    ({ google, stripe } = await startFakes());
   });
   afterAll(async () => {
     for (const app of apps) await app.close();
@@ -278,21 +276,12 @@ describe('the settlement sweep after an API restart, with the Redis store', () =
   });
 
   /** One API process as server.ts would build it from these settings, on the test's clock. */
-  async function instance(now: () => number): Promise<{ app: FastifyInstance; url: string }> {
-    const app = await buildApp({
-      settings: settingsFor({
-        REDIS_URL: redis.url,
-        PAYER_COOKIE_SECRET: TEST_PAYER_COOKIE_SECRET,
-        MAPS_UPSTREAM_ORIGIN: google.url,
-        STRIPE_SECRET_KEY: stripe.secretKey,
-        STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
-        STRIPE_API_BASE: stripe.url,
-      }),
-      rateLimits: UNLIMITED,
-      now,
-    });
-    apps.push(app);
-    return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
+  function instance(now: () => number): Promise<Instance> {
+    return listenFromSettings(
+      apps,
+      { ...redisEnv(redis.url), MAPS_UPSTREAM_ORIGIN: google.url, ...stripeEnv(stripe) },
+      { now },
+    );
   }
 
   it('settles an abandoned authorization for the count the store kept, never written to Stripe before', async () => {

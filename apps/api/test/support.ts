@@ -25,6 +25,73 @@ export function settingsFor(env: Record<string, string> = {}) {
   return loadSettings({ WEB_DIST: WEB_FIXTURE, FREE_LINKS_PER_DAY: GENEROUS_FREE_BUDGET, ...env });
 }
 
+/** The settings that send the API's lookups to the fake Google: place pages and the Places API. */
+export function googleEnv(google: FakeGoogle): Record<string, string> {
+  return { MAPS_UPSTREAM_ORIGIN: google.url, PLACES_API_ORIGIN: google.url };
+}
+
+/**
+ * The settings of Stripe mode on the fake Stripe. `apiBase` is where the API sends its Stripe
+ * requests: the fake itself unless something (a tap) stands in front of it.
+ */
+export function stripeEnv(stripe: FakeStripe, apiBase = stripe.url): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
+    STRIPE_API_BASE: apiBase,
+  };
+}
+
+/** The settings of an instance that keeps its state in the Redis at `url` (which needs a payer-cookie secret). */
+export function redisEnv(
+  url: string,
+  payerCookieSecret = TEST_PAYER_COOKIE_SECRET,
+): Record<string, string> {
+  return { REDIS_URL: url, PAYER_COOKIE_SECRET: payerCookieSecret };
+}
+
+/**
+ * The settings of one of several instances that share the Redis at `redisUrl`, on the fake Google
+ * and the fake Stripe (reached at `stripeApiBase`, the fake itself unless a tap stands in front).
+ */
+export function sharedRedisEnv(
+  redisUrl: string,
+  { google, stripe }: { google: FakeGoogle; stripe: FakeStripe },
+  options: { payerCookieSecret?: string; stripeApiBase?: string } = {},
+): Record<string, string> {
+  return {
+    ...redisEnv(redisUrl, options.payerCookieSecret),
+    ...googleEnv(google),
+    ...stripeEnv(stripe, options.stripeApiBase),
+  };
+}
+
+/** The fake Google and the fake Stripe, for tests that build their own instances on them. */
+export async function startFakes(): Promise<{ google: FakeGoogle; stripe: FakeStripe }> {
+  return { google: await startFakeGoogle(), stripe: await startFakeStripe() };
+}
+
+/** One API instance listening on loopback. */
+export interface Instance {
+  app: FastifyInstance;
+  url: string;
+}
+
+/**
+ * An API instance as server.ts builds it: from settings (`env`, over the tests' defaults), without
+ * rate limits unless `config` says otherwise, listening on loopback. It joins `apps`, which the
+ * test closes.
+ */
+export async function listenFromSettings(
+  apps: FastifyInstance[],
+  env: Record<string, string>,
+  config: Partial<AppConfig> = {},
+): Promise<Instance> {
+  const app = await buildApp({ settings: settingsFor(env), rateLimits: UNLIMITED, ...config });
+  apps.push(app);
+  return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
+}
+
 /** Demo-payments app for `inject` tests. */
 export function demoApp(config: Partial<AppConfig> = {}): Promise<FastifyInstance> {
   return buildApp({ settings: settingsFor(), ...config });
@@ -135,18 +202,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const stripe = options.stripe ? await startFakeStripe() : undefined;
   const upstream = recordingFetch();
   const env: Record<string, string> = {
-    MAPS_UPSTREAM_ORIGIN: google.url,
-    PLACES_API_ORIGIN: google.url,
+    ...googleEnv(google),
     FREE_LINKS_PER_DAY: GENEROUS_FREE_BUDGET,
     ...options.env,
+    ...(stripe ? stripeEnv(stripe) : {}),
   };
   if (options.placesApiKey) {
     env.GOOGLE_MAPS_API_KEY = options.placesApiKey === true ? google.apiKey : options.placesApiKey;
-  }
-  if (stripe) {
-    env.STRIPE_SECRET_KEY = stripe.secretKey;
-    env.STRIPE_PUBLISHABLE_KEY = stripe.publishableKey;
-    env.STRIPE_API_BASE = stripe.url;
   }
   const app = await buildApp({
     settings: settingsFor(env),
