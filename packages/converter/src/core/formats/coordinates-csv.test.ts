@@ -1,17 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hostileText, readCsv } from '../../../test/read-formats.js';
-import { UNTITLED_PLACE_NAME, type MappedPlace } from '../kml.js';
+import { anyLatLng, hostilePlaceText, place } from '../../../test/places.js';
+import { readCsv } from '../../../test/read-formats.js';
+import { UNTITLED_PLACE_NAME } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
 import { buildCoordinatesCsv, COORDINATES_CSV_COLUMNS } from './coordinates-csv.js';
 import { cleanText, placeName } from './place-text.js';
-
-const place = (overrides: Partial<MappedPlace> = {}): MappedPlace => ({
-  title: 'Louvre',
-  url: 'https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
-  coordinates: { lat: 48.8606111, lng: 2.337644 },
-  ...overrides,
-});
 
 /** What a text cell holds: the text, with `'` before a leading formula character. */
 const asCell = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
@@ -82,14 +76,9 @@ describe('buildCoordinatesCsv', () => {
   it('gives back any text after cleaning and formula neutralising, and any coordinates (property)', () => {
     fc.assert(
       fc.property(
-        hostileText,
-        hostileText,
-        hostileText,
-        fc.array(hostileText, { maxLength: 3 }),
-        hostileText,
-        fc.double({ min: -90, max: 90, noNaN: true }),
-        fc.double({ min: -180, max: 180, noNaN: true }),
-        (title, note, comment, tags, url, lat, lng) => {
+        hostilePlaceText,
+        anyLatLng,
+        ({ title, note, comment, tags, url }, { lat, lng }) => {
           const rows = readCsv(
             buildCoordinatesCsv([
               place({ title, note, comment, tags, url, coordinates: { lat, lng } }),

@@ -1,18 +1,12 @@
 import { getIssues } from '@placemarkio/check-geojson';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hostileText, readGeoJson } from '../../../test/read-formats.js';
-import { UNTITLED_PLACE_NAME, type MappedPlace } from '../kml.js';
+import { anyLatLng, hostilePlaceText, place } from '../../../test/places.js';
+import { readGeoJson } from '../../../test/read-formats.js';
+import { UNTITLED_PLACE_NAME } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
 import { buildGeoJson } from './geojson.js';
 import { cleanText, placeName } from './place-text.js';
-
-const place = (overrides: Partial<MappedPlace> = {}): MappedPlace => ({
-  title: 'Louvre',
-  url: 'https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
-  coordinates: { lat: 48.8606111, lng: 2.337644 },
-  ...overrides,
-});
 
 /** Whether a string is well-formed UTF-16 (no lone surrogate), i.e. encodes to UTF-8 exactly. */
 function isWellFormed(text: string): boolean {
@@ -86,14 +80,9 @@ describe('buildGeoJson', () => {
   it('passes check-geojson and gives back every field after cleaning (property)', () => {
     fc.assert(
       fc.property(
-        hostileText,
-        hostileText,
-        hostileText,
-        fc.array(hostileText, { maxLength: 3 }),
-        hostileText,
-        fc.double({ min: -90, max: 90, noNaN: true }),
-        fc.double({ min: -180, max: 180, noNaN: true }),
-        (title, note, comment, tags, url, lat, lng) => {
+        hostilePlaceText,
+        anyLatLng,
+        ({ title, note, comment, tags, url }, { lat, lng }) => {
           const text = buildGeoJson(
             [place({ title, note, comment, tags, url, coordinates: { lat, lng } })],
             { name: title, description: note },

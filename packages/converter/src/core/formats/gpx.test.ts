@@ -1,22 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  childElementNames,
-  hostileText,
-  readGpx,
-  xmlLineEnds,
-} from '../../../test/read-formats.js';
-import { KML_DOCUMENT_NAME, UNTITLED_PLACE_NAME, type MappedPlace } from '../kml.js';
+import { childElementNames, readGpx, xmlLineEnds } from '../../../test/read-formats.js';
+import { anyLatLng, hostilePlaceText, place } from '../../../test/places.js';
+import { KML_DOCUMENT_NAME, UNTITLED_PLACE_NAME } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
 import { buildGpx, GPX_NAMESPACE } from './gpx.js';
 import { cleanText, placeName } from './place-text.js';
-
-const place = (overrides: Partial<MappedPlace> = {}): MappedPlace => ({
-  title: 'Louvre',
-  url: 'https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
-  coordinates: { lat: 48.8606111, lng: 2.337644 },
-  ...overrides,
-});
 
 /** GPX 1.1's `wptType` sequence (gpx.xsd): a waypoint's children must appear in this order. */
 const WPT_ORDER = [
@@ -161,42 +150,33 @@ describe('buildGpx', () => {
 
   it('stays well-formed and gives back any title, note, comment, tags and link (property)', () => {
     fc.assert(
-      fc.property(
-        hostileText,
-        hostileText,
-        hostileText,
-        fc.array(hostileText, { maxLength: 3 }),
-        hostileText,
-        (title, note, comment, tags, path) => {
-          const url = `https://www.google.com/maps/${path}`;
-          const { geojson, doc } = readGpx(buildGpx([place({ title, note, comment, tags, url })]));
-          expect(geojson.features).toHaveLength(1);
-          const properties = geojson.features[0]?.properties ?? {};
-          expect(properties.name).toBe(xmlLineEnds(placeName(title)));
-          const desc = String(properties.desc ?? '');
-          if (cleanText(note)) expect(desc).toContain(xmlLineEnds(`Note: ${cleanText(note)}`));
-          if (cleanText(comment)) {
-            expect(desc).toContain(xmlLineEnds(`Comment: ${cleanText(comment)}`));
-          }
-          const tagLine = cleanText(tags.join(', '));
-          if (tags.length > 0 && tagLine) {
-            expect(desc).toContain(xmlLineEnds(`Tags: ${tagLine}`));
-            expect(properties.type).toBe(xmlLineEnds(tagLine));
-          }
-          expect((properties.links as Array<{ href: string }>)[0]?.href).toBe(cleanText(url));
-          const wpt = doc.getElementsByTagName('wpt')[0]!;
-          expect(inSchemaOrder(childElementNames(wpt), WPT_ORDER)).toBe(true);
-        },
-      ),
+      fc.property(hostilePlaceText, ({ title, note, comment, tags, url: path }) => {
+        const url = `https://www.google.com/maps/${path}`;
+        const { geojson, doc } = readGpx(buildGpx([place({ title, note, comment, tags, url })]));
+        expect(geojson.features).toHaveLength(1);
+        const properties = geojson.features[0]?.properties ?? {};
+        expect(properties.name).toBe(xmlLineEnds(placeName(title)));
+        const desc = String(properties.desc ?? '');
+        if (cleanText(note)) expect(desc).toContain(xmlLineEnds(`Note: ${cleanText(note)}`));
+        if (cleanText(comment)) {
+          expect(desc).toContain(xmlLineEnds(`Comment: ${cleanText(comment)}`));
+        }
+        const tagLine = cleanText(tags.join(', '));
+        if (tags.length > 0 && tagLine) {
+          expect(desc).toContain(xmlLineEnds(`Tags: ${tagLine}`));
+          expect(properties.type).toBe(xmlLineEnds(tagLine));
+        }
+        expect((properties.links as Array<{ href: string }>)[0]?.href).toBe(cleanText(url));
+        const wpt = doc.getElementsByTagName('wpt')[0]!;
+        expect(inSchemaOrder(childElementNames(wpt), WPT_ORDER)).toBe(true);
+      }),
       { numRuns: 200 },
     );
   });
 
   it('writes any coordinates as 7-decimal numbers a reader gets back (property)', () => {
-    const lat = fc.double({ min: -90, max: 90, noNaN: true });
-    const lng = fc.double({ min: -180, max: 180, noNaN: true });
     fc.assert(
-      fc.property(lat, lng, (la, ln) => {
+      fc.property(anyLatLng, ({ lat: la, lng: ln }) => {
         const { geojson } = readGpx(buildGpx([place({ coordinates: { lat: la, lng: ln } })]));
         const lon = formatDegrees(ln) === '180' ? -180 : Number(formatDegrees(ln));
         expect(geojson.features[0]?.geometry).toEqual({

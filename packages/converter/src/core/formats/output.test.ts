@@ -8,8 +8,8 @@ import {
   readKmz,
   xmlLineEnds,
 } from '../../../test/read-formats.js';
+import { anyLatLng, place } from '../../../test/places.js';
 import { parseKml } from '@placeport/testkit';
-import type { MappedPlace } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
 import {
   FORMAT_INFO,
@@ -22,13 +22,6 @@ import {
   type OutputFormat,
 } from './output.js';
 import { placeName } from './place-text.js';
-
-const place = (overrides: Partial<MappedPlace> = {}): MappedPlace => ({
-  title: 'Louvre',
-  url: 'https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
-  coordinates: { lat: 48.8606111, lng: 2.337644 },
-  ...overrides,
-});
 
 /** Degrees as every format writes them: 7 decimals. */
 const rounded = (degrees: number) => Number(formatDegrees(degrees));
@@ -235,9 +228,8 @@ describe('writePlaces', () => {
         fc.constantFrom(...OUTPUT_FORMATS),
         hostileText,
         hostileText,
-        fc.double({ min: -90, max: 90, noNaN: true }),
-        fc.double({ min: -180, max: 180, noNaN: true }),
-        (format, title, note, lat, lng) => {
+        anyLatLng,
+        (format, title, note, { lat, lng }) => {
           const data = writePlaces(format, [place({ title, note, coordinates: { lat, lng } })], {
             name: note,
             description: title,
