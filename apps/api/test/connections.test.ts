@@ -137,6 +137,19 @@ async function health(client: RawClient): Promise<string> {
   return client.until((received) => received.endsWith(HEALTH_BODY));
 }
 
+/** Asserts that each connection, in turn, still answers a health check on the same socket. */
+async function expectAnswering(...connections: RawClient[]): Promise<void> {
+  for (const connection of connections) expect(await health(connection)).toMatch(OK_RESPONSE);
+}
+
+/** Asserts that a new connection (from `localAddress` when given) is closed without an answer. */
+async function expectRefused(port: number, localAddress?: string): Promise<void> {
+  const refused = open(port, localAddress);
+  refused.socket.write(HEALTH_THEN_CLOSE);
+  await refused.closed;
+  expect(refused.received()).toBe('');
+}
+
 /** Writes `chunk` every `everyMs` until the connection closes: a client that is slow, not idle. */
 function trickle(client: RawClient, chunk: string, everyMs: number): void {
   const timer = setInterval(() => {
@@ -312,57 +325,42 @@ describe('connection caps', () => {
     const { port } = await listen({ maxConnectionsPerClient: 2 });
     const first = open(port);
     const second = open(port);
-    expect(await health(first)).toMatch(OK_RESPONSE);
-    expect(await health(second)).toMatch(OK_RESPONSE);
+    await expectAnswering(first, second);
 
-    const third = open(port);
-    third.socket.write(HEALTH_THEN_CLOSE);
-    await third.closed;
-    expect(third.received()).toBe('');
+    await expectRefused(port);
 
-    expect(await health(first)).toMatch(OK_RESPONSE);
-    expect(await health(second)).toMatch(OK_RESPONSE);
+    await expectAnswering(first, second);
 
     // A closed connection frees its place.
     first.socket.end();
     await first.closed;
     const fourth = await openAccepted(port);
     expect(fourth.isClosed()).toBe(false);
-    expect(await health(second)).toMatch(OK_RESPONSE);
+    await expectAnswering(second);
   });
 
   it('counts connections per client key: other loopback addresses are the same client', async () => {
     const { port } = await listen({ maxConnectionsPerClient: 2, maxConnections: 100 });
     const first = open(port, '127.0.0.1');
     const second = open(port, '127.0.0.2');
-    expect(await health(first)).toMatch(OK_RESPONSE);
-    expect(await health(second)).toMatch(OK_RESPONSE);
+    await expectAnswering(first, second);
 
     // 33 loopback addresses once filled every slot; now each further one is the same client.
     for (const address of ['127.0.0.3', '127.0.0.33', '127.1.2.3']) {
-      const refused = open(port, address);
-      refused.socket.write(HEALTH_THEN_CLOSE);
-      await refused.closed;
-      expect(refused.received()).toBe('');
+      await expectRefused(port, address);
     }
-    expect(await health(first)).toMatch(OK_RESPONSE);
-    expect(await health(second)).toMatch(OK_RESPONSE);
+    await expectAnswering(first, second);
   });
 
   it('refuses a connection past the process-wide cap; the first ones stay usable', async () => {
     const { port } = await listen({ maxConnections: 2 });
     const first = open(port);
     const second = open(port);
-    expect(await health(first)).toMatch(OK_RESPONSE);
-    expect(await health(second)).toMatch(OK_RESPONSE);
+    await expectAnswering(first, second);
 
-    const third = open(port);
-    third.socket.write(HEALTH_THEN_CLOSE);
-    await third.closed;
-    expect(third.received()).toBe('');
+    await expectRefused(port);
 
-    expect(await health(first)).toMatch(OK_RESPONSE);
-    expect(await health(second)).toMatch(OK_RESPONSE);
+    await expectAnswering(first, second);
   });
 
   it('leaves the per-client cap to the proxy when TRUST_PROXY is set', async () => {
@@ -370,7 +368,6 @@ describe('connection caps', () => {
     const { port } = await listen({ maxConnectionsPerClient: 1 }, behindProxy);
     const first = open(port);
     const second = open(port);
-    expect(await health(first)).toMatch(OK_RESPONSE);
-    expect(await health(second)).toMatch(OK_RESPONSE);
+    await expectAnswering(first, second);
   });
 });
