@@ -88,6 +88,29 @@ describe("the API's refusal, beside the seed's message", () => {
   });
 });
 
+/** Authorizes `authorizedCents` through a client, then captures `capture` of it: the intent and the outcome. */
+async function authorizeThenCapture(
+  authorizedCents: number,
+  capture: { convertedCount: number; totalCount: number; actualAmountCents: number },
+) {
+  const client = createApi(api.url);
+  const { paymentIntentId } = await client.createPaymentIntent(authorizedCents);
+  const outcome = await client.capturePayment({ paymentIntentId, ...capture });
+  return { paymentIntentId, outcome };
+}
+
+/** 37 of 50 places converted on a $5.00 authorization: $3.70 is captured. */
+const PARTIAL_CAPTURE = { convertedCount: 37, totalCount: 50, actualAmountCents: 370 };
+
+/** The receipt of {@link PARTIAL_CAPTURE}: $3.70 charged, $1.30 released. */
+const partialReceipt = (reference: string) => ({
+  cancelled: false,
+  amountAuthorizedCents: 500,
+  amountCapturedCents: 370,
+  amountReleasedCents: 130,
+  reference,
+});
+
 describe('createApi', () => {
   it('creates an intent for the maximum charge in dollars', async () => {
     const intent = await createApi(api.url).createPaymentIntent(370);
@@ -97,34 +120,18 @@ describe('createApi', () => {
   });
 
   it('captures with the contract fields and reads the outcome in cents', async () => {
-    const client = createApi(api.url);
-    const { paymentIntentId } = await client.createPaymentIntent(500);
-    const outcome = await client.capturePayment({
-      paymentIntentId,
-      convertedCount: 37,
-      totalCount: 50,
-      actualAmountCents: 370,
-    });
+    const { paymentIntentId, outcome } = await authorizeThenCapture(500, PARTIAL_CAPTURE);
     expect(api.requests.at(-1)!.body).toEqual({
       paymentIntentId,
       actualAmount: 3.7,
       convertedCount: 37,
       totalCount: 50,
     });
-    expect(outcome).toEqual({
-      cancelled: false,
-      amountAuthorizedCents: 500,
-      amountCapturedCents: 370,
-      amountReleasedCents: 130,
-      reference: paymentIntentId,
-    });
+    expect(outcome).toEqual(partialReceipt(paymentIntentId));
   });
 
   it('reads a cancelled capture: nothing charged, everything held released', async () => {
-    const client = createApi(api.url);
-    const { paymentIntentId } = await client.createPaymentIntent(1234);
-    const outcome = await client.capturePayment({
-      paymentIntentId,
+    const { paymentIntentId, outcome } = await authorizeThenCapture(1234, {
       convertedCount: 3,
       totalCount: 123,
       actualAmountCents: 30,
@@ -140,22 +147,9 @@ describe('createApi', () => {
 
   it("derives the receipt from the request when the answer has only the seed's fields", async () => {
     api.options.thinCapture = true;
-    const client = createApi(api.url);
-    const { paymentIntentId } = await client.createPaymentIntent(500);
-    const outcome = await client.capturePayment({
-      paymentIntentId,
-      convertedCount: 37,
-      totalCount: 50,
-      actualAmountCents: 370,
-    });
+    const { paymentIntentId, outcome } = await authorizeThenCapture(500, PARTIAL_CAPTURE);
     api.options.thinCapture = false;
-    expect(outcome).toEqual({
-      cancelled: false,
-      amountAuthorizedCents: 500,
-      amountCapturedCents: 370,
-      amountReleasedCents: 130,
-      reference: paymentIntentId,
-    });
+    expect(outcome).toEqual(partialReceipt(paymentIntentId));
   });
 
   it('reads the config the server gives', async () => {
