@@ -266,6 +266,16 @@ describe('authorizing and converting', () => {
     return { ...context, intentId: state.authorization.paymentIntentId };
   }
 
+  /** Pays for the chosen list with the demo card, then lets the run go to its end. */
+  async function paidRun(converter: Converter) {
+    const context = await paying(converter);
+    await context.effects.authorizeDemo();
+    return context;
+  }
+
+  /** The body of the page's one capture request: what it claims was converted. */
+  const captureClaim = () => calls('/api/capture-payment')[0]!.body;
+
   it('runs the whole paid flow: authorize, convert with resolution, capture the real amount', async () => {
     let options: unknown;
     const converter = fakeConverter({
@@ -290,8 +300,7 @@ describe('authorizing and converting', () => {
     });
     // The server found 39 of the places itself: its charge, not the page's claim, is the receipt.
     captureAnswers(390);
-    const context = await paying(converter);
-    await context.effects.authorizeDemo();
+    const context = await paidRun(converter);
 
     expect(options).toEqual({
       paths: [LISTS[0]!.path],
@@ -310,7 +319,7 @@ describe('authorizing and converting', () => {
       'complete',
     ]);
     expect(calls('/api/demo/authorize')[0]!.body).toEqual({ paymentIntentId: context.intentId });
-    expect(calls('/api/capture-payment')[0]!.body).toEqual({
+    expect(captureClaim()).toEqual({
       paymentIntentId: context.intentId,
       actualAmount: 3.7,
       convertedCount: 37,
@@ -346,6 +355,7 @@ describe('authorizing and converting', () => {
         };
       },
     });
+    // Two steps: the converter above reads `context` while the run is still going.
     const context = await paying(converter);
     await context.effects.authorizeDemo();
 
@@ -360,9 +370,8 @@ describe('authorizing and converting', () => {
     const converter = fakeConverter({
       convert: async () => ({ ok: true, value: summary(outcome(LISTS[0]!.path, 0, 40)) }),
     });
-    const context = await paying(converter);
-    await context.effects.authorizeDemo();
-    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({
+    const context = await paidRun(converter);
+    expect(captureClaim()).toMatchObject({
       actualAmount: 0,
       convertedCount: 0,
     });
@@ -377,8 +386,7 @@ describe('authorizing and converting', () => {
     const converter = fakeConverter({
       convert: async () => ({ ok: true, value: summary(outcome(LISTS[0]!.path, 40, 40)) }),
     });
-    const context = await paying(converter);
-    await context.effects.authorizeDemo();
+    const context = await paidRun(converter);
     const message = `${MESSAGES.captureFailed} Reference: ${context.intentId}`;
     expect(context.state()).toMatchObject({
       status: 'complete',
@@ -404,8 +412,7 @@ describe('authorizing and converting', () => {
     const converter = fakeConverter({
       convert: async () => ({ ok: true, value: summary(outcome(LISTS[0]!.path, 40, 40)) }),
     });
-    const context = await paying(converter);
-    await context.effects.authorizeDemo();
+    const context = await paidRun(converter);
     const message = `Stripe could not be reached to settle your payment, so your card still holds the authorization. The server settles it by itself within 30 minutes, charging only for the places it looked up; nothing more is needed from you. Reference: ${context.intentId}`;
     expect(context.state()).toMatchObject({ capture: { kind: 'failed', message } });
     expect(context.store.getState().toasts[0]).toMatchObject({ description: message });
@@ -442,8 +449,7 @@ describe('authorizing and converting', () => {
       convert: async () => ({ ok: true, value: summary(outcome(LISTS[0]!.path, 37, 40)) }),
       lookupRefusals: async () => [refusal],
     });
-    const context = await paying(converter);
-    await context.effects.authorizeDemo();
+    const context = await paidRun(converter);
     expect(context.state()).toMatchObject({ status: 'complete', refusals: [refusal] });
   });
 
@@ -474,7 +480,7 @@ describe('authorizing and converting', () => {
       results: [{ counts: { converted: 12, total: 40 } }],
       capture: receiptOf(120, context.intentId),
     });
-    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({
+    expect(captureClaim()).toMatchObject({
       convertedCount: 12,
       actualAmount: 1.2,
     });
@@ -506,7 +512,7 @@ describe('authorizing and converting', () => {
       error: MESSAGES.cancelled,
       capture: receiptOf(0, context.intentId),
     });
-    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({ convertedCount: 0 });
+    expect(captureClaim()).toMatchObject({ convertedCount: 0 });
     expect(context.store.getState().toasts.map((toast) => toast.title)).not.toContain(
       'Conversion Failed',
     );
@@ -544,13 +550,12 @@ describe('authorizing and converting', () => {
     const converter = fakeConverter({
       convert: async () => ({ ok: false, error: { code: 'boom', message: 'Out of memory' } }),
     });
-    const context = await paying(converter);
-    await context.effects.authorizeDemo();
+    const context = await paidRun(converter);
     expect(context.store.getState().toasts[0]).toMatchObject({
       title: 'Conversion Failed',
       description: 'Out of memory',
     });
-    expect(calls('/api/capture-payment')[0]!.body).toEqual({
+    expect(captureClaim()).toEqual({
       paymentIntentId: context.intentId,
       actualAmount: 0,
       convertedCount: 0,
@@ -567,10 +572,9 @@ describe('authorizing and converting', () => {
     // The server had found 8 places for the payment before the worker died: it charges them.
     captureAnswers(80);
     const converter = fakeConverter({ convert: () => Promise.reject(new Error(WORKER_CRASHED)) });
-    const context = await paying(converter);
-    await context.effects.authorizeDemo();
+    const context = await paidRun(converter);
     // The page claims nothing converted, and shows what the server charged.
-    expect(calls('/api/capture-payment')[0]!.body).toMatchObject({
+    expect(captureClaim()).toMatchObject({
       actualAmount: 0,
       convertedCount: 0,
     });
@@ -584,8 +588,7 @@ describe('authorizing and converting', () => {
   it('says the hold could not be released, quoting the reference, when the release fails', async () => {
     api.options.failCapture = true;
     const converter = fakeConverter({ convert: () => Promise.reject(new Error('Worker gone')) });
-    const context = await paying(converter);
-    await context.effects.authorizeDemo();
+    const context = await paidRun(converter);
     expect(calls('/api/capture-payment')).toHaveLength(1);
     expect(context.state()).toMatchObject({
       status: 'failed',
