@@ -230,7 +230,11 @@ describe('upload', () => {
       fileId: 1,
       file: { name: 'Saved.csv', size: 3 },
     });
-    expect(next).toEqual({ status: 'empty', error: MESSAGES.notAZip, refusedFileName: 'Saved.csv' });
+    expect(next).toEqual({
+      status: 'empty',
+      error: MESSAGES.notAZip,
+      refusedFileName: 'Saved.csv',
+    });
   });
 
   it('accepts .zip in any case', () => {
@@ -593,6 +597,17 @@ describe('file format and Download all', () => {
     format: 'gpx' as const,
   };
 
+  /** The worker's GPX files for the list arrive, as asked for in `asked`. */
+  const gpxFilesArrive = (asked: AppState) =>
+    inState(
+      transition(asked, {
+        type: 'formatFilesReady',
+        format: 'gpx',
+        files: { [RESULT.path]: [gpxFile] },
+      }),
+      'complete',
+    );
+
   it('starts in the format of the files converted, with no ZIP', () => {
     const done = inState(transition(STATES.preparing, EVENTS.conversionFinished), 'complete');
     expect([done.format, done.formatPending, done.zip]).toEqual(['kml', null, { kind: 'idle' }]);
@@ -607,14 +622,7 @@ describe('file format and Download all', () => {
     // The same choice again, or files of a format not asked for, change nothing.
     expect(transition(asked, { type: 'formatChosen', format: 'gpx' })).toBe(asked);
     expect(transition(asked, { type: 'formatFilesReady', format: 'csv', files: {} })).toBe(asked);
-    const ready = inState(
-      transition(asked, {
-        type: 'formatFilesReady',
-        format: 'gpx',
-        files: { [RESULT.path]: [gpxFile] },
-      }),
-      'complete',
-    );
+    const ready = gpxFilesArrive(asked);
     expect([ready.format, ready.formatPending]).toEqual(['gpx', null]);
     expect(ready.results[0]!.files).toEqual([gpxFile]);
     expect(ready.results[0]!.failed).toEqual(RESULT.failed);
@@ -633,14 +641,7 @@ describe('file format and Download all', () => {
   it('counts a file downloaded in one format as downloaded in every format', () => {
     const clicked = transition(complete, { type: 'fileDownloaded', url: 'blob:kml-1' });
     const asked = transition(clicked, { type: 'formatChosen', format: 'gpx' });
-    const ready = inState(
-      transition(asked, {
-        type: 'formatFilesReady',
-        format: 'gpx',
-        files: { [RESULT.path]: [gpxFile] },
-      }),
-      'complete',
-    );
+    const ready = gpxFilesArrive(asked);
     expect(ready.downloaded).toEqual([RESULT.files[0]!.key]);
   });
 
