@@ -70,10 +70,7 @@ describe('short links', () => {
   it('follow hops to the place and, once a hop names an ftid, use its place data', async () => {
     r = await rig();
     const link = 'https://maps.app.goo.gl/hop204';
-    r.google.addRedirect(
-      link,
-      `https://www.google.com/maps/place/Somewhere/data=!4m2!3m1!1s${ftidForCid(204n)}`,
-    );
+    r.google.addRedirect(link, placeLink(204, 'Somewhere'));
     const outcome = await r.resolver.resolve([link]);
     expect(pointOf(outcome.results[link])).toEqual(coordinatesForCid('204'));
   });
@@ -81,10 +78,7 @@ describe('short links', () => {
   it('once a hop names an ftid, the Places API answers for it (with a key)', async () => {
     r = await rig({ apiKey: true });
     const link = 'https://maps.app.goo.gl/api205';
-    r.google.addRedirect(
-      link,
-      `https://www.google.com/maps/place/X/data=!4m2!3m1!1s${ftidForCid(205n)}`,
-    );
+    r.google.addRedirect(link, placeLink(205, 'X'));
     const outcome = await r.resolver.resolve([link]);
     expect(pointOf(outcome.results[link])).toEqual(coordinatesForCid('205'));
     expect(outcome.report.sources).toEqual({ 'places-api': 1 });
