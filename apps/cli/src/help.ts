@@ -99,8 +99,9 @@ Exit codes:
        --list), or files that could not be written (the other lists still are; the summary says why)
   2    wrong usage (unknown option, missing --out, --offline with --api, …), or files already in
        the --out folder without --force (nothing written)
-  3    Google (or, with --api, the PlacePort API) could not be reached: lookups stopped, the lists
-       were written with what had coordinates, the rest is in the failed-places CSVs
+  3    Google (or, with --api, the PlacePort API, or Google from it) could not be reached: lookups
+       stopped, the lists were written with what had coordinates, the rest is in the failed-places
+       CSVs
   130  interrupted by Ctrl-C (143: by SIGTERM); what was found is written
   When several apply, the first of 130/143, 1, 3 is the code.`;
 }

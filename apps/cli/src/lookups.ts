@@ -32,7 +32,11 @@ export interface LookupStats {
    * Google (local) or the PlacePort API (`--api`) could not be reached, so the run stopped looking
    * up; `cause` is what the network said ("connection refused", "DNS found no address for …").
    */
-  unreachable?: { cause: string };
+  unreachable?: {
+    cause: string;
+    /** `--api`: the API answered, saying it cannot reach Google (rather than not answering). */
+    answered?: true;
+  };
 }
 
 /** Empty statistics for a mode. */
@@ -186,6 +190,9 @@ export function apiLookups(apiBase: string, fetchImpl: typeof fetch = fetch): Lo
     try {
       const answer = await client(urls, call);
       unanswered = 0;
+      // The API answered that it cannot reach Google itself (503 google_unreachable).
+      if (answer.unreachable)
+        stats.unreachable ??= { cause: 'it cannot reach Google', answered: true };
       return answer;
     } catch (error) {
       if (error instanceof ResolveRequestError) {

@@ -114,7 +114,6 @@ export function summarize(
   };
 }
 
-
 const plural = (value: number, one: string, many = `${one}s`) =>
   `${formatCount(value)} ${value === 1 ? one : many}`;
 
@@ -123,7 +122,8 @@ function reasonLines(unplaced: UnplacedCounts, indent: string): string[] {
   return REASON_ORDER.filter((reason) => unplaced[reason])
     .sort((a, b) => unplaced[b]! - unplaced[a]!)
     .map(
-      (reason) => `${indent}${formatCount(unplaced[reason] ?? 0).padStart(5)}  ${REASON_TEXT[reason]}`,
+      (reason) =>
+        `${indent}${formatCount(unplaced[reason] ?? 0).padStart(5)}  ${REASON_TEXT[reason]}`,
     );
 }
 
@@ -141,6 +141,9 @@ export function unreachableSentence(summary: CliSummary): string | undefined {
     count === 1
       ? `1 place was not looked up and is in the failed-places ${csvs}`
       : `${plural(count, 'place')} were not looked up and are in the failed-places ${csvs}`;
+  if (lookups.mode === 'api' && lookups.unreachable.answered) {
+    return `The PlacePort API at ${lookups.api} cannot reach Google: try again later, or run without --api to look places up from this computer; ${where}.`;
+  }
   return lookups.mode === 'api'
     ? `Cannot reach the PlacePort API at ${lookups.api} (${lookups.unreachable.cause}): check that it is running, or run without --api; ${where}.`
     : `Cannot reach Google (${lookups.unreachable.cause}): check your connection, or run with --offline; ${where}.`;
