@@ -11,14 +11,13 @@ import type { Page, Route } from '@playwright/test';
 import { dollarsFor, placeLists, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
 import {
-  chooseFile,
   expectAccessible,
   paymentDialog,
   receiptLines,
   resultPanel,
   resultsHeading,
-  selectionDialog,
   snap,
+  uploadAndProceed,
 } from './support/page';
 
 /** 100 places the API looks up (one request), then 20 whose request the test holds. */
@@ -52,8 +51,7 @@ async function runUntilHeld(page: Page, url: string) {
     else await route.continue();
   });
   await page.goto(url);
-  await chooseFile(page, zipUpload(archive.takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(archive.takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
   const card = page.getByRole('region', { name: 'Converting your places' });
   // The first list's 100 places are answered; the second list's request waits.

@@ -17,13 +17,13 @@ import { answeredThenNever, placeLists, zipUpload, type UploadFile } from './sup
 import { expect, test } from './support/fixtures';
 import { holdLookups } from './support/lookups';
 import {
-  chooseFile,
   expectAccessible,
   expectReceiptDated,
   paymentDialog,
   receiptLines,
   selectionDialog,
   snap,
+  uploadAndProceed,
 } from './support/page';
 import { useStripeShim } from './support/stripe';
 
@@ -50,8 +50,7 @@ async function startPaidRun(
   fakeStripe: FakeStripe,
 ): Promise<string> {
   const before = new Set(fakeStripe.paymentIntents().map((intent) => intent.id));
-  await chooseFile(page, upload);
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, upload);
   const payment = paymentDialog(page);
   await expect(payment.getByTestId('fake-stripe-payment')).toBeVisible();
   await payment.getByRole('button', { name: 'Authorize Payment & Convert' }).click();

@@ -16,20 +16,18 @@ import {
 import { expect, test } from './support/fixtures';
 import {
   answerDialogs,
-  chooseFile,
   type DialogLog,
   download,
   paymentDialog,
+  removeArchive,
   resultPanel,
   resultsHeading,
-  selectionDialog,
-  removeArchive,
+  uploadAndProceed,
 } from './support/page';
 
 /** Chooses the archive, every list, and authorizes the demo payment. */
 async function convert(page: Page, takeout: GeneratedTakeout): Promise<void> {
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
 }
 

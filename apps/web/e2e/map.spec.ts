@@ -17,12 +17,11 @@ import {
 } from './support/archives';
 import { expect, test } from './support/fixtures';
 import {
-  chooseFile,
   expectAccessible,
   paymentDialog,
   resultsHeading,
-  selectionDialog,
   snap,
+  uploadAndProceed,
 } from './support/page';
 
 /** The map's chunk, as Vite names it after its module. */
@@ -48,8 +47,7 @@ async function convertForFree(
   takeout: GeneratedTakeout,
   converting: () => void = () => undefined,
 ): Promise<void> {
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   const convert = paymentDialog(page).getByRole('button', { name: 'Convert for Free' });
   await expect(convert).toBeEnabled();
   converting();

@@ -22,6 +22,7 @@ import {
   resultPanel,
   resultsHeading,
   selectionDialog,
+  uploadAndProceed,
 } from './support/page';
 import { useStripeShim } from './support/stripe';
 
@@ -44,8 +45,7 @@ test('Payment Cancelled: when no place converts, the authorization is cancelled 
   await useStripeShim(page, fakeStripe.url);
   const before = new Set(fakeStripe.paymentIntents().map((intent) => intent.id));
   await page.goto(stripeApi.url);
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   const payment = paymentDialog(page);
   await expect(payment.getByRole('definition').filter({ hasText: held })).toBeVisible();
   await payment.getByRole('button', { name: 'Authorize Payment & Convert' }).click();
@@ -103,8 +103,7 @@ test('the free path: under 5 places there is no payment step, no intent and no S
   const stripeJs = await useStripeShim(page, fakeStripe.url);
   fakeStripe.clearRequests();
   await page.goto(stripeApi.url);
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
 
   const payment = paymentDialog(page);
   await expect(payment.getByText('This conversion is free')).toBeVisible();

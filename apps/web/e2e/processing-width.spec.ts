@@ -9,7 +9,7 @@ import { generateTakeout } from '@placeport/testkit';
 import type { Route } from '@playwright/test';
 import { zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
-import { chooseFile, paymentDialog, resultsHeading, selectionDialog, snap } from './support/page';
+import { paymentDialog, resultsHeading, snap, uploadAndProceed } from './support/page';
 
 /** Long place names, as Google puts them in the path of a place link. */
 const NAMES = [
@@ -68,8 +68,7 @@ for (const width of [360, 1280] as const) {
         held.push(route);
       });
       await page.goto(demoApi.url);
-      await chooseFile(page, zipUpload(takeout));
-      await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+      await uploadAndProceed(page, zipUpload(takeout));
       await paymentDialog(page)
         .getByRole('button', { name: 'Authorize Payment & Convert' })
         .click();

@@ -8,7 +8,14 @@
 import { generateTakeout } from '@placeport/testkit';
 import { zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
-import { chooseFile, paymentDialog, resultsHeading, selectionDialog, toast } from './support/page';
+import {
+  chooseFile,
+  paymentDialog,
+  resultsHeading,
+  selectionDialog,
+  toast,
+  uploadAndProceed,
+} from './support/page';
 
 test.use({ apiSettings: { DEMO_PAYMENTS: 'on', TRUST_PROXY: '1', FREE_LINKS_PER_DAY: '2' } });
 
@@ -56,8 +63,7 @@ test("free_budget_used: a free run past the day's free lookups names the cause i
     lists: [{ name: 'Three cafés', places: 3, kinds: { ftid: 1 } }],
   });
   await page.goto(demoApi.url);
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Convert for Free' }).click();
   await expect(resultsHeading(page)).toHaveText('Nothing could be converted', {
     timeout: 60_000,

@@ -15,6 +15,7 @@ import {
   selectionDialog,
   snap,
   toast,
+  uploadAndProceed,
 } from './support/page';
 import { allow, refuse, type Refusal } from './support/refusals';
 
@@ -130,8 +131,7 @@ test('a refused demo authorization says why, and the payment view stays', async 
     lists: [{ name: 'Porto', places: 8 }],
   });
   await page.goto(demoApi.url);
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   const payment = paymentDialog(page);
   await refuse(page, 'demo/authorize', {
     status: 404,
@@ -194,8 +194,7 @@ test("refused lookups name each cause in the results, and a capture Stripe could
     retryAfter: 10,
   });
   await page.goto(demoApi.url);
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
   await expect(resultsHeading(page)).toHaveText('Nothing could be converted', {
     timeout: 60_000,

@@ -15,11 +15,10 @@ import { expect, test } from './support/fixtures';
 import { holdLookups } from './support/lookups';
 import {
   answerDialogs,
-  chooseFile,
   expectAccessible,
   paymentDialog,
-  selectionDialog,
   snap,
+  uploadAndProceed,
 } from './support/page';
 import { useStripeShim } from './support/stripe';
 
@@ -153,8 +152,7 @@ test('a reload during a paid conversion, then "Settle it now": the hold settled 
 /** Opens the page, chooses the archive and authorizes the fake card: the run is under way. */
 async function startPaidRun(page: Page, url: string, takeout: Parameters<typeof zipUpload>[0]) {
   await page.goto(url);
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   const payment = paymentDialog(page);
   await expect(payment.getByTestId('fake-stripe-payment')).toBeVisible();
   await payment.getByRole('button', { name: 'Authorize Payment & Convert' }).click();

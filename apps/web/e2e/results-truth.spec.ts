@@ -14,6 +14,7 @@ import {
   resultPanel,
   resultsHeading,
   selectionDialog,
+  uploadAndProceed,
 } from './support/page';
 
 test('lookups the service refuses are named, with what to do; "Retry failed places" places them in a new run', async ({
@@ -31,8 +32,7 @@ test('lookups the service refuses are named, with what to do; "Retry failed plac
   // The lookup service is overloaded for this page (503 with Retry-After), every time.
   await refuse(page, 'resolve-urls-batch', OVERLOADED);
   await page.goto(demoApi.url);
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
   await expect(resultsHeading(page)).toBeVisible({ timeout: 120_000 });
   const missing = list!.places.length - offline;
@@ -143,8 +143,7 @@ test('after nothing converted, "Retry failed places" goes straight to the select
   // The lookup service is overloaded for this page: nothing can be placed.
   await refuse(page, 'resolve-urls-batch', OVERLOADED);
   await page.goto(demoApi.url);
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
   await expect(resultsHeading(page)).toHaveText('Nothing could be converted', {
     timeout: 120_000,

@@ -12,10 +12,11 @@ import {
   expectAccessible,
   paymentDialog,
   receipt,
+  removeArchive,
   resultsHeading,
   selectionDialog,
   snap,
-  removeArchive,
+  uploadAndProceed,
 } from './support/page';
 import { useStripeShim } from './support/stripe';
 import type { Page } from '@playwright/test';
@@ -136,8 +137,7 @@ for (const width of WIDTHS) {
 
       await test.step('payment (free)', async () => {
         await removeArchive(page);
-        await chooseFile(page, zipUpload(smallArchive(710 + width)));
-        await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+        await uploadAndProceed(page, zipUpload(smallArchive(710 + width)));
         await expect(paymentDialog(page).getByText('This conversion is free')).toBeVisible();
         await dialogScreen(page, '09-payment-free');
       });
@@ -156,8 +156,7 @@ for (const width of WIDTHS) {
           includeNonPlaceLists: false,
           lists: [{ name: 'Mystery spots', places: 12, kinds: { zero: 1, 'no-link': 1 } }],
         });
-        await chooseFile(page, zipUpload(nowhere));
-        await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+        await uploadAndProceed(page, zipUpload(nowhere));
         await paymentDialog(page)
           .getByRole('button', { name: 'Authorize Payment & Convert' })
           .click();
@@ -182,8 +181,7 @@ for (const width of WIDTHS) {
 
       await test.step('payment (Stripe)', async () => {
         await page.goto(stripeApi.url);
-        await chooseFile(page, zipUpload(generateTakeout({ seed: 740 + width })));
-        await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+        await uploadAndProceed(page, zipUpload(generateTakeout({ seed: 740 + width })));
         await expect(paymentDialog(page).getByTestId('fake-stripe-payment')).toBeVisible();
         await expect(
           paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }),
@@ -210,8 +208,7 @@ for (const width of WIDTHS) {
           coordinatesInUrls: true,
           lists: [{ name: 'Every café in Paris', places: 4500 }],
         });
-        await chooseFile(page, zipUpload(large));
-        await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+        await uploadAndProceed(page, zipUpload(large));
         await expect(paymentDialog(page).getByTestId('fake-stripe-payment')).toBeVisible();
         await paymentDialog(page)
           .getByRole('button', { name: 'Authorize Payment & Convert' })

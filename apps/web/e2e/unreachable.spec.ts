@@ -11,12 +11,11 @@ import type { Route } from '@playwright/test';
 import { dollarsFor, placeLists, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
 import {
-  chooseFile,
   paymentDialog,
   receiptLines,
   resultsHeading,
-  selectionDialog,
   snap,
+  uploadAndProceed,
 } from './support/page';
 
 // Google's name does not resolve from this server (as on a machine with no route out).
@@ -47,8 +46,7 @@ test('Google out of reach: results with the reason in plain words, each link sen
   });
 
   await page.goto(demoApi.url);
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
 
   await expect(resultsHeading(page)).toHaveText('Nothing could be converted', {
@@ -103,8 +101,7 @@ test('100 lists on a server that cannot reach Google: Cancel keeps every list an
     } else held.push(route);
   });
   await page.goto(demoApi.url);
-  await chooseFile(page, zipUpload(takeout));
-  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
   const card = page.getByRole('region', { name: 'Converting your places' });
   await expect.poll(() => held.length, { timeout: 60_000 }).toBeGreaterThan(0);

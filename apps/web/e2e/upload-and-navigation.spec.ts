@@ -11,6 +11,7 @@ import {
   resultPanel,
   resultsHeading,
   selectionDialog,
+  uploadAndProceed,
 } from './support/page';
 import type { Page } from '@playwright/test';
 
@@ -116,8 +117,7 @@ test.describe('Remove', () => {
       lists: [{ name: 'Kyoto', places: 9, kinds: { pin: 1 } }],
     });
     await page.goto(demoApi.url);
-    await chooseFile(page, zipUpload(takeout, 'kyoto.zip'));
-    await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+    await uploadAndProceed(page, zipUpload(takeout, 'kyoto.zip'));
     await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
     await expect(resultsHeading(page)).toBeVisible({ timeout: 30_000 });
     const link = resultPanel(page, 'Kyoto.kml').getByRole('link', { name: 'Download KML — Kyoto' });

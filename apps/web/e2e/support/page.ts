@@ -25,6 +25,15 @@ export async function chooseFile(page: Page, file: UploadFile): Promise<void> {
   await (await chooser).setFiles(file);
 }
 
+/**
+ * Chooses `file` and goes on with the lists the page selected by itself (every place list), as a
+ * person who changes nothing does: the payment view comes next.
+ */
+export async function uploadAndProceed(page: Page, file: UploadFile): Promise<void> {
+  await chooseFile(page, file);
+  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+}
+
 /** The selection dialog. */
 export function selectionDialog(page: Page): Locator {
   return page.getByRole('dialog', { name: 'Select Lists to Convert' });
