@@ -81,7 +81,7 @@ export function summarize(
   const lists = results.map((result): ListSummaryLine => {
     const write = written.get(result.path);
     return {
-      name: result.listName,
+      name: result.name,
       path: result.path,
       total: result.stats.totalPlaces,
       converted: result.stats.converted,

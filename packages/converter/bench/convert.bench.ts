@@ -117,7 +117,7 @@ async function convertedLists(zip: Uint8Array): Promise<ConvertedList[]> {
   const results = await convertLists(readArchive(zip));
   return results.map((result) => ({
     meta: {
-      name: result.listName,
+      name: result.name,
       outputName: result.outputName,
       ...(result.description ? { description: result.description } : {}),
     },

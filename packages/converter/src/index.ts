@@ -75,6 +75,7 @@ export type {
   ParsedPlace,
   ListKind,
   ListSummary,
+  ListIdentity,
   ConversionStats,
   ConversionResult,
 } from './core/types.js';

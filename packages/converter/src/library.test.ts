@@ -159,15 +159,15 @@ describe('convertArchive: saved lists and starred places, to every format', () =
     // Nearly every starred place carries its coordinates; the [0, 0] ones came through the lookup.
     expect(expected.get('Saved Places')).toHaveLength(400);
     for (const list of run.lists) {
-      const want = rounded(expected.get(list.listName)!);
+      const want = rounded(expected.get(list.name)!);
       expect(list.stats.converted).toBe(want.length);
       for (const format of OUTPUT_FORMATS) {
         expect({
-          list: list.listName,
+          list: list.name,
           format,
           points: rounded(readBack(run, list.outputName, format)),
         }).toEqual({
-          list: list.listName,
+          list: list.name,
           format,
           points: want,
         });
@@ -188,7 +188,7 @@ describe('convertArchive: saved lists and starred places, to every format', () =
       expect(withBom.decode(entries[list.failedCsvFileName!]!)).toBe(list.failedCsvContent);
     }
     const gpx = readGpx(strFromU8(entries['Food.gpx']!)).geojson.features;
-    expect(gpx).toHaveLength(run.lists.find((l) => l.listName === 'Food')!.stats.converted);
+    expect(gpx).toHaveLength(run.lists.find((l) => l.name === 'Food')!.stats.converted);
   });
 });
 
@@ -229,7 +229,7 @@ describe('starred places in both formats, with [0, 0] entries', () => {
           return { results, failures: {} };
         },
       });
-      const starred = run.lists.find((list) => list.listName === 'Saved Places')!;
+      const starred = run.lists.find((list) => list.name === 'Saved Places')!;
       expect(asked.sort()).toEqual([
         'http://maps.google.com/?cid=222',
         'http://maps.google.com/?cid=333',

@@ -216,7 +216,7 @@ function writableOf(list: ConversionResult): { meta: ListMeta; mapped: MappedPla
   const mapped = list.places.filter((place): place is MappedPlace => !!place.coordinates);
   if (mapped.length === 0) return undefined;
   const meta = {
-    name: list.listName,
+    name: list.name,
     outputName: list.outputName,
     ...(list.description ? { description: list.description } : {}),
   };

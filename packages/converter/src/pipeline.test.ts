@@ -416,13 +416,11 @@ describe('convertLists', () => {
       { path: 'Saved/Work.csv', content: 'Title,Note,URL,Tags,Comment\n,,,🛴 Fun stores,\n' },
       listA,
     ]);
-    expect(results.map((r) => [r.listName, r.empty, r.skippedReason, r.stats.totalPlaces])).toEqual(
-      [
-        ['Test', true, undefined, 0],
-        ['Work', true, undefined, 0],
-        ['Want to go', undefined, undefined, 5],
-      ],
-    );
+    expect(results.map((r) => [r.name, r.empty, r.skippedReason, r.stats.totalPlaces])).toEqual([
+      ['Test', true, undefined, 0],
+      ['Work', true, undefined, 0],
+      ['Want to go', undefined, undefined, 5],
+    ]);
     expect(results[0]?.files).toEqual([]);
     expect(results[0]?.failedCsvContent).toBeUndefined();
   });

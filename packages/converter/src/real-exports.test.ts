@@ -194,7 +194,7 @@ describe('same-named lists in different folders', () => {
       'Default list (Takeout 2).kml',
       'Default list (Takeout 2) - failed-places.csv',
     ]);
-    expect(outcome?.listName).toBe('Default list');
+    expect(outcome?.name).toBe('Default list');
   });
 });
 

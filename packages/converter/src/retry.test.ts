@@ -80,7 +80,7 @@ describe('retry failed places', () => {
   const unplacedOne = (
     path: string,
     reason: UnplacedReason,
-    names: { listName: string; outputName: string },
+    names: { name: string; outputName: string },
   ): ConversionResult => ({
     fileName: path.slice(path.lastIndexOf('/') + 1),
     path,
@@ -96,7 +96,7 @@ describe('retry failed places', () => {
   });
 
   it('makes nothing when every failed place would only fail again', () => {
-    const result = unplacedOne('A.csv', 'not_found', { listName: 'A', outputName: 'A' });
+    const result = unplacedOne('A.csv', 'not_found', { name: 'A', outputName: 'A' });
     expect(retryLists([result], [])).toEqual([]);
   });
 
@@ -112,7 +112,7 @@ describe('retry failed places', () => {
       size: 10,
     };
     const retried = unplacedOne('retry:Saved/Food.csv', 'unavailable', {
-      listName: 'Food (failed places)',
+      name: 'Food (failed places)',
       outputName: 'Food (Older) (retry)',
     });
     const [again] = retryLists(

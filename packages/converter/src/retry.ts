@@ -34,7 +34,7 @@ export function retryLists(
     return [
       {
         path: `${RETRY_PATH_PREFIX}${of}`,
-        name: `${source?.name ?? result.listName} (failed places)`,
+        name: `${source?.name ?? result.name} (failed places)`,
         kind: 'csv' as const,
         outputName: labelledStem(source?.outputName ?? result.outputName, 'retry'),
         origin: { kind: 'retry' as const, of },

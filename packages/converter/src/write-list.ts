@@ -11,19 +11,22 @@ import { failedCsvFileName, listNameFromPath } from './core/names.js';
 import type { UnplacedReason } from './core/reasons.js';
 import type { Logger } from './core/seams.js';
 import type { ParsedCsv } from './core/csv.js';
-import type { ConversionResult, ConversionStats, ListOrigin, ParsedPlace } from './core/types.js';
+import type {
+  ConversionResult,
+  ConversionStats,
+  ListIdentity,
+  ListOrigin,
+  ParsedPlace,
+} from './core/types.js';
 
 /** Places without coordinates logged one by one; the rest are counted in one line. */
 export const MAX_LOGGED_UNCONVERTED = 20;
 
-/** A list's identity and names, as the run planned them. */
-export interface ListIdentity {
-  path: string;
-  /** The list's name when it is not its file name (a retry list). */
+/** A list's identity and names as the run planned them: its name only when not its file's (a retry list). */
+export interface PlannedList extends Pick<ListIdentity, 'path' | 'outputName'> {
   name?: string | undefined;
   origin?: ListOrigin | undefined;
   fileName: string;
-  outputName: string;
 }
 
 function statsFor(places: readonly ParsedPlace[]): ConversionStats {
@@ -42,11 +45,11 @@ function statsFor(places: readonly ParsedPlace[]): ConversionStats {
 }
 
 /** A list that failed validation: skipped with its reason, the others go on. */
-export function skippedList(list: ListIdentity, error: ConverterError): ConversionResult {
+export function skippedList(list: PlannedList, error: ConverterError): ConversionResult {
   return {
     fileName: list.fileName,
     path: list.path,
-    listName: list.name ?? listNameFromPath(list.path),
+    name: list.name ?? listNameFromPath(list.path),
     outputName: list.outputName,
     stats: statsFor([]),
     places: [],
@@ -62,7 +65,7 @@ export function skippedList(list: ListIdentity, error: ConverterError): Conversi
  * coordinates, its failed-places CSV. A list with no place is `empty`.
  */
 export function writeList(
-  list: ListIdentity,
+  list: PlannedList,
   parsed: ParsedCsv,
   places: ParsedPlace[],
   options: {
@@ -82,7 +85,7 @@ export function writeList(
   const result: ConversionResult = {
     fileName: list.fileName,
     path: list.path,
-    listName,
+    name: listName,
     outputName: list.outputName,
     stats: statsFor(places),
     places,

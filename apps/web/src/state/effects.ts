@@ -232,7 +232,7 @@ export function createEffects({
       results.push({
         path: list.path,
         fileName: list.fileName,
-        listName: list.listName,
+        name: list.name,
         counts: {
           total: list.stats.totalPlaces,
           converted: list.stats.converted,

@@ -6,6 +6,7 @@ import type { CaptureOutcome, PaymentStatus } from '../api/client';
 import type { Refusal } from '../api/http';
 import type {
   ConversionProgress,
+  ListOutcome,
   ListSummary,
   OutputFormat,
   UnplacedReason,
@@ -91,12 +92,11 @@ export interface Counts {
   skipped: number;
 }
 
-/** One chosen list after conversion, as the results card shows it. */
-export interface FileResult {
-  path: string;
-  /** The list's file name as in the archive, e.g. `Want to go.csv`. */
-  fileName: string;
-  listName: string;
+/**
+ * One chosen list after conversion, as the results card shows it: the worker's outcome for the list
+ * (its identity: path, name, file name) with its downloads as Blob URLs.
+ */
+export interface FileResult extends Pick<ListOutcome, 'path' | 'name' | 'fileName'> {
   counts: Counts;
   /** Places left without coordinates, by reason (product.md "Resolution"). */
   unplaced: Partial<Record<UnplacedReason, number>>;

@@ -145,7 +145,7 @@ export const PROGRESS = {
 export const RESULT: FileResult = {
   path: LISTS[0]!.path,
   fileName: 'Want to go.csv',
-  listName: 'Want to go',
+  name: 'Want to go',
   counts: { total: 40, converted: 37, skipped: 3 },
   unplaced: { not_found: 2, throttled: 1 },
   skippedReason: null,

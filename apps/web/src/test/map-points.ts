@@ -8,7 +8,7 @@ export function listPoints(
 ): ListPoints {
   return {
     path,
-    listName,
+    name: listName,
     coordinates: Float64Array.from(points.flatMap(([lng, lat]) => [lng, lat])),
     names: points.map(([, , name]) => name),
   };

@@ -74,16 +74,17 @@ export interface ConversionStats {
   unplaced: Partial<Record<UnplacedReason, number>>;
 }
 
+/**
+ * What names a list from inspection to download, the same in every type on the way
+ * ({@link ListSummary} → {@link ConversionResult} → the worker's `ListOutcome` → the page's result):
+ * its path (the identity), its name, the name its files are written under, and its origin.
+ */
+export type ListIdentity = Pick<ListSummary, 'path' | 'name' | 'outputName' | 'origin'>;
+
 /** The seed's per-file conversion result, with the KML split into parts per product.md. */
-export interface ConversionResult {
+export interface ConversionResult extends ListIdentity {
   /** The list's file name as in the archive, e.g. `Want to go.csv`. */
   fileName: string;
-  /** Path of the list inside the archive (its identity). */
-  path: string;
-  /** List name (file name without `.csv`). */
-  listName: string;
-  /** The name its files are written under (told apart by folder from same-named lists). */
-  outputName: string;
   /** The list description found before the header row, if any. */
   description?: string;
   stats: ConversionStats;
@@ -107,8 +108,6 @@ export interface ConversionResult {
   empty?: true;
   /** Places whose coordinates came from the resolution service. */
   resolvedCount?: number;
-  /** As the list's {@link ListSummary.origin}: set for a retry list. */
-  origin?: ListOrigin;
 }
 
 /** A stable error: `code` for programs, `message` for people (the seed's exact texts). */

@@ -75,7 +75,7 @@ function listPoints(list: ConversionResult): ListPoints | null {
     coordinates[2 * index + 1] = place.coordinates!.lat;
     names.push(placeName(place.title));
   });
-  return { path: list.path, listName: list.listName, coordinates, names };
+  return { path: list.path, name: list.name, coordinates, names };
 }
 
 function fail<T>(error: unknown, fallback: string): Result<T> {
@@ -144,7 +144,7 @@ export function createConverterWorkerApi(
           const outcome: ListOutcome = {
             path: result.path,
             fileName: result.fileName,
-            listName: result.listName,
+            name: result.name,
             outputName: result.outputName,
             stats: result.stats,
             files: result.files.map(mapFile),

@@ -36,7 +36,7 @@ describe('converter worker API: points for the results map', () => {
     const result = await api.points();
     if (!result.ok) throw new Error(result.error.message);
     // Lists without a placed place are left out: there is nothing to draw for them.
-    expect(result.value.lists.map((list) => [list.path, list.listName])).toEqual([
+    expect(result.value.lists.map((list) => [list.path, list.name])).toEqual([
       [wantToGo!.path, 'Want to go'],
       [lisbon!.path, 'Lisbon'],
     ]);

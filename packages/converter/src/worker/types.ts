@@ -1,6 +1,6 @@
 import type { OutputFile, OutputFormat, OutputPart } from '../core/formats/output.js';
 import type { ConversionProgress } from '../core/seams.js';
-import type { ConversionStats, ListSummary, Result } from '../core/types.js';
+import type { ConversionResult, ListIdentity, ListSummary, Result } from '../core/types.js';
 
 export type { ConversionProgress, ConversionStage } from '../core/seams.js';
 
@@ -35,18 +35,10 @@ export type TransferredFile<F extends OutputFile = OutputFile> = Omit<F, 'data'>
 export type MapOutputFile = TransferredFile<OutputPart>;
 
 /** One chosen list after conversion. */
-export interface ListOutcome {
-  path: string;
-  /** The list's file name as in the archive, e.g. `Want to go.csv`. */
-  fileName: string;
-  listName: string;
-  stats: ConversionStats;
-  /** The name its files are written under. */
-  outputName: string;
-  /** Set when the list failed validation and was skipped; then `files` is empty. */
-  skippedReason?: string;
-  /** The list was read and holds no place ("Test", "Work"): nothing to convert, not an error. */
-  empty?: true;
+export interface ListOutcome extends Pick<
+  ConversionResult,
+  'path' | 'name' | 'outputName' | 'fileName' | 'stats' | 'skippedReason' | 'empty'
+> {
   /** The list's map files in the format asked for (empty when no place has coordinates). */
   files: MapOutputFile[];
   /** Places without coordinates, for retry (Title, Note, URL, Comment, Reason; Tags when the list had them). */
@@ -65,10 +57,7 @@ export interface ConversionSummary {
  * One converted list's placed places for the results' map: positions as one flat buffer (transferred,
  * not copied) and names in the same order, so 100,000 places cross the worker boundary cheaply.
  */
-export interface ListPoints {
-  /** The list's path (its identity). */
-  path: string;
-  listName: string;
+export interface ListPoints extends Pick<ListIdentity, 'path' | 'name'> {
   /** Longitude, latitude pairs: place `i` is at `[coordinates[2 * i], coordinates[2 * i + 1]]`. */
   coordinates: Float64Array;
   /** Place `i`'s name as every output writes it ("Dropped pin" when it has no title). */

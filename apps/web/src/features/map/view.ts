@@ -41,15 +41,15 @@ function folderOf(path: string): string {
 /** "All lists" first, then each list by name (with its folder when another list has that name). */
 export function listOptions(lists: readonly ListPoints[]): ListOption[] {
   const named = new Map<string, number>();
-  for (const list of lists) named.set(list.listName, (named.get(list.listName) ?? 0) + 1);
+  for (const list of lists) named.set(list.name, (named.get(list.name) ?? 0) + 1);
   return [
     { value: ALL_LISTS, label: 'All lists' },
     ...lists.map((list) => ({
       value: list.path,
       label:
-        (named.get(list.listName) ?? 0) > 1 && folderOf(list.path)
-          ? `${list.listName} (${folderOf(list.path)})`
-          : list.listName,
+        (named.get(list.name) ?? 0) > 1 && folderOf(list.path)
+          ? `${list.name} (${folderOf(list.path)})`
+          : list.name,
     })),
   ];
 }
@@ -82,7 +82,7 @@ export function selectPoints(data: MapPoints, choice: string): MapSelection {
       coordinates: only.coordinates,
       count: placeCount(only),
       nameAt: (index) => only.names[index] ?? '',
-      label: mapLabel(placeCount(only), only.listName),
+      label: mapLabel(placeCount(only), only.name),
     };
   }
   const starts: number[] = [];

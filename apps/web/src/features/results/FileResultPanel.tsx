@@ -32,7 +32,7 @@ export function FileResultPanel({ result, format }: { result: FileResult; format
     return (
       <article className="file-result is-empty">
         <div className="file-result-head">
-          <p className="file-result-name">{result.listName}</p>
+          <p className="file-result-name">{result.name}</p>
           <p className="file-result-converted">Empty list</p>
         </div>
         <p className="no-map-note">
@@ -55,8 +55,8 @@ function FileDownloads({ result, format }: { result: FileResult; format: OutputF
   // A list without a map file is named as a list, never as a file that does not exist.
   const title =
     parts === 0
-      ? result.listName
-      : `${result.listName}.${FORMAT_INFO[files[0]?.format ?? format].extension}`;
+      ? result.name
+      : `${result.name}.${FORMAT_INFO[files[0]?.format ?? format].extension}`;
   return (
     <article className={parts === 0 ? 'file-result is-unplaced' : 'file-result'}>
       <div className="file-result-head">
@@ -87,7 +87,7 @@ function FileDownloads({ result, format }: { result: FileResult; format: OutputF
             {parts > 1
               ? `Download ${name} (part ${file.part} of ${file.parts})`
               : `Download ${name}`}
-            <span className="visually-hidden">{` — ${result.listName}`}</span>
+            <span className="visually-hidden">{` — ${result.name}`}</span>
           </a>
         ))}
         {failed && (
@@ -101,7 +101,7 @@ function FileDownloads({ result, format }: { result: FileResult; format: OutputF
               >
                 <DownloadIcon />
                 {`Download Failed (${failed.count})`}
-                <span className="visually-hidden">{` — ${result.listName}`}</span>
+                <span className="visually-hidden">{` — ${result.name}`}</span>
               </a>
             </Tooltip.Trigger>
             <Tooltip.Portal>

@@ -36,7 +36,7 @@ function reasonsIn(panel: HTMLElement): (string | null)[] {
 const SKIPPED: FileResult = {
   path: 'Takeout/Saved/Broken.csv',
   fileName: 'Broken.csv',
-  listName: 'Broken',
+  name: 'Broken',
   counts: { total: 0, converted: 0, skipped: 0 },
   unplaced: {},
   skippedReason: 'CSV file must contain "Title" and "URL" columns. Found columns: Name, Link',
@@ -49,7 +49,7 @@ const SPLIT: FileResult = {
   ...RESULT,
   path: 'Takeout/Saved/Big.csv',
   fileName: 'Big.csv',
-  listName: 'Big',
+  name: 'Big',
   counts: { total: 4500, converted: 4500, skipped: 0 },
   files: [1, 2, 3].map((part) => ({
     key: `Takeout/Saved/Big.csv#${part}/3`,
@@ -195,7 +195,7 @@ describe('ResultsCard', () => {
       ...RESULT,
       path: 'Takeout/Saved/Test.csv',
       fileName: 'Test.csv',
-      listName: 'Test',
+      name: 'Test',
       counts: { total: 0, converted: 0, skipped: 0 },
       unplaced: {},
       empty: true,
