@@ -17,10 +17,10 @@ import {
   DEFAULT_FILE_STEM,
   type ConversionResult,
   type InspectedList,
-  type OutputFormat,
   unwrittenListFiles,
   type UnwrittenFile,
 } from '@placeport/converter/internal';
+import { type OutputFormat } from '@placeport/contract';
 
 /** What is at a path: a file, a symbolic link (never followed), a folder, or something else. */
 export type EntryKind = 'file' | 'link' | 'folder' | 'other';

@@ -1,9 +1,5 @@
-import { formatCount } from '@placeport/contract';
-import {
-  REASON_TEXT,
-  type ConversionResult,
-  type UnplacedReason,
-} from '@placeport/converter/internal';
+import { formatCount, REASON_TEXT, type UnplacedReason } from '@placeport/contract';
+import type { ConversionResult } from '@placeport/converter/internal';
 import type { LookupStats } from './lookups.js';
 import type { ListWrite } from './outputs.js';
 

@@ -11,7 +11,8 @@ import {
   type FakeGoogle,
   type GeneratedPlace,
 } from '@placeport/testkit';
-import { cidFromFtid, REASON_TEXT } from '@placeport/converter/internal';
+import { cidFromFtid } from '@placeport/converter/internal';
+import { REASON_TEXT } from '@placeport/contract';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';

@@ -11,7 +11,7 @@ import {
   type FakeGoogle,
   type GeneratedList,
 } from '@placeport/testkit';
-import { REASON_TEXT } from '@placeport/converter/internal';
+import { REASON_TEXT } from '@placeport/contract';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';

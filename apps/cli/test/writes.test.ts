@@ -1,5 +1,5 @@
 import { generateTakeout, startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
-import { REASON_TEXT } from '@placeport/converter/internal';
+import { REASON_TEXT } from '@placeport/contract';
 import {
   lstat,
   mkdir,

@@ -28,7 +28,7 @@ export {
 } from './core/s2.js';
 export { isValidCoordinate } from './core/latlng.js';
 export { extractCoordinates, resolvedUrlFor } from './core/coordinates.js';
-export { MAX_PLACES, MAX_URL_LENGTH } from './core/limits.js';
+export { MAX_URL_LENGTH } from './core/limits.js';
 
 // File names and text as the CLI writes them.
 export {
@@ -38,26 +38,14 @@ export {
   labelledStem,
   safeFileStem,
 } from './core/names.js';
-export {
-  FORMAT_INFO,
-  OUTPUT_FORMATS,
-  isOutputFormat,
-  outputFileName,
-  type OutputFormat,
-} from './core/formats/output.js';
+export { FORMAT_INFO, outputFileName } from './core/formats/output.js';
 export { UNTITLED_PLACE_NAME } from './core/kml.js';
 export { stripForbiddenXmlChars } from './core/xml.js';
 export { pickLists, unwrittenListFiles, type UnwrittenFile } from './library.js';
 
 // Reasons, errors and the data of a run.
-export {
-  LOOKUP_FAILURES,
-  REASON_TEXT,
-  RETRYABLE_AGAIN,
-  type LookupFailure,
-  type UnplacedReason,
-} from './core/reasons.js';
-export { ConverterError, MESSAGES } from './core/errors.js';
+export { LOOKUP_FAILURES, RETRYABLE_AGAIN, type LookupFailure } from './core/reasons.js';
+export { ConverterError } from './core/errors.js';
 export { ResolveRequestError, type ResolveUrls } from './core/seams.js';
 export type { ConversionResult, LatLng } from './core/types.js';
 export type { InspectedList } from './inspect.js';

@@ -15,7 +15,7 @@ export type {
   ListPoints,
 } from '@placeport/converter/worker';
 
-export type { OutputFormat, UnplacedReason } from '@placeport/converter/internal';
+export type { OutputFormat, UnplacedReason } from '@placeport/contract';
 
 /** The worker's answer to `files` (another format of the last run). */
 export type FilesResult = Awaited<ReturnType<ConverterWorkerApi['files']>>;

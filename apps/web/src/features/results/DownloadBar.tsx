@@ -1,4 +1,5 @@
-import { FORMAT_INFO, OUTPUT_FORMATS } from '@placeport/converter/internal';
+import { FORMAT_INFO } from '@placeport/converter/internal';
+import { OUTPUT_FORMATS } from '@placeport/contract';
 import { useId } from 'react';
 import { useEffects, useSend } from '../../app/context';
 import { DownloadIcon } from '../../components/Icons';
