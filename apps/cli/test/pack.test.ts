@@ -79,6 +79,24 @@ describe('the packed converter', () => {
     expect(files.filter((file) => /\.test\.|\/test\/|\/src\/|\/bench\//.test(file))).toEqual([]);
   });
 
+  it('holds no module left from an earlier build: every built file has its source (contract, converter, resolver)', async () => {
+    for (const name of ['contract', 'converter', 'resolver'] as const) {
+      const built = (await listTarball(tarballs[name]))
+        .filter((file) => file.startsWith('package/dist/') && file.endsWith('.js'))
+        .map((file) => file.slice('package/dist/'.length, -'.js'.length));
+      expect(built.length).toBeGreaterThan(0);
+      const sources = await Promise.all(
+        built.map((module) =>
+          readFile(path.join(PACKAGES[name], 'src', `${module}.ts`)).then(
+            () => null,
+            () => module,
+          ),
+        ),
+      );
+      expect(sources.filter((module) => module !== null)).toEqual([]);
+    }
+  });
+
   it('names real versions, not workspace or catalog ones, in the packed manifests', async () => {
     for (const file of Object.values(tarballs)) {
       const { stdout } = await run('tar', ['-xzOf', file, 'package/package.json']);
