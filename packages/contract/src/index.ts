@@ -12,3 +12,4 @@ export * from './reasons.js';
 export * from './messages.js';
 export * from './states.js';
 export * from './format.js';
+export * from './errors.js';

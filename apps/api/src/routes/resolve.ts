@@ -1,5 +1,10 @@
 import { Transform } from 'node:stream';
-import { FREE_TIER_MAX_URLS, MAX_URL_LENGTH, MAX_URLS_PER_CALL } from '@placeport/contract';
+import {
+  FREE_TIER_MAX_URLS,
+  GOOGLE_UNREACHABLE,
+  MAX_URL_LENGTH,
+  MAX_URLS_PER_CALL,
+} from '@placeport/contract';
 import { ResolveBody, Resolved } from '@placeport/contract/routes';
 import { linkNeed } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
@@ -121,7 +126,7 @@ export function registerResolveRoute(app: FastifyInstance): void {
       if (googleOutOfReach(lookups.length, Object.keys(results).length, report.details)) {
         throw new ApiError(
           503,
-          'google_unreachable',
+          GOOGLE_UNREACHABLE,
           'Google cannot be reached from this server right now, so these links were not looked up.',
           GOOGLE_UNREACHABLE_RETRY_AFTER_SECONDS,
         );

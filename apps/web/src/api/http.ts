@@ -5,7 +5,7 @@
  * carries what the API said (architecture.md: `{ error: { code, message } }`, and `Retry-After`),
  * so the page can name the cause of a refusal.
  */
-import type { ErrorAnswer } from '@placeport/contract/routes';
+import { readErrorBody } from '@placeport/contract';
 
 /** What the API said when it refused a call. */
 export interface Refusal {
@@ -27,19 +27,12 @@ export function readRefusal(
   text: string,
   retryAfter: string | null,
 ): Refusal | null {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const error = (body as Partial<ErrorAnswer> | null)?.error;
-  if (typeof error?.code !== 'string' || error.code === '') return null;
+  const error = readErrorBody(text);
+  if (error === null) return null;
   const seconds = retryAfter === null ? Number.NaN : Number(retryAfter);
   return {
     status,
-    code: error.code,
-    message: typeof error.message === 'string' ? error.message : '',
+    ...error,
     retryAfterSeconds: Number.isFinite(seconds) && seconds >= 0 ? seconds : null,
   };
 }

@@ -7,6 +7,7 @@
  */
 import {
   FREE_TIER_MAX_URLS,
+  GOOGLE_UNREACHABLE,
   MAX_PAYMENT_PLACES,
   MIN_PAID_PLACES,
   MINIMUM_CHARGE_CENTS,
@@ -185,7 +186,7 @@ export function lookupRefusalText(refusal: Refusal, paid: boolean): string {
     case 'store_unavailable':
     case 'store_full':
       return `The server could not reach its shared records, so some places were not looked up. Use "Retry failed places" ${waitFor(refusal)}.`;
-    case 'google_unreachable':
+    case GOOGLE_UNREACHABLE:
       return `Cannot reach Google: PlacePort's server gets no answer from Google right now, so those places were not looked up. Places not converted are not charged: use "Retry failed places" ${waitFor(refusal)}.`;
     default:
       return `The lookup service refused some lookups (${refusal.message || refusal.code}). Use "Retry failed places" to look them up again.`;

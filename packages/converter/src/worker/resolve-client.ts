@@ -1,3 +1,4 @@
+import { GOOGLE_UNREACHABLE, readErrorBody } from '@placeport/contract';
 import * as v from 'valibot';
 import { LOOKUP_FAILURES } from '../core/reasons.js';
 import { ResolveRequestError, type ResolveUrls } from '../core/seams.js';
@@ -10,19 +11,6 @@ const ResolveResponse = v.object({
 });
 
 const KNOWN_REASONS = new Set<string>(LOOKUP_FAILURES);
-
-/** The API's code for a batch of which no lookup got an answer from Google. */
-export const GOOGLE_UNREACHABLE = 'google_unreachable';
-
-/** The `error.code` of an API refusal's body, if it has one. */
-function refusalCode(text: string): string | undefined {
-  try {
-    const code = (JSON.parse(text) as { error?: { code?: unknown } } | null)?.error?.code;
-    return typeof code === 'string' ? code : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The client for `POST /api/resolve-urls-batch`. Sends credentials, JSON only with a body; a non-OK
@@ -49,7 +37,7 @@ export function createResolveClient(
     });
     if (!response.ok) {
       const text = await response.text().catch(() => '');
-      if (response.status === 503 && refusalCode(text) === GOOGLE_UNREACHABLE) {
+      if (response.status === 503 && readErrorBody(text)?.code === GOOGLE_UNREACHABLE) {
         // The server cannot reach Google: nothing more is sent this run, and nothing retried.
         const failures = Object.fromEntries(urls.map((url) => [url, 'unavailable' as const]));
         return { results: {}, failures, unreachable: true };
