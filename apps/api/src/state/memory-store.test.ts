@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createStateStore } from './index.js';
 import { MemoryStateStore } from './memory-store.js';
-import { CONTRACT_START, describeStateStoreContract } from './store.contract.js';
+import { CONTRACT_START, describeStateStoreContract } from '../../test/store-contract.js';
 import { PAYMENT_STATE_TTL_MS, StoreUnavailableError } from './store.js';
 
 /** A clock that moves only when told. */

@@ -4,7 +4,11 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createStateStore } from './index.js';
 import { redactRedisUrl, redisKeys, REDIS_KEY_PREFIX, RedisStateStore } from './redis-store.js';
-import { CONTRACT_START, describeStateStoreContract, type EntryRef } from './store.contract.js';
+import {
+  CONTRACT_START,
+  describeStateStoreContract,
+  type EntryRef,
+} from '../../test/store-contract.js';
 import { StoreUnavailableError, type StateStore } from './store.js';
 
 let server: RedisServerHandle;

@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freeDayTtlMs, PAYMENT_STATE_TTL_MS, PLACE_TTL_MS, type StateStore } from './store.js';
+import {
+  freeDayTtlMs,
+  PAYMENT_STATE_TTL_MS,
+  PLACE_TTL_MS,
+  type StateStore,
+} from '../src/state/store.js';
 
 /** An entry of the store, named the way the store's callers name it. */
 export type EntryRef =
