@@ -132,17 +132,10 @@ function clickDownload(url: string, fileName: string): void {
   link.remove();
 }
 
-/** A map file as the results offer it. */
-function mapDownload(path: string, file: Omit<MapOutputFile, 'bytes'>, url: string): MapDownload {
-  return {
-    key: `${path}#${file.part}/${file.parts}`,
-    fileName: file.fileName,
-    url,
-    format: file.format,
-    placemarks: file.placemarks,
-    part: file.part,
-    parts: file.parts,
-  };
+/** The value of a worker answer, or its failure thrown as an error. */
+function valueOf<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
 }
 
 const browserUrls: ObjectUrls = {
@@ -177,13 +170,13 @@ export function createEffects({
     return store.getState().state !== before;
   }
 
+  function toastError(title: string, description: string): void {
+    store.getState().toast({ title, description, variant: 'destructive' });
+  }
+
   /** Says what went wrong in a toast: the error's own message, or the seed's fallback. */
   function toastFailure(title: string, error: unknown): void {
-    store.getState().toast({
-      title,
-      description: messageOf(error) || MESSAGES.unexpected,
-      variant: 'destructive',
-    });
+    toastError(title, messageOf(error) || MESSAGES.unexpected);
   }
 
   function revokeAll(): void {
@@ -214,6 +207,28 @@ export function createEffects({
     };
   }
 
+  /** A list's map files as the results offer them, each with its Blob URL. */
+  async function mapDownloads(
+    path: string,
+    files: readonly MapOutputFile[],
+    blobUrl: ReturnType<typeof blobMaker>,
+  ): Promise<MapDownload[]> {
+    const downloads: MapDownload[] = [];
+    for (const { bytes, mimeType, fileName, format, placemarks, part, parts } of files) {
+      const url = await blobUrl(bytes, mimeType);
+      downloads.push({
+        key: `${path}#${part}/${parts}`,
+        fileName,
+        url,
+        format,
+        placemarks,
+        part,
+        parts,
+      });
+    }
+    return downloads;
+  }
+
   /**
    * Turns the worker's buffers into Blob URLs. Copying a buffer into a Blob and registering its URL
    * costs about 2.5 ms per file on the main thread (a 100,000-place run has over 50 files), so the
@@ -225,10 +240,7 @@ export function createEffects({
     const blobUrl = blobMaker();
     const results: FileResult[] = [];
     for (const list of summary.lists) {
-      const files: MapDownload[] = [];
-      for (const file of list.files) {
-        files.push(mapDownload(list.path, file, await blobUrl(file.bytes, file.mimeType)));
-      }
+      const files = await mapDownloads(list.path, list.files, blobUrl);
       results.push({
         path: list.path,
         fileName: list.fileName,
@@ -286,16 +298,6 @@ export function createEffects({
     }
   }
 
-  async function capture(authorization: Authorization, totals: Counts, places: number) {
-    const failed = await settleHold(authorization, totals.converted, places, captureRefusalText);
-    if (failed === null) return;
-    store.getState().toast({
-      title: 'Payment Capture Failed',
-      description: failed,
-      variant: 'destructive',
-    });
-  }
-
   /**
    * True when the step must wait for the person: results with files not yet downloaded ask first
    * (the confirmation is showing, or is shown now).
@@ -305,15 +307,6 @@ export function createEffects({
     if (current.status !== 'complete') return false;
     if (current.confirming !== null) return true;
     return accepted({ type: 'discardRequested', action });
-  }
-
-  /**
-   * A failed run delivered nothing: the hold is released with a claim of nothing converted. The
-   * server still charges the places it looked up for the payment (product.md "Money"), and the
-   * failed status shows its receipt.
-   */
-  async function releaseHold(authorization: Authorization, places: number) {
-    await settleHold(authorization, 0, places, releaseRefusalText);
   }
 
   /**
@@ -377,20 +370,19 @@ export function createEffects({
         return;
       }
       const failed = store.getState().state;
-      if (failed.status === 'failed' && !failed.cancelled) {
-        store.getState().toast({
-          title: 'Conversion Failed',
-          description: failed.error,
-          variant: 'destructive',
-        });
-      }
-      await releaseHold(authorization, places);
+      if (failed.status === 'failed' && !failed.cancelled)
+        toastError('Conversion Failed', failed.error);
+      // A failed run delivered nothing: the hold is released with a claim of nothing converted.
+      // The server still charges the places it looked up for the payment (product.md "Money"),
+      // and the failed status shows its receipt.
+      await settleHold(authorization, 0, places, releaseRefusalText);
       return;
     }
     const { results, totals } = made;
     await pacer.finish();
     if (!accepted({ type: 'conversionFinished', results, totals, refusals })) return;
-    await capture(authorization, totals, places);
+    const failed = await settleHold(authorization, totals.converted, places, captureRefusalText);
+    if (failed !== null) toastError('Payment Capture Failed', failed);
   }
 
   async function loadConfig(): Promise<boolean> {
@@ -410,7 +402,7 @@ export function createEffects({
       const outcome = await confirm();
       if (!outcome.ok) {
         send({ type: 'authorizationFailed' });
-        toast({ title: 'Payment Failed', description: outcome.message, variant: 'destructive' });
+        toastError('Payment Failed', outcome.message);
         return;
       }
     } catch (error) {
@@ -548,13 +540,8 @@ export function createEffects({
           places: selectedPlaces(state),
           contactEmail: store.getState().config.value.contactEmail,
         });
-        if (accepted({ type: 'intentFailed', requestId, message })) {
-          store.getState().toast({
-            title: 'Payment Error',
-            description: message,
-            variant: 'destructive',
-          });
-        }
+        if (accepted({ type: 'intentFailed', requestId, message }))
+          toastError('Payment Error', message);
       }
     },
 
@@ -594,15 +581,11 @@ export function createEffects({
           : [],
       );
       try {
-        const result = await converter.files(format);
-        if (!result.ok) throw new Error(result.error.message);
+        const { lists } = valueOf(await converter.files(format));
         const blobUrl = blobMaker();
         const files: Record<string, MapDownload[]> = {};
-        for (const [path, outputs] of Object.entries(result.value.lists)) {
-          files[path] = [];
-          for (const file of outputs) {
-            files[path].push(mapDownload(path, file, await blobUrl(file.bytes, file.mimeType)));
-          }
+        for (const [path, outputs] of Object.entries(lists)) {
+          files[path] = await mapDownloads(path, outputs, blobUrl);
         }
         if (accepted({ type: 'formatFilesReady', format, files })) revoke(old);
         else revoke(new Set(Object.values(files).flatMap((list) => list.map((f) => f.url))));
@@ -618,10 +601,8 @@ export function createEffects({
       if (state.status !== 'complete' || state.zip.kind !== 'building') return;
       const { format } = state.zip;
       try {
-        const result = await converter.zipAll(format);
-        if (!result.ok) throw new Error(result.error.message);
-        const url = track(new Blob(result.value.chunks, { type: 'application/zip' }));
-        const { fileName } = result.value;
+        const { chunks, fileName } = valueOf(await converter.zipAll(format));
+        const url = track(new Blob(chunks, { type: 'application/zip' }));
         if (!accepted({ type: 'zipReady', format, url, fileName })) {
           revoke(new Set([url]));
           return;
@@ -631,16 +612,12 @@ export function createEffects({
       } catch (error) {
         const message = messageOf(error) || MESSAGES.unexpected;
         store.getState().send({ type: 'zipFailed', message });
-        store
-          .getState()
-          .toast({ title: 'ZIP Not Written', description: message, variant: 'destructive' });
+        toastError('ZIP Not Written', message);
       }
     },
 
     async loadMapPoints() {
-      const result = await converter.points();
-      if (!result.ok) throw new Error(result.error.message);
-      return result.value;
+      return valueOf(await converter.points());
     },
 
     async remove(confirmed = false) {
@@ -657,9 +634,8 @@ export function createEffects({
     async retryFailed(confirmed = false) {
       if (!confirmed && asksFirst('retry')) return;
       try {
-        const result = await converter.prepareRetry();
-        if (!result.ok) throw new Error(result.error.message);
-        if (accepted({ type: 'retryPrepared', lists: result.value.lists })) revokeAll();
+        const { lists } = valueOf(await converter.prepareRetry());
+        if (accepted({ type: 'retryPrepared', lists })) revokeAll();
       } catch (error) {
         store.getState().send({ type: 'discardCancelled' });
         toastFailure('Retry Not Started', error);

@@ -365,16 +365,10 @@ function fromProcessing(
 function settled(capture: Capture, event: AppEvent): Capture | null {
   if (capture.kind !== 'pending') return null;
   switch (event.type) {
-    case 'captureSettled':
-      return {
-        kind: 'settled',
-        cancelled: event.cancelled,
-        amountAuthorizedCents: event.amountAuthorizedCents,
-        amountCapturedCents: event.amountCapturedCents,
-        amountReleasedCents: event.amountReleasedCents,
-        reference: event.reference,
-        settledAt: event.settledAt,
-      };
+    case 'captureSettled': {
+      const { type: _, ...receipt } = event;
+      return { kind: 'settled', ...receipt };
+    }
     case 'captureFailed':
       return { kind: 'failed', message: event.message };
     default:

@@ -37,11 +37,6 @@ export function dialogView(state: AppState): DialogView {
   }
 }
 
-/** The archive, once its lists are known. */
-export function archiveOf(state: AppState): Archive | null {
-  return state.status === 'empty' || state.status === 'inspecting' ? null : state;
-}
-
 /**
  * The message of the error panel under the drop zone, if any (a failed conversion's message is in
  * its own card, beside what became of the payment).

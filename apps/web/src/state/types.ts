@@ -6,6 +6,8 @@ import type { CaptureOutcome, PaymentStatus } from '../api/client';
 import type { Refusal } from '../api/http';
 import type {
   ConversionProgress,
+  ConversionStage,
+  ConversionSummary,
   ListOutcome,
   ListSummary,
   OutputFormat,
@@ -13,10 +15,7 @@ import type {
 } from '../worker/types';
 
 /** What the page shows of the chosen archive before it is read. */
-export interface FileInfo {
-  name: string;
-  size: number;
-}
+export type FileInfo = Pick<File, 'name' | 'size'>;
 
 /** An archive whose lists are known, with the paths (list identities) the visitor has chosen. */
 export interface Archive {
@@ -35,8 +34,8 @@ export interface Archive {
 export type Authorization =
   { kind: 'free' } | { kind: 'card'; clientSecret: string; paymentIntentId: string };
 
-/** The processing statuses of the seed between idle and complete. */
-export type ProcessingStage = 'validating' | 'extracting' | 'converting' | 'preparing';
+/** The processing statuses of the seed between idle and complete: the worker's stages. */
+export type ProcessingStage = ConversionStage;
 
 /** What the processing card shows. */
 export interface Progress {
@@ -86,11 +85,7 @@ export type ZipDownload =
   | { kind: 'failed'; message: string };
 
 /** Place counts of one list or of the whole run. */
-export interface Counts {
-  total: number;
-  converted: number;
-  skipped: number;
-}
+export type Counts = ConversionSummary['totals'];
 
 /**
  * One chosen list after conversion, as the results card shows it: the worker's outcome for the list

@@ -98,16 +98,7 @@ function SettledPayment({ visit }: { visit: LastVisit }) {
   return (
     <>
       <p>{sentence}</p>
-      <PaymentReceipt
-        receipt={{
-          cancelled: charged === 0,
-          amountAuthorizedCents: payment.amountAuthorizedCents,
-          amountCapturedCents: charged,
-          amountReleasedCents: payment.amountReleasedCents,
-          reference: payment.reference,
-          settledAt: visit.settledAt,
-        }}
-      />
+      <PaymentReceipt receipt={{ ...payment, settledAt: visit.settledAt }} />
     </>
   );
 }

@@ -4,6 +4,7 @@
  */
 import { formatCount, formatPlaces } from '../../lib/format';
 import type { ListPoints, MapPoints } from '../../worker/types';
+import { folderOf } from '../selection/listFacts';
 
 /** The selector's value for "All lists". */
 export const ALL_LISTS = '';
@@ -26,16 +27,6 @@ export interface ListOption {
 /** "Map of 37 places in Want to go"; "Map of 1 place in 2 lists". */
 export function mapLabel(count: number, where: string): string {
   return `Map of ${formatPlaces(count)} in ${where}`;
-}
-
-function placeCount(list: ListPoints): number {
-  return list.names.length;
-}
-
-/** The folder of a list's path, which tells same-named lists apart. */
-function folderOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
 }
 
 /** "All lists" first, then each list by name (with its folder when another list has that name). */
@@ -80,16 +71,16 @@ export function selectPoints(data: MapPoints, choice: string): MapSelection {
   if (only) {
     return {
       coordinates: only.coordinates,
-      count: placeCount(only),
+      count: only.names.length,
       nameAt: (index) => only.names[index] ?? '',
-      label: mapLabel(placeCount(only), only.name),
+      label: mapLabel(only.names.length, only.name),
     };
   }
   const starts: number[] = [];
   let total = 0;
   for (const list of lists) {
     starts.push(total);
-    total += placeCount(list);
+    total += list.names.length;
   }
   const coordinates = new Float64Array(total * 2);
   lists.forEach((list, index) => coordinates.set(list.coordinates, starts[index]! * 2));

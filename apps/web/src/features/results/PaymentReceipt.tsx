@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../lib/format';
 import { formatUsd } from '../../lib/money';
-import type { Receipt } from '../../state/types';
+import type { CaptureOutcome } from '../../api/client';
 
 /**
  * The receipt under the payment summary (product.md "Receipt"): what the card authorization held,
@@ -10,7 +10,7 @@ import type { Receipt } from '../../state/types';
 export function PaymentReceipt({
   receipt,
 }: {
-  receipt: Omit<Receipt, 'settledAt'> & { settledAt: number | null };
+  receipt: Omit<CaptureOutcome, 'cancelled'> & { settledAt: number | null };
 }) {
   return (
     <div className="receipt" role="group" aria-labelledby="receipt-title">

@@ -20,47 +20,29 @@ export function UploadCard() {
   const chooseFile = (file: File) => void effects.chooseFile(file);
   const openPicker = () => picker.current?.click();
 
-  function body() {
-    switch (state.status) {
-      case 'empty':
-        return (
-          <>
-            <DropZone
-              onFile={chooseFile}
-              onBrowse={openPicker}
-              refusedFileName={state.refusedFileName}
-            />
-            <ZipFileInput ref={picker} onFile={chooseFile} />
-          </>
-        );
-      case 'inspecting':
-        return (
-          <FileSummary
-            file={state.file}
-            listCount={null}
-            canRemove={canRemove(state)}
-            onRemove={() => void effects.remove()}
-          />
-        );
-      default:
-        return (
-          <FileSummary
-            file={state.file}
-            listCount={state.lists.length}
-            canRemove={canRemove(state)}
-            onRemove={() => void effects.remove()}
-            {...(state.status === 'loaded'
-              ? { onSelectLists: () => send({ type: 'selectionOpened' }) }
-              : {})}
-          />
-        );
-    }
-  }
-
   return (
     <section className="card" aria-labelledby="upload-title">
       <h2 id="upload-title">Upload Your Takeout Archive</h2>
-      {body()}
+      {state.status === 'empty' ? (
+        <>
+          <DropZone
+            onFile={chooseFile}
+            onBrowse={openPicker}
+            refusedFileName={state.refusedFileName}
+          />
+          <ZipFileInput ref={picker} onFile={chooseFile} />
+        </>
+      ) : (
+        <FileSummary
+          file={state.file}
+          listCount={state.status === 'inspecting' ? null : state.lists.length}
+          canRemove={canRemove(state)}
+          onRemove={() => void effects.remove()}
+          {...(state.status === 'loaded'
+            ? { onSelectLists: () => send({ type: 'selectionOpened' }) }
+            : {})}
+        />
+      )}
       {error !== null && (
         <ErrorPanel
           message={error}
