@@ -1,14 +1,11 @@
 /**
  * A small local stand-in for the PlacePort API (architecture.md "Contracts") on 127.0.0.1, for
- * the web app's tests and for looking at the page before the real API runs. It records every
- * request, follows the contract's shapes, answers what the test sets, and can serve a built `dist/`
- * with the SPA fallback. It does not copy the server's money rules (the API's own tests hold
+ * the web app's tests. It records every request, follows the contract's shapes and answers what
+ * the test sets. It does not copy the server's money rules (the API's own tests hold
  * those): a capture answers the receipt the test set, or else charges what the page claimed.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
 
 export interface FakeApiOptions {
   payments?: 'demo' | 'stripe';
@@ -29,8 +26,6 @@ export interface FakeApiOptions {
   capture?: Record<string, unknown>;
   /** Coordinates for a link without any, or null to leave it unresolved. */
   resolve?: (url: string) => string | null;
-  /** A built web app to serve at `/`, unknown paths falling back to its index.html. */
-  staticDir?: string;
   /**
    * Refusals the API gives, by path (`/api/create-payment-intent`): every call to that path is
    * answered `{ error: { code, message } }` with the status (and `Retry-After` when given).
@@ -54,14 +49,6 @@ export interface FakeApi {
   close(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.map': 'application/json',
-};
-
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
@@ -83,15 +70,6 @@ function parseBody(raw: string): unknown {
   } catch {
     return raw;
   }
-}
-
-async function serveStatic(dir: string, path: string, res: ServerResponse): Promise<void> {
-  const safe = normalize(decodeURIComponent(path)).replace(/^(\.\.[/\\])+/, '');
-  let file = join(dir, safe);
-  const found = await stat(file).catch(() => null);
-  if (!found || found.isDirectory()) file = join(dir, 'index.html');
-  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-  res.end(await readFile(file));
 }
 
 /** What this fake's config announces as the smallest card charge. */
@@ -181,8 +159,6 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
           return send(res, 200, { results });
         }
         default:
-          if (path.startsWith('/api/')) return fail(res, 404, 'not_found', 'Not Found');
-          if (o.staticDir && req.method === 'GET') return serveStatic(o.staticDir, path, res);
           return fail(res, 404, 'not_found', 'Not Found');
       }
     })().catch((error: unknown) => {
