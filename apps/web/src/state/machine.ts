@@ -131,17 +131,11 @@ function select(
 }
 
 function fromEmpty(state: Extract<AppState, { status: 'empty' }>, event: AppEvent): AppState {
-  switch (event.type) {
-    case 'fileChosen':
-      if (!isZipFileName(event.file.name)) {
-        return { status: 'empty', error: MESSAGES.notAZip, refusedFileName: event.file.name };
-      }
-      return { status: 'inspecting', fileId: event.fileId, file: event.file };
-    case 'removed':
-      return state.error === null && state.refusedFileName === null ? state : INITIAL_STATE;
-    default:
-      return state;
+  if (event.type !== 'fileChosen') return state;
+  if (!isZipFileName(event.file.name)) {
+    return { status: 'empty', error: MESSAGES.notAZip, refusedFileName: event.file.name };
   }
+  return { status: 'inspecting', fileId: event.fileId, file: event.file };
 }
 
 function fromInspecting(
@@ -169,19 +163,6 @@ function fromInspecting(
         error: event.message || MESSAGES.extractFailed,
         refusedFileName: null,
       };
-    case 'removed':
-      return INITIAL_STATE;
-    default:
-      return state;
-  }
-}
-
-function fromLoaded(state: Extract<AppState, { status: 'loaded' }>, event: AppEvent): AppState {
-  switch (event.type) {
-    case 'selectionOpened':
-      return { status: 'selecting', ...archiveOf(state), error: null };
-    case 'removed':
-      return INITIAL_STATE;
     default:
       return state;
   }
@@ -214,14 +195,12 @@ function fromSelecting(
         return { status: 'paying', ...archiveOf(state), authorization: { kind: 'free' } };
       }
       return { status: 'awaitingIntent', ...archiveOf(state), requestId: event.requestId };
-    case 'removed':
-      return INITIAL_STATE;
     default:
       return state;
   }
 }
 
-/** Back to Selection, closing the dialog and Remove, alike while the intent is awaited or shown. */
+/** Back to Selection and closing the dialog, alike while the intent is awaited or shown. */
 function leavePaymentView(
   state: Extract<AppState, { status: 'awaitingIntent' | 'paying' }>,
   event: AppEvent,
@@ -231,8 +210,6 @@ function leavePaymentView(
       return { status: 'selecting', ...archiveOf(state), error: null };
     case 'dialogDismissed':
       return { status: 'loaded', ...archiveOf(state), error: null };
-    case 'removed':
-      return INITIAL_STATE;
     default:
       return state;
   }
@@ -391,8 +368,6 @@ function fromFailed(state: Extract<AppState, { status: 'failed' }>, event: AppEv
     case 'selectionOpened':
       if (state.capture.kind === 'pending') return state;
       return { status: 'selecting', ...archiveOf(state), error: null };
-    case 'removed':
-      return state.capture.kind === 'pending' ? state : INITIAL_STATE;
     default:
       return state;
   }
@@ -495,8 +470,6 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
         error: null,
       };
     }
-    case 'removed':
-      return INITIAL_STATE;
     default:
       return state;
   }
@@ -522,17 +495,32 @@ export function undownloadedMaps(
 }
 
 /**
+ * Remove resets everything, except while a payment or a conversion is in flight, or while the
+ * hold of a failed run is being released (its receipt is on its way).
+ */
+export function canRemove(state: AppState): boolean {
+  if (state.status === 'failed') return state.capture.kind !== 'pending';
+  return state.status !== 'authorizing' && !('progress' in state);
+}
+
+/**
  * Computes the next state. Pure: no clocks, no I/O, no randomness; ids that must be unique
  * (file, intent request) arrive inside the events.
  */
 export function transition(state: AppState, event: AppEvent): AppState {
+  if (event.type === 'removed') {
+    const clean =
+      state.status === 'empty' && state.error === null && state.refusedFileName === null;
+    return canRemove(state) && !clean ? INITIAL_STATE : state;
+  }
   switch (state.status) {
     case 'empty':
       return fromEmpty(state, event);
     case 'inspecting':
       return fromInspecting(state, event);
     case 'loaded':
-      return fromLoaded(state, event);
+      if (event.type !== 'selectionOpened') return state;
+      return { status: 'selecting', ...archiveOf(state), error: null };
     case 'selecting':
       return fromSelecting(state, event);
     case 'awaitingIntent':

@@ -3,23 +3,7 @@
  */
 import { chargeCents } from '@placeport/contract';
 import { selectedPlaces, selectedRows } from './machine';
-import type { AppState, Archive, ProcessingStage } from './types';
-
-/** The seed's processing status: idle before conversion, then the stages, then complete. */
-export type ProcessingStatus = 'idle' | ProcessingStage | 'complete';
-
-export function processingStatus(state: AppState): ProcessingStatus {
-  switch (state.status) {
-    case 'validating':
-    case 'extracting':
-    case 'converting':
-    case 'preparing':
-    case 'complete':
-      return state.status;
-    default:
-      return 'idle';
-  }
-}
+import type { AppState, Archive } from './types';
 
 /** Which view the selection/payment dialog shows, or `closed`. */
 export type DialogView = 'closed' | 'selection' | 'payment';
@@ -63,15 +47,4 @@ export function selectionTotals(archive: Archive): {
 } {
   const chargeable = selectedPlaces(archive);
   return { places: selectedRows(archive), chargeable, maxChargeCents: chargeCents(chargeable) };
-}
-
-/**
- * Remove resets everything, except while a payment or a conversion is in flight, or while the
- * hold of a failed run is being released (its receipt is on its way).
- */
-export function canRemove(state: AppState): boolean {
-  if (state.status === 'failed') return state.capture.kind !== 'pending';
-  return processingStatus(state) === 'idle'
-    ? state.status !== 'authorizing'
-    : state.status === 'complete';
 }

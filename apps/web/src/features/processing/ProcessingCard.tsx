@@ -5,7 +5,6 @@ import { CheckIcon } from '../../components/Icons';
 import { formatSecondsLeft } from '../../lib/eta';
 import { formatCount } from '../../lib/format';
 import { useReveal } from '../../lib/useReveal';
-import { processingStatus } from '../../state/selectors';
 import type { ProcessingStage, Progress as ProgressState } from '../../state/types';
 import { placeLabel } from './placeLabel';
 
@@ -26,12 +25,13 @@ export function lookupLine(progress: ProgressState): string {
     : `${count} · ${formatSecondsLeft(progress.secondsLeft)}`;
 }
 
-/** Shown while the processing status is neither idle nor complete. */
+/** Shown while the conversion runs (validating, extracting, converting, preparing). */
 export function ProcessingCard() {
   const state = useApp((store) => store.state);
-  const status = processingStatus(state);
-  if (status === 'idle' || status === 'complete' || !('progress' in state)) return null;
-  return <ProcessingView stage={status} progress={state.progress} cancelling={state.cancelling} />;
+  if (!('progress' in state)) return null;
+  return (
+    <ProcessingView stage={state.status} progress={state.progress} cancelling={state.cancelling} />
+  );
 }
 
 function ProcessingView({

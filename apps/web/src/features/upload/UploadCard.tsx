@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { useApp, useEffects, useSend } from '../../app/context';
-import { canRemove, errorMessage } from '../../state/selectors';
+import { canRemove } from '../../state/machine';
+import { errorMessage } from '../../state/selectors';
 import { useGuideFirst } from '../guide/layout';
 import { DropZone } from './DropZone';
 import { ErrorPanel } from './ErrorPanel';
