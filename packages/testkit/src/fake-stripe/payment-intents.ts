@@ -68,42 +68,13 @@ function integerParam(body: FormObject, name: string): number | undefined {
   return Number(text);
 }
 
-/** The statuses in which Stripe lets an intent's `amount` change. */
-const AMOUNT_UPDATABLE: readonly PaymentIntentStatus[] = [
-  'requires_payment_method',
-  'requires_confirmation',
-  'requires_action',
-];
 /** What `POST /v1/payment_intents/:id` accepts here (`expand` is read and ignored). */
-const UPDATE_PARAMS = new Set(['amount', 'description', 'metadata', 'expand']);
-
-/** The states {@link PaymentIntentStore.seed} can put an intent in directly. */
-export type SeedStatus = 'requires_payment_method' | 'requires_capture' | 'succeeded' | 'canceled';
-
-/** Options for {@link PaymentIntentStore.seed}; a function gets the index (0-based) of each intent. */
-export interface SeedIntentsOptions {
-  /** Default `requires_capture`: an open manual-capture authorization of the whole amount. */
-  status?: SeedStatus;
-  /** Cents; default 1,000 ($10.00). At least 50 in USD, as Stripe requires. */
-  amount?: number | ((index: number) => number);
-  /** Default `usd`. */
-  currency?: string;
-  metadata?: Record<string, string> | ((index: number) => Record<string, string>);
-  description?: string;
-  /** How long ago (seconds, on the fake's clock) each intent was created; default 0. */
-  createdSecondsAgo?: number | ((index: number) => number);
-  /** For `canceled`; default `abandoned`. */
-  cancellationReason?: 'abandoned' | 'duplicate' | 'fraudulent' | 'requested_by_customer';
-}
+const UPDATE_PARAMS = new Set(['metadata', 'expand']);
 
 /** An intent with its creation sequence number, which orders intents created in the same second. */
 export interface OrderedIntent {
   intent: FakePaymentIntent;
   sequence: number;
-}
-
-function valueAt<T>(option: T | ((index: number) => T), index: number): T {
-  return typeof option === 'function' ? (option as (index: number) => T)(index) : option;
 }
 
 /**
@@ -137,13 +108,6 @@ export class PaymentIntentStore {
     return this.all()
       .map((intent) => ({ intent, sequence: this.sequences.get(intent.id) ?? 0 }))
       .sort((a, b) => b.intent.created - a.intent.created || b.sequence - a.sequence);
-  }
-
-  /** The list position of an intent, for `starting_after`/`ending_before`; undefined if unknown. */
-  positionOf(id: string): { created: number; sequence: number } | undefined {
-    const intent = this.intents.get(id);
-    const sequence = this.sequences.get(id);
-    return intent && sequence !== undefined ? { created: intent.created, sequence } : undefined;
   }
 
   private insert(intent: FakePaymentIntent): FakePaymentIntent {
@@ -216,10 +180,9 @@ export class PaymentIntentStore {
   }
 
   /**
-   * Updates `metadata` (merged: `metadata[key]=` unsets a key, `metadata=` unsets all),
-   * `description` (empty unsets it) and `amount`. Stripe lets metadata and description change in any
-   * status, `succeeded` and `canceled` included, but `amount` only before confirmation. Other
-   * parameters are refused by name rather than ignored. Nothing changes unless everything is valid.
+   * Updates `metadata` (merged: `metadata[key]=` unsets a key), in any status, `succeeded` and
+   * `canceled` included, as Stripe allows. Other parameters are refused by name rather than
+   * ignored. Nothing changes unless everything is valid.
    */
   update(id: string, body: FormObject): FakePaymentIntent {
     const intent = this.get(id);
@@ -227,89 +190,13 @@ export class PaymentIntentStore {
       if (!UPDATE_PARAMS.has(name)) {
         throw invalidParam(
           name,
-          `Received unknown parameter: ${name}. (The fake Stripe updates only amount, description and metadata.)`,
+          `Received unknown parameter: ${name}. (The fake Stripe updates only metadata.)`,
           'parameter_unknown',
         );
       }
     }
-    const metadata = mergeMetadata(intent.metadata, body.metadata);
-    const amount = integerParam(body, 'amount');
-    if (amount !== undefined && amount !== intent.amount) {
-      if (!AMOUNT_UPDATABLE.includes(intent.status)) {
-        throw new FakeStripeError(400, {
-          type: 'invalid_request_error',
-          code: 'payment_intent_unexpected_state',
-          param: 'amount',
-          message: `This PaymentIntent's amount could not be updated because it has a status of ${intent.status}. You may only update the amount of a PaymentIntent with one of the following statuses: ${AMOUNT_UPDATABLE.join(', ')}.`,
-          payment_intent: intent,
-        });
-      }
-      if (intent.currency === 'usd' && amount < STRIPE_MINIMUM_CHARGE_CENTS) {
-        throw invalidParam('amount', 'Amount must be at least $0.50 usd', 'amount_too_small');
-      }
-    }
-    const description = field(body, 'description');
-    if (typeof body.description === 'object') {
-      throw invalidParam('description', 'Invalid string: description must be a string.');
-    }
-    intent.metadata = metadata;
-    if (description !== undefined) intent.description = description === '' ? null : description;
-    if (amount !== undefined) intent.amount = amount;
+    intent.metadata = mergeMetadata(intent.metadata, body.metadata);
     return intent;
-  }
-
-  /**
-   * Creates `count` intents directly in one state, for tests and benchmarks (no requests, no
-   * idempotency): by default open manual-capture authorizations (`requires_capture`, paid with
-   * `pm_card_visa`, `amount_capturable` = `amount`). Metadata follows Stripe's limits. Intents
-   * created more than seven days ago in `requires_capture` read as expired, as Stripe's would.
-   */
-  seed(count: number, options: SeedIntentsOptions = {}): FakePaymentIntent[] {
-    if (!Number.isInteger(count) || count < 0) {
-      throw new RangeError(`seedIntents: count must be a whole number, got ${count}`);
-    }
-    const status = options.status ?? 'requires_capture';
-    const currency = options.currency ?? 'usd';
-    const seeded: FakePaymentIntent[] = [];
-    for (let index = 0; index < count; index += 1) {
-      const amount = valueAt(options.amount ?? 1000, index);
-      if (!Number.isInteger(amount) || amount < 1) {
-        throw new RangeError(`seedIntents: amount must be a positive whole number, got ${amount}`);
-      }
-      if (currency === 'usd' && amount < STRIPE_MINIMUM_CHARGE_CENTS) {
-        throw new RangeError(`seedIntents: Stripe's minimum is 50 cents, got ${amount}`);
-      }
-      const secondsAgo = valueAt(options.createdSecondsAgo ?? 0, index);
-      const metadata = mergeMetadata({}, valueAt(options.metadata ?? {}, index));
-      const id = randomId('pi_');
-      const now = this.now();
-      const paid = status === 'requires_capture' || status === 'succeeded';
-      seeded.push(
-        this.insert({
-          id,
-          object: 'payment_intent',
-          amount,
-          amount_capturable: status === 'requires_capture' ? amount : 0,
-          amount_received: status === 'succeeded' ? amount : 0,
-          currency,
-          capture_method: 'manual',
-          client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
-          created: now - Math.round(secondsAgo),
-          canceled_at: status === 'canceled' ? now : null,
-          cancellation_reason:
-            status === 'canceled' ? (options.cancellationReason ?? 'abandoned') : null,
-          description: options.description ?? null,
-          livemode: false,
-          metadata,
-          payment_method: paid ? 'pm_card_visa' : null,
-          payment_method_types: ['card'],
-          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-          last_payment_error: null,
-          status,
-        }),
-      );
-    }
-    return seeded;
   }
 
   /** Confirms with a test payment method: `pm_card_visa` authorizes, `pm_card_chargeDeclined` is declined. */
@@ -318,11 +205,7 @@ export class PaymentIntentStore {
     if (!CONFIRMABLE.includes(intent.status)) {
       throw unexpectedState('confirm', intent.status, CONFIRMABLE, intent);
     }
-    const method =
-      field(body, 'payment_method') ??
-      (field(body, 'payment_method_data', 'type') === 'card'
-        ? 'pm_card_visa'
-        : intent.payment_method);
+    const method = field(body, 'payment_method') ?? intent.payment_method;
     if (!method) {
       throw new FakeStripeError(400, {
         type: 'invalid_request_error',

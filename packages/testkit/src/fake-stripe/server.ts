@@ -2,13 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FakeStripeError, type StripeErrorBody } from './errors.js';
 import { decodeForm, field, type FormObject } from './form.js';
 import { IdempotencyStore, type StoredResponse } from './idempotency.js';
-import { listIntents, searchIntents } from './listing.js';
 import { headersOf, listenOnLoopback } from './loopback.js';
+import { searchIntents } from './search.js';
 import {
   PaymentIntentStore,
   type FakePaymentIntent,
   type OrderedIntent,
-  type SeedIntentsOptions,
 } from './payment-intents.js';
 
 /** One request the fake received, kept so tests can prove what did (and did not) reach "Stripe". */
@@ -21,14 +20,6 @@ export interface RecordedStripeRequest {
   idempotencyKey: string | undefined;
   status: number;
   replayed: boolean;
-}
-
-/** Options for {@link startFakeStripe}. */
-export interface FakeStripeOptions {
-  /** The only secret key accepted (Bearer). */
-  secretKey?: string;
-  /** The only publishable key accepted (browser calls with `key` + `client_secret`). */
-  publishableKey?: string;
 }
 
 /** A running fake Stripe API and the handles tests use to inspect and steer it. */
@@ -49,15 +40,14 @@ export interface FakeStripe {
   /** Creates an intent directly, e.g. one that another product made on the same account. */
   createIntent(params: Record<string, string>): FakePaymentIntent;
   /**
-   * Creates `count` intents directly in one state (default: open `requires_capture`
-   * authorizations of $10.00), e.g. 1,000 holds for a settlement sweep's benchmark. Not recorded
-   * as requests. Returns them in creation order.
+   * Creates `count` open manual-capture authorizations of `amount` cents (default $10.00) directly,
+   * e.g. 1,000 holds for a settlement sweep. Not recorded as requests; returned in creation order.
    */
   seedIntents(count: number, options?: SeedIntentsOptions): FakePaymentIntent[];
   /**
    * Freezes what search sees at the current state, as Stripe's search index lags behind writes
    * (up to a minute, longer in outages): later creates, captures and updates stay invisible to
-   * `GET /v1/payment_intents/search` (list and retrieve stay current) until `releaseSearchIndex`.
+   * `GET /v1/payment_intents/search` (retrieve stays current) until `releaseSearchIndex`.
    */
   holdSearchIndex(): void;
   releaseSearchIndex(): void;
@@ -69,9 +59,15 @@ export interface FakeStripe {
   close(): Promise<void>;
 }
 
-/** Default keys; any others are rejected with Stripe's 401. */
-export const FAKE_STRIPE_SECRET_KEY = 'sk_test_placeportFakeSecret';
-export const FAKE_STRIPE_PUBLISHABLE_KEY = 'pk_test_placeportFakePublishable';
+/** Options for {@link FakeStripe.seedIntents}. */
+export interface SeedIntentsOptions {
+  amount?: number;
+  metadata?: (index: number) => Record<string, string>;
+}
+
+/** The only keys accepted; any others are rejected with Stripe's 401. */
+const secretKey = 'sk_test_placeportFakeSecret';
+const publishableKey = 'pk_test_placeportFakePublishable';
 
 const INTENT_PATH = /^\/v1\/payment_intents(?:\/([A-Za-z0-9_]+)(?:\/(confirm|capture|cancel))?)?$/;
 const PUBLISHABLE_REFUSED = 'This API call cannot be made with a publishable API key.';
@@ -132,9 +128,7 @@ function redactForBrowser(body: unknown): unknown {
  * it through `host`/`port`/`protocol: 'http'`; a browser (Stripe.js or a shim) can confirm through it
  * with the publishable key and `client_secret`, so it answers CORS `*` and reads form bodies.
  */
-export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
-  const secretKey = options.secretKey ?? FAKE_STRIPE_SECRET_KEY;
-  const publishableKey = options.publishableKey ?? FAKE_STRIPE_PUBLISHABLE_KEY;
+export async function startFakeStripe(): Promise<FakeStripe> {
   const store = new PaymentIntentStore();
   const idempotency = new IdempotencyStore();
   const requests: RecordedStripeRequest[] = [];
@@ -178,9 +172,6 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       }
     }
     if (!id && method === 'POST') return store.create(params);
-    if (!id && method === 'GET') {
-      return listIntents(store.ordered(), params, (cursor) => store.positionOf(cursor));
-    }
     if (id && !action && method === 'GET') return store.get(id);
     if (id && !action && method === 'POST') return store.update(id, params);
     if (id && method === 'POST' && action === 'confirm') return store.confirm(id, params);
@@ -221,7 +212,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const raw = await readBody(request);
     const query = Object.fromEntries(url.searchParams);
     const body = decodeForm(raw);
-    // GET parameters come in the query string, bracketed like form bodies (`created[gt]=…`).
+    // GET parameters come in the query string.
     const params: FormObject = { ...decodeForm(url.search), ...body };
     const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
     const record: RecordedStripeRequest = {
@@ -293,7 +284,17 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     authorize: (id, paymentMethod = 'pm_card_visa') =>
       store.confirm(id, { payment_method: paymentMethod }),
     createIntent: (params) => store.create(decodeForm(new URLSearchParams(params).toString())),
-    seedIntents: (count, seedOptions) => store.seed(count, seedOptions),
+    seedIntents: (count, { amount = 1000, metadata = () => ({}) } = {}) =>
+      Array.from({ length: count }, (_, index) => {
+        const { id } = store.create({
+          amount: String(amount),
+          currency: 'usd',
+          capture_method: 'manual',
+          automatic_payment_methods: { enabled: 'true', allow_redirects: 'never' },
+          metadata: metadata(index),
+        });
+        return store.confirm(id, { payment_method: 'pm_card_visa' });
+      }),
     holdSearchIndex: () => {
       heldSearchIndex = structuredClone(store.ordered());
     },
