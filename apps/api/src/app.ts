@@ -133,12 +133,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     config.state ??
     (await createStateStore({
       redisUrl: settings.redisUrl,
-      onRedisUnavailable: (error) =>
+      onUnavailable: (error) =>
         app.log.error(
           { err: error },
           'shared state (Redis) unavailable: payments and lookups answer 503 store_unavailable until it returns',
         ),
-      onRedisAvailable: () => app.log.info('shared state (Redis) is back'),
+      onAvailable: () => app.log.info('shared state (Redis) is back'),
     }));
   if (!config.state && state instanceof RedisStateStore) {
     // Loudly: a Redis that evicts or forgets on restart can lose open payments.

@@ -10,7 +10,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type AppConfig } from '../src/app.js';
 import { MemoryStateStore } from '../src/state/index.js';
-import { MAX_TRACKED_PAYMENTS } from '../src/state/memory-store.js';
+import { MEMORY_LIMITS } from '../src/state/memory-store.js';
 import { CookieJars, settingsFor, stripeEnv, UNLIMITED } from './support.js';
 
 const apps: FastifyInstance[] = [];
@@ -94,7 +94,7 @@ describe('a flood of payments', () => {
     expect(authorized.statusCode).toBe(200);
     const payer = await state.payerOf(id);
 
-    await flood(send, MAX_TRACKED_PAYMENTS, 500);
+    await flood(send, MEMORY_LIMITS.payments, 500);
     // The open authorization's binding was never pushed out (no fallback needed).
     expect(await state.payerOf(id)).toBe(payer);
 

@@ -1,21 +1,17 @@
 import { MemoryStateStore } from './memory-store.js';
-import { RedisStateStore } from './redis-store.js';
+import { RedisStateStore, type RedisStateStoreOptions } from './redis-store.js';
 import type { StateClock, StateStore } from './store.js';
 
 export * from './store.js';
-export { MemoryStateStore, MEMORY_LIMITS, type MemoryLimits } from './memory-store.js';
-export { RedisStateStore, redactRedisUrl } from './redis-store.js';
+export { MemoryStateStore } from './memory-store.js';
+export { RedisStateStore } from './redis-store.js';
 
-/** Options of {@link createStateStore}. */
-export interface StateStoreOptions {
+/** Options of {@link createStateStore}: Redis's (told when it goes away and comes back), and: */
+export interface StateStoreOptions extends RedisStateStoreOptions {
   /** `REDIS_URL`: when set, the state is shared through that Redis; otherwise it stays in process. */
   redisUrl?: string | undefined;
   /** Time for the in-process store (tests inject one); Redis keeps time itself. */
   clock?: StateClock | undefined;
-  /** Told once when Redis becomes unavailable after start, with the first error (no password). */
-  onRedisUnavailable?: (error: Error | undefined) => void;
-  /** Told once when Redis answers again. */
-  onRedisAvailable?: () => void;
 }
 
 /**
@@ -24,11 +20,6 @@ export interface StateStoreOptions {
  * error when the Redis server cannot be reached, so the API fails at start, not on a request.
  */
 export async function createStateStore(options: StateStoreOptions = {}): Promise<StateStore> {
-  if (options.redisUrl) {
-    return RedisStateStore.connect(options.redisUrl, {
-      ...(options.onRedisUnavailable ? { onUnavailable: options.onRedisUnavailable } : {}),
-      ...(options.onRedisAvailable ? { onAvailable: options.onRedisAvailable } : {}),
-    });
-  }
+  if (options.redisUrl) return RedisStateStore.connect(options.redisUrl, options);
   return new MemoryStateStore(options.clock ? { clock: options.clock } : {});
 }

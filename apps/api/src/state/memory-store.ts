@@ -15,37 +15,22 @@ import {
   StoreUnavailableError,
 } from './store.js';
 
-/** Places kept in the in-process cache; past this the least recently used go first. */
-export const MAX_CACHED_PLACES = 100_000;
-/**
- * Payments whose counted links (and, separately, resolved places, verdicts, uses and payer
- * bindings) are kept; the oldest go first, except the payer bindings of open authorizations, of
- * which this many are held and new payments refused past it.
- */
-export const MAX_TRACKED_PAYMENTS = 10_000;
-/** Clients whose free budget of the day is kept; the oldest go first (they get a fresh budget). */
-export const MAX_FREE_CLIENTS = 100_000;
-/** Rate-limit windows kept; the oldest go first. */
-export const MAX_COUNTERS = 100_000;
-/** Sweeper leases kept; there are a handful in practice. */
-export const MAX_LEASES = 1_000;
-
 /** The caps of {@link MemoryStateStore}, one per map; tests lower them. */
-export interface MemoryLimits {
-  places: number;
-  payments: number;
-  freeClients: number;
-  counters: number;
-  leases: number;
-}
-
-/** The caps used unless a test says otherwise. */
-export const MEMORY_LIMITS: MemoryLimits = {
-  places: MAX_CACHED_PLACES,
-  payments: MAX_TRACKED_PAYMENTS,
-  freeClients: MAX_FREE_CLIENTS,
-  counters: MAX_COUNTERS,
-  leases: MAX_LEASES,
+export const MEMORY_LIMITS = {
+  /** Places kept in the in-process cache; past this the least recently used go first. */
+  places: 100_000,
+  /**
+   * Payments whose counted links (and, separately, resolved places, verdicts, uses and payer
+   * bindings) are kept; the oldest go first, except the payer bindings of open authorizations, of
+   * which this many are held and new payments refused past it.
+   */
+  payments: 10_000,
+  /** Clients whose free budget of the day is kept; the oldest go first (they get a fresh budget). */
+  freeClients: 100_000,
+  /** Rate-limit windows kept; the oldest go first. */
+  counters: 100_000,
+  /** Sweeper leases kept; there are a handful in practice. */
+  leases: 1_000,
 };
 
 interface Expiring<V> {
@@ -105,7 +90,7 @@ export interface MemoryStateStoreOptions {
   /** Time for every lifetime and window; the system clock unless a test injects one. */
   clock?: StateClock;
   /** Caps per map; {@link MEMORY_LIMITS} unless a test lowers them. */
-  limits?: Partial<MemoryLimits>;
+  limits?: Partial<typeof MEMORY_LIMITS>;
 }
 
 const systemTime: StateClock = { now: () => Date.now() };
@@ -113,7 +98,7 @@ const systemTime: StateClock = { now: () => Date.now() };
 /**
  * The embedded default: the shared state of one API process, no Redis needed. Every operation runs
  * synchronously inside its promise, so it is atomic within the process. Memory is bounded: each
- * map has a cap (named constants above) and drops its oldest entries past it, which can only ever
+ * map has a cap ({@link MEMORY_LIMITS}) and drops its oldest entries past it, which can only ever
  * make the server more generous (a forgotten payment or client starts afresh), never refuse more;
  * a forgotten verdict costs one more check with the payment provider. Payer bindings are the
  * exception: once a payment's authorization is recorded its binding is held, never dropped, until

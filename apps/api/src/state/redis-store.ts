@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { CachedPlace, PlaceCache } from '@placeport/resolver';
 import { Redis } from 'ioredis';
+import * as v from 'valibot';
 import {
   assertWhole,
   freeDayTtlMs,
@@ -63,10 +63,15 @@ const KEEP_ALIVE_MS = 30_000;
 const SADD_CHUNK = 500;
 
 /**
- * Counts new links all or nothing. KEYS[1] the payment's set; ARGV[1] allowed, ARGV[2] TTL (ms),
- * ARGV[3…] the links. Returns {1, newlyCounted} or {0, remaining}.
+ * The Lua scripts, each on one key (KEYS[1]); ioredis runs them by SHA (`EVALSHA`), sending the
+ * body again when the server lacks it (`defineCommand`).
  */
-const RESERVE_LINKS = `
+const SCRIPTS = {
+  /**
+   * Counts new links in the payment's set all or nothing. ARGV[1] allowed, ARGV[2] TTL (ms),
+   * ARGV[3…] the links. Returns {1, newlyCounted} or {0, remaining}.
+   */
+  reserveLinks: `
 local key = KEYS[1]
 local allowed = tonumber(ARGV[1])
 local fresh, seen = {}, {}
@@ -87,10 +92,9 @@ for i = 1, #fresh, ${SADD_CHUNK} do
 end
 redis.call('PEXPIRE', key, ARGV[2])
 return {1, #fresh}
-`;
-
-/** Adds resolved places. KEYS[1] the set; ARGV[1] TTL (ms), ARGV[2…] places. Returns the count. */
-const ADD_RESOLVED = `
+`,
+  /** Adds resolved places to the set. ARGV[1] TTL (ms), ARGV[2…] places. Returns the count. */
+  addResolved: `
 if #ARGV > 1 then
   for i = 2, #ARGV, ${SADD_CHUNK} do
     redis.call('SADD', KEYS[1], unpack(ARGV, i, math.min(i + ${SADD_CHUNK - 1}, #ARGV)))
@@ -98,13 +102,12 @@ if #ARGV > 1 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
 end
 return redis.call('SCARD', KEYS[1])
-`;
-
-/**
- * Records a use. KEYS[1] the payment's hash; ARGV[1] now (ms), ARGV[2] report interval (ms),
- * ARGV[3] TTL (ms). Returns 1 when a usage report is due (and marks it made), else 0.
- */
-const RECORD_USE = `
+`,
+  /**
+   * Records a use in the payment's hash. ARGV[1] now (ms), ARGV[2] report interval (ms), ARGV[3]
+   * TTL (ms). Returns 1 when a usage report is due (and marks it made), else 0.
+   */
+  recordUse: `
 local now = tonumber(ARGV[1])
 local last = tonumber(redis.call('HGET', KEYS[1], 'last') or '')
 if last == nil or now > last then redis.call('HSET', KEYS[1], 'last', ARGV[1]) end
@@ -118,25 +121,23 @@ elseif now - reported >= tonumber(ARGV[2]) then
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return due
-`;
-
-/**
- * Records an authorization's sighting. KEYS[1] the payment's use hash; ARGV[1] when (ms), ARGV[2]
- * TTL (ms). Keeps `last` only when the hash has none; returns the `last` kept.
- */
-const RECORD_AUTHORIZATION = `
+`,
+  /**
+   * Records an authorization's sighting in the payment's use hash. ARGV[1] when (ms), ARGV[2] TTL
+   * (ms). Keeps `last` only when the hash has none; returns the `last` kept.
+   */
+  recordAuthorization: `
 if redis.call('HSETNX', KEYS[1], 'last', ARGV[1]) == 1 then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return tonumber(ARGV[1])
 end
 return tonumber(redis.call('HGET', KEYS[1], 'last'))
-`;
-
-/**
- * Takes free links all or nothing. KEYS[1] the day's counter; ARGV[1] count, ARGV[2] per day,
- * ARGV[3] TTL (ms). Returns {1 or 0, remaining}.
- */
-const TAKE_FREE = `
+`,
+  /**
+   * Takes free links from the day's counter all or nothing. ARGV[1] count, ARGV[2] per day,
+   * ARGV[3] TTL (ms). Returns {1 or 0, remaining}.
+   */
+  takeFree: `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 local count = tonumber(ARGV[1])
 local perDay = tonumber(ARGV[2])
@@ -148,10 +149,9 @@ if count > 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
 end
 return {1, perDay - used}
-`;
-
-/** One hit in a fixed window. KEYS[1] the counter; ARGV[1] window (ms). Returns {count, ttl}. */
-const HIT = `
+`,
+  /** One hit in a fixed window. ARGV[1] window (ms). Returns {count, ttl}. */
+  hit: `
 local count = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if count == 1 or ttl < 0 then
@@ -159,65 +159,35 @@ if count == 1 or ttl < 0 then
   ttl = tonumber(ARGV[1])
 end
 return {count, ttl}
-`;
-
-/**
- * Takes the lease when it is free or ARGV[1]'s already, for ARGV[2] ms. Returns 1 when ARGV[1]
- * holds it now, 0 when another holder does.
- */
-const TRY_LEASE = `
+`,
+  /**
+   * Takes the lease when it is free or ARGV[1]'s already, for ARGV[2] ms. Returns 1 when ARGV[1]
+   * holds it now, 0 when another holder does.
+   */
+  tryLease: `
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
-`;
-
-/** Deletes the lease only if ARGV[1] holds it. Returns 1 when deleted. */
-const RELEASE_LEASE = `
+`,
+  /** Deletes the lease only if ARGV[1] holds it. Returns 1 when deleted. */
+  releaseLease: `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0
-`;
-
-/** A Lua script run by its SHA (`EVALSHA`), sent whole (`EVAL`) when the server lacks it. */
-class LuaScript {
-  private readonly sha: string;
-
-  constructor(private readonly body: string) {
-    this.sha = createHash('sha1').update(body).digest('hex');
-  }
-
-  async run(redis: Redis, key: string, args: Array<string | number>): Promise<unknown> {
-    try {
-      return await redis.evalsha(this.sha, 1, key, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return redis.eval(this.body, 1, key, ...args);
-    }
-  }
-}
-
-const scripts = {
-  reserveLinks: new LuaScript(RESERVE_LINKS),
-  addResolved: new LuaScript(ADD_RESOLVED),
-  recordUse: new LuaScript(RECORD_USE),
-  recordAuthorization: new LuaScript(RECORD_AUTHORIZATION),
-  takeFree: new LuaScript(TAKE_FREE),
-  hit: new LuaScript(HIT),
-  tryLease: new LuaScript(TRY_LEASE),
-  releaseLease: new LuaScript(RELEASE_LEASE),
+`,
 };
 
+/** A script as `defineCommand` adds it to the client: the key, then the arguments. */
+type ScriptCommands = Record<
+  keyof typeof SCRIPTS,
+  (key: string, ...args: Array<string | number>) => Promise<unknown>
+>;
+
 function pairOf(reply: unknown): [number, number] {
-  if (
-    Array.isArray(reply) &&
-    reply.length === 2 &&
-    typeof reply[0] === 'number' &&
-    typeof reply[1] === 'number'
-  ) {
-    return [reply[0], reply[1]];
-  }
+  const [first, second]: unknown[] = Array.isArray(reply) && reply.length === 2 ? reply : [];
+  if (typeof first === 'number' && typeof second === 'number') return [first, second];
   throw new Error(`unexpected reply from a Redis script: ${JSON.stringify(reply)}`);
 }
 
@@ -226,52 +196,41 @@ function numberOf(reply: unknown): number {
   throw new Error(`unexpected reply from Redis: ${JSON.stringify(reply)}`);
 }
 
-/** The stored form of a cached place: `{ lat, lng, placeId? }`. */
-function encodePlace(place: CachedPlace): string {
-  const { lat, lng } = place.coordinates;
-  return JSON.stringify(
-    place.placeId === undefined ? { lat, lng } : { lat, lng, placeId: place.placeId },
-  );
+/** The stored form of a cached place: `{ lat, lng, placeId? }` (JSON drops an undefined id). */
+function encodePlace({ coordinates: { lat, lng }, placeId }: CachedPlace): string {
+  return JSON.stringify({ lat, lng, placeId });
 }
 
-/** A stored JSON object's fields, or undefined when the text is not a JSON object. */
-function storedObject(text: string | null): Record<string, unknown> | undefined {
+/** A stored place: anything malformed is a miss, never wrong coordinates. */
+const StoredPlace = v.pipe(
+  v.object({
+    lat: v.pipe(v.number(), v.minValue(-90), v.maxValue(90)),
+    lng: v.pipe(v.number(), v.minValue(-180), v.maxValue(180)),
+    placeId: v.optional(v.string()),
+  }),
+  v.transform(({ lat, lng, placeId }): CachedPlace => ({ coordinates: { lat, lng }, placeId })),
+);
+
+/** A stored verdict: anything malformed is no verdict (the next check asks the provider). */
+const StoredVerdict = v.object({
+  status: v.picklist(['requires_capture', 'settling', 'succeeded', 'canceled']),
+  places: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+});
+
+/** The stored form of a verdict: its two fields, nothing else. */
+function verdictJson({ status, places }: PaymentVerdict): string {
+  return JSON.stringify({ status, places });
+}
+
+/** Reads a stored JSON value by `schema`; undefined when absent or malformed. */
+function decode<T>(schema: v.GenericSchema<unknown, T>, text: string | null): T | undefined {
   if (text === null) return undefined;
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    const result = v.safeParse(schema, JSON.parse(text));
+    return result.success ? result.output : undefined;
   } catch {
     return undefined;
   }
-  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
-}
-
-/** Reads a stored place; anything malformed is a miss, never wrong coordinates. */
-function decodePlace(text: string | null): CachedPlace | undefined {
-  const data = storedObject(text);
-  if (!data) return undefined;
-  const { lat, lng, placeId } = data;
-  if (typeof lat !== 'number' || typeof lng !== 'number') return undefined;
-  if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180)) return undefined;
-  if (placeId !== undefined && typeof placeId !== 'string') return undefined;
-  return { coordinates: { lat, lng }, placeId };
-}
-
-const VERDICT_STATUSES: ReadonlySet<string> = new Set([
-  'requires_capture',
-  'settling',
-  'succeeded',
-  'canceled',
-]);
-
-/** Reads a stored verdict; anything malformed is no verdict (the next check asks the provider). */
-function decodeVerdict(text: string | null): PaymentVerdict | undefined {
-  const data = storedObject(text);
-  if (!data) return undefined;
-  const { status, places } = data;
-  if (typeof status !== 'string' || !VERDICT_STATUSES.has(status)) return undefined;
-  if (typeof places !== 'number' || !Number.isSafeInteger(places) || places < 0) return undefined;
-  return { status: status as PaymentVerdict['status'], places };
 }
 
 /**
@@ -318,20 +277,18 @@ const COMMAND_TIMED_OUT = 'Command timed out';
 export class RedisStateStore implements StateStore {
   readonly kind = 'redis' as const;
   private readonly cache: PlaceCache;
-  /** The connection (tests and the start-up checks read it). */
-  readonly client: Redis;
   /** Set by a command that timed out on a connection that looks ready; cleared by any answer. */
   private hung = false;
 
   private constructor(
-    private readonly redis: Redis,
+    /** The connection (tests and the start-up checks read it). */
+    readonly client: Redis,
     private readonly secret: string | undefined,
   ) {
-    this.client = redis;
     this.cache = {
       get: async (key) => {
         try {
-          return decodePlace(await this.call((r) => r.get(redisKeys.place(key))));
+          return decode(StoredPlace, await this.call((r) => r.get(redisKeys.place(key))));
         } catch {
           return undefined;
         }
@@ -345,13 +302,13 @@ export class RedisStateStore implements StateStore {
   }
 
   available(): boolean {
-    return this.redis.status === 'ready' && !this.hung;
+    return this.client.status === 'ready' && !this.hung;
   }
 
   /** Runs one command or script, turning every failure into {@link StoreUnavailableError}. */
   private async call<T>(command: (redis: Redis) => Promise<T>): Promise<T> {
     try {
-      const answer = await command(this.redis);
+      const answer = await command(this.client);
       this.hung = false;
       return answer;
     } catch (error) {
@@ -359,6 +316,11 @@ export class RedisStateStore implements StateStore {
       if (cause.message === COMMAND_TIMED_OUT) this.hung = true;
       throw new StoreUnavailableError('unreachable', `Redis: ${cause.message}`, { cause });
     }
+  }
+
+  /** Runs one of the {@link SCRIPTS} on `key`, as {@link call} does a command. */
+  private script(name: keyof ScriptCommands, key: string, ...args: Array<string | number>) {
+    return this.call((redis) => (redis as unknown as ScriptCommands)[name](key, ...args));
   }
 
   /**
@@ -387,6 +349,9 @@ export class RedisStateStore implements StateStore {
       });
     } catch (error) {
       throw new Error(`REDIS_URL is not a usable Redis URL (${where}).`, { cause: error });
+    }
+    for (const [name, lua] of Object.entries(SCRIPTS)) {
+      redis.defineCommand(name, { numberOfKeys: 1, lua });
     }
     const secret = passwordOf(url);
     // Set once connected: before that, errors explain a failed start instead.
@@ -476,12 +441,12 @@ export class RedisStateStore implements StateStore {
     assertWhole('allowed', allowed);
     if (linkKeys.length === 0) return { ok: true, newlyCounted: 0 };
     const [ok, value] = pairOf(
-      await this.call((redis) =>
-        scripts.reserveLinks.run(redis, redisKeys.links(intentId), [
-          allowed,
-          PAYMENT_STATE_TTL_MS,
-          ...linkKeys,
-        ]),
+      await this.script(
+        'reserveLinks',
+        redisKeys.links(intentId),
+        allowed,
+        PAYMENT_STATE_TTL_MS,
+        ...linkKeys,
       ),
     );
     return ok === 1 ? { ok: true, newlyCounted: value } : { ok: false, remaining: value };
@@ -489,11 +454,11 @@ export class RedisStateStore implements StateStore {
 
   async addResolved(intentId: string, placeKeys: string[]): Promise<number> {
     return numberOf(
-      await this.call((redis) =>
-        scripts.addResolved.run(redis, redisKeys.resolved(intentId), [
-          PAYMENT_STATE_TTL_MS,
-          ...placeKeys,
-        ]),
+      await this.script(
+        'addResolved',
+        redisKeys.resolved(intentId),
+        PAYMENT_STATE_TTL_MS,
+        ...placeKeys,
       ),
     );
   }
@@ -515,24 +480,22 @@ export class RedisStateStore implements StateStore {
 
   async keepVerdict(intentId: string, verdict: PaymentVerdict, ttlMs: number): Promise<boolean> {
     assertWhole('ttlMs', ttlMs, 1);
-    const { status, places } = verdict;
     const key = redisKeys.verdict(intentId);
-    const set = await this.call((redis) =>
-      redis.set(key, JSON.stringify({ status, places }), 'PX', ttlMs, 'NX'),
-    );
+    const set = await this.call((redis) => redis.set(key, verdictJson(verdict), 'PX', ttlMs, 'NX'));
     return set === 'OK';
   }
 
   async replaceVerdict(intentId: string, verdict: PaymentVerdict, ttlMs: number): Promise<void> {
     assertWhole('ttlMs', ttlMs, 1);
-    const { status, places } = verdict;
-    await this.call((redis) =>
-      redis.set(redisKeys.verdict(intentId), JSON.stringify({ status, places }), 'PX', ttlMs),
-    );
+    const key = redisKeys.verdict(intentId);
+    await this.call((redis) => redis.set(key, verdictJson(verdict), 'PX', ttlMs));
   }
 
   async verdictOf(intentId: string): Promise<PaymentVerdict | undefined> {
-    return decodeVerdict(await this.call((redis) => redis.get(redisKeys.verdict(intentId))));
+    return decode(
+      StoredVerdict,
+      await this.call((redis) => redis.get(redisKeys.verdict(intentId))),
+    );
   }
 
   async forgetVerdict(intentId: string): Promise<void> {
@@ -543,12 +506,12 @@ export class RedisStateStore implements StateStore {
     assertWhole('at', at);
     assertWhole('reportEveryMs', reportEveryMs, 1);
     const due = numberOf(
-      await this.call((redis) =>
-        scripts.recordUse.run(redis, redisKeys.use(intentId), [
-          at,
-          reportEveryMs,
-          PAYMENT_STATE_TTL_MS,
-        ]),
+      await this.script(
+        'recordUse',
+        redisKeys.use(intentId),
+        at,
+        reportEveryMs,
+        PAYMENT_STATE_TTL_MS,
       ),
     );
     return { reportDue: due === 1 };
@@ -557,9 +520,7 @@ export class RedisStateStore implements StateStore {
   async recordAuthorization(intentId: string, at: number): Promise<number> {
     assertWhole('at', at);
     return numberOf(
-      await this.call((redis) =>
-        scripts.recordAuthorization.run(redis, redisKeys.use(intentId), [at, PAYMENT_STATE_TTL_MS]),
-      ),
+      await this.script('recordAuthorization', redisKeys.use(intentId), at, PAYMENT_STATE_TTL_MS),
     );
   }
 
@@ -577,12 +538,12 @@ export class RedisStateStore implements StateStore {
     assertWhole('count', count);
     assertWhole('perDay', perDay);
     const [ok, remaining] = pairOf(
-      await this.call((redis) =>
-        scripts.takeFree.run(redis, redisKeys.free(clientKey, now), [
-          count,
-          perDay,
-          freeDayTtlMs(now),
-        ]),
+      await this.script(
+        'takeFree',
+        redisKeys.free(clientKey, now),
+        count,
+        perDay,
+        freeDayTtlMs(now),
       ),
     );
     return { ok: ok === 1, remaining };
@@ -591,39 +552,25 @@ export class RedisStateStore implements StateStore {
   async hit(key: string, windowMs: number, max: number): Promise<CounterHit> {
     assertWhole('windowMs', windowMs, 1);
     assertWhole('max', max);
-    const [count, resetMs] = pairOf(
-      await this.call((redis) => scripts.hit.run(redis, redisKeys.counter(key), [windowMs])),
-    );
+    const [count, resetMs] = pairOf(await this.script('hit', redisKeys.counter(key), windowMs));
     return { allowed: count <= max, count, resetMs };
   }
 
   async tryLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
     assertWhole('ttlMs', ttlMs, 1);
-    return (
-      numberOf(
-        await this.call((redis) =>
-          scripts.tryLease.run(redis, redisKeys.lease(name), [holder, ttlMs]),
-        ),
-      ) === 1
-    );
+    return numberOf(await this.script('tryLease', redisKeys.lease(name), holder, ttlMs)) === 1;
   }
 
   async releaseLease(name: string, holder: string): Promise<boolean> {
-    return (
-      numberOf(
-        await this.call((redis) =>
-          scripts.releaseLease.run(redis, redisKeys.lease(name), [holder]),
-        ),
-      ) === 1
-    );
+    return numberOf(await this.script('releaseLease', redisKeys.lease(name), holder)) === 1;
   }
 
   async close(): Promise<void> {
     this.closing = true;
     try {
-      await this.redis.quit();
+      await this.client.quit();
     } catch {
-      this.redis.disconnect();
+      this.client.disconnect();
     }
   }
 }
