@@ -6,7 +6,8 @@
  * the name, which replaces a link by a file and never touches its target. Folders are never replaced.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   failedCsvFileName,
@@ -229,53 +230,49 @@ export async function planOutputs(
   return { plans, existing };
 }
 
-/** Bytes of a file gathered before they are written (see `writeNew`). */
-const WRITE_BATCH = 256 * 1024;
-
 /** A write that was refused before touching the disk. */
 class NotReplaced extends Error {}
 
+/** Bytes gathered before a write: pieces (a placemark each) are encoded into one reused buffer. */
+const WRITE_BUFFER = 64 * 1024;
+const buffer = Buffer.allocUnsafe(WRITE_BUFFER);
+
+/** Writes all of `bytes`, however many writes it takes. */
+function writeAll(fd: number, bytes: Uint8Array, length = bytes.length): void {
+  for (let at = 0; at < length;) at += writeSync(fd, bytes, at, length - at);
+}
+
 /**
  * Creates `target`, failing if anything (a link included) is there already, and writes `content`
- * into it piece by piece as the pieces are made; never leaves half a file.
+ * into it piece by piece as the pieces are made; never leaves half a file. Text is encoded into one
+ * reused buffer, written when full, synchronously: no piece outlives the next, and no batch or
+ * pending write holds a file's text.
  */
 async function writeNew(target: string, content: Content): Promise<void> {
-  const handle = await open(target, 'wx');
-  // Pieces are gathered up to WRITE_BATCH bytes and written together, one batch on its way to the
-  // disk while the next is made: few writes per file, never more than two batches in memory.
-  let writing: Promise<void> = Promise.resolve();
+  const fd = openSync(target, 'wx');
   try {
-    let batch: Uint8Array[] = [];
-    let batched = 0;
-    const flush = async () => {
-      const bytes = Buffer.concat(batch, batched);
-      batch = [];
-      batched = 0;
-      await writing;
-      writing = writeAll(handle, bytes);
+    let used = 0;
+    const flush = () => {
+      writeAll(fd, buffer, used);
+      used = 0;
     };
     for (const piece of content()) {
-      const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
-      batch.push(bytes);
-      batched += bytes.length;
-      if (batched >= WRITE_BATCH) await flush();
+      // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+      if (typeof piece === 'string' && piece.length * 3 <= WRITE_BUFFER) {
+        if (used + piece.length * 3 > WRITE_BUFFER) flush();
+        used += buffer.write(piece, used);
+      } else {
+        flush();
+        writeAll(fd, typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece);
+      }
     }
-    await flush();
-    await writing;
-    await handle.close();
+    flush();
   } catch (error) {
-    await writing.catch(() => {});
-    await handle.close().catch(() => {});
+    closeSync(fd);
     await rm(target, { force: true });
     throw error;
   }
-}
-
-/** Writes all of `bytes` at the handle's position, however many writes it takes. */
-async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.length;) {
-    at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
-  }
+  closeSync(fd);
 }
 
 /**

@@ -1,6 +1,5 @@
 import { generateTakeout } from '@placeport/testkit';
 import { describe, expect, it } from 'vitest';
-import { KML_CHUNK_PLACEMARKS } from './core/kml.js';
 import { OUTPUT_FORMATS } from './core/formats/output.js';
 import { convertArchive, listFiles, unwrittenListFiles } from './library.js';
 
@@ -13,12 +12,12 @@ function joined(chunks: Iterable<string | Uint8Array>): string | Uint8Array {
 }
 
 describe('unwrittenListFiles', () => {
-  // Lists longer than one chunk, split into parts, one with a description (a KML <Folder>).
+  // A list split into parts, and one with a description (a KML <Folder>).
   const takeout = generateTakeout({
     seed: 19,
     coordinatesInUrls: true,
     lists: [
-      { name: 'Want to go', places: 3 * KML_CHUNK_PLACEMARKS + 7 },
+      { name: 'Want to go', places: 1207 },
       { name: 'Food', places: 5, description: 'Lunch near the office' },
     ],
   });

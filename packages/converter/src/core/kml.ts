@@ -74,9 +74,6 @@ export interface KmlFolder {
   description?: string;
 }
 
-/** Placemarks per piece of {@link kmlChunks}: about 150 KB of text, small beside a 2,000-place file. */
-export const KML_CHUNK_PLACEMARKS = 256;
-
 /** The document's start, up to the first placemark: the declaration, Document, style and Folder. */
 function kmlHead(documentName: string, folder: KmlFolder | undefined): string {
   const style = xml`<Style id="${STYLE_ID}"><IconStyle><scale>1.1</scale><Icon><href>${RED_PUSHPIN}</href></Icon></IconStyle></Style>`;
@@ -100,26 +97,21 @@ const folderOf = (folder: KmlFolder | undefined) => (folder?.description ? folde
  * One KML document for the given places (places without coordinates must be left out by the caller):
  * the seed's Document (its name, description and style). With a `folder` that has a description, the
  * placemarks sit in a `<Folder>` named after the list and carrying its description, inside the
- * Document; without one, directly in the Document as the seed writes them.
+ * Document; without one, directly in the Document as the seed writes them. It is
+ * {@link kmlChunks} joined: a 2,000-placemark file is built with a single copy of its text.
  */
 export function buildKml(
   places: readonly MappedPlace[],
   documentName = KML_DOCUMENT_NAME,
   folder?: KmlFolder,
 ): string {
-  const inFolder = folderOf(folder);
-  // One join of all pieces: a 2,000-placemark file is built with a single copy of its text.
-  const pieces = new Array<string>(places.length + 2);
-  pieces[0] = kmlHead(documentName, inFolder);
-  for (let i = 0; i < places.length; i += 1) pieces[i + 1] = placemark(places[i]!);
-  pieces[places.length + 1] = kmlTail(inFolder);
-  return pieces.join('');
+  return Array.from(kmlChunks(places, documentName, folder)).join('');
 }
 
 /**
- * {@link buildKml}'s text in pieces, made as they are pulled: the head, then
- * {@link KML_CHUNK_PLACEMARKS} placemarks at a time, then the end. Joined, they are exactly
- * `buildKml`'s text; written out one after the other, no whole file's text ever exists.
+ * {@link buildKml}'s text in pieces, made as they are pulled: the head, each placemark, then the
+ * end. Written out one after the other, no whole file's text ever exists, and each piece is
+ * garbage before the next is made.
  */
 export function* kmlChunks(
   places: readonly MappedPlace[],
@@ -128,11 +120,6 @@ export function* kmlChunks(
 ): Generator<string> {
   const inFolder = folderOf(folder);
   yield kmlHead(documentName, inFolder);
-  for (let start = 0; start < places.length; start += KML_CHUNK_PLACEMARKS) {
-    const end = Math.min(places.length, start + KML_CHUNK_PLACEMARKS);
-    const pieces = new Array<string>(end - start);
-    for (let i = start; i < end; i += 1) pieces[i - start] = placemark(places[i]!);
-    yield pieces.join('');
-  }
+  for (const place of places) yield placemark(place);
   yield kmlTail(inFolder);
 }
