@@ -16,10 +16,8 @@ export function createLookupEta(): LookupEta {
   let start: { done: number; at: number } | null = null;
   return {
     update(done, total, now) {
-      if (done <= 0 || done >= total) {
-        if (done >= total) return 0;
-        return null;
-      }
+      if (done >= total) return 0;
+      if (done <= 0) return null;
       if (!start) {
         start = { done, at: now };
         return null;

@@ -26,15 +26,13 @@ export interface RefusalContext {
 
 /** The number the API put in its message (`at most 1,000 places`), or null. */
 function numberIn(message: string, pattern: RegExp): string | null {
-  const found = pattern.exec(message)?.[1];
-  return found === undefined ? null : found;
+  return pattern.exec(message)?.[1] ?? null;
 }
 
 /** "in a minute", "in 40 seconds", "in a moment": when asking again may work, from `Retry-After`. */
 export function waitFor(refusal: Refusal): string {
   const seconds = refusal.retryAfterSeconds;
-  if (seconds === null) return 'in a moment';
-  if (seconds <= 5) return 'in a moment';
+  if (seconds === null || seconds <= 5) return 'in a moment';
   if (seconds < 60) return `in ${Math.ceil(seconds)} seconds`;
   const minutes = Math.ceil(seconds / 60);
   return minutes === 1 ? 'in a minute' : `in ${minutes} minutes`;

@@ -10,6 +10,7 @@ import type {
   ConversionSummary,
   ListOutcome,
   ListSummary,
+  MapOutputFile,
   OutputFormat,
   UnplacedReason,
 } from '../worker/types';
@@ -52,28 +53,22 @@ export interface Progress {
   secondsLeft: number | null;
 }
 
-/** One map file ready to download (a list, or one part of a split list), in the chosen format. */
-export interface MapDownload {
+/**
+ * One map file ready to download (a list, or one part of a split list), in the chosen format: the
+ * worker's file with its bytes turned into a Blob URL.
+ */
+export interface MapDownload extends Omit<MapOutputFile, 'bytes' | 'mimeType'> {
   /**
    * The file whatever its format (`<list path>#<part>/<parts>`): a file downloaded as KML counts as
    * downloaded when the format changes.
    */
   key: string;
-  fileName: string;
   /** A Blob URL, revoked on Remove, on a change of format, or when the page goes away. */
   url: string;
-  format: OutputFormat;
-  placemarks: number;
-  part: number;
-  parts: number;
 }
 
-/** The CSV of places without coordinates, for retry. */
-export interface FailedDownload {
-  /** `<list path>#failed`. */
-  key: string;
-  fileName: string;
-  url: string;
+/** The CSV of places without coordinates, for retry; its key is `<list path>#failed`. */
+export interface FailedDownload extends Pick<MapDownload, 'key' | 'fileName' | 'url'> {
   count: number;
 }
 

@@ -5,20 +5,14 @@
  * leaving the page waiting forever; the next call starts a fresh worker.
  */
 import * as Comlink from 'comlink';
-import type { Refusal } from '../api/http';
 import type { PageWorkerApi } from './pageWorker';
-import type {
-  ConversionProgress,
-  ConvertOptions,
-  ConvertResult,
-  FilesResult,
-  InspectResult,
-  OutputFormat,
-  PointsResult,
-  ZipResult,
-} from './types';
+import type { ConversionProgress, ConvertOptions, ConvertResult, InspectResult } from './types';
 
-export interface Converter {
+/** What the worker answers to a call of `method`. */
+type Answer<K extends keyof PageWorkerApi> = Awaited<ReturnType<PageWorkerApi[K]>>;
+
+/** The worker's API as the page calls it: the file handed over as it is, progress as a callback. */
+export interface Converter extends Omit<PageWorkerApi, 'inspect' | 'convert'> {
   /** Hands the chosen file to the worker, which reads the archive and keeps its lists. */
   inspect(file: File): Promise<InspectResult>;
   /** Converts the chosen lists; progress arrives throttled by the worker. */
@@ -26,23 +20,6 @@ export interface Converter {
     options: ConvertOptions,
     onProgress: (progress: ConversionProgress) => void,
   ): Promise<ConvertResult>;
-  /** The last run's map files in another format. */
-  files(format: OutputFormat): Promise<FilesResult>;
-  /** "Download all": the last run's files in a format, as one ZIP. */
-  zipAll(format: OutputFormat): Promise<ZipResult>;
-  /** "Retry failed places": the last run's places worth another lookup, as lists of their own. */
-  prepareRetry(): Promise<InspectResult>;
-  /** The last run's placed places per list, for the results' map (buffers transferred). */
-  points(): Promise<PointsResult>;
-  /** Forgets the archive (Remove). */
-  reset(): Promise<void>;
-  /** What the API said when it refused lookups during the last conversion (one per code). */
-  lookupRefusals(): Promise<Refusal[]>;
-  /**
-   * Cancel: the running conversion stops its lookups, and `convert` resolves with every list
-   * converted from what has coordinates (places not looked up are `interrupted`).
-   */
-  cancel(): Promise<void>;
   /**
    * Ends the worker (the architecture's way to cancel); a call still waiting fails with
    * {@link WORKER_TERMINATED}. The next call starts a fresh worker.
@@ -135,10 +112,10 @@ export function createWorkerConverter(start: () => WorkerLike = startModuleWorke
     inspect: (file) => call<InspectResult>((remote) => remote.inspect(file, file.name)),
     convert: (options, onProgress) =>
       call<ConvertResult>((remote) => remote.convert(options, Comlink.proxy(onProgress))),
-    files: (format) => call<FilesResult>((remote) => remote.files(format)),
-    zipAll: (format) => call<ZipResult>((remote) => remote.zipAll(format)),
+    files: (format) => call<Answer<'files'>>((remote) => remote.files(format)),
+    zipAll: (format) => call<Answer<'zipAll'>>((remote) => remote.zipAll(format)),
     prepareRetry: () => call<InspectResult>((remote) => remote.prepareRetry()),
-    points: () => call<PointsResult>((remote) => remote.points()),
+    points: () => call<Answer<'points'>>((remote) => remote.points()),
     reset: async () => {
       if (running) await call((remote) => remote.reset());
     },

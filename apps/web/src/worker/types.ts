@@ -17,17 +17,11 @@ export type {
 
 export type { OutputFormat, UnplacedReason } from '@placeport/contract';
 
-/** The worker's answer to `files` (another format of the last run). */
-export type FilesResult = Awaited<ReturnType<ConverterWorkerApi['files']>>;
-
-/** The worker's answer to `zipAll` ("Download all"). */
-export type ZipResult = Awaited<ReturnType<ConverterWorkerApi['zipAll']>>;
-
-/** The worker's answer to `points` (the results' map). */
-export type PointsResult = Awaited<ReturnType<ConverterWorkerApi['points']>>;
-
 /** The last run's placed places per list, as the results' map draws them. */
-export type MapPoints = Extract<PointsResult, { ok: true }>['value'];
+export type MapPoints = Extract<
+  Awaited<ReturnType<ConverterWorkerApi['points']>>,
+  { ok: true }
+>['value'];
 
 /** The worker's answer to `inspect`, success or failure. */
 export type InspectResult = Awaited<ReturnType<ConverterWorkerApi['inspect']>>;

@@ -6,11 +6,6 @@ type Complete = Extract<AppState, { status: 'complete' }>;
 /** My Maps takes this many layers in one map (commonly quoted; product.md). */
 export const MY_MAPS_LAYERS_PER_MAP = 10;
 
-/** The map files of a run in download order, by name. */
-function mapFiles(state: Complete): string[] {
-  return state.results.flatMap((result) => result.files.map((file) => file.fileName));
-}
-
 /** Files split into groups of at most `size`: which files go into which My Maps map. */
 export function mapsFor(files: readonly string[], size = MY_MAPS_LAYERS_PER_MAP): string[][] {
   const maps: string[][] = [];
@@ -24,7 +19,8 @@ export function mapsFor(files: readonly string[], size = MY_MAPS_LAYERS_PER_MAP)
  * layers; for GPX and GeoJSON, where such files go. Nothing when there are no map files.
  */
 export function NextSteps({ state }: { state: Complete }) {
-  const files = mapFiles(state);
+  // The run's map files in download order, by name.
+  const files = state.results.flatMap((result) => result.files.map((file) => file.fileName));
   if (files.length === 0) return null;
   const format: OutputFormat = state.format;
   if (format === 'gpx' || format === 'geojson') return <OtherApps format={format} />;
