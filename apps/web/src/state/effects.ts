@@ -8,7 +8,7 @@ import type { Api } from '../api/client';
 import { refusalOf, type Refusal } from '../api/http';
 import { createLookupEta } from '../lib/eta';
 import type { Converter } from '../worker/converter';
-import type { ConversionSummary, MapOutputFile, MapPoints, OutputFormat } from '../worker/types';
+import type { ConversionSummary, MapOutputFile, OutputFormat } from '../worker/types';
 import {
   forgetPayment,
   paymentLockName,
@@ -62,57 +62,8 @@ export interface EffectsDeps {
   locks?: PaymentLocks | null;
 }
 
-export interface Effects {
-  /** Loads `GET /api/config`; the defaults stay when the API cannot be reached. */
-  loadConfig(): Promise<boolean>;
-  /**
-   * A payment an earlier visit noted and never settled (see `lastPayment.ts`): asks the API where
-   * it stands and shows it. Nothing when none is noted, another tab is using it, or the API does
-   * not know it (another browser's cookie, long gone); a failed call leaves the note for next time.
-   */
-  recallLastPayment(): Promise<void>;
-  /** "Settle it now": releases that payment's hold, charging what the server found for it. */
-  settleLastPayment(): Promise<void>;
-  /** Closes that notice; a settled payment's note is forgotten, an open one is shown next visit. */
-  dismissLastPayment(): void;
-  /** A file was picked or dropped. */
-  chooseFile(file: File): Promise<void>;
-  /** "Proceed to Payment": free selections go straight to the payment view, others get an intent. */
-  proceedToPayment(): Promise<void>;
-  /** "Authorize Payment & Convert": runs the provider's confirmation, then the conversion. */
-  authorize(confirm: () => Promise<AuthorizationOutcome>): Promise<void>;
-  /** Demo payments: the same button authorizes through `POST /api/demo/authorize`. */
-  authorizeDemo(): Promise<void>;
-  /** A free selection's convert button. */
-  convertFree(): Promise<void>;
-  /** The results' format select: the worker writes the run's map files in that format. */
-  chooseFormat(format: OutputFormat): Promise<void>;
-  /** "Download all": one ZIP of every file of the run in the chosen format, then its download. */
-  downloadAll(): Promise<void>;
-  /** The results' map: the last run's placed places per list; throws when the worker cannot give them. */
-  loadMapPoints(): Promise<MapPoints>;
-  /**
-   * Remove: resets everything and forgets the downloads. With results not all downloaded it first
-   * asks (the results show a confirmation); `confirmed` is that confirmation's answer.
-   */
-  remove(confirmed?: boolean): Promise<void>;
-  /**
-   * "Retry failed places": a new run (its own selection and authorization) for the places a later
-   * lookup may place; asks first like Remove.
-   */
-  retryFailed(confirmed?: boolean): Promise<void>;
-  /** "Convert more lists": back to the selection with the same archive (asks first like Remove). */
-  convertMore(confirmed?: boolean): void;
-  /**
-   * Cancel during processing: the worker stops the run's lookups and converts every list with
-   * what has coordinates (the results, then the capture of what was converted). A worker that
-   * cannot be asked is ended instead (the last resort, docs/architecture.md "The worker"): the run then
-   * ends as cancelled, and the hold is released as after a failed run.
-   */
-  cancel(): Promise<void>;
-  /** The page goes away. */
-  dispose(): void;
-}
+/** What a button does beyond reporting an event (see {@link createEffects}). */
+export type Effects = ReturnType<typeof createEffects>;
 
 /** Main-thread time the Blob work may take before the page gets the thread back (long task: 50 ms). */
 export const BLOB_WORK_BUDGET_MS = 20;
@@ -157,7 +108,7 @@ export function createEffects({
   download = clickDownload,
   notes = null,
   locks = null,
-}: EffectsDeps): Effects {
+}: EffectsDeps) {
   let nextId = 1;
   let liveUrls: string[] = [];
   /** The page went away ({@link Effects.dispose}). */
@@ -385,6 +336,7 @@ export function createEffects({
     if (failed !== null) toastError('Payment Capture Failed', failed);
   }
 
+  /** Loads `GET /api/config`; the defaults stay when the API cannot be reached. */
   async function loadConfig(): Promise<boolean> {
     try {
       store.getState().configLoaded(await api.getConfig());
@@ -395,6 +347,7 @@ export function createEffects({
     }
   }
 
+  /** "Authorize Payment & Convert": runs the provider's confirmation, then the conversion. */
   async function authorize(confirm: () => Promise<AuthorizationOutcome>): Promise<void> {
     if (!accepted({ type: 'authorizationSubmitted' })) return;
     const { toast, send } = store.getState();
@@ -431,6 +384,11 @@ export function createEffects({
       : null;
   }
 
+  /**
+   * A payment an earlier visit noted and never settled (see `lastPayment.ts`): asks the API where
+   * it stands and shows it. Nothing when none is noted, another tab is using it, or the API does
+   * not know it (another browser's cookie, long gone); a failed call leaves the note for next time.
+   */
   async function recallLastPayment(): Promise<void> {
     const noted = recallPayment(notes, now());
     if (noted === null) return;
@@ -455,6 +413,7 @@ export function createEffects({
     store.getState().lastVisitChanged({ payment, settling: false, settledAt: null, error: null });
   }
 
+  /** "Settle it now": releases that payment's hold, charging what the server found for it. */
   async function settleLastPayment(): Promise<void> {
     const visit = store.getState().lastVisit;
     if (visit === null || visit.payment.status !== 'open' || visit.settling) return;
@@ -496,6 +455,7 @@ export function createEffects({
     recallLastPayment,
     settleLastPayment,
 
+    /** Closes that notice; a settled payment's note is forgotten, an open one is shown next visit. */
     dismissLastPayment() {
       const visit = store.getState().lastVisit;
       if (visit === null || visit.settling) return;
@@ -503,7 +463,8 @@ export function createEffects({
       store.getState().lastVisitChanged(null);
     },
 
-    async chooseFile(file) {
+    /** A file was picked or dropped. */
+    async chooseFile(file: File) {
       const fileId = nextId++;
       if (!accepted({ type: 'fileChosen', fileId, file: { name: file.name, size: file.size } })) {
         return;
@@ -523,6 +484,7 @@ export function createEffects({
       }
     },
 
+    /** "Proceed to Payment": free selections go straight to the payment view, others get an intent. */
     async proceedToPayment() {
       const requestId = nextId++;
       if (!accepted({ type: 'paymentRequested', requestId })) return;
@@ -545,6 +507,7 @@ export function createEffects({
       }
     },
 
+    /** Demo payments: the same button authorizes through `POST /api/demo/authorize`. */
     async authorizeDemo() {
       const state = store.getState().state;
       if (state.status !== 'paying' || state.authorization.kind !== 'card') return;
@@ -565,6 +528,7 @@ export function createEffects({
       });
     },
 
+    /** A free selection's convert button. */
     async convertFree() {
       const state = store.getState().state;
       if (state.status !== 'paying' || state.authorization.kind !== 'free') return;
@@ -572,7 +536,8 @@ export function createEffects({
       await runConversion();
     },
 
-    async chooseFormat(format) {
+    /** The results' format select: the worker writes the run's map files in that format. */
+    async chooseFormat(format: OutputFormat) {
       if (!accepted({ type: 'formatChosen', format })) return;
       const before = store.getState().state;
       const old = new Set(
@@ -595,6 +560,7 @@ export function createEffects({
       }
     },
 
+    /** "Download all": one ZIP of every file of the run in the chosen format, then its download. */
     async downloadAll() {
       if (!accepted({ type: 'zipRequested' })) return;
       const state = store.getState().state;
@@ -616,10 +582,15 @@ export function createEffects({
       }
     },
 
+    /** The results' map: the last run's placed places per list; throws when the worker cannot. */
     async loadMapPoints() {
       return valueOf(await converter.points());
     },
 
+    /**
+     * Remove: resets everything and forgets the downloads. With results not all downloaded it first
+     * asks (the results show a confirmation); `confirmed` is that confirmation's answer.
+     */
     async remove(confirmed = false) {
       if (!confirmed && asksFirst('remove')) return;
       if (!accepted({ type: 'removed' })) return;
@@ -631,6 +602,10 @@ export function createEffects({
       }
     },
 
+    /**
+     * "Retry failed places": a new run (its own selection and authorization) for the places a later
+     * lookup may place; asks first like Remove.
+     */
     async retryFailed(confirmed = false) {
       if (!confirmed && asksFirst('retry')) return;
       try {
@@ -642,6 +617,12 @@ export function createEffects({
       }
     },
 
+    /**
+     * Cancel during processing: the worker stops the run's lookups and converts every list with
+     * what has coordinates (the results, then the capture of what was converted). A worker that
+     * cannot be asked is ended instead (the last resort, docs/architecture.md "The worker"): the run then
+     * ends as cancelled, and the hold is released as after a failed run.
+     */
     async cancel() {
       if (!accepted({ type: 'cancelRequested' })) return;
       try {
@@ -653,11 +634,13 @@ export function createEffects({
       }
     },
 
+    /** "Convert more lists": back to the selection with the same archive (asks first like Remove). */
     convertMore(confirmed = false) {
       if (!confirmed && asksFirst('convertMore')) return;
       if (accepted({ type: 'convertMoreConfirmed' })) revokeAll();
     },
 
+    /** The page goes away. */
     dispose() {
       // The page is going away: a run ended with the worker asks the API nothing more (a hold
       // left open is settled by the server).
