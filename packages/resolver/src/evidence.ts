@@ -1,10 +1,11 @@
 import {
   extractCoordinates,
   isPlausibleForFtid,
+  namesPlace,
   parseFtid,
   type LatLng,
+  type PlaceIds,
 } from '@placeport/converter/internal';
-import { namesPlace, type PlaceIds } from './ids.js';
 import { readPage, type PlaceData } from './page.js';
 
 /**
@@ -85,22 +86,14 @@ export function judgePage(wanted: PlaceIds, finalUrl: URL, html: string): Verdic
   if (page.productPage) return 'product_page';
   if (page.placeData.some(isOwnRecord)) return 'other_place';
   if (urlPin) return weakOrNothing(wanted, urlPin);
-  if (page.staticMarker) {
-    return weakOrNothing(wanted, {
-      point: page.staticMarker,
-      strength: 'weak',
-      source: 'static-marker',
-    });
+  const weakForms = [
+    [page.staticMarker, 'static-marker'],
+    [page.staticCentre, 'static-centre'],
+    [page.camera, 'camera'],
+  ] as const;
+  for (const [point, source] of weakForms) {
+    if (point) return weakOrNothing(wanted, { point, strength: 'weak', source });
   }
-  if (page.staticCentre) {
-    return weakOrNothing(wanted, {
-      point: page.staticCentre,
-      strength: 'weak',
-      source: 'static-centre',
-    });
-  }
-  if (page.camera)
-    return weakOrNothing(wanted, { point: page.camera, strength: 'weak', source: 'camera' });
   const view = extractCoordinates(finalUrl.href);
   if (view?.source === 'centre' && finalUrl.pathname.startsWith('/maps/place/')) {
     return weakOrNothing(wanted, { point: view.coordinates, strength: 'weak', source: 'url-view' });

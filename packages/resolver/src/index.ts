@@ -16,10 +16,23 @@ export { MemoryPlaceCache, type CachedPlace, type PlaceCache } from './cache.js'
 export { systemClock, timeoutSignal, type Clock, type TimedSignal } from './clock.js';
 export { FairQueue, OverloadedError, type Requester, type FairQueueTuning } from './fair-queue.js';
 export { Breaker, type BackoffTuning } from './breaker.js';
-export { isAllowedFetchUrl, isGooglePlaceLink, isShortLink } from './allowlist.js';
-export { GOOGLE_SUPPORTED_DOMAINS, linkNeed, type LinkNeed } from '@placeport/converter/internal';
+/**
+ * The allowlist, the ids a link names and the decision whether it needs a lookup are the converter
+ * core's, so the selection counts, the pipeline, the CLI, the API's allowances and the resolver
+ * judge links by one rule.
+ */
+export {
+  cacheKeyOf,
+  GOOGLE_SUPPORTED_DOMAINS,
+  isAllowedFetchUrl,
+  isGooglePlaceLink,
+  isShortLink,
+  linkNeed,
+  placeIdsOf,
+  type LinkNeed,
+  type PlaceIds,
+} from '@placeport/converter/internal';
 export { planFor, placePageUrl, type Plan } from './plan.js';
-export { placeIdsOf, cacheKeyOf, type PlaceIds } from './ids.js';
 export { judgePage, type Verdict, type Strength, type EvidenceSource } from './evidence.js';
 export { readPage, MAX_SCAN_CHARS, type PageEvidence, type PlaceData } from './page.js';
 export { isProductName } from './product-names.js';

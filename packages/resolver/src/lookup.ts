@@ -1,14 +1,17 @@
 import {
+  cacheKeyOf,
   extractCoordinates,
+  isAllowedFetchUrl,
+  isShortLink,
   LOOKUP_FAILURES,
+  placeIdsOf,
   type LookupFailure,
+  type PlaceIds,
 } from '@placeport/converter/internal';
-import { isAllowedFetchUrl, isShortLink } from './allowlist.js';
 import type { Breaker } from './breaker.js';
 import type { CachedPlace, PlaceCache } from './cache.js';
 import { delay, type Clock } from './clock.js';
 import { judgePage, pinIn, plausible, type Verdict } from './evidence.js';
-import { cacheKeyOf, placeIdsOf, type PlaceIds } from './ids.js';
 import { MAX_REDIRECTS } from './limits.js';
 import {
   fetchMapsPage,

@@ -1,4 +1,9 @@
-import { isPlausibleForFtid, type LatLng } from '@placeport/converter/internal';
+import {
+  isPlausibleForFtid,
+  placeIdsOf,
+  type LatLng,
+  type PlaceIds,
+} from '@placeport/converter/internal';
 import {
   ALL_PAGE_FORMS,
   coordinatesForCid,
@@ -15,7 +20,6 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { judgePage, type Verdict } from './evidence.js';
-import { placeIdsOf, type PlaceIds } from './ids.js';
 import { readPage } from './page.js';
 
 const REAL = REAL_PLACE_PAGES[0]!;

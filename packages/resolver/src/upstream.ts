@@ -187,13 +187,5 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
     total += value.byteLength;
   }
   await reader.cancel().catch(() => undefined);
-  const bytes = new Uint8Array(Math.min(total, maxBytes));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.length;
-    if (offset >= bytes.length) break;
-  }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(Buffer.concat(chunks, Math.min(total, maxBytes)));
 }
