@@ -1,29 +1,16 @@
-import { crc32 as zlibCrc32 } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { crc32, crc32Combine, crc32Repeat } from './crc32.js';
+import { crc32Combine, crc32Repeat } from './crc32.js';
 import { Random } from './random.js';
 
-describe('crc32', () => {
-  it('matches zlib on every length around the 8-byte stride, and continues across calls', () => {
-    const random = new Random(5);
-    const data = Uint8Array.from({ length: 300 }, () => random.int(256));
-    for (let length = 0; length <= 20; length++) {
-      expect(crc32(data.subarray(0, length))).toBe(zlibCrc32(data.subarray(0, length)));
-    }
-    expect(crc32(data.subarray(117), crc32(data.subarray(0, 117)))).toBe(zlibCrc32(data));
-  });
-
-  it('gives the check value of the standard', () => {
-    expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
-  });
-
+describe('crc32Combine', () => {
   it('combines two CRCs into the CRC of the joined data, for every split', () => {
     const random = new Random(8);
     const data = Uint8Array.from({ length: 257 }, () => random.int(256));
     for (const split of [0, 1, 7, 8, 100, 256, 257]) {
       const a = data.subarray(0, split);
       const b = data.subarray(split);
-      expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(zlibCrc32(data));
+      expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(data));
     }
   });
 
@@ -32,7 +19,7 @@ describe('crc32', () => {
     for (const times of [0, 1, 2, 3, 5, 8, 13]) {
       const repeated = new Uint8Array(block.length * times);
       for (let i = 0; i < times; i++) repeated.set(block, i * block.length);
-      expect(crc32Repeat(crc32(block), block.length, times)).toBe(zlibCrc32(repeated));
+      expect(crc32Repeat(crc32(block), block.length, times)).toBe(crc32(repeated));
     }
   });
 });

@@ -1,6 +1,7 @@
+import { crc32 } from 'node:zlib';
 import { Deflate, deflateSync, Zip, type AsyncFlateStreamHandler, type ZipInputFile } from 'fflate';
 import { fixedMtime } from './archive.js';
-import { crc32, crc32Combine, crc32Repeat } from './crc32.js';
+import { crc32Combine, crc32Repeat } from './crc32.js';
 
 /** The one entry of a zip bomb: a list the product would find and try to read. */
 export const ZIP_BOMB_PATH = 'Takeout/Saved/Bomb.csv';
