@@ -68,46 +68,37 @@ export const COMMENT_STYLES = new WeightTable<CommentStyle>([
   ['text', 120],
 ]);
 
+/** The pool each title style but `latin` (prefix and name) draws from. */
+const TITLE_POOLS: Readonly<Record<Exclude<TitleStyle, 'latin'>, readonly string[]>> = {
+  cjk: CJK_TITLES,
+  arabic: ARABIC_TITLES,
+  script: OTHER_SCRIPT_TITLES,
+  emoji: EMOJI_TITLES,
+  markup: MARKUP_TITLES,
+  quoted: QUOTED_TITLES,
+  formula: FORMULA_TITLES,
+  address: ADDRESS_TITLES,
+};
+
+/** The pool each note style but `empty` draws from. */
+const NOTE_POOLS: Readonly<Record<Exclude<NoteStyle, 'empty'>, readonly string[]>> = {
+  plain: PLAIN_NOTES,
+  comma: COMMA_NOTES,
+  multiline: MULTILINE_NOTES,
+  quoted: QUOTED_NOTES,
+  forbidden: FORBIDDEN_NOTES,
+};
+
 /** A place title in the given style. */
 export function titleText(style: TitleStyle, random: Random): string {
-  switch (style) {
-    case 'latin':
-      return `${random.pick(LATIN_PREFIXES)} ${random.pick(LATIN_NAMES)}`;
-    case 'cjk':
-      return random.pick(CJK_TITLES);
-    case 'arabic':
-      return random.pick(ARABIC_TITLES);
-    case 'script':
-      return random.pick(OTHER_SCRIPT_TITLES);
-    case 'emoji':
-      return random.pick(EMOJI_TITLES);
-    case 'markup':
-      return random.pick(MARKUP_TITLES);
-    case 'quoted':
-      return random.pick(QUOTED_TITLES);
-    case 'formula':
-      return random.pick(FORMULA_TITLES);
-    case 'address':
-      return random.pick(ADDRESS_TITLES);
-  }
+  return style === 'latin'
+    ? `${random.pick(LATIN_PREFIXES)} ${random.pick(LATIN_NAMES)}`
+    : random.pick(TITLE_POOLS[style]);
 }
 
 /** A note in the given style. */
 export function noteText(style: NoteStyle, random: Random): string {
-  switch (style) {
-    case 'empty':
-      return '';
-    case 'plain':
-      return random.pick(PLAIN_NOTES);
-    case 'comma':
-      return random.pick(COMMA_NOTES);
-    case 'multiline':
-      return random.pick(MULTILINE_NOTES);
-    case 'quoted':
-      return random.pick(QUOTED_NOTES);
-    case 'forbidden':
-      return random.pick(FORBIDDEN_NOTES);
-  }
+  return style === 'empty' ? '' : random.pick(NOTE_POOLS[style]);
 }
 
 /** A comment in the given style. */
