@@ -1,7 +1,8 @@
 /**
- * The page's state machine: a pure `transition(state, event)`. It switches on the status first,
- * then on the event; an event that does not apply in a status returns the very same state object,
- * so the store skips a render and tests can prove the event was ignored.
+ * The page's state machine: a pure `transition(state, event)`. Remove and the capture's answer are
+ * taken alike in every status; other events are switched on the status first, then on the event.
+ * An event that does not apply in a status returns the very same state object, so the store skips
+ * a render and tests can prove the event was ignored.
  */
 import { chargeCents, isUnderMinimum } from '@placeport/contract';
 import { MESSAGES } from './messages';
@@ -9,7 +10,6 @@ import type {
   AppEvent,
   AppState,
   Archive,
-  Capture,
   FileResult,
   MapDownload,
   Progress,
@@ -67,13 +67,8 @@ export function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-function archiveOf(state: Archive): Archive {
-  return {
-    file: state.file,
-    lists: state.lists,
-    selected: state.selected,
-    converted: state.converted,
-  };
+function archiveOf({ file, lists, selected, converted }: Archive): Archive {
+  return { file, lists, selected, converted };
 }
 
 /** The session's converted lists with the lists of a finished run that placed at least one place. */
@@ -336,21 +331,19 @@ function fromProcessing(
 }
 
 /**
- * The capture's (or release's) answer, taken once while it is awaited: the receipt the server
- * returned, or the failure's message. Null when the event is not such an answer or none is awaited.
+ * The capture's (or release's) answer, on the results or a failed run, taken once while it is
+ * awaited: the receipt the server returned, or the failure's message.
  */
-function settled(capture: Capture, event: AppEvent): Capture | null {
-  if (capture.kind !== 'pending') return null;
-  switch (event.type) {
-    case 'captureSettled': {
-      const { type: _, ...receipt } = event;
-      return { kind: 'settled', ...receipt };
-    }
-    case 'captureFailed':
-      return { kind: 'failed', message: event.message };
-    default:
-      return null;
+function settled(
+  state: AppState,
+  event: Extract<AppEvent, { type: 'captureSettled' | 'captureFailed' }>,
+): AppState {
+  if (!('capture' in state) || state.capture.kind !== 'pending') return state;
+  if (event.type === 'captureFailed') {
+    return { ...state, capture: { kind: 'failed', message: event.message } };
   }
+  const { type: _, ...receipt } = event;
+  return { ...state, capture: { kind: 'settled', ...receipt } };
 }
 
 /**
@@ -360,11 +353,6 @@ function settled(capture: Capture, event: AppEvent): Capture | null {
  */
 function fromFailed(state: Extract<AppState, { status: 'failed' }>, event: AppEvent): AppState {
   switch (event.type) {
-    case 'captureSettled':
-    case 'captureFailed': {
-      const capture = settled(state.capture, event);
-      return capture ? { ...state, capture } : state;
-    }
     case 'selectionOpened':
       if (state.capture.kind === 'pending') return state;
       return { status: 'selecting', ...archiveOf(state), error: null };
@@ -396,11 +384,6 @@ function withDownloaded(
 
 function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: AppEvent): AppState {
   switch (event.type) {
-    case 'captureSettled':
-    case 'captureFailed': {
-      const capture = settled(state.capture, event);
-      return capture ? { ...state, capture } : state;
-    }
     case 'fileDownloaded': {
       // The ZIP of "Download all" holds every file of the run.
       if (state.zip.kind === 'ready' && state.zip.url === event.url) {
@@ -508,6 +491,8 @@ export function canRemove(state: AppState): boolean {
  * (file, intent request) arrive inside the events.
  */
 export function transition(state: AppState, event: AppEvent): AppState {
+  if (event.type === 'captureSettled' || event.type === 'captureFailed')
+    return settled(state, event);
   if (event.type === 'removed') {
     const clean =
       state.status === 'empty' && state.error === null && state.refusedFileName === null;
