@@ -67,7 +67,7 @@ function archiveOf(places: number): Uint8Array {
 
 /** Node's zlib, as the CLI inflates (`apps/cli/src/inflate.ts`). */
 const zlibInflate: Inflate = (data, size) =>
-  inflateRawSync(data, { maxOutputLength: size, chunkSize: Math.max(64, size) });
+  inflateRawSync(data, { maxOutputLength: size, chunkSize: Math.max(64, size + 1) });
 
 /** What a measuring process runs: the converter or its floor, each with fflate's inflate or zlib's. */
 const MEASURES = ['converter', 'floor', 'converter-zlib', 'floor-zlib'] as const;

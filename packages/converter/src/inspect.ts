@@ -52,8 +52,9 @@ function isEmptyList(parsed: ParsedCsv | ConverterError): boolean {
  * What each place of a list needs ({@link placeNeed}), in order, and the counts inspection shows:
  * how many are placed without a lookup (coordinates in the file or the link) and how many need a
  * lookup (a link without coordinates that the resolver accepts). The rest (no link, or a link the
- * resolver refuses, `not_allowed`) cannot be placed at all. Every link is read here once: the run
- * plans from `needs` (kept on the parsed list) instead of reading it again.
+ * resolver refuses, `not_allowed`) cannot be placed at all. Every link is read here once: a place
+ * placed by it gets its coordinates, and the run plans from `needs` (kept on the parsed list)
+ * instead of reading it again.
  */
 export function coordinateSources(places: readonly ParsedPlace[]): {
   needs: PlaceNeed[];
@@ -64,10 +65,14 @@ export function coordinateSources(places: readonly ParsedPlace[]): {
   let withCoordinates = 0;
   let needsLookup = 0;
   for (let i = 0; i < places.length; i += 1) {
-    const need = placeNeed(places[i]!);
+    const place = places[i]!;
+    const need = placeNeed(place);
     needs[i] = need;
-    if (need.kind === 'coordinates') withCoordinates += 1;
-    else if (need.kind === 'lookup') needsLookup += 1;
+    if (need.kind === 'coordinates') {
+      // The place keeps what its link says, so a run uses it as it is instead of a copy.
+      place.coordinates = need.coordinates;
+      withCoordinates += 1;
+    } else if (need.kind === 'lookup') needsLookup += 1;
   }
   return { needs, withCoordinates, needsLookup };
 }

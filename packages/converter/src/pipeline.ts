@@ -161,17 +161,19 @@ export async function convertLists(
     }
 
     progress.extracting(0);
-    // The run's own copies: the parsed places stay as read, so a list can be converted again.
+    // A place with coordinates as read is used as it is; the others are the run's own copies, so
+    // the parsed places stay as read and a list can be converted again.
     const read = parsed.places;
     const places = new Array<ParsedPlace>(read.length);
     const waiting: Waiting[] = [];
     for (let i = 0; i < read.length; i += 1) {
-      const place: ParsedPlace = { ...read[i]! };
+      const place: ParsedPlace = read[i]!.coordinates ? read[i]! : { ...read[i]! };
       places[i] = place;
       if (i % PROGRESS_CHECK_EVERY === 0) {
         progress.reading(i, read.length, place.title.trim() || place.url);
       }
       const need = needs[i]!;
+      if (place.coordinates) continue;
       if (need.kind === 'coordinates') place.coordinates = need.coordinates;
       else if (need.kind === 'unplaced') place.reason = need.reason;
       else if (!lookups) place.reason = 'not_looked_up';

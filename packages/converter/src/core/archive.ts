@@ -182,6 +182,11 @@ export function eachCsvEntry(
   return entriesOf(bytes, chosen, options.warn ?? (() => {}), options.inflate ?? fflateInflate);
 }
 
+/** An entry's text and its size in bytes; the bytes are garbage once it returns, not kept by the generator. */
+function textOf(data: Uint8Array): { size: number; content: string } {
+  return { size: data.length, content: utf8.decode(data) };
+}
+
 function* entriesOf(
   bytes: Uint8Array,
   chosen: readonly ChosenEntry[],
@@ -190,20 +195,15 @@ function* entriesOf(
 ): Generator<ArchiveEntry> {
   let read = 0;
   for (const { zip, ...entry } of chosen) {
-    let data: Uint8Array;
+    let text: { size: number; content: string };
     try {
-      data = readZipEntry(bytes, zip, inflate);
+      text = textOf(readZipEntry(bytes, zip, inflate));
     } catch (error) {
       warn(`Skipped ${entry.path}: ${extractMessage(error)}`);
       continue;
     }
     read += 1;
-    yield {
-      ...entry,
-      size: data.length,
-      name: listNameFromPath(entry.path),
-      content: utf8.decode(data),
-    };
+    yield { ...entry, ...text, name: listNameFromPath(entry.path) };
   }
   if (read === 0) throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
 }
