@@ -1,6 +1,6 @@
 import type { LatLng } from '../takeout/index.js';
 import { offsetBy, streamFrom } from './geo.js';
-import { placeDataScript } from './place-data.js';
+import { placeDataScript, token } from './place-data.js';
 import { PAGE_LANGUAGES, type PageLanguage } from './localized.js';
 
 /**
@@ -105,11 +105,7 @@ export function appState(camera: LatLng, altitude = 2233.4): string {
 
 /** A Google user-content photo URL, as `og:image` of a full place page shows. */
 function photoUrl(seed: string): string {
-  const next = streamFrom(`photo:${seed}`);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-  let token = '';
-  for (let i = 0; i < 40; i += 1) token += alphabet[next() % alphabet.length];
-  return `https://lh5.googleusercontent.com/p/AF1Qip${token}=w900-h900-k-no`;
+  return `https://lh5.googleusercontent.com/p/AF1Qip${token(streamFrom(`photo:${seed}`), 40)}=w900-h900-k-no`;
 }
 
 /** The address lines a page shows for its place, the country in the page's language. */

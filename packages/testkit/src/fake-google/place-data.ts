@@ -17,7 +17,8 @@ const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'
 
 type Next = () => number;
 
-function token(next: Next, length: number): string {
+/** `length` characters of Google's URL-safe token alphabet. */
+export function token(next: () => number, length: number): string {
   let text = '';
   for (let i = 0; i < length; i += 1) text += TOKEN[next() % TOKEN.length];
   return text;

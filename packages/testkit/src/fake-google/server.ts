@@ -65,12 +65,10 @@ export interface PlaceBehaviour {
    */
   throttle?: ThrottleMode;
   /**
-   * The first this many requests for the place's page fail with `failStatus`, then it answers
-   * normally (a transient failure). Counted from the `setPlace` call; the Places API is not affected.
+   * The first this many requests for the place's page fail with 404, then it answers normally (a
+   * transient failure). Counted from the `setPlace` call; the Places API is not affected.
    */
   failTimes?: number;
-  /** The status of those failures (default 404). */
-  failStatus?: number;
   /** Serve exactly this body with 200 as the place's page (adversarial HTML). */
   body?: string;
   /** The content type of `body` (default `text/html; charset=UTF-8`). */
@@ -93,10 +91,6 @@ export interface FakeGoogleOptions {
   delayMs?: number;
   /** The default page form (default `place-data`). */
   pageForm?: PageForm;
-  /** The key the Places API accepts. */
-  apiKey?: string;
-  /** Answer place pages with the EU consent redirect unless CONSENT or SOCS cookies are sent (default true). */
-  requireConsent?: boolean;
   /** What generic pages show, and where lean pages look (default: London for lean pages). */
   requesterLocation?: LatLng;
   /**
@@ -108,10 +102,8 @@ export interface FakeGoogleOptions {
 
 /** Options of a registered redirect. */
 export interface RedirectOptions {
-  /** The first this many requests fail with `failStatus` before it redirects (a short link's 404). */
+  /** The first this many requests 404 before it redirects (a short link's transient 404). */
   failTimes?: number;
-  /** The status of those failures (default 404). */
-  failStatus?: number;
 }
 
 /** A running fake Google upstream: place pages, short links and the Places API (New). */
@@ -175,7 +167,6 @@ interface Redirect {
   to: string;
   status: number;
   failuresLeft: number;
-  failStatus: number;
 }
 
 /**
@@ -190,9 +181,8 @@ interface Redirect {
  * field mask. Every request is recorded. See {@link UPSTREAM_HOST_HEADER} for how hosts are named.
  */
 export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<FakeGoogle> {
-  const apiKey = options.apiKey ?? FAKE_GOOGLE_API_KEY;
+  const apiKey = FAKE_GOOGLE_API_KEY;
   const defaultForm = options.pageForm ?? 'place-data';
-  const requireConsent = options.requireConsent ?? true;
   const requester = options.requesterLocation ?? REQUESTER_LOCATION;
   const leanLocation = options.requesterLocation ?? LEAN_DEFAULT_LOCATION;
   const requests: RecordedGoogleRequest[] = [];
@@ -230,7 +220,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       answerThrottled(response, throttleAll, original);
       return;
     }
-    if (requireConsent && !hasConsentCookie(request)) {
+    if (!hasConsentCookie(request)) {
       redirect(response, consentUrl(original));
       return;
     }
@@ -257,8 +247,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       return;
     }
     if (failsNow(cid)) {
-      const status = behaviour.failStatus ?? 404;
-      send(response, status, errorPage(status));
+      send(response, 404, errorPage(404));
       return;
     }
     if (behaviour.status) {
@@ -324,7 +313,7 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     if (registered) {
       if (registered.failuresLeft > 0) {
         registered.failuresLeft -= 1;
-        send(response, registered.failStatus, LINK_NOT_FOUND);
+        send(response, 404, LINK_NOT_FOUND);
         return;
       }
       redirect(response, registered.to, registered.status);
@@ -362,7 +351,6 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
         to,
         status,
         failuresLeft: redirectOptions.failTimes ?? 0,
-        failStatus: redirectOptions.failStatus ?? 404,
       });
     },
     setThrottleAll: (mode) => {
