@@ -41,14 +41,8 @@ export function formatPlaces(count: number): string {
 export function errorHeading(message: string): 'Payment Issue' | 'Invalid File' | 'Error' {
   const lower = message.toLowerCase();
   if (lower.includes('payment')) return 'Payment Issue';
-  if (
-    lower.includes('file') ||
-    lower.includes('csv') ||
-    lower.includes('zip') ||
-    lower.includes('archive')
-  )
-    return 'Invalid File';
-  return 'Error';
+  const aboutTheFile = ['file', 'csv', 'zip', 'archive'].some((word) => lower.includes(word));
+  return aboutTheFile ? 'Invalid File' : 'Error';
 }
 
 const MONTHS = [

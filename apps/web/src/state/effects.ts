@@ -471,14 +471,8 @@ export function createEffects({
       }
       if (store.getState().state.status !== 'inspecting') return;
       try {
-        const result = await converter.inspect(file);
-        store
-          .getState()
-          .send(
-            result.ok
-              ? { type: 'archiveInspected', fileId, lists: result.value.lists }
-              : { type: 'archiveRejected', fileId, message: result.error.message },
-          );
+        const { lists } = valueOf(await converter.inspect(file));
+        store.getState().send({ type: 'archiveInspected', fileId, lists });
       } catch (error) {
         store.getState().send({ type: 'archiveRejected', fileId, message: messageOf(error) });
       }

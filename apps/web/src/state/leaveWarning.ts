@@ -14,17 +14,7 @@ import type { AppState } from './types';
  * not been downloaded, in some format or inside the ZIP of "Download all".
  */
 export function leaveWarningArmed(state: AppState): boolean {
-  switch (state.status) {
-    case 'validating':
-    case 'extracting':
-    case 'converting':
-    case 'preparing':
-      return true;
-    case 'complete':
-      return hasUndownloaded(state);
-    default:
-      return false;
-  }
+  return state.status === 'complete' ? hasUndownloaded(state) : 'progress' in state;
 }
 
 /**

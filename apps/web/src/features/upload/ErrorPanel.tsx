@@ -2,11 +2,6 @@ import { AlertIcon } from '../../components/Icons';
 import { errorHeading } from '../../lib/format';
 import { MESSAGES } from '../../state/messages';
 
-/** What to do next, for the messages that do not say it themselves. */
-const NEXT_STEPS: Readonly<Record<string, string>> = {
-  [MESSAGES.noCsv]: MESSAGES.noCsvNextStep,
-};
-
 interface ErrorPanelProps {
   message: string;
   /**
@@ -21,7 +16,8 @@ interface ErrorPanelProps {
  * with the next step when the message leaves it out.
  */
 export function ErrorPanel({ message, onChooseAnother }: ErrorPanelProps) {
-  const nextStep = NEXT_STEPS[message];
+  // What to do next, for the one message that does not say it itself.
+  const nextStep = message === MESSAGES.noCsv ? MESSAGES.noCsvNextStep : undefined;
   return (
     <div className="error-panel" role="alert">
       <AlertIcon className="error-icon" />
