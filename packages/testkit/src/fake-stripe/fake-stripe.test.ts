@@ -39,6 +39,12 @@ describe('fake Stripe through the stripe SDK', () => {
     expect(captured.amount_received).toBe(80);
   });
 
+  it('makes manual-capture intents only, as the API asks for', async () => {
+    await expect(
+      stripe.paymentIntents.create({ amount: 100, currency: 'usd' }),
+    ).rejects.toMatchObject({ type: 'StripeInvalidRequestError', param: 'capture_method' });
+  });
+
   it('refuses amounts under $0.50 with amount_too_small', async () => {
     await expect(createManual(40)).rejects.toMatchObject({
       type: 'StripeInvalidRequestError',

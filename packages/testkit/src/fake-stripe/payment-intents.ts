@@ -21,7 +21,7 @@ export interface FakePaymentIntent {
   amount_capturable: number;
   amount_received: number;
   currency: string;
-  capture_method: 'automatic' | 'automatic_async' | 'manual';
+  capture_method: 'manual';
   client_secret: string;
   created: number;
   canceled_at: number | null;
@@ -142,9 +142,8 @@ export class PaymentIntentStore {
     if (currency === 'usd' && amount < STRIPE_MINIMUM_CHARGE_CENTS) {
       throw invalidParam('amount', 'Amount must be at least $0.50 usd', 'amount_too_small');
     }
-    const captureMethod = field(body, 'capture_method') ?? 'automatic_async';
-    if (!['automatic', 'automatic_async', 'manual'].includes(captureMethod)) {
-      throw invalidParam('capture_method', `Invalid capture_method: ${captureMethod}`);
+    if (field(body, 'capture_method') !== 'manual') {
+      throw invalidParam('capture_method', 'The fake Stripe makes manual-capture intents only.');
     }
     const autoEnabled = field(body, 'automatic_payment_methods', 'enabled');
     const allowRedirects = field(body, 'automatic_payment_methods', 'allow_redirects');
@@ -156,7 +155,7 @@ export class PaymentIntentStore {
       amount_capturable: 0,
       amount_received: 0,
       currency,
-      capture_method: captureMethod as FakePaymentIntent['capture_method'],
+      capture_method: 'manual',
       client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
       created: this.now(),
       canceled_at: null,
@@ -232,13 +231,8 @@ export class PaymentIntentStore {
     }
     intent.payment_method = method;
     intent.last_payment_error = null;
-    if (intent.capture_method === 'manual') {
-      intent.status = 'requires_capture';
-      intent.amount_capturable = intent.amount;
-    } else {
-      intent.status = 'succeeded';
-      intent.amount_received = intent.amount;
-    }
+    intent.status = 'requires_capture';
+    intent.amount_capturable = intent.amount;
     return intent;
   }
 

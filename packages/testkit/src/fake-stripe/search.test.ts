@@ -58,7 +58,12 @@ describe('GET /v1/payment_intents/search through the stripe SDK', () => {
   it('finds by status and metadata, case-insensitively, joined with AND or spaces', async () => {
     const open = authorized(3);
     const other = authorized(2, 'other');
-    const unpaid = fake.createIntent({ amount: '500', currency: 'usd', 'metadata[product]': 'x' });
+    const unpaid = fake.createIntent({
+      amount: '500',
+      currency: 'usd',
+      capture_method: 'manual',
+      'metadata[product]': 'x',
+    });
     const result = await search(OPEN);
     expect(result).toMatchObject({
       object: 'search_result',
