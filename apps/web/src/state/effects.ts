@@ -268,18 +268,13 @@ export function createEffects({
     const state = store.getState().state;
     if (state.status !== 'validating') return;
     const { authorization } = state;
-    if (authorization.kind === 'card' && locks) {
-      let lockFailed = false;
-      await locks
-        .hold(paymentLockName(authorization.paymentIntentId), convertAndSettle)
-        .catch((error: unknown) => {
-          lockFailed = true;
-          console.warn('The payment lock could not be taken', error);
-        });
-      if (lockFailed && store.getState().state.status === 'validating') await convertAndSettle();
-      return;
+    if (authorization.kind !== 'card' || !locks) return convertAndSettle();
+    try {
+      await locks.hold(paymentLockName(authorization.paymentIntentId), convertAndSettle);
+    } catch (error) {
+      console.warn('The payment lock could not be taken', error);
+      if (store.getState().state.status === 'validating') await convertAndSettle();
     }
-    await convertAndSettle();
   }
 
   async function convertAndSettle(): Promise<void> {

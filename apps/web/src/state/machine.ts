@@ -6,14 +6,7 @@
  */
 import { chargeCents, isUnderMinimum } from '@placeport/contract';
 import { MESSAGES } from './messages';
-import type {
-  AppEvent,
-  AppState,
-  Archive,
-  FileResult,
-  MapDownload,
-  Progress,
-} from './types';
+import type { AppEvent, AppState, Archive, FileResult, MapDownload, Progress } from './types';
 import type { ListSummary } from '../worker/types';
 
 /** The state of a fresh page: no file, no error. */
@@ -168,16 +161,16 @@ function fromSelecting(
   event: AppEvent,
 ): AppState {
   switch (event.type) {
-    case 'listToggled':
+    case 'listToggled': {
       if (!state.lists.some((list) => list.path === event.path && isConvertible(list))) {
         return state;
       }
-      return state.selected.includes(event.path)
-        ? select(
-            state,
-            state.selected.filter((path) => path !== event.path),
-          )
-        : select(state, [...state.selected, event.path]);
+      const others = state.selected.filter((path) => path !== event.path);
+      return select(
+        state,
+        others.length < state.selected.length ? others : [...others, event.path],
+      );
+    }
     case 'allListsSelected':
       return select(state, convertiblePaths(state.lists));
     case 'allListsDeselected':

@@ -1,16 +1,16 @@
 import { useRef } from 'react';
-import { useApp } from '../../app/context';
+import { useApp, useEffects } from '../../app/context';
 import { useReveal } from '../../lib/useReveal';
 import { ResultsMap } from '../map/ResultsMap';
 import type { AppState } from '../../state/types';
 import { RETRYABLE_AGAIN } from '@placeport/converter/internal';
-import { useEffects } from '../../app/context';
 import { isConvertible } from '../../state/machine';
 import { formatCount } from '../../lib/format';
 import { DiscardConfirm } from './DiscardConfirm';
 import { DownloadBar } from './DownloadBar';
 import { FileResultPanel } from './FileResultPanel';
 import { NextSteps } from './NextSteps';
+import { reasonCounts } from './reasons';
 import { PaymentOutcome } from './PaymentOutcome';
 import { resultsHeadline, RunOutcome } from './RunOutcome';
 
@@ -26,12 +26,9 @@ function ResultsView({ state }: { state: Extract<AppState, { status: 'complete' 
   useReveal(heading);
   const hasFiles = state.results.some((result) => result.files.length > 0 || result.failed);
   const done = new Set([...state.converted, ...state.results.map((result) => result.path)]);
-  const retryable = state.results.reduce(
-    (sum, result) =>
-      sum +
-      [...RETRYABLE_AGAIN].reduce((count, reason) => count + (result.unplaced[reason] ?? 0), 0),
-    0,
-  );
+  const retryable = reasonCounts(state.results.map((result) => result.unplaced))
+    .filter((group) => RETRYABLE_AGAIN.has(group.reason))
+    .reduce((sum, group) => sum + group.count, 0);
   const moreLists = state.lists.some((list) => isConvertible(list) && !done.has(list.path));
 
   return (
