@@ -1,4 +1,5 @@
 import type { LatLng } from '../takeout/index.js';
+import { Random } from '../takeout/random.js';
 
 const EARTH_RADIUS_M = 6_371_008.8;
 const RAD = Math.PI / 180;
@@ -39,18 +40,13 @@ export function distanceMetres(a: LatLng, b: LatLng): number {
 }
 
 /**
- * A small deterministic stream of 32-bit numbers (mulberry32) seeded from a string, so a place's
- * camera offset, filler and neighbours are the same on every request and every machine.
+ * A deterministic stream of 32-bit numbers (the generator's mulberry32) seeded from a string, so a
+ * place's camera offset, filler and neighbours are the same on every request and every machine.
  */
 export function streamFrom(seed: string): () => number {
   let state = 0x9e3779b9;
   for (let i = 0; i < seed.length; i += 1)
     state = Math.imul(state ^ seed.charCodeAt(i), 0x85ebca6b);
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const random = new Random(state);
+  return () => random.uint32();
 }
