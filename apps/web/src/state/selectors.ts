@@ -5,22 +5,6 @@ import { chargeCents } from '@placeport/contract';
 import { selectedPlaces, selectedRows } from './machine';
 import type { AppState, Archive } from './types';
 
-/** Which view the selection/payment dialog shows, or `closed`. */
-export type DialogView = 'closed' | 'selection' | 'payment';
-
-export function dialogView(state: AppState): DialogView {
-  switch (state.status) {
-    case 'selecting':
-      return 'selection';
-    case 'awaitingIntent':
-    case 'paying':
-    case 'authorizing':
-      return 'payment';
-    default:
-      return 'closed';
-  }
-}
-
 /**
  * The message of the error panel under the drop zone, if any (a failed conversion's message is in
  * its own card, beside what became of the payment).

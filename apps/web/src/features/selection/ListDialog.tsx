@@ -1,6 +1,5 @@
 import { Dialog } from 'radix-ui';
 import { useApp, useSend } from '../../app/context';
-import { dialogView } from '../../state/selectors';
 import { PaymentView } from '../payment/PaymentView';
 import { isFilledFilter } from './ListFilter';
 import { SelectionView } from './SelectionView';
@@ -9,20 +8,11 @@ import { SelectionView } from './SelectionView';
 export function ListDialog() {
   const state = useApp((store) => store.state);
   const send = useSend();
-  const view = dialogView(state);
-
-  function content() {
-    switch (state.status) {
-      case 'selecting':
-        return <SelectionView archive={state} error={state.error} />;
-      case 'awaitingIntent':
-      case 'paying':
-      case 'authorizing':
-        return <PaymentView state={state} />;
-      default:
-        return null;
-    }
-  }
+  const paying =
+    state.status === 'awaitingIntent' ||
+    state.status === 'paying' ||
+    state.status === 'authorizing';
+  const view = state.status === 'selecting' ? 'selection' : paying ? 'payment' : 'closed';
 
   return (
     <Dialog.Root
@@ -42,7 +32,8 @@ export function ListDialog() {
             if (isFilledFilter(event.target)) event.preventDefault();
           }}
         >
-          {content()}
+          {state.status === 'selecting' && <SelectionView archive={state} error={state.error} />}
+          {paying && <PaymentView state={state} />}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
