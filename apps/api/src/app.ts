@@ -10,8 +10,7 @@ import { installErrorHandler } from './http/errors.js';
 import { installSecurity, scaledRateLimits, type RateLimitTuning } from './http/security.js';
 import { installStaticAndFallback } from './http/static.js';
 import { installValibotValidation } from './http/validation.js';
-import { createDemoProvider, type DemoPaymentProvider } from './payments/demo-provider.js';
-import type { PaymentProvider } from './payments/provider.js';
+import { createDemoProvider } from './payments/demo-provider.js';
 import { PaymentService } from './payments/service.js';
 import { createSettlement } from './payments/settlement.js';
 import { createStripeProvider } from './payments/stripe-provider.js';
@@ -82,20 +81,13 @@ function loggerOptions(logger: AppConfig['logger']): FastifyServerOptions['logge
  * Fastify's `trustProxy` for the setting: a hop count trusts that many proxies nearest the server
  * (what proxy-addr does for a number), a list trusts those addresses; never every address.
  */
-function trustProxyOption(
-  trust: Settings['trustProxy'],
-): string[] | false | ((address: string, hop: number) => boolean) {
-  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+function trustProxyOption(trust: Settings['trustProxy']) {
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
   return trust;
 }
 
-function paymentProviders(
-  settings: Settings,
-  now: () => number,
-): {
-  provider: PaymentProvider;
-  demo: DemoPaymentProvider | undefined;
-} {
+/** Stripe when the settings have keys; else the demo provider, also `demo` (its authorize route). */
+function paymentProviders(settings: Settings, now: () => number) {
   if (settings.stripe) return { provider: createStripeProvider(settings.stripe), demo: undefined };
   if (!settings.demoPayments) {
     // loadSettings never gives this; settings made by hand must say where demo payments run.
@@ -125,7 +117,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     keepAliveTimeout: connections.keepAliveTimeoutMs,
     http: { connectionsCheckingInterval: connections.timeoutCheckIntervalMs },
   });
-  installConnectionLimits(app.server, connections, { behindProxy: settings.trustProxy !== false });
+  installConnectionLimits(app.server, connections, settings.trustProxy !== false);
   const now = config.now ?? Date.now;
   const { provider, demo } = paymentProviders(settings, now);
   const rateLimits = { ...scaledRateLimits(settings.rateLimitFactor), ...config.rateLimits };

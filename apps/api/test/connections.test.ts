@@ -5,12 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import {
-  CONNECTION_TIMEOUT_MS,
-  HEADERS_TIMEOUT_MS,
-  KEEP_ALIVE_TIMEOUT_MS,
-  MAX_CONNECTIONS,
-  REQUEST_TIMEOUT_MS,
-  TIMEOUT_CHECK_INTERVAL_MS,
+  DEFAULT_CONNECTION_LIMITS as DEFAULTS,
   connectionLimits,
   type ConnectionLimits,
 } from '../src/http/connections.js';
@@ -182,21 +177,23 @@ describe('production connection limits', () => {
       maxConnectionsPerClient: 64,
       maxConnections: 2_048,
     });
-    expect(HEADERS_TIMEOUT_MS).toBeLessThan(REQUEST_TIMEOUT_MS);
+    expect(DEFAULTS.headersTimeoutMs).toBeLessThan(DEFAULTS.requestTimeoutMs);
     // A resolve call is silent until its batch deadline: the idle timeout must outlast it.
-    expect(CONNECTION_TIMEOUT_MS).toBeGreaterThan(BATCH_DEADLINE_MS);
+    expect(DEFAULTS.connectionTimeoutMs).toBeGreaterThan(BATCH_DEADLINE_MS);
     expect(() => connectionLimits({ headersTimeoutMs: 30_000 })).toThrow(RangeError);
     expect(() => connectionLimits({ maxConnections: 0 })).toThrow(RangeError);
   });
 
   it('are set on the server buildApp returns, and normal requests go through', async () => {
     const { app, url } = await listen({});
-    expect(app.server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
-    expect(app.server.headersTimeout).toBe(HEADERS_TIMEOUT_MS);
-    expect(app.server.keepAliveTimeout).toBe(KEEP_ALIVE_TIMEOUT_MS);
-    expect(app.server.timeout).toBe(CONNECTION_TIMEOUT_MS);
-    expect(app.server.maxConnections).toBe(MAX_CONNECTIONS);
-    expect(Reflect.get(app.server, 'connectionsCheckingInterval')).toBe(TIMEOUT_CHECK_INTERVAL_MS);
+    expect(app.server.requestTimeout).toBe(DEFAULTS.requestTimeoutMs);
+    expect(app.server.headersTimeout).toBe(DEFAULTS.headersTimeoutMs);
+    expect(app.server.keepAliveTimeout).toBe(DEFAULTS.keepAliveTimeoutMs);
+    expect(app.server.timeout).toBe(DEFAULTS.connectionTimeoutMs);
+    expect(app.server.maxConnections).toBe(DEFAULTS.maxConnections);
+    expect(Reflect.get(app.server, 'connectionsCheckingInterval')).toBe(
+      DEFAULTS.timeoutCheckIntervalMs,
+    );
 
     const healthResponse = await fetch(`${url}/api/health`);
     expect(healthResponse.status).toBe(200);

@@ -7,52 +7,42 @@ import { clientKeyOf } from './client.js';
 import type { Settings } from '../config.js';
 import { ApiError } from './errors.js';
 
-/** Requests per client IP per minute, overall and for the routes that cost money or upstream work. */
-export interface RateLimitTuning {
-  globalPerMinute: number;
-  paymentPerMinute: number;
-  resolvePerMinute: number;
+/**
+ * Production limits per client. A conversion makes one create, one capture and one resolve call
+ * per 100 to 500 links (the converter aims at about 200 calls a run, `resolveChunkSizeFor`), so
+ * the largest one (100,000 places, all cached) makes 200 resolve calls in well under a minute;
+ * these leave room for that and for several people behind one address, and stop scripted abuse.
+ */
+export const DEFAULT_RATE_LIMITS = {
+  /** Requests per client IP per minute, overall and for the routes that cost money or upstream work. */
+  globalPerMinute: 600,
+  paymentPerMinute: 60,
+  resolvePerMinute: 300,
   /**
    * Payments one client (IPv4 address or IPv6 /64) may start per hour and per day: each intent's
    * client secret lets its holder try a card, so creation is capped well above what a person
    * converting lists needs.
    */
-  intentsPerHour: number;
-  intentsPerDay: number;
+  intentsPerHour: 20,
+  intentsPerDay: 50,
   /**
    * Checks with the payment provider one client may cause per minute for payments the store has
    * no payer for (each a read of the intent, see `requirePayer`): a browser that lost its binding
    * needs one per payment; made-up ids cost Stripe calls at this rate at most.
    */
-  payerChecksPerMinute: number;
-}
-
-/**
- * Production limits. A conversion makes one create, one capture and one resolve call per 100 to
- * 500 links (the converter aims at about 200 calls a run, `resolveChunkSizeFor`), so the largest
- * one (100,000 places, all cached) makes 200 resolve calls in well under a minute;
- * these leave room for that and for several people behind one address, and stop scripted abuse.
- */
-export const DEFAULT_RATE_LIMITS: RateLimitTuning = {
-  globalPerMinute: 600,
-  paymentPerMinute: 60,
-  resolvePerMinute: 300,
-  intentsPerHour: 20,
-  intentsPerDay: 50,
   payerChecksPerMinute: 10,
 };
 
+/** The per-client rate limits of one app. */
+export type RateLimitTuning = typeof DEFAULT_RATE_LIMITS;
+
 /** The production limits scaled by `RATE_LIMIT_FACTOR` (never below one request a minute). */
 export function scaledRateLimits(factor: number): RateLimitTuning {
-  const scale = (limit: number) => Math.max(1, Math.round(limit * factor));
-  return {
-    globalPerMinute: scale(DEFAULT_RATE_LIMITS.globalPerMinute),
-    paymentPerMinute: scale(DEFAULT_RATE_LIMITS.paymentPerMinute),
-    resolvePerMinute: scale(DEFAULT_RATE_LIMITS.resolvePerMinute),
-    intentsPerHour: scale(DEFAULT_RATE_LIMITS.intentsPerHour),
-    intentsPerDay: scale(DEFAULT_RATE_LIMITS.intentsPerDay),
-    payerChecksPerMinute: scale(DEFAULT_RATE_LIMITS.payerChecksPerMinute),
-  };
+  const scaled = Object.entries(DEFAULT_RATE_LIMITS).map(([name, limit]) => [
+    name,
+    Math.max(1, Math.round(limit * factor)),
+  ]);
+  return Object.fromEntries(scaled) as RateLimitTuning;
 }
 
 /** Stripe.js is loaded from js.stripe.com and frames from js/hooks.stripe.com; it calls api.stripe.com. */
