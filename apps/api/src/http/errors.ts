@@ -1,6 +1,7 @@
-import type { ErrorAnswer } from '@placeport/contract/routes';
+import { PaymentIntentId, type ErrorAnswer } from '@placeport/contract/routes';
 import { OverloadedError } from '@placeport/resolver';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
 import { PaymentError, type Log, type PaymentErrorCode } from '../payments/errors.js';
 import { PaymentFailure, type PaymentFailureKind } from '../payments/provider.js';
 import { StoreUnavailableError } from '../state/index.js';
@@ -138,7 +139,7 @@ const FASTIFY_CODES: Record<string, [code: string, message: string]> = {
  */
 function paymentOf(body: unknown): string | undefined {
   const id = (body as { paymentIntentId?: unknown } | null | undefined)?.paymentIntentId;
-  return typeof id === 'string' && /^pi_[A-Za-z0-9_]{1,200}$/.test(id) ? id : undefined;
+  return v.is(PaymentIntentId, id) ? id : undefined;
 }
 
 /**

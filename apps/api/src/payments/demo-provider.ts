@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { isUnderMinimum } from '@placeport/contract';
-import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
+import {
+  PaymentFailure,
+  PRODUCT_TAG,
+  type IntentStatus,
+  type IntentView,
+  type PaymentProvider,
+} from './provider.js';
 
 /**
  * Demo intents kept in memory. Past this, the oldest intent that holds no authorization is
@@ -8,8 +14,6 @@ import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } fr
  * kept intent is an open authorization, creation is refused until the sweep has run.
  */
 export const DEMO_MAX_INTENTS = 10_000;
-
-const CANCELLABLE = new Set(['requires_payment_method', 'requires_capture']);
 
 /** Options of {@link createDemoProvider}. */
 export interface DemoProviderOptions {
@@ -23,6 +27,13 @@ export interface DemoProviderOptions {
 export interface DemoPaymentProvider extends PaymentProvider {
   /** Authorizes an intent as a card confirmation would: `requires_payment_method` → `requires_capture`. */
   authorize(id: string): IntentView;
+}
+
+/** Refuses a `step` on an intent in none of `statuses`, as Stripe does. */
+function requireStatus(intent: IntentView, step: string, ...statuses: IntentStatus[]): void {
+  if (!statuses.includes(intent.status)) {
+    throw new PaymentFailure('unexpected_state', `Cannot ${step} an intent in ${intent.status}`);
+  }
 }
 
 function token(): string {
@@ -110,12 +121,7 @@ export function createDemoProvider(options: DemoProviderOptions = {}): DemoPayme
     },
     authorize(id) {
       const intent = find(id);
-      if (intent.status !== 'requires_payment_method') {
-        throw new PaymentFailure(
-          'unexpected_state',
-          `Cannot authorize an intent in ${intent.status}`,
-        );
-      }
+      requireStatus(intent, 'authorize', 'requires_payment_method');
       intent.status = 'requires_capture';
       intent.amountCapturable = intent.amount;
       return { ...intent };
@@ -123,12 +129,7 @@ export function createDemoProvider(options: DemoProviderOptions = {}): DemoPayme
     async capture(id, amountCents, idempotencyKey) {
       return once(idempotencyKey, `capture ${id} ${amountCents}`, () => {
         const intent = find(id);
-        if (intent.status !== 'requires_capture') {
-          throw new PaymentFailure(
-            'unexpected_state',
-            `Cannot capture an intent in ${intent.status}`,
-          );
-        }
+        requireStatus(intent, 'capture', 'requires_capture');
         if (amountCents > intent.amountCapturable) {
           throw new PaymentFailure(
             'invalid_request',
@@ -159,12 +160,7 @@ export function createDemoProvider(options: DemoProviderOptions = {}): DemoPayme
     async cancel(id, idempotencyKey) {
       return once(idempotencyKey, `cancel ${id}`, () => {
         const intent = find(id);
-        if (!CANCELLABLE.has(intent.status)) {
-          throw new PaymentFailure(
-            'unexpected_state',
-            `Cannot cancel an intent in ${intent.status}`,
-          );
-        }
+        requireStatus(intent, 'cancel', 'requires_payment_method', 'requires_capture');
         intent.status = 'canceled';
         intent.amountCapturable = 0;
         return intent;

@@ -2,12 +2,7 @@ import { PaymentError, providerStep, type Log } from './errors.js';
 import { chargeCents, isUnderMinimum, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import type { CaptureBody, CaptureReceipt, PaymentStatus } from '@placeport/contract/routes';
 import { dollarsToCents, formatDollars, placesForAmount } from './money.js';
-import {
-  PAYMENT_STATE_TTL_MS,
-  StoreUnavailableError,
-  type PaymentVerdict,
-  type StateStore,
-} from '../state/index.js';
+import { PAYMENT_STATE_TTL_MS, StoreUnavailableError, type StateStore } from '../state/index.js';
 import { samePayer } from './payer.js';
 import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 import { PaymentUsage } from './usage.js';
@@ -50,15 +45,6 @@ function placesIfAuthorized(status: string, places: number): number {
 }
 
 /**
- * What to keep of a check: the intent authorized, or settled for good. Nothing before it is
- * authorized, since the browser authorizes it with the provider directly.
- */
-function verdictToKeep({ status }: IntentView, places: number): PaymentVerdict | undefined {
-  const keep = status === 'requires_capture' || status === 'succeeded' || status === 'canceled';
-  return keep ? { status, places } : undefined;
-}
-
-/**
  * The receipt of an intent that is no longer open for `cents`: a repeat of the capture or
  * cancellation that settled it returns the first result; anything else is refused.
  */
@@ -80,16 +66,6 @@ function settledReceipt(intent: IntentView, cents: number): CaptureReceipt {
     default:
       throw new PaymentError('not_authorized_yet', 'This payment has not been authorized yet.');
   }
-}
-
-/** The idempotency key of an intent's one capture; bound to the intent so no retry captures twice. */
-export function captureKey(intentId: string): string {
-  return `placeport-capture-${intentId}`;
-}
-
-/** The idempotency key of an intent's one cancellation. */
-export function cancelKey(intentId: string): string {
-  return `placeport-cancel-${intentId}`;
 }
 
 function requirePlacePortIntent(intent: IntentView): number {
@@ -196,25 +172,26 @@ export class PaymentService {
     return check;
   }
 
-  /** Asks the provider about a payment and keeps what is worth keeping. */
+  /**
+   * Asks the provider about a payment and keeps what is worth keeping: the intent authorized, or
+   * settled for good. Nothing before it is authorized, since the browser authorizes it with the
+   * provider directly.
+   */
   private async check(id: string, log: Log): Promise<number> {
     const intent = await this.retrieve(id, log);
     const places = requirePlacePortIntent(intent);
-    const verdict = verdictToKeep(intent, places);
-    // An authorization is kept no longer than Stripe keeps it.
-    const ttl =
-      verdict?.status === 'requires_capture'
-        ? Math.floor(
-            Math.min(
-              intent.created * 1000 + AUTHORIZATION_LIFETIME_MS - this.now(),
-              AUTHORIZATION_LIFETIME_MS,
-            ),
-          )
-        : PAYMENT_STATE_TTL_MS;
-    if (verdict && ttl >= 1) await this.state.keepVerdict(id, verdict, ttl);
-    // Idle time starts at the authorization (the first batch follows it at once), not creation.
-    if (intent.status === 'requires_capture') await this.usage.authorized(id);
-    return placesIfAuthorized(intent.status, places);
+    const { status } = intent;
+    if (status === 'succeeded' || status === 'canceled') {
+      await this.state.keepVerdict(id, { status, places }, PAYMENT_STATE_TTL_MS);
+    } else if (status === 'requires_capture') {
+      // An authorization is kept no longer than Stripe keeps it.
+      const left = intent.created * 1000 + AUTHORIZATION_LIFETIME_MS - this.now();
+      const ttl = Math.floor(Math.min(left, AUTHORIZATION_LIFETIME_MS));
+      if (ttl >= 1) await this.state.keepVerdict(id, { status, places }, ttl);
+      // Idle time starts at the authorization (the first batch follows it at once), not creation.
+      await this.usage.authorized(id);
+    }
+    return placesIfAuthorized(status, places);
   }
 
   /**
@@ -318,11 +295,12 @@ export class PaymentService {
     let capturedCents = 0;
     try {
       await this.usage.reportIfBehind(intent, log);
+      // One idempotency key per intent and step, so no retry captures (or cancels) twice.
       if (isUnderMinimum(cents)) {
-        await providerStep(() => this.provider.cancel(id, cancelKey(id)), log);
+        await providerStep(() => this.provider.cancel(id, `placeport-cancel-${id}`), log);
       } else {
         const captured = await providerStep(
-          () => this.provider.capture(id, cents, captureKey(id)),
+          () => this.provider.capture(id, cents, `placeport-capture-${id}`),
           log,
         );
         capturedCents = captured.amountReceived;

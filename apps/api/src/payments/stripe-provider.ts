@@ -36,42 +36,37 @@ function viewOf(intent: Stripe.PaymentIntent): IntentView {
   };
 }
 
-function kindOf(error: InstanceType<typeof Stripe.errors.StripeError>): PaymentFailureKind {
-  switch (error.code) {
-    case 'resource_missing':
-      return 'not_found';
-    case 'payment_intent_unexpected_state':
-      return 'unexpected_state';
-    case 'amount_too_small':
-      return 'amount_too_small';
-    case 'card_declined':
-      return 'card_declined';
-  }
-  switch (error.type) {
-    case 'StripeIdempotencyError':
-      return 'conflict';
-    case 'StripeAuthenticationError':
-    case 'StripePermissionError':
-      return 'misconfigured';
-    case 'StripeCardError':
-      return 'card_declined';
-    case 'StripeInvalidRequestError':
-      return 'invalid_request';
-    default:
-      return 'unavailable';
-  }
-}
+/** The failure kind of a Stripe error: by its code first, then by its type; else unavailable. */
+const KIND_BY_CODE = new Map<string | undefined, PaymentFailureKind>([
+  ['resource_missing', 'not_found'],
+  ['payment_intent_unexpected_state', 'unexpected_state'],
+  ['amount_too_small', 'amount_too_small'],
+  ['card_declined', 'card_declined'],
+]);
+const KIND_BY_TYPE = new Map<string, PaymentFailureKind>([
+  ['StripeIdempotencyError', 'conflict'],
+  ['StripeAuthenticationError', 'misconfigured'],
+  ['StripePermissionError', 'misconfigured'],
+  ['StripeCardError', 'card_declined'],
+  ['StripeInvalidRequestError', 'invalid_request'],
+]);
 
 /** A Stripe SDK error as a {@link PaymentFailure} (its words kept for the log); others as they are. */
 function failureOf(error: unknown): unknown {
   if (!(error instanceof Stripe.errors.StripeError)) return error;
-  return new PaymentFailure(kindOf(error), `${error.type}/${error.code ?? '-'}: ${error.message}`);
+  const kind = KIND_BY_CODE.get(error.code) ?? KIND_BY_TYPE.get(error.type) ?? 'unavailable';
+  return new PaymentFailure(kind, `${error.type}/${error.code ?? '-'}: ${error.message}`);
 }
 
 function mapped<T>(call: () => Promise<T>): Promise<T> {
   return call().catch((error: unknown) => {
     throw failureOf(error);
   });
+}
+
+/** One intent call: its answer as an {@link IntentView}, its failure as a {@link PaymentFailure}. */
+function intentCall(call: () => Promise<Stripe.PaymentIntent>): Promise<IntentView> {
+  return mapped(async () => viewOf(await call()));
 }
 
 /**
@@ -107,12 +102,10 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
   return {
     openAuthorizations,
     recordUsage: (id, usage) =>
-      mapped(async () =>
-        viewOf(
-          await stripe.paymentIntents.update(id, {
-            metadata: { resolved: String(usage.resolved), last_used: String(usage.lastUsed) },
-          }),
-        ),
+      intentCall(() =>
+        stripe.paymentIntents.update(id, {
+          metadata: { resolved: String(usage.resolved), last_used: String(usage.lastUsed) },
+        }),
       ),
     create: ({ amountCents, places, payer }) =>
       mapped(async () => {
@@ -129,26 +122,14 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
         }
         return { id: intent.id, clientSecret: intent.client_secret };
       }),
-    retrieve: (id) => mapped(async () => viewOf(await stripe.paymentIntents.retrieve(id))),
+    retrieve: (id) => intentCall(() => stripe.paymentIntents.retrieve(id)),
     capture: (id, amountCents, idempotencyKey) =>
-      mapped(async () =>
-        viewOf(
-          await stripe.paymentIntents.capture(
-            id,
-            { amount_to_capture: amountCents },
-            { idempotencyKey },
-          ),
-        ),
+      intentCall(() =>
+        stripe.paymentIntents.capture(id, { amount_to_capture: amountCents }, { idempotencyKey }),
       ),
     cancel: (id, idempotencyKey) =>
-      mapped(async () =>
-        viewOf(
-          await stripe.paymentIntents.cancel(
-            id,
-            { cancellation_reason: 'abandoned' },
-            { idempotencyKey },
-          ),
-        ),
+      intentCall(() =>
+        stripe.paymentIntents.cancel(id, { cancellation_reason: 'abandoned' }, { idempotencyKey }),
       ),
   };
 }

@@ -2,10 +2,8 @@ import { DemoAuthorizeBody, DemoAuthorized } from '@placeport/contract/routes';
 import type { FastifyInstance } from 'fastify';
 import { providerLog } from '../http/errors.js';
 import { requirePayer } from '../http/payer.js';
-import { responses } from '../http/schemas.js';
-import { moneyRouteRateLimit } from '../http/security.js';
 import { providerStep } from '../payments/errors.js';
-import { PAYMENT_BODY_LIMIT_BYTES } from './payments.js';
+import { paymentCall } from './payments.js';
 
 /**
  * `POST /api/demo/authorize { paymentIntentId }` → `{ status: 'requires_capture' }`: what the card
@@ -16,11 +14,7 @@ export function registerDemoRoute(app: FastifyInstance): void {
   if (!demo) return;
   app.post<{ Body: DemoAuthorizeBody }>(
     '/api/demo/authorize',
-    {
-      bodyLimit: PAYMENT_BODY_LIMIT_BYTES,
-      config: moneyRouteRateLimit(app.rateLimits.paymentPerMinute),
-      schema: { body: DemoAuthorizeBody, response: responses(DemoAuthorized) },
-    },
+    paymentCall(app, DemoAuthorizeBody, DemoAuthorized),
     async (request) => {
       const id = request.body.paymentIntentId;
       await requirePayer(app, request, id);

@@ -7,6 +7,7 @@ import {
   PaymentStatusParams,
 } from '@placeport/contract/routes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type * as v from 'valibot';
 import { clientKeyOf } from '../http/client.js';
 import { ApiError, providerAnswer, providerLog } from '../http/errors.js';
 import { payerFor, requirePayer } from '../http/payer.js';
@@ -20,6 +21,15 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** Largest body of a payment call; its JSON holds a few short fields. */
 export const PAYMENT_BODY_LIMIT_BYTES = 1024;
+
+/** A payment call's options: a small body, the payment rate limit, the contract's schemas. */
+export function paymentCall(app: FastifyInstance, body: v.GenericSchema, answer: v.GenericSchema) {
+  return {
+    bodyLimit: PAYMENT_BODY_LIMIT_BYTES,
+    config: moneyRouteRateLimit(app.rateLimits.paymentPerMinute),
+    schema: { body, response: responses(answer) },
+  };
+}
 
 /** Refuses intent creation past the per-client caps (429 with `Retry-After`). */
 async function checkCreationCaps(app: FastifyInstance, request: FastifyRequest): Promise<void> {
@@ -45,14 +55,9 @@ async function checkCreationCaps(app: FastifyInstance, request: FastifyRequest):
  * says. The rules live in PaymentService.
  */
 export function registerPaymentRoutes(app: FastifyInstance): void {
-  const config = moneyRouteRateLimit(app.rateLimits.paymentPerMinute);
   app.post<{ Body: CreateIntentBody }>(
     '/api/create-payment-intent',
-    {
-      bodyLimit: PAYMENT_BODY_LIMIT_BYTES,
-      config,
-      schema: { body: CreateIntentBody, response: responses(CreatedIntent) },
-    },
+    paymentCall(app, CreateIntentBody, CreatedIntent),
     async (request, reply) => {
       await checkCreationCaps(app, request);
       const payer = payerFor(request, reply);
@@ -61,11 +66,7 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
   );
   app.post<{ Body: CaptureBody }>(
     '/api/capture-payment',
-    {
-      bodyLimit: PAYMENT_BODY_LIMIT_BYTES,
-      config,
-      schema: { body: CaptureBody, response: responses(CaptureReceipt) },
-    },
+    paymentCall(app, CaptureBody, CaptureReceipt),
     async (request) => {
       const id = request.body.paymentIntentId;
       await requirePayer(app, request, id);
@@ -76,7 +77,10 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
   );
   app.get<{ Params: PaymentStatusParams }>(
     '/api/payments/:id',
-    { config, schema: { params: PaymentStatusParams, response: responses(PaymentStatus) } },
+    {
+      config: moneyRouteRateLimit(app.rateLimits.paymentPerMinute),
+      schema: { params: PaymentStatusParams, response: responses(PaymentStatus) },
+    },
     async (request) => {
       await requirePayer(app, request, request.params.id);
       return app.payments.status(request.params.id, providerLog(request));
