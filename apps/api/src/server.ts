@@ -1,25 +1,13 @@
 import { buildApp } from './app.js';
-import { loadSettings, SettingsError, type Settings } from './config.js';
+import { loadSettings, SettingsError } from './config.js';
 import { REACHABLE_DEMO_MAX_PLACES } from '@placeport/contract';
 
 /** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-function readSettings(): Settings {
-  try {
-    return loadSettings();
-  } catch (error) {
-    if (error instanceof SettingsError) {
-      process.stderr.write(`PlacePort API cannot start.\n${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
 /** Starts the API from the environment: listens, logs where, and closes gracefully on a signal. */
 async function main(): Promise<void> {
-  const settings = readSettings();
+  const settings = loadSettings();
   const app = await buildApp({
     settings,
     logger: { level: settings.logLevel },
@@ -73,8 +61,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(
-    `PlacePort API failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    error instanceof SettingsError
+      ? `PlacePort API cannot start.\n${message}\n`
+      : `PlacePort API failed to start: ${message}\n`,
   );
   process.exit(1);
 });

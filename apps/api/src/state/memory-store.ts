@@ -53,10 +53,6 @@ class BoundedMap<V> {
     assertWhole('cap', cap, 1);
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   get(key: string, now: number): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;

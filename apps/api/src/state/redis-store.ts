@@ -312,7 +312,7 @@ export class RedisStateStore implements StateStore {
       this.hung = false;
       return answer;
     } catch (error) {
-      const cause = scrub(error instanceof Error ? error : new Error(String(error)), this.secret);
+      const cause = scrub(error, this.secret);
       if (cause.message === COMMAND_TIMED_OUT) this.hung = true;
       throw new StoreUnavailableError('unreachable', `Redis: ${cause.message}`, { cause });
     }
@@ -380,8 +380,11 @@ export class RedisStateStore implements StateStore {
       await redis.ping();
     } catch (error) {
       redis.disconnect();
-      // ioredis rejects with "Connection is closed."; the socket's own error says why.
-      throw unreachable(where, startError ?? error, secret);
+      // ioredis rejects with "Connection is closed."; the socket's own error says why. The cause
+      // is that error with the password removed.
+      const cause = scrub(startError ?? error, secret);
+      // eslint-disable-next-line preserve-caught-error
+      throw new Error(`Cannot reach Redis at ${where} (REDIS_URL): ${cause.message}`, { cause });
     }
     started.store = new RedisStateStore(redis, secret);
     return started.store;
@@ -575,14 +578,6 @@ export class RedisStateStore implements StateStore {
   }
 }
 
-/** The start-up failure: names the server (password hidden) and why, the cause scrubbed too. */
-function unreachable(where: string, failure: unknown, secret: string | undefined): Error {
-  const reason = scrub(failure instanceof Error ? failure : new Error(String(failure)), secret);
-  return new Error(`Cannot reach Redis at ${where} (REDIS_URL): ${reason.message}`, {
-    cause: reason,
-  });
-}
-
 function passwordOf(url: string): string | undefined {
   try {
     const parsed = new URL(url);
@@ -592,8 +587,9 @@ function passwordOf(url: string): string | undefined {
   }
 }
 
-/** The error with any occurrence of the password removed from its message. */
-function scrub(error: Error, secret: string | undefined): Error {
+/** The error (anything thrown) with any occurrence of the password removed from its message. */
+function scrub(thrown: unknown, secret: string | undefined): Error {
+  const error = thrown instanceof Error ? thrown : new Error(String(thrown));
   if (!secret || !error.message.includes(secret)) return error;
-  return new Error(error.message.split(secret).join('***'));
+  return new Error(error.message.replaceAll(secret, '***'));
 }
