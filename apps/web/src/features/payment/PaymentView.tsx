@@ -1,11 +1,11 @@
-import { isUnderMinimum, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
+import { chargeCents, isUnderMinimum, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import { Dialog } from 'radix-ui';
 import { lazy, Suspense } from 'react';
 import { useApp, useSend } from '../../app/context';
 import { Spinner } from '../../components/Spinner';
 import { formatPlaces } from '../../lib/format';
 import { formatUsd } from '../../lib/money';
-import { selectionTotals } from '../../state/selectors';
+import { selectedPlaces } from '../../state/machine';
 import type { AppState } from '../../state/types';
 import { DemoPanel } from './DemoPanel';
 import { FreePanel } from './FreePanel';
@@ -20,7 +20,8 @@ export function PaymentView({ state }: { state: PaymentState }) {
   const send = useSend();
   const config = useApp((store) => store.config.value);
   // The places that can be placed: the table multiplies out to the maximum charge.
-  const { chargeable: places, maxChargeCents } = selectionTotals(state);
+  const places = selectedPlaces(state);
+  const maxChargeCents = chargeCents(places);
   const free = isUnderMinimum(maxChargeCents);
   const busy = state.status === 'authorizing';
 

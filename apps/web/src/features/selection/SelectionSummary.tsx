@@ -1,8 +1,7 @@
-import { isUnderMinimum, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
+import { chargeCents, isUnderMinimum, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import { formatPlaces } from '../../lib/format';
 import { formatUsd } from '../../lib/money';
-import { isConvertible } from '../../state/machine';
-import { selectionTotals } from '../../state/selectors';
+import { isConvertible, selectedPlaces, selectedRows } from '../../state/machine';
 import type { Archive } from '../../state/types';
 
 /**
@@ -13,7 +12,9 @@ import type { Archive } from '../../state/types';
  * converted earlier in this session are pointed out: converting them again is paid again.
  */
 export function SelectionSummary({ archive }: { archive: Archive }) {
-  const { places, chargeable, maxChargeCents } = selectionTotals(archive);
+  const places = selectedRows(archive);
+  const chargeable = selectedPlaces(archive);
+  const maxChargeCents = chargeCents(chargeable);
   const unusable = places - chargeable;
   const unusableNote =
     unusable > 0

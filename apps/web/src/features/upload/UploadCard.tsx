@@ -1,7 +1,6 @@
 import { useRef } from 'react';
 import { useApp, useEffects, useSend } from '../../app/context';
 import { canRemove } from '../../state/machine';
-import { errorMessage } from '../../state/selectors';
 import { useGuideFirst } from '../guide/layout';
 import { DropZone } from './DropZone';
 import { ErrorPanel } from './ErrorPanel';
@@ -17,7 +16,11 @@ export function UploadCard() {
   const send = useSend();
   const guideFirst = useGuideFirst();
   const picker = useRef<HTMLInputElement>(null);
-  const error = errorMessage(state);
+  // A failed conversion's message is in its own card, beside what became of the payment.
+  const error =
+    state.status === 'empty' || state.status === 'loaded' || state.status === 'selecting'
+      ? state.error
+      : null;
   const chooseFile = (file: File) => void effects.chooseFile(file);
   const openPicker = () => picker.current?.click();
 
