@@ -55,11 +55,6 @@ function convertiblePaths(lists: readonly ListSummary[]): string[] {
   return lists.filter(isConvertible).map((list) => list.path);
 }
 
-/** The last segment of a path inside the archive: the list's file name. */
-export function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
 function archiveOf({ file, lists, selected, converted }: Archive): Archive {
   return { file, lists, selected, converted };
 }
@@ -78,7 +73,8 @@ function startProgress(archive: Archive): Progress {
     percent: 0,
     fileIndex: 0,
     fileCount: archive.selected.length,
-    fileName: first ? baseName(first.path) : '',
+    // The list's file name: the last segment of its path inside the archive.
+    fileName: first ? first.path.slice(first.path.lastIndexOf('/') + 1) : '',
     currentItem: null,
     lookups: null,
     secondsLeft: null,

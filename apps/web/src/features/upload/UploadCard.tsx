@@ -1,11 +1,11 @@
 import { useRef } from 'react';
 import { useApp, useEffects, useSend } from '../../app/context';
 import { canRemove } from '../../state/machine';
+import { GUIDE_ID } from '../guide/HowToUse';
 import { useGuideFirst } from '../guide/layout';
 import { DropZone } from './DropZone';
 import { ErrorPanel } from './ErrorPanel';
 import { FileSummary } from './FileSummary';
-import { GuideLink } from './GuideLink';
 import { ZipFileInput } from './ZipFileInput';
 import './upload.css';
 
@@ -53,7 +53,12 @@ export function UploadCard() {
           {...(state.status === 'empty' ? { onChooseAnother: openPicker } : {})}
         />
       )}
-      {state.status === 'empty' && !guideFirst && <GuideLink />}
+      {state.status === 'empty' && !guideFirst && (
+        // On phones the guide follows this card: this points a first-time visitor down to it.
+        <p className="upload-guide-link">
+          No archive yet? See <a href={`#${GUIDE_ID}`}>How to Use This Converter</a> below.
+        </p>
+      )}
     </section>
   );
 }
