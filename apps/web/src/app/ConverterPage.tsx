@@ -11,7 +11,9 @@ import { RunFailedCard } from '../features/results/RunFailedCard';
 import { ListDialog } from '../features/selection/ListDialog';
 import { UploadCard } from '../features/upload/UploadCard';
 import { useNoDropNavigation } from '../lib/useNoDropNavigation';
-import { useLeaveWarning } from './useLeaveWarning';
+import { useEffect } from 'react';
+import { watchLeaveWarning } from '../state/leaveWarning';
+import { useStoreApi } from './context';
 
 /**
  * The converter page, its sections in the seed's order (section 2); on a phone the guide follows
@@ -19,7 +21,9 @@ import { useLeaveWarning } from './useLeaveWarning';
  */
 export function ConverterPage() {
   useNoDropNavigation();
-  useLeaveWarning();
+  const store = useStoreApi();
+  // While the page is shown, the browser asks before the tab is left with work to lose.
+  useEffect(() => watchLeaveWarning(store, window), [store]);
   const guideFirst = useGuideFirst();
   return (
     <div className="page">

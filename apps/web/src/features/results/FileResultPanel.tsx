@@ -51,12 +51,10 @@ function FileDownloads({ result, format }: { result: FileResult; format: OutputF
   const downloaded = (url: string) => () => send({ type: 'fileDownloaded', url });
   const { counts, files, failed } = result;
   const parts = files.length;
-  const name = formatName(files[0]?.format ?? format);
+  const shown = files[0]?.format ?? format;
+  const name = formatName(shown);
   // A list without a map file is named as a list, never as a file that does not exist.
-  const title =
-    parts === 0
-      ? result.name
-      : `${result.name}.${FORMAT_INFO[files[0]?.format ?? format].extension}`;
+  const title = parts === 0 ? result.name : `${result.name}.${FORMAT_INFO[shown].extension}`;
   return (
     <article className={parts === 0 ? 'file-result is-unplaced' : 'file-result'}>
       <div className="file-result-head">
