@@ -70,7 +70,6 @@ const secretKey = 'sk_test_placeportFakeSecret';
 const publishableKey = 'pk_test_placeportFakePublishable';
 
 const INTENT_PATH = /^\/v1\/payment_intents(?:\/([A-Za-z0-9_]+)(?:\/(confirm|capture|cancel))?)?$/;
-const PUBLISHABLE_REFUSED = 'This API call cannot be made with a publishable API key.';
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
@@ -101,6 +100,14 @@ function errorAnswer(error: FakeStripeError): StoredResponse {
 }
 
 type Caller = { kind: 'secret' } | { kind: 'publishable'; clientSecret: string } | { kind: 'none' };
+
+/** What Stripe answers a publishable key (the browser) for anything but its own intent. */
+function refusedToBrowser(): FakeStripeError {
+  return new FakeStripeError(401, {
+    type: 'invalid_request_error',
+    message: 'This API call cannot be made with a publishable API key.',
+  });
+}
 
 function unrecognized(method: string, path: string): FakeStripeError {
   return new FakeStripeError(404, {
@@ -153,22 +160,14 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     const [, id, action] = match;
     if (id === 'search' && !action) {
       if (method !== 'GET') throw unrecognized(method, path);
-      if (caller.kind !== 'secret') {
-        throw new FakeStripeError(401, {
-          type: 'invalid_request_error',
-          message: PUBLISHABLE_REFUSED,
-        });
-      }
+      if (caller.kind !== 'secret') throw refusedToBrowser();
       return searchIntents(heldSearchIndex ?? store.ordered(), params);
     }
     if (caller.kind === 'publishable') {
       const intent = id ? store.get(id) : undefined;
       const allowed = intent && (action === 'confirm' || (!action && method === 'GET'));
       if (!intent || !allowed || intent.client_secret !== caller.clientSecret) {
-        throw new FakeStripeError(401, {
-          type: 'invalid_request_error',
-          message: PUBLISHABLE_REFUSED,
-        });
+        throw refusedToBrowser();
       }
     }
     if (!id && method === 'POST') return store.create(params);

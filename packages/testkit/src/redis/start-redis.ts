@@ -141,16 +141,11 @@ async function startOnce(program: string, args: string[], port: number): Promise
 
 /** Servers still running, stopped when the test process exits without calling `stop()`. */
 const running = new Set<ChildProcess>();
-let exitHookInstalled = false;
-function stopAllOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const child of running) {
-      if (child.pid !== undefined && !exited(child)) process.kill(child.pid, 'SIGKILL');
-    }
-  });
-}
+process.once('exit', () => {
+  for (const child of running) {
+    if (child.pid !== undefined && !exited(child)) process.kill(child.pid, 'SIGKILL');
+  }
+});
 
 /**
  * Starts Debian's `redis-server` on a free loopback port (`--bind 127.0.0.1`, in a temporary
@@ -181,7 +176,6 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
       continue;
     }
     running.add(server);
-    stopAllOnExit();
     let stopped: Promise<void> | undefined;
     const end = async (signal: 'SIGTERM' | 'SIGKILL') => {
       await killByPid(server, signal);
