@@ -280,10 +280,10 @@ describe('fake Google place pages', () => {
   it('answers failing and slow places as told', async () => {
     google.setPlace(CID, { status: 500 });
     expect((await get('www.google.com', `/maps?cid=${CID}`)).status).toBe(500);
-    google.setPlace(CID, { delayMs: 150 });
-    const started = Date.now();
-    await get('www.google.com', `/maps?cid=${CID}`);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    google.setPlace(CID, { delayMs: 1000 });
+    const slow = get('www.google.com', `/maps?cid=${CID}`);
+    expect(await stillPendingAfter(slow, get('www.google.com', '/maps?cid=42'))).toBe(true);
+    expect((await slow).status).toBe(200);
     google.setPlace(CID, {});
   });
 
@@ -337,13 +337,24 @@ describe('fake Places API (New)', () => {
   });
 
   it('delays every answer when asked to', async () => {
-    const slow = await startFakeGoogle({ delayMs: 100 });
-    const started = Date.now();
-    await fetch(`${slow.url}/v1/places/${PLACE_ID}`);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(95);
+    const slow = await startFakeGoogle({ delayMs: 1000 });
+    const delayed = fetch(`${slow.url}/v1/places/${PLACE_ID}`);
+    expect(await stillPendingAfter(delayed, places({}))).toBe(true);
+    expect((await delayed).status).toBe(403);
     await slow.close();
   });
 });
+
+/** Whether `pending` is still unsettled once `other` has settled: a delay, without timing it. */
+async function stillPendingAfter(pending: Promise<unknown>, other: Promise<unknown>) {
+  let settled = false;
+  const mark = () => {
+    settled = true;
+  };
+  pending.then(mark, mark);
+  await other;
+  return !settled;
+}
 
 /** The Places API id of an ftid (product.md: `0a 12 09 <hi u64 LE> 11 <lo u64 LE>`, base64url). */
 function placeIdFromFtid(ftid: string): string {
