@@ -2,13 +2,15 @@ import { eachCsvEntry, type Inflate } from './core/archive.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
 import { LIMITS, PlaceCounter, type Limits } from './core/limits.js';
 import { placeNeed, type PlaceNeed } from './core/link-need.js';
-import { countNonBlankRows, type ParsedCsv } from './core/csv.js';
+import { countNonBlankRows, type CsvSource, type ParsedCsv } from './core/csv.js';
 import { FAILED_CSV_SUFFIX, listOutputNames } from './core/names.js';
 import { unguardFormula } from './core/failed-csv.js';
 import type { Logger } from './core/seams.js';
 import { parseSavedPlacesJson } from './core/saved-places-json.js';
 import { parseSavedPlacesCsv } from './core/csv.js';
 import type { ListKind, ListSummary, ParsedPlace } from './core/types.js';
+
+const utf8 = new TextDecoder();
 
 /**
  * A list ready to convert: what inspection says of it, and its places as read (or why they cannot
@@ -19,19 +21,19 @@ export interface InspectedList extends ListSummary {
 }
 
 /**
- * Parses a list, turning a validation failure into data (the seed skips such a list and goes on).
+ * Parses a list (its text, or its UTF-8 bytes), turning a validation failure into data (the seed skips such a list and goes on).
  * A saved list is CSV; the starred places (`kind` `starred`) are `Saved Places.json`. With a
  * `counter` (one per archive), its places count against the archive's place cap, and past it this
  * throws ConverterError `too-many-places`, the one failure that is not the list's own.
  */
 export function parseList(
-  content: string,
+  content: CsvSource,
   kind: ListKind = 'csv',
   counter?: PlaceCounter,
 ): ParsedCsv | ConverterError {
   try {
     return kind === 'starred'
-      ? parseSavedPlacesJson(content, counter)
+      ? parseSavedPlacesJson(typeof content === 'string' ? content : utf8.decode(content), counter)
       : parseSavedPlacesCsv(content, counter);
   } catch (error) {
     // Past the archive's place cap the whole archive is refused, not this list.
@@ -112,7 +114,7 @@ export function readArchive(
   // Each list is parsed as it comes out of the archive, and its text let go before the next.
   const read: Array<Omit<InspectedList, 'outputName'>> = [];
   for (const entry of entries) {
-    const parsed = parseList(entry.content, entry.kind, counter);
+    const parsed = parseList(entry.bytes, entry.kind, counter);
     // Starred places without a single place (Takeout writes an empty collection) are no list.
     if (entry.kind === 'starred' && isEmptyList(parsed)) continue;
     const failed = parsed instanceof ConverterError;
@@ -124,7 +126,7 @@ export function readArchive(
       rowCount: !failed
         ? parsed.places.length
         : entry.kind === 'csv'
-          ? Math.max(0, countNonBlankRows(entry.content, counter) - 1)
+          ? Math.max(0, countNonBlankRows(entry.bytes, counter) - 1)
           : 0,
       ...(failed ? { withCoordinates: 0, needsLookup: 0 } : countSources(parsed)),
       ...(failed ? { problem: parsed.message } : {}),

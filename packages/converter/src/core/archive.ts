@@ -21,10 +21,13 @@ export interface CsvEntry {
   kind: ListKind;
 }
 
-/** One place list taken out of the archive, as text (CSV, or the JSON of starred places). */
+/** One place list taken out of the archive (CSV, or the JSON of starred places). */
 export interface ArchiveEntry extends CsvEntry {
   name: string;
-  content: string;
+  /** As inflated (UTF-8): a CSV is parsed from them a piece at a time. */
+  bytes: Uint8Array;
+  /** The whole text (BOM removed), decoded when read. */
+  readonly content: string;
 }
 
 /**
@@ -167,9 +170,8 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
 }
 
 /**
- * Takes the chosen lists out of the archive as text (UTF-8, BOM removed), one at a time as they are
- * pulled, so a caller that parses each before pulling the next never holds every list's text at
- * once. Only those entries are inflated, by `inflate` (fflate's by default; Node callers may pass
+ * Takes the chosen lists out of the archive, one at a time as they are pulled, so a caller that
+ * parses each before pulling the next never holds every list at once. Only those entries are inflated, by `inflate` (fflate's by default; Node callers may pass
  * zlib's). An entry that fails to inflate is logged and skipped, as the seed says; if every one
  * fails, the archive is refused as incomplete (product.md), once the last is pulled. Throws
  * ConverterError (see {@link chooseCsvEntries}) before the first entry.
@@ -182,11 +184,6 @@ export function eachCsvEntry(
   return entriesOf(bytes, chosen, options.warn ?? (() => {}), options.inflate ?? fflateInflate);
 }
 
-/** An entry's text and its size in bytes; the bytes are garbage once it returns, not kept by the generator. */
-function textOf(data: Uint8Array): { size: number; content: string } {
-  return { size: data.length, content: utf8.decode(data) };
-}
-
 function* entriesOf(
   bytes: Uint8Array,
   chosen: readonly ChosenEntry[],
@@ -195,15 +192,23 @@ function* entriesOf(
 ): Generator<ArchiveEntry> {
   let read = 0;
   for (const { zip, ...entry } of chosen) {
-    let text: { size: number; content: string };
+    let data: Uint8Array;
     try {
-      text = textOf(readZipEntry(bytes, zip, inflate));
+      data = readZipEntry(bytes, zip, inflate);
     } catch (error) {
       warn(`Skipped ${entry.path}: ${extractMessage(error)}`);
       continue;
     }
     read += 1;
-    yield { ...entry, ...text, name: listNameFromPath(entry.path) };
+    yield {
+      ...entry,
+      size: data.length,
+      name: listNameFromPath(entry.path),
+      bytes: data,
+      get content() {
+        return utf8.decode(data);
+      },
+    };
   }
   if (read === 0) throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
 }

@@ -136,6 +136,48 @@ describe('parseSavedPlacesCsv', () => {
   });
 });
 
+describe('a list read from its bytes, a piece at a time', () => {
+  const outcome = (read: () => unknown) => {
+    try {
+      return read();
+    } catch (error) {
+      return error;
+    }
+  };
+  // Cells cut by every piece's end: quoted lines, doubled quotes, characters of 2 to 4 bytes,
+  // carriage returns, blank rows, a description, a BOM; and texts that fail to parse.
+  const row = fc.tuple(
+    fc.string({ unit: 'grapheme', maxLength: 30 }),
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom('', '"', '\n', '\r\n', 'é', '清水', '🛴', ',,,', ' '),
+  );
+
+  it('reads exactly what the whole text reads (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 500, max: 3_000 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        (rows, repeat, newline, bom) => {
+          const lines = rows.map(([title, note, odd]) => {
+            const quoted = `"${`${note}${odd}`.replace(/"/g, '""')}"`;
+            return `${title.replace(/[",\r\n]/g, '')},${quoted},${URL_A},${odd === '"' ? '"x' : ''}`;
+          });
+          const body = Array.from({ length: repeat }, (_, i) => lines[i % lines.length]);
+          const text = `${bom ? '\ufeff' : ''}About this list${newline}Title,Note,URL,Comment${newline}${body.join(newline)}${newline}`;
+          const bytes = new TextEncoder().encode(text);
+          expect(outcome(() => parseSavedPlacesCsv(bytes))).toEqual(
+            outcome(() => parseSavedPlacesCsv(text)),
+          );
+          expect(countNonBlankRows(bytes)).toBe(countNonBlankRows(text));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('countNonBlankRows', () => {
   it('counts records, not lines, and skips blank ones', () => {
     expect(countNonBlankRows('a,b\n"x\ny",z\n\n,,\n')).toBe(2);

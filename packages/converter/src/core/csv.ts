@@ -35,7 +35,7 @@ function columnIndex(columns: readonly string[], name: string): number {
 }
 
 function optionalText(text: string | undefined): string | undefined {
-  return text === undefined || text === '' ? undefined : text;
+  return text === undefined || text === '' ? undefined : detached(text);
 }
 
 /** The Tags cell: `;`-separated names (`🛴 Fun stores;📚 Bookstores`), trimmed; undefined when none. */
@@ -54,25 +54,86 @@ function isBlankRow(row: readonly string[]): boolean {
   return true;
 }
 
+/** A saved list: its text, or its UTF-8 bytes, which are read in pieces (see {@link eachRecord}). */
+export type CsvSource = string | Uint8Array;
+
+/** Bytes decoded at a time: a piece's text dies young once its cells are copied out. */
+const PIECE_BYTES = 32 * 1024;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+let scratch = new Uint8Array(PIECE_BYTES);
+
 /**
- * Runs papaparse over `text` one record at a time (never the whole file's rows at once), handing
- * `onRow` each non-blank record and collecting the parser's error messages. `onRow` may throw to
- * stop (the place cap); the throw ends the parse and goes to the caller.
+ * A cell as a string of its own: papaparse's cells are slices of the text they were read from, which
+ * V8 keeps alive as long as one slice is. An ASCII cell (a link, most titles) is copied at one byte
+ * a character, the others as they are; V8 copies short slices itself.
  */
-function eachRecord(text: string, onRow: (row: string[]) => void): string[] {
+function detached(cell: string): string {
+  if (cell.length < 13) return cell;
+  if (scratch.length < cell.length) scratch = new Uint8Array(cell.length);
+  const { read, written } = encoder.encodeInto(cell, scratch);
+  return read === cell.length && written === read
+    ? decoder.decode(scratch.subarray(0, written))
+    : ` ${cell}`.slice(1);
+}
+
+/** The text of UTF-8 `bytes` in pieces of {@link PIECE_BYTES} (a leading BOM dropped, as decoding does). */
+function* piecesOf(bytes: Uint8Array): Generator<string> {
+  const pieces = new TextDecoder();
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+    yield pieces.decode(bytes.subarray(at, at + PIECE_BYTES), { stream: true });
+  }
+  yield pieces.decode();
+}
+
+/**
+ * The line ending papaparse would guess for the whole text: `\n` without a carriage return (said at
+ * once: its guess runs a regular expression over the first megabyte), else its own guess over the
+ * first megabyte (1,048,576 characters, never more than three times as many bytes).
+ */
+function newlineOf(source: CsvSource): Papa.ParseConfig['newline'] {
+  if (typeof source === 'string' ? !source.includes('\r') : !source.includes(13)) return '\n';
+  const start = typeof source === 'string' ? source : decoder.decode(source.subarray(0, 3 << 20));
+  const { ParserHandle } = Papa as unknown as {
+    ParserHandle: new (config: object) => {
+      guessLineEndings(text: string, quote: string): Papa.ParseConfig['newline'];
+    };
+  };
+  return new ParserHandle({}).guessLineEndings(start, '"');
+}
+
+/**
+ * Runs papaparse over `source` one record at a time (never the whole file's rows at once), handing
+ * `onRow` each non-blank record and collecting the parser's error messages. Bytes are decoded and
+ * parsed a piece at a time, the record cut by a piece's end read again with the next, as papaparse
+ * reads a file: the list's whole text never exists. `onRow` may throw to stop (the place cap); the
+ * throw ends the parse and goes to the caller.
+ */
+function eachRecord(source: CsvSource, onRow: (row: string[]) => void): string[] {
   const errors: string[] = [];
-  Papa.parse<string[]>(text, {
+  const parser = new Papa.Parser({
     delimiter: ',',
-    // What papaparse would guess for a text without a carriage return, said at once: its guess runs
-    // a regular expression over the first megabyte. Texts with one are left to its guess.
-    ...(text.includes('\r') ? {} : { newline: '\n' as const }),
+    newline: newlineOf(source),
     // The quote-aware scanner reads record by record; the fast path would split every line first.
     fastMode: false,
-    step: (result) => {
+    step: (result: Papa.ParseStepResult<string[]>) => {
       for (const error of result.errors) errors.push(error.message);
-      if (!isBlankRow(result.data)) onRow(result.data);
+      const row = (result.data as unknown as string[][])[0]!;
+      if (!isBlankRow(row)) onRow(row);
     },
   });
+  const pieces = (typeof source === 'string' ? [source] : piecesOf(source))[Symbol.iterator]();
+  let rest = '';
+  let at = 0;
+  for (let piece = pieces.next(); !piece.done;) {
+    const next = pieces.next();
+    const text = rest + piece.value;
+    const { cursor } = (parser.parse(text, at, !next.done) as Papa.ParseResult<string[]>).meta;
+    rest = text.slice(cursor - at);
+    at = cursor;
+    piece = next;
+  }
   return errors;
 }
 
@@ -97,8 +158,8 @@ class PlaceRows {
   add(row: readonly string[]): void {
     const { at } = this;
     // Straight reads, no per-row closure or record: this runs once per place of a 100,000-place list.
-    const title = at.title < 0 ? '' : (row[at.title] ?? '').trim();
-    const url = at.url < 0 ? '' : (row[at.url] ?? '').trim();
+    const title = at.title < 0 ? '' : detached(row[at.title] ?? '').trim();
+    const url = at.url < 0 ? '' : detached(row[at.url] ?? '').trim();
     // Not a place: not counted, not charged, not written anywhere (product.md).
     if (title === '' && url === '') return;
     this.counter?.add();
@@ -109,7 +170,7 @@ class PlaceRows {
       url,
       note: at.note < 0 ? undefined : optionalText(row[at.note]),
       comment: at.comment < 0 ? undefined : optionalText(row[at.comment]),
-      tags: at.tags < 0 ? undefined : parseTags(row[at.tags]),
+      tags: at.tags < 0 ? undefined : parseTags(detached(row[at.tags] ?? '')),
       coordinates: undefined,
     });
   }
@@ -125,8 +186,9 @@ class PlaceRows {
  * messages for parser errors, a missing header, or a file with no content at all. Records are read one at a time; with a `counter`, each place is counted as it is read, and
  * the archive's place cap stops the parse at the first place past it (`too-many-places`).
  */
-export function parseSavedPlacesCsv(text: string, counter?: PlaceCounter): ParsedCsv {
-  const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+export function parseSavedPlacesCsv(source: CsvSource, counter?: PlaceCounter): ParsedCsv {
+  const input =
+    typeof source === 'string' && source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   // The rows before the header (a list description) and the header itself: at most HEADER_SEARCH_ROWS.
   const head: string[][] = [];
   let body: PlaceRows | undefined;
@@ -144,7 +206,7 @@ export function parseSavedPlacesCsv(text: string, counter?: PlaceCounter): Parse
     .slice(0, -1)
     .map((row) => row.join(',').trim())
     .join('\n');
-  const columns = trimmed(head.at(-1)!);
+  const columns = trimmed(head.at(-1)!).map(detached);
   return { places: body.places, columns, ...(description ? { description } : {}) };
 }
 
@@ -153,9 +215,9 @@ export function parseSavedPlacesCsv(text: string, counter?: PlaceCounter): Parse
  * fail validation. With a `counter`, every record after the first (the header) counts against the
  * archive's place cap, as the list's row count is shown as its places.
  */
-export function countNonBlankRows(text: string, counter?: PlaceCounter): number {
+export function countNonBlankRows(source: CsvSource, counter?: PlaceCounter): number {
   let rows = 0;
-  eachRecord(text, () => {
+  eachRecord(source, () => {
     rows += 1;
     if (rows > 1) counter?.add();
   });
