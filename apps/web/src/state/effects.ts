@@ -192,16 +192,13 @@ export function createEffects({
     const results: FileResult[] = [];
     for (const list of summary.lists) {
       const files = await mapDownloads(list.path, list.files, blobUrl);
+      const { stats } = list;
       results.push({
         path: list.path,
         fileName: list.fileName,
         name: list.name,
-        counts: {
-          total: list.stats.totalPlaces,
-          converted: list.stats.converted,
-          skipped: list.stats.skipped,
-        },
-        unplaced: { ...list.stats.unplaced },
+        counts: { total: stats.totalPlaces, converted: stats.converted, skipped: stats.skipped },
+        unplaced: { ...stats.unplaced },
         skippedReason: list.skippedReason ?? null,
         empty: list.empty === true,
         files,

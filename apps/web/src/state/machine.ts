@@ -204,17 +204,12 @@ function fromAwaitingIntent(
   event: AppEvent,
 ): AppState {
   switch (event.type) {
-    case 'intentCreated':
+    case 'intentCreated': {
       if (event.requestId !== state.requestId) return state;
-      return {
-        status: 'paying',
-        ...archiveOf(state),
-        authorization: {
-          kind: 'card',
-          clientSecret: event.clientSecret,
-          paymentIntentId: event.paymentIntentId,
-        },
-      };
+      const { clientSecret, paymentIntentId } = event;
+      const authorization = { kind: 'card' as const, clientSecret, paymentIntentId };
+      return { status: 'paying', ...archiveOf(state), authorization };
+    }
     case 'intentFailed':
       if (event.requestId !== state.requestId) return state;
       return {
