@@ -68,11 +68,6 @@ export type Effects = ReturnType<typeof createEffects>;
 /** Main-thread time the Blob work may take before the page gets the thread back (long task: 50 ms). */
 export const BLOB_WORK_BUDGET_MS = 20;
 
-/** Lets the page handle input and paint before more work is done. */
-function yieldToPage(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
 function clickDownload(url: string, fileName: string): void {
   const link = document.createElement('a');
   link.href = url;
@@ -151,7 +146,8 @@ export function createEffects({
     let sliceStart = performance.now();
     return async (bytes, type) => {
       if (performance.now() - sliceStart > BLOB_WORK_BUDGET_MS) {
-        await yieldToPage();
+        // The page handles input and paints before more work is done.
+        await new Promise((resolve) => setTimeout(resolve, 0));
         sliceStart = performance.now();
       }
       return track(new Blob([bytes], { type }));

@@ -12,10 +12,12 @@ import { UnplacedReasons } from './UnplacedReasons';
 export const MY_MAPS_LAYER_LIMIT = 2000;
 
 /**
- * One chosen list in the results: its skipped panel, its "empty list" panel, or its downloads and
- * counts (a list with no place placed is named as a list, with no map file and no file name).
+ * One chosen list in the results: its skipped panel, its "empty list" panel, or its name, its
+ * downloads (each click is remembered) and its counts (a list with no place placed is named as a
+ * list, with no map file and no file name).
  */
 export function FileResultPanel({ result, format }: { result: FileResult; format: OutputFormat }) {
+  const send = useSend();
   if (result.skippedReason !== null) {
     return (
       <article className="file-result is-skipped">
@@ -42,12 +44,6 @@ export function FileResultPanel({ result, format }: { result: FileResult; format
     );
   }
 
-  return <FileDownloads result={result} format={format} />;
-}
-
-/** A converted list: its name, its downloads (each click is remembered) and its counts. */
-function FileDownloads({ result, format }: { result: FileResult; format: OutputFormat }) {
-  const send = useSend();
   const downloaded = (url: string) => () => send({ type: 'fileDownloaded', url });
   const { counts, files, failed } = result;
   const parts = files.length;
