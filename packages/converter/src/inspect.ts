@@ -55,26 +55,28 @@ function isEmptyList(parsed: ParsedCsv | ConverterError): boolean {
  * how many are placed without a lookup (coordinates in the file or the link) and how many need a
  * lookup (a link without coordinates that the resolver accepts). The rest (no link, or a link the
  * resolver refuses, `not_allowed`) cannot be placed at all. Every link is read here once: a place
- * placed by it gets its coordinates, and the run plans from `needs` (kept on the parsed list)
- * instead of reading it again.
+ * placed by it gets its coordinates (and no need), and the run plans from `needs` (kept on the
+ * parsed list) instead of reading it again.
  */
 export function coordinateSources(places: readonly ParsedPlace[]): {
-  needs: PlaceNeed[];
+  needs: (PlaceNeed | undefined)[];
   withCoordinates: number;
   needsLookup: number;
 } {
-  const needs = new Array<PlaceNeed>(places.length);
+  const needs = new Array<PlaceNeed | undefined>(places.length);
   let withCoordinates = 0;
   let needsLookup = 0;
   for (let i = 0; i < places.length; i += 1) {
     const place = places[i]!;
     const need = placeNeed(place);
-    needs[i] = need;
     if (need.kind === 'coordinates') {
-      // The place keeps what its link says, so a run uses it as it is instead of a copy.
+      // The place keeps what its link says (no need is kept), so a run uses it as it is.
       place.coordinates = need.coordinates;
       withCoordinates += 1;
-    } else if (need.kind === 'lookup') needsLookup += 1;
+      continue;
+    }
+    needs[i] = need;
+    if (need.kind === 'lookup') needsLookup += 1;
   }
   return { needs, withCoordinates, needsLookup };
 }

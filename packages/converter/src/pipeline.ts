@@ -172,8 +172,8 @@ export async function convertLists(
       if (i % PROGRESS_CHECK_EVERY === 0) {
         progress.reading(i, read.length, place.title.trim() || place.url);
       }
-      const need = needs[i]!;
       if (place.coordinates) continue;
+      const need = needs[i]!;
       if (need.kind === 'coordinates') place.coordinates = need.coordinates;
       else if (need.kind === 'unplaced') place.reason = need.reason;
       else if (!lookups) place.reason = 'not_looked_up';

@@ -57,8 +57,8 @@ export interface ListPlan {
   /** The name its files are written under. */
   outputName: string;
   parsed: ParsedCsv | ConverterError;
-  /** Per place, in order: its coordinates, the lookup it needs, or why it cannot have one. */
-  needs: readonly PlaceNeed[];
+  /** Per place, in order: its coordinates, the lookup it needs, or why it cannot have one (none: it has its coordinates). */
+  needs: readonly (PlaceNeed | undefined)[];
 }
 
 /** A run, planned: its lists, and its lookups. */
@@ -80,8 +80,8 @@ export function planRun(lists: readonly ListInput[]): RunPlan {
     const places = parsed instanceof ConverterError ? [] : parsed.places;
     const needs = parsed instanceof ConverterError ? [] : (parsed.needs ?? places.map(placeNeed));
     for (let i = 0; i < needs.length; i += 1) {
-      const need = needs[i]!;
-      if (need.kind !== 'lookup' || entries.has(need.key)) continue;
+      const need = needs[i];
+      if (need?.kind !== 'lookup' || entries.has(need.key)) continue;
       const place = places[i]!;
       entries.set(need.key, place.url);
       if (place.title.trim()) titles.set(place.url, place.title.trim());

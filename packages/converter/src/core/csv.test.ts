@@ -176,6 +176,20 @@ describe('a list read from its bytes, a piece at a time', () => {
       { numRuns: 40 },
     );
   });
+
+  it('cuts a line longer than a piece between characters, never inside one (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }), (chars) => {
+        const note = chars.repeat(Math.ceil(70_000 / chars.length)).replace(/"/g, '""');
+        const text = `Title,Note,URL\nLong,"${note}",${URL_A}\nShort,,${URL_A}\n`;
+        const bytes = new TextEncoder().encode(text);
+        expect(outcome(() => parseSavedPlacesCsv(bytes))).toEqual(
+          outcome(() => parseSavedPlacesCsv(text)),
+        );
+      }),
+      { numRuns: 30 },
+    );
+  });
 });
 
 describe('countNonBlankRows', () => {

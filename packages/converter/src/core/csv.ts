@@ -15,9 +15,10 @@ export interface ParsedCsv {
   columns: string[];
   /**
    * What each place needs (`placeNeed`), in order, once inspection has read the links; a run plans
-   * from it rather than reading every link again. Absent on a list parsed but not inspected.
+   * from it rather than reading every link again. None for a place given its coordinates then;
+   * absent on a list parsed but not inspected.
    */
-  needs?: readonly PlaceNeed[];
+  needs?: readonly (PlaceNeed | undefined)[];
 }
 
 /** True for the header row: it names both a Title and a URL column (any case, trimmed). */
@@ -62,6 +63,8 @@ const PIECE_BYTES = 32 * 1024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+/** Decodes a piece as it is: a BOM is dropped at the start of the list only. */
+const piecesDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 let scratch = new Uint8Array(PIECE_BYTES);
 
 /**
@@ -78,13 +81,21 @@ function detached(cell: string): string {
     : ` ${cell}`.slice(1);
 }
 
-/** The text of UTF-8 `bytes` in pieces of {@link PIECE_BYTES} (a leading BOM dropped, as decoding does). */
+/**
+ * The text of UTF-8 `bytes` in pieces of at most {@link PIECE_BYTES}, each ending after a line
+ * feed where the piece has one (so the record cut by its end is rare) and never inside a character;
+ * a leading BOM dropped, as decoding the whole does.
+ */
 function* piecesOf(bytes: Uint8Array): Generator<string> {
-  const pieces = new TextDecoder();
-  for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
-    yield pieces.decode(bytes.subarray(at, at + PIECE_BYTES), { stream: true });
+  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (at < bytes.length) {
+    let end = Math.min(bytes.length, at + PIECE_BYTES);
+    const lineEnd = end < bytes.length ? bytes.lastIndexOf(10, end - 1) : -1;
+    if (lineEnd >= at) end = lineEnd + 1;
+    else while (end < bytes.length && end > at + 1 && (bytes[end]! & 0xc0) === 0x80) end -= 1;
+    yield piecesDecoder.decode(bytes.subarray(at, end));
+    at = end;
   }
-  yield pieces.decode();
 }
 
 /**
