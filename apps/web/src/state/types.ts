@@ -38,17 +38,15 @@ export type Authorization =
 /** The processing statuses of the seed between idle and complete: the worker's stages. */
 export type ProcessingStage = ConversionStage;
 
-/** What the processing card shows. */
-export interface Progress {
-  /** 0..100 over the whole run. */
-  percent: number;
-  fileIndex: number;
-  fileCount: number;
-  fileName: string;
+/** What the processing card shows: the worker's last report, and the lookups' time left. */
+export interface Progress extends Pick<
+  ConversionProgress,
+  'percent' | 'fileIndex' | 'fileCount' | 'fileName'
+> {
   /** The place being looked at, shown under "Extracting coordinates from URLs". */
   currentItem: string | null;
   /** While places are looked up: answered so far of the run's distinct lookups. */
-  lookups: { done: number; total: number } | null;
+  lookups: NonNullable<ConversionProgress['lookups']> | null;
   /** The lookups' time left, once there is a fair estimate. */
   secondsLeft: number | null;
 }
