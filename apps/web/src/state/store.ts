@@ -19,15 +19,10 @@ export interface ToastMessage {
   open: boolean;
 }
 
-/** The config as loaded: until the API answers, the defaults are shown. */
-export interface ConfigState {
-  loaded: boolean;
-  value: AppConfig;
-}
-
 export interface AppStore {
   state: AppState;
-  config: ConfigState;
+  /** The config as loaded: until the API answers, the defaults are shown. */
+  config: { loaded: boolean; value: AppConfig };
   /** Newest first, at most {@link TOAST_LIMIT}. */
   toasts: readonly ToastMessage[];
   /** A payment an earlier visit left unsettled, once the API has said where it stands. */
