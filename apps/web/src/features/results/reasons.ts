@@ -6,40 +6,31 @@
 import { REASON_TEXT } from '@placeport/contract';
 import type { UnplacedReason } from '../../worker/types';
 
-/** What the person can do about places left without coordinates for each reason. */
+/**
+ * What the person can do about places left without coordinates for each reason, in the order the
+ * reasons are listed: the ones a person can act on first.
+ */
 export const REASON_ADVICE: Readonly<Record<UnplacedReason, string>> = {
-  not_found:
-    'Google shows no location for them (a closed or removed place, or one we could not place for sure). Check them in the failed-places CSV.',
   throttled: 'Google refused the lookups for now. Try them again later with "Retry failed places".',
   unavailable:
     'The lookup service could not be reached or took too long. Try them again with "Retry failed places".',
   limit:
     'The lookups allowed for this payment were used up. "Retry failed places" starts a new run for just these places.',
+  interrupted:
+    'The conversion was stopped before they were looked up. "Retry failed places" looks them up in a new run.',
+  not_looked_up: 'Their links carry no coordinates and were not looked up.',
+  not_found:
+    'Google shows no location for them (a closed or removed place, or one we could not place for sure). Check them in the failed-places CSV.',
   not_allowed:
     'Their links are not Google Maps place links (web pages, shopping links), so there is nothing to look up.',
   no_link: 'These rows have no link at all, so there is nothing to place.',
-  not_looked_up: 'Their links carry no coordinates and were not looked up.',
-  interrupted:
-    'The conversion was stopped before they were looked up. "Retry failed places" looks them up in a new run.',
 };
-
-/** Reasons in the order they are listed: the ones a person can act on first. */
-export const REASON_ORDER: readonly UnplacedReason[] = [
-  'throttled',
-  'unavailable',
-  'limit',
-  'interrupted',
-  'not_looked_up',
-  'not_found',
-  'not_allowed',
-  'no_link',
-];
 
 /** The reasons of a run, summed over its lists, most actionable first, without zeros. */
 export function reasonCounts(
   unplaced: readonly Partial<Record<UnplacedReason, number>>[],
 ): Array<{ reason: UnplacedReason; count: number; text: string; advice: string }> {
-  return REASON_ORDER.flatMap((reason) => {
+  return (Object.keys(REASON_ADVICE) as UnplacedReason[]).flatMap((reason) => {
     const count = unplaced.reduce((sum, counts) => sum + (counts[reason] ?? 0), 0);
     return count > 0
       ? [{ reason, count, text: REASON_TEXT[reason], advice: REASON_ADVICE[reason] }]
