@@ -98,14 +98,15 @@ const folderOf = (folder: KmlFolder | undefined) => (folder?.description ? folde
  * the seed's Document (its name, description and style). With a `folder` that has a description, the
  * placemarks sit in a `<Folder>` named after the list and carrying its description, inside the
  * Document; without one, directly in the Document as the seed writes them. It is
- * {@link kmlChunks} joined: a 2,000-placemark file is built with a single copy of its text.
+ * {@link kmlChunks} joined, in one join: a 2,000-placemark file is built with a single copy of its text.
  */
 export function buildKml(
   places: readonly MappedPlace[],
   documentName = KML_DOCUMENT_NAME,
   folder?: KmlFolder,
 ): string {
-  return Array.from(kmlChunks(places, documentName, folder)).join('');
+  const inFolder = folderOf(folder);
+  return [kmlHead(documentName, inFolder), ...places.map(placemark), kmlTail(inFolder)].join('');
 }
 
 /**
