@@ -5,6 +5,7 @@
  * `openLocalLookups` imports when a run has links to look up; `--help` and offline runs never read it.
  */
 import { rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 await rm('dist', { recursive: true, force: true });
@@ -16,6 +17,11 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
+  // fflate's Node build loads worker_threads (through a CommonJS require) for its asynchronous API,
+  // which nothing here uses; its browser build is the same synchronous code without it.
+  alias: {
+    fflate: fileURLToPath(import.meta.resolve('fflate')).replace(/index\.mjs$/, 'browser.js'),
+  },
   target: 'node20.19',
   sourcemap: 'linked',
   // undici is CommonJS and requires Node's modules; ES modules have no `require` of their own.

@@ -3,7 +3,6 @@
  * wrong usage are answered here; the conversion's code (the converter, the writers, the summary) is
  * imported only for a run, so `placeport --help` costs little more than Node starting.
  */
-import { setFlagsFromString } from 'node:v8';
 import { readMachine } from './config.js';
 import { startCommand } from './usage.js';
 
@@ -23,7 +22,7 @@ if (start.kind === 'exit') {
   // V8 then grows its young generation to 32 MB and never gives it back. Kept at its first size,
   // survivors move on to the old generation sooner (issue 19: peak 138 -> 105 MB at 50,000 places, CPU 1.65 -> 1.37× GDAL).
   // A flag to `node` would do the same but needs a second process, which --help would pay for.
-  setFlagsFromString('--semi-space-growth-factor=1');
+  (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
   const { runCli } = await import('./main.js');
   process.exitCode = await runCli(argv);
 }
