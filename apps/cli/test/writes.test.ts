@@ -12,6 +12,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
+import { convertArchive, listFiles } from '@placeport/converter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOWHERE, readKmlFile, run as runBin, tempFolder } from './support.js';
 import type { CliSummary } from '../src/summary.js';
@@ -69,6 +70,25 @@ describe('placeport writes safely', () => {
   afterAll(async () => {
     await google.close();
     await remove();
+  });
+
+  it('writes every file byte for byte as the library writes it, past the write buffer and with characters of every width', async () => {
+    // Titles of 1 to 4-byte characters, so pieces rarely fill the write buffer exactly.
+    const rows = Array.from({ length: 3_000 }, (_, i) => {
+      const title = `${'清水寺 Über 🛴 '.repeat(1 + (i % 7))}${i}`;
+      return `${title},Note ${i},"https://www.google.com/maps/search/${(i % 80) + 1}.5,${(i % 170) + 1}.25",`;
+    });
+    const zip = zipSync({
+      'Takeout/Saved/Big list.csv': strToU8(`Title,Note,URL,Comment\n${rows.join('\n')}\n`),
+    });
+    const out = path.join(dir, 'byte-for-byte');
+    const result = await offline(['convert', await zipOf('big.zip', { zip }), '--out', out]);
+    expect(result.code).toBe(0);
+    const expected = (await convertArchive(zip)).lists.flatMap((list) => listFiles(list, 'kml'));
+    expect(expected).toHaveLength(2);
+    for (const file of expected) {
+      expect(await readFile(path.join(out, file.fileName), 'utf8')).toBe(file.data);
+    }
   });
 
   it('never follows a symbolic link in the output folder: exit 2 naming it, then --force replaces the link by a file', async () => {
