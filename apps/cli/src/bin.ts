@@ -20,7 +20,8 @@ if (start.kind === 'exit') {
 } else {
   // A run reads its lists once and keeps them to the end, so most of what it allocates survives:
   // V8 then grows its young generation to 32 MB and never gives it back. Kept at its first size,
-  // survivors move on to the old generation sooner (issue 19: peak 138 -> 105 MB at 50,000 places, CPU 1.65 -> 1.37× GDAL).
+  // survivors move on to the old generation sooner (issue 19: peak 138 -> 105 MB at 50,000 places,
+  // CPU 1.65 -> 1.37x GDAL's).
   // A flag to `node` would do the same but needs a second process, which --help would pay for.
   (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
   const { runCli } = await import('./main.js');

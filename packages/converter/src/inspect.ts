@@ -21,10 +21,11 @@ export interface InspectedList extends ListSummary {
 }
 
 /**
- * Parses a list (its text, or its UTF-8 bytes), turning a validation failure into data (the seed skips such a list and goes on).
- * A saved list is CSV; the starred places (`kind` `starred`) are `Saved Places.json`. With a
- * `counter` (one per archive), its places count against the archive's place cap, and past it this
- * throws ConverterError `too-many-places`, the one failure that is not the list's own.
+ * Parses a list (its text, or its UTF-8 bytes), turning a validation failure into data (the seed
+ * skips such a list and goes on). A saved list is CSV; the starred places (`kind` `starred`) are
+ * `Saved Places.json`. With a `counter` (one per archive), its places count against the archive's
+ * place cap, and past it this throws ConverterError `too-many-places`, the one failure that is not
+ * the list's own.
  */
 export function parseList(
   content: CsvSource,

@@ -57,7 +57,10 @@ export interface ListPlan {
   /** The name its files are written under. */
   outputName: string;
   parsed: ParsedCsv | ConverterError;
-  /** Per place, in order: its coordinates, the lookup it needs, or why it cannot have one (none: it has its coordinates). */
+  /**
+   * Per place, in order: its coordinates, the lookup it needs, or why it cannot have one; none for
+   * a place given its coordinates at inspection.
+   */
   needs: readonly (PlaceNeed | undefined)[];
 }
 

@@ -171,10 +171,11 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
 
 /**
  * Takes the chosen lists out of the archive, one at a time as they are pulled, so a caller that
- * parses each before pulling the next never holds every list at once. Only those entries are inflated, by `inflate` (fflate's by default; Node callers may pass
- * zlib's). An entry that fails to inflate is logged and skipped, as the seed says; if every one
- * fails, the archive is refused as incomplete (product.md), once the last is pulled. Throws
- * ConverterError (see {@link chooseCsvEntries}) before the first entry.
+ * parses each before pulling the next never holds every list at once. Only those entries are
+ * inflated, by `inflate` (fflate's by default; Node callers may pass zlib's). An entry that fails
+ * to inflate is logged and skipped, as the seed says; if every one fails, the archive is refused as
+ * incomplete (product.md), once the last is pulled. Throws ConverterError (see
+ * {@link chooseCsvEntries}) before the first entry.
  */
 export function eachCsvEntry(
   bytes: Uint8Array,
