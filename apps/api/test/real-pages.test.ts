@@ -1,4 +1,5 @@
-import { extractCoordinates, placeIdFromFtid } from '@placeport/converter/internal';
+import { extractCoordinates } from '@placeport/converter';
+import { placeIdFromFtid } from '@placeport/converter/internal';
 import { LOCALIZED_PRODUCT_NAMES, PLACES_API_FAILURES, REAL_PLACE_PAGES } from '@placeport/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './support.js';

@@ -1,4 +1,5 @@
-import { extractCoordinates, placeIdFromFtid, cidFromFtid } from '@placeport/converter/internal';
+import { extractCoordinates } from '@placeport/converter';
+import { placeIdFromFtid, cidFromFtid } from '@placeport/converter/internal';
 import { coordinatesForFtid, PAGE_FORMS, REQUESTER_LOCATION } from '@placeport/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ftidFor, placeLinks, startStack, takeoutLink, type Stack } from './support.js';

@@ -4,7 +4,7 @@
  * count what they did for the summary, and say when the upstream cannot be reached at all; the
  * progress comes from the pipeline (each place once, when its answer is final).
  */
-import { ResolveRequestError, type ResolveUrls } from '@placeport/converter/internal';
+import { ResolveRequestError, type ResolveUrls } from '@placeport/converter';
 import { createResolveClient } from '@placeport/converter/worker';
 import type { Resolver } from '@placeport/resolver';
 import type { CliEnvironment } from './config.js';

@@ -9,15 +9,13 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { FORMAT_INFO, type ConversionResult, type InspectedList } from '@placeport/converter';
 import {
   failedCsvFileName,
-  FORMAT_INFO,
   labelledStem,
   outputFileName,
   safeFileStem,
   DEFAULT_FILE_STEM,
-  type ConversionResult,
-  type InspectedList,
   unwrittenListFiles,
   type UnwrittenFile,
 } from '@placeport/converter/internal';

@@ -3,7 +3,8 @@
  * several lists share turned into wrong usage. Apart from usage.ts, so that parsing the command line
  * (and `--help`) never loads the converter's library.
  */
-import { ConverterError, pickLists as pickListsOf } from '@placeport/converter/internal';
+import { ConverterError } from '@placeport/converter';
+import { pickLists as pickListsOf } from '@placeport/converter/internal';
 import { UsageError } from './usage.js';
 
 /**

@@ -1,5 +1,5 @@
 import { formatCount, REASON_TEXT, type UnplacedReason } from '@placeport/contract';
-import type { ConversionResult } from '@placeport/converter/internal';
+import type { ConversionResult } from '@placeport/converter';
 import type { LookupStats } from './lookups.js';
 import type { ListWrite } from './outputs.js';
 

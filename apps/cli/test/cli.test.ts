@@ -7,7 +7,8 @@ import {
   type FakeGoogle,
   type GeneratedList,
 } from '@placeport/testkit';
-import { placeIdsOf, resolvedUrlFor } from '@placeport/converter/internal';
+import { resolvedUrlFor } from '@placeport/converter';
+import { placeIdsOf } from '@placeport/converter/internal';
 import { REASON_TEXT } from '@placeport/contract';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';

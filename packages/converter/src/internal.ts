@@ -2,8 +2,7 @@
  * What PlacePort's own apps (web, CLI, resolver, API tests) need beyond the main entry, by name: the
  * link rules the resolver shares with the converter, the file names the CLI writes, the retry
  * lists. Not a stable API: other projects use the package's main entry (`@placeport/converter`).
- * A few public names are here too because app files import them from this entry; new code takes
- * them from the main entry.
+ * Names the main entry exports are not repeated here: apps import those from the main entry.
  */
 
 // Links: which need a lookup, the allowlist, place ids, and coordinates (the resolver's rules).
@@ -27,7 +26,6 @@ export {
   WEAK_EVIDENCE_MAX_METRES,
 } from './core/s2.js';
 export { isValidCoordinate } from './core/latlng.js';
-export { extractCoordinates, resolvedUrlFor } from './core/coordinates.js';
 export { MAX_URL_LENGTH } from './core/limits.js';
 
 // File names and text as the CLI writes them.
@@ -38,14 +36,10 @@ export {
   labelledStem,
   safeFileStem,
 } from './core/names.js';
-export { FORMAT_INFO, outputFileName } from './core/formats/output.js';
+export { outputFileName } from './core/formats/output.js';
 export { UNTITLED_PLACE_NAME } from './core/kml.js';
 export { stripForbiddenXmlChars } from './core/xml.js';
 export { pickLists, unwrittenListFiles, type UnwrittenFile } from './library.js';
 
-// Reasons, errors and the data of a run.
-export { LOOKUP_FAILURES, RETRYABLE_AGAIN, type LookupFailure } from './core/reasons.js';
-export { ConverterError } from './core/errors.js';
-export { ResolveRequestError, type ResolveUrls } from './core/seams.js';
-export type { ConversionResult, LatLng } from './core/types.js';
-export type { InspectedList } from './inspect.js';
+// Reasons.
+export { RETRYABLE_AGAIN } from './core/reasons.js';

@@ -1,4 +1,4 @@
-import type { LatLng } from '@placeport/converter/internal';
+import type { LatLng } from '@placeport/converter';
 import { systemClock, type Clock } from './clock.js';
 import { CACHE_MAX_ENTRIES, CACHE_TTL_MS } from './limits.js';
 

@@ -1,9 +1,8 @@
+import { extractCoordinates, type LatLng } from '@placeport/converter';
 import {
-  extractCoordinates,
   isPlausibleForFtid,
   namesPlace,
   parseFtid,
-  type LatLng,
   type PlaceIds,
 } from '@placeport/converter/internal';
 import { readPage, type PlaceData } from './page.js';

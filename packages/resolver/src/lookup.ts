@@ -1,11 +1,9 @@
+import { extractCoordinates, LOOKUP_FAILURES, type LookupFailure } from '@placeport/converter';
 import {
   cacheKeyOf,
-  extractCoordinates,
   isAllowedFetchUrl,
   isShortLink,
-  LOOKUP_FAILURES,
   placeIdsOf,
-  type LookupFailure,
   type PlaceIds,
 } from '@placeport/converter/internal';
 import type { Breaker } from './breaker.js';

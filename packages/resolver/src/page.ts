@@ -1,4 +1,5 @@
-import { extractCoordinates, isValidCoordinate, type LatLng } from '@placeport/converter/internal';
+import { extractCoordinates, type LatLng } from '@placeport/converter';
+import { isValidCoordinate } from '@placeport/converter/internal';
 import { isProductName } from './product-names.js';
 
 /**

@@ -1,4 +1,5 @@
-import { linkNeed, type LatLng, type PlaceIds } from '@placeport/converter/internal';
+import { type LatLng } from '@placeport/converter';
+import { linkNeed, type PlaceIds } from '@placeport/converter/internal';
 
 /**
  * How one link will be resolved, as the converter core's {@link linkNeed} decides (the one rule

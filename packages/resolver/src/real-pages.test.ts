@@ -1,9 +1,5 @@
-import {
-  isPlausibleForFtid,
-  placeIdsOf,
-  type LatLng,
-  type PlaceIds,
-} from '@placeport/converter/internal';
+import { type LatLng } from '@placeport/converter';
+import { isPlausibleForFtid, placeIdsOf, type PlaceIds } from '@placeport/converter/internal';
 import {
   ALL_PAGE_FORMS,
   coordinatesForCid,

@@ -1,4 +1,4 @@
-import { resolvedUrlFor } from '@placeport/converter/internal';
+import { resolvedUrlFor } from '@placeport/converter';
 import { Breaker } from './breaker.js';
 import { MemoryPlaceCache, type CachedPlace, type PlaceCache } from './cache.js';
 import { systemClock, timeoutSignal, type Clock } from './clock.js';

@@ -1,4 +1,5 @@
-import { isValidCoordinate, type LatLng } from '@placeport/converter/internal';
+import { type LatLng } from '@placeport/converter';
+import { isValidCoordinate } from '@placeport/converter/internal';
 import { timeoutSignal, type Clock } from './clock.js';
 import { MAX_PAGE_BYTES } from './limits.js';
 

@@ -1,4 +1,4 @@
-import { extractCoordinates, type LatLng } from '@placeport/converter/internal';
+import { extractCoordinates, type LatLng } from '@placeport/converter';
 import {
   FAKE_GOOGLE_API_KEY,
   ftidForCid,

@@ -1,4 +1,4 @@
-import { FORMAT_INFO } from '@placeport/converter/internal';
+import { FORMAT_INFO } from '@placeport/converter';
 import { OUTPUT_FORMATS } from '@placeport/contract';
 import { useId } from 'react';
 import { useEffects, useSend } from '../../app/context';

@@ -1,4 +1,4 @@
-import { FORMAT_INFO } from '@placeport/converter/internal';
+import { FORMAT_INFO } from '@placeport/converter';
 import { Tooltip } from 'radix-ui';
 import { useSend } from '../../app/context';
 import { DownloadIcon } from '../../components/Icons';
