@@ -2,7 +2,6 @@ import { makeZipBomb } from '@placeport/testkit';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readArchive } from '../inspect.js';
-import { chooseCsvEntries, extractCsvEntries } from './archive.js';
 import { ConverterError } from './errors.js';
 import { LIMITS } from './limits.js';
 
@@ -118,9 +117,11 @@ describe('archive rules (seed section 5, product.md)', () => {
     expect(only?.parsed).not.toBeInstanceOf(ConverterError);
   });
 
-  it('removes a BOM from the text', () => {
+  it('reads a list that starts with a BOM', () => {
     const bytes = zip({ 'Saved/L.csv': new Uint8Array([0xef, 0xbb, 0xbf, ...list(1)]) });
-    expect(extractCsvEntries(bytes)[0]?.content.startsWith('Title')).toBe(true);
+    const [only] = readArchive(bytes);
+    expect(only?.problem).toBeUndefined();
+    expect(only?.rowCount).toBe(1);
   });
 
   it('keeps a list that fails validation, with its reason for later', () => {
@@ -182,7 +183,7 @@ describe('archive rules (seed section 5, product.md)', () => {
     const nameAt = findBytes(corrupt, strToU8('Saved/B.csv'));
     for (let i = nameAt + 20; i < nameAt + 60; i += 1) corrupt[i] = 0xff;
     const warnings: string[] = [];
-    const lists = extractCsvEntries(corrupt, LIMITS, (w) => warnings.push(w));
+    const lists = readArchive(corrupt, { logger: { warn: (w: string) => warnings.push(w) } });
     expect(lists.map((l) => l.path)).toEqual(['Saved/A.csv']);
     expect(warnings[0]).toMatch(/^Skipped Saved\/B\.csv/);
   });
@@ -191,7 +192,7 @@ describe('archive rules (seed section 5, product.md)', () => {
     const corrupt = zip({ 'Saved/B.csv': list(400) }).slice();
     const nameAt = findBytes(corrupt, strToU8('Saved/B.csv'));
     for (let i = nameAt + 20; i < nameAt + 60; i += 1) corrupt[i] = 0xff;
-    expect(codeOf(() => extractCsvEntries(corrupt))).toBe(
+    expect(codeOf(() => readArchive(corrupt))).toBe(
       'incomplete-zip: This file is not a complete ZIP archive. Download it again from Google Takeout.',
     );
   });
@@ -220,11 +221,11 @@ describe('archive limits (checked from the directory, before inflating)', () => 
 
   it('accepts lists exactly at the unpacked-size limit and refuses one byte more', () => {
     const bytes = zip({ 'Saved/A.csv': list(50) });
-    const size = chooseCsvEntries(bytes)[0]!.size;
-    expect(chooseCsvEntries(bytes, { ...LIMITS, maxCsvBytes: size })).toHaveLength(1);
-    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxCsvBytes: size - 1 }))).toMatch(
-      /^archive-too-large/,
-    );
+    const size = readArchive(bytes)[0]!.size;
+    expect(readArchive(bytes, { limits: { ...LIMITS, maxCsvBytes: size } })).toHaveLength(1);
+    expect(
+      codeOf(() => readArchive(bytes, { limits: { ...LIMITS, maxCsvBytes: size - 1 } })),
+    ).toMatch(/^archive-too-large/);
   });
 
   it('accepts exactly the entry limit and refuses one more', () => {
@@ -232,21 +233,25 @@ describe('archive limits (checked from the directory, before inflating)', () => 
       Array.from({ length: 10 }, (_, i) => [`Saved/L${i}.csv`, list(1)]),
     );
     const bytes = zip(files);
-    expect(chooseCsvEntries(bytes, { ...LIMITS, maxEntries: 10 })).toHaveLength(10);
-    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxEntries: 9 }))).toMatch(
+    expect(readArchive(bytes, { limits: { ...LIMITS, maxEntries: 10 } })).toHaveLength(10);
+    expect(codeOf(() => readArchive(bytes, { limits: { ...LIMITS, maxEntries: 9 } }))).toMatch(
       /^too-many-entries: .*more than 9 files/,
     );
-    expect(chooseCsvEntries(bytes, { ...LIMITS, maxLists: 10 })).toHaveLength(10);
-    expect(codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxLists: 9 }))).toMatch(
+    expect(readArchive(bytes, { limits: { ...LIMITS, maxLists: 10 } })).toHaveLength(10);
+    expect(codeOf(() => readArchive(bytes, { limits: { ...LIMITS, maxLists: 9 } }))).toMatch(
       /^too-many-entries: .*more than 9 lists/,
     );
   });
 
   it('accepts an archive at the file-size limit and refuses one byte more', () => {
     const bytes = zip({ 'Saved/A.csv': list(1) });
-    expect(chooseCsvEntries(bytes, { ...LIMITS, maxArchiveBytes: bytes.length })).toHaveLength(1);
     expect(
-      codeOf(() => chooseCsvEntries(bytes, { ...LIMITS, maxArchiveBytes: bytes.length - 1 })),
+      readArchive(bytes, { limits: { ...LIMITS, maxArchiveBytes: bytes.length } }),
+    ).toHaveLength(1);
+    expect(
+      codeOf(() =>
+        readArchive(bytes, { limits: { ...LIMITS, maxArchiveBytes: bytes.length - 1 } }),
+      ),
     ).toMatch(/^archive-too-large: This ZIP file is larger than/);
   });
 
@@ -259,7 +264,7 @@ describe('archive limits (checked from the directory, before inflating)', () => 
     view.setUint32(cd + 24, 10, true);
     const lists = (() => {
       try {
-        return extractCsvEntries(lied);
+        return readArchive(lied);
       } catch (error) {
         return error;
       }

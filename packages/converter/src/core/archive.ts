@@ -1,6 +1,6 @@
 import { ConverterError, MESSAGES } from './errors.js';
 import { describeBytes, LIMITS, type Limits } from './limits.js';
-import { listNameFromPath } from './names.js';
+import { fileNameFromPath, folderNamesOf, listNameFromPath } from './names.js';
 import { isSavedPlacesJsonPath } from './saved-places-json.js';
 import type { ListKind } from './types.js';
 import {
@@ -11,7 +11,7 @@ import {
   type ZipEntry,
 } from './zip-directory.js';
 
-export { fflateInflate, type Inflate } from './zip-directory.js';
+export type { Inflate } from './zip-directory.js';
 
 /** A list entry chosen from the archive, still compressed. */
 export interface CsvEntry {
@@ -26,8 +26,6 @@ export interface ArchiveEntry extends CsvEntry {
   name: string;
   /** As inflated (UTF-8): a CSV is parsed from them a piece at a time. */
   bytes: Uint8Array;
-  /** The whole text (BOM removed), decoded when read. */
-  readonly content: string;
 }
 
 /**
@@ -42,38 +40,22 @@ const NOT_PLACE_LISTS = new Set([
   'favourite pages.csv',
 ]);
 
-const utf8 = new TextDecoder('utf-8');
-
-function pathParts(path: string): string[] {
-  return path.split(/[\\/]/);
-}
-
-function baseName(path: string): string {
-  const parts = pathParts(path);
-  return parts[parts.length - 1] ?? path;
-}
-
-/** The folders of a path, outermost first (the file name left out). */
-function folderNames(path: string): string[] {
-  return pathParts(path).slice(0, -1);
-}
-
 function isDirectory(info: { name: string }): boolean {
   return info.name.endsWith('/') || info.name.endsWith('\\');
 }
 
 function isCsvPath(path: string): boolean {
-  return baseName(path).toLowerCase().endsWith('.csv');
+  return fileNameFromPath(path).toLowerCase().endsWith('.csv');
 }
 
 /** True for an entry that may hold saved places: a `.csv` file that is not one of the non-place lists. */
 export function isPlaceListPath(path: string): boolean {
-  return isCsvPath(path) && !NOT_PLACE_LISTS.has(baseName(path).toLowerCase());
+  return isCsvPath(path) && !NOT_PLACE_LISTS.has(fileNameFromPath(path).toLowerCase());
 }
 
 /** True for a path inside a folder named `Saved` (any depth, any case): where Takeout puts the lists. */
 export function isInSavedFolder(path: string): boolean {
-  return folderNames(path).some((folder) => folder.toLowerCase() === 'saved');
+  return folderNamesOf(path).some((folder) => folder.toLowerCase() === 'saved');
 }
 
 /**
@@ -81,7 +63,7 @@ export function isInSavedFolder(path: string): boolean {
  * name ("My saved places.csv") must not hide the others (product.md).
  */
 function inSavedPlacesFolder(path: string): boolean {
-  return folderNames(path).join('/').toLowerCase().includes('saved places');
+  return folderNamesOf(path).join('/').toLowerCase().includes('saved places');
 }
 
 /**
@@ -99,6 +81,11 @@ function choosePlaceLists<T extends CsvEntry>(csvs: readonly T[]): T[] {
   return preferred.length > 0 ? preferred : candidates;
 }
 
+/** A chosen list and where its bytes are in the archive. */
+interface ChosenEntry extends CsvEntry {
+  zip: ZipEntry;
+}
+
 /**
  * Reads the ZIP directory only (nothing is inflated) and chooses the place lists (see
  * {@link isInSavedFolder}, {@link isPlaceListPath}; folders skipped): the saved lists (`.csv`), then
@@ -107,16 +94,6 @@ function choosePlaceLists<T extends CsvEntry>(csvs: readonly T[]): T[] {
  * read (a download cut short), `no-csv` when the archive holds neither a CSV nor starred places,
  * `no-place-lists` when it holds only lists that are not places.
  */
-export function chooseCsvEntries(bytes: Uint8Array, limits: Limits = LIMITS): CsvEntry[] {
-  return chooseEntries(bytes, limits).map(({ path, size, kind }) => ({ path, size, kind }));
-}
-
-/** A chosen list and where its bytes are in the archive. */
-interface ChosenEntry extends CsvEntry {
-  zip: ZipEntry;
-}
-
-/** {@link chooseCsvEntries}, keeping each list's directory entry for reading it. */
 function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
   if (bytes.length > limits.maxArchiveBytes) {
     throw new ConverterError(
@@ -175,7 +152,7 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
  * inflated, by `inflate` (fflate's by default; Node callers may pass zlib's). An entry that fails
  * to inflate is logged and skipped, as the seed says; if every one fails, the archive is refused as
  * incomplete (product.md), once the last is pulled. Throws ConverterError (see
- * {@link chooseCsvEntries}) before the first entry.
+ * {@link chooseEntries}) before the first entry.
  */
 export function eachCsvEntry(
   bytes: Uint8Array,
@@ -206,22 +183,9 @@ function* entriesOf(
       size: data.length,
       name: listNameFromPath(entry.path),
       bytes: data,
-      get content() {
-        return utf8.decode(data);
-      },
     };
   }
   if (read === 0) throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
-}
-
-/** Every chosen list at once (see {@link eachCsvEntry}). */
-export function extractCsvEntries(
-  bytes: Uint8Array,
-  limits: Limits = LIMITS,
-  warn: (message: string) => void = () => {},
-  inflate: Inflate = fflateInflate,
-): ArchiveEntry[] {
-  return Array.from(eachCsvEntry(bytes, { limits, warn, inflate }));
 }
 
 function extractMessage(error: unknown): string {

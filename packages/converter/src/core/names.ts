@@ -213,7 +213,7 @@ export function listOutputNames(paths: readonly string[]): string[] {
 }
 
 /** The folders of an archive path, outermost first. */
-function folderNamesOf(path: string): string[] {
+export function folderNamesOf(path: string): string[] {
   return path.split(/[\\/]/).slice(0, -1).filter(Boolean);
 }
 

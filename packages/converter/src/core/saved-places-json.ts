@@ -3,6 +3,7 @@ import type { ParsedCsv } from './csv.js';
 import { ConverterError, MESSAGES } from './errors.js';
 import type { PlaceCounter } from './limits.js';
 import { toLatLng } from './latlng.js';
+import { fileNameFromPath } from './names.js';
 import type { LatLng, ParsedPlace } from './types.js';
 
 /** The file Takeout's "Maps (your places)" writes the starred places to. */
@@ -19,8 +20,7 @@ const MAX_REPAIR_ROUNDS = 8;
 
 /** True for a path whose file name is `Saved Places.json` (any case, any folder, `/` or `\`). */
 export function isSavedPlacesJsonPath(path: string): boolean {
-  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-  return name.toLowerCase() === SAVED_PLACES_JSON_NAME.toLowerCase();
+  return fileNameFromPath(path).toLowerCase() === SAVED_PLACES_JSON_NAME.toLowerCase();
 }
 
 const CollectionSchema = v.object({
