@@ -104,14 +104,11 @@ function countSources(parsed: ParsedCsv): { withCoordinates: number; needsLookup
  */
 export function readArchive(
   bytes: Uint8Array,
-  options: { limits?: Limits; logger?: Logger; inflate?: Inflate } = {},
+  options: { limits?: Limits; logger?: Logger | undefined; inflate?: Inflate | undefined } = {},
 ): InspectedList[] {
   const limits = options.limits ?? LIMITS;
-  const entries = eachCsvEntry(bytes, {
-    limits,
-    warn: (message) => options.logger?.warn(message),
-    ...(options.inflate ? { inflate: options.inflate } : {}),
-  });
+  const warn = (message: string) => options.logger?.warn(message);
+  const entries = eachCsvEntry(bytes, limits, warn, options.inflate);
   // One count for the whole archive: its lists together may hold at most limits.maxPlaces places.
   const counter = new PlaceCounter(limits.maxPlaces);
   // Each list is parsed as it comes out of the archive, and its text let go before the next.

@@ -68,11 +68,7 @@ function limitsOf(options: ReadOptions): Limits {
  */
 export function inspectArchive(bytes: Uint8Array, options: ReadOptions = {}): ArchiveInspection {
   return {
-    lists: readArchive(bytes, {
-      limits: limitsOf(options),
-      ...(options.logger ? { logger: options.logger } : {}),
-      ...(options.inflate ? { inflate: options.inflate } : {}),
-    }),
+    lists: readArchive(bytes, { ...options, limits: limitsOf(options) }),
   };
 }
 
@@ -188,15 +184,13 @@ export function failedFileOf(list: ConversionResult): OutputFile | undefined {
 
 /** Places, converted and not, over all lists of a run. */
 export function totalsOf(lists: readonly ConversionResult[]): ConvertedArchive['totals'] {
-  let total = 0;
-  let converted = 0;
-  let skipped = 0;
-  for (const list of lists) {
-    total += list.stats.totalPlaces;
-    converted += list.stats.converted;
-    skipped += list.stats.skipped;
+  const totals = { total: 0, converted: 0, skipped: 0 };
+  for (const { stats } of lists) {
+    totals.total += stats.totalPlaces;
+    totals.converted += stats.converted;
+    totals.skipped += stats.skipped;
   }
-  return { total, converted, skipped };
+  return totals;
 }
 
 /**

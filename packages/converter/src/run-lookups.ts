@@ -131,25 +131,24 @@ export class RunLookups {
   private readonly firstPass: Promise<void>;
   /** The service said the upstream cannot be reached: nothing more is sent. */
   private halted = false;
+  /** A retry request got no answer but refusals: the rest of the retry round is not sent. */
+  private retryRefused = false;
 
   constructor(
     private readonly entries: readonly LookupEntry[],
     private readonly settings: LookupSettings,
   ) {
     const chunks = chunksOf(entries, settings.chunkSize);
-    const done = chunks.map(() => {
-      let resolve = () => {};
-      const promise = new Promise<void>((r) => (resolve = r));
-      return { promise, resolve };
-    });
-    chunks.forEach((chunk, i) => {
-      for (const [key] of chunk) this.chunkDone.set(key, done[i]!.promise);
-    });
+    const resolvers: Array<() => void> = [];
+    for (const chunk of chunks) {
+      const done = new Promise<void>((resolve) => resolvers.push(resolve));
+      for (const [key] of chunk) this.chunkDone.set(key, done);
+    }
     this.firstPass = this.pass(
       chunks,
       'first',
       () => settings.timeoutMs,
-      (index) => done[index]!.resolve(),
+      (i) => resolvers[i]!(),
     );
     // Awaited by firstAnswers and finish, which pass a failure on; never left unhandled meanwhile.
     this.firstPass.catch(() => {});
@@ -199,12 +198,7 @@ export class RunLookups {
     if (again.length > 0 && this.retryAhead && retryDelayMs !== null) {
       const deadline = now() + timeoutMs;
       await sleep(retryDelayMs, signal);
-      await this.pass(
-        chunksOf(again, this.settings.chunkSize),
-        'retry',
-        () => deadline - now(),
-        () => {},
-      );
+      await this.pass(chunksOf(again, this.settings.chunkSize), 'retry', () => deadline - now());
     }
     this.settle(this.entries.filter(([key]) => !this.final.has(key)));
   }
@@ -222,17 +216,15 @@ export class RunLookups {
 
   /**
    * Sends one batch and records its answers, or, when the run no longer sends (stopped, the
-   * upstream out of reach, the retry round's breaker open or its deadline passed), gives its places
-   * their reason unsent. `onRefusedAll` is told when a retry batch got no answer but refusals.
+   * upstream out of reach, the retry round refused or its deadline passed), gives its places their
+   * reason unsent.
    */
   private async send(
     chunk: readonly LookupEntry[],
     round: 'first' | 'retry',
     timeout: number,
-    refusedAll: boolean,
-    onRefusedAll: () => void,
   ): Promise<void> {
-    if (this.halted || this.stopped || refusedAll || timeout <= 0) {
+    if (this.halted || this.stopped || this.retryRefused || timeout <= 0) {
       // Never sent: the first pass says why; a retry keeps the first answer.
       if (round === 'first') {
         const reason: UnplacedReason = this.halted ? 'unavailable' : 'interrupted';
@@ -266,7 +258,7 @@ export class RunLookups {
         finished.push(entry);
       }
     }
-    if (round === 'retry' && answered === 0) onRefusedAll();
+    if (round === 'retry' && answered === 0) this.retryRefused = true;
     this.settle(finished);
   }
 
@@ -275,20 +267,17 @@ export class RunLookups {
     chunks: readonly LookupEntry[][],
     round: 'first' | 'retry',
     timeoutFor: () => number,
-    onChunk: (index: number) => void,
+    onChunk?: (index: number) => void,
   ): Promise<void> {
     let next = 0;
-    let refusedAll = false;
     const worker = async () => {
       while (next < chunks.length) {
         const index = next++;
         try {
-          await this.send(chunks[index]!, round, timeoutFor(), refusedAll, () => {
-            refusedAll = true;
-          });
+          await this.send(chunks[index]!, round, timeoutFor());
         } finally {
           // Whatever happened, no one waits for this batch for ever.
-          onChunk(index);
+          onChunk?.(index);
         }
       }
     };

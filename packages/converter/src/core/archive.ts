@@ -1,5 +1,5 @@
 import { ConverterError, MESSAGES } from './errors.js';
-import { describeBytes, LIMITS, type Limits } from './limits.js';
+import { describeBytes, type Limits } from './limits.js';
 import { fileNameFromPath, folderNamesOf, listNameFromPath } from './names.js';
 import { isSavedPlacesJsonPath } from './saved-places-json.js';
 import type { ListKind } from './types.js';
@@ -156,10 +156,11 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
  */
 export function eachCsvEntry(
   bytes: Uint8Array,
-  options: { limits?: Limits; warn?: (message: string) => void; inflate?: Inflate } = {},
+  limits: Limits,
+  warn: (message: string) => void,
+  inflate: Inflate = fflateInflate,
 ): Generator<ArchiveEntry> {
-  const chosen = chooseEntries(bytes, options.limits ?? LIMITS);
-  return entriesOf(bytes, chosen, options.warn ?? (() => {}), options.inflate ?? fflateInflate);
+  return entriesOf(bytes, chooseEntries(bytes, limits), warn, inflate);
 }
 
 function* entriesOf(
