@@ -89,6 +89,8 @@ describe("the API's answers are the contract's", () => {
     const unknown = await stack.post('/api/capture-payment', { paymentIntentId: 'pi_x', extra: 1 });
     expect(unknown.status).toBe(400);
     v.parse(ErrorAnswer, unknown.body);
+    const capped = await stack.post('/api/create-payment-intent', { amount: 10_000.1 });
+    expect(v.parse(ErrorAnswer, capped.body).error).toMatchObject({ limit: 100_000 });
   });
 
   it('in demo mode: config without a key, and the demo authorization', async () => {

@@ -99,6 +99,7 @@ describe.each([
       expect(refused.body.error).toEqual({
         code: 'demo_limit',
         message: 'Demo payments on this server cover at most 1,000 places; choose fewer lists.',
+        limit: 1000,
       });
     }
   });

@@ -117,6 +117,7 @@ describe('resolution batch limits', () => {
     expect(over.body.error).toEqual({
       code: 'link_allowance_used',
       message: 'This payment covers 12 places; 0 more links can be looked up.',
+      limit: 12,
     });
   });
 

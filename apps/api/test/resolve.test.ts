@@ -256,7 +256,11 @@ describe('only links that need a lookup are sent and counted (product.md, "Needs
     expect(Object.keys(body.results as object).sort()).toEqual([...lookups].sort());
     const past = await resolve(placeLinks(1, 4));
     expect(past.status).toBe(402);
-    expect(past.body.error).toMatchObject({ code: 'free_budget_used' });
+    expect(past.body.error).toEqual({
+      code: 'free_budget_used',
+      message: 'The 4 free lookups of today are used (0 left). A payment covers more.',
+      limit: 4,
+    });
   });
 
   it("with a payment: refused and pinned links use nothing of the payment's allowance", async () => {
@@ -272,7 +276,11 @@ describe('only links that need a lookup are sent and counted (product.md, "Needs
     expect(Object.keys(paid.body.results as object).sort()).toEqual([...lookups].sort());
     const past = await resolve(placeLinks(1, 5), id);
     expect(past.status).toBe(403);
-    expect(past.body.error).toMatchObject({ code: 'link_allowance_used' });
+    expect(past.body.error).toEqual({
+      code: 'link_allowance_used',
+      message: 'This payment covers 5 places; 0 more links can be looked up.',
+      limit: 5,
+    });
   });
 });
 

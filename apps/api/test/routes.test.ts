@@ -240,6 +240,11 @@ describe('create-payment-intent and capture-payment in demo mode', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe(code);
     }
+    expect((await post('/api/create-payment-intent', { amount: 10_000.1 })).json().error).toEqual({
+      code: 'too_many_places',
+      message: 'A payment can cover at most 100,000 places ($10000.00).',
+      limit: 100_000,
+    });
     // On loopback a demo payment covers up to the maximum; demo-payments.test.ts has the rest.
     expect((await post('/api/create-payment-intent', { amount: 10_000 })).statusCode).toBe(200);
   });
@@ -419,16 +424,22 @@ describe('security headers, CORS and rate limits', () => {
     }
     const refused = await post('/api/create-payment-intent', { amount: 1 });
     expect(refused.statusCode).toBe(429);
-    expect(refused.json().error.message).toBe(
-      'At most 3 payments can be started from one address in an hour. Try again later.',
-    );
+    expect(refused.json().error).toEqual({
+      code: 'too_many_payments',
+      message: 'At most 3 payments can be started from one address in an hour. Try again later.',
+      limit: 3,
+      per: 'hour',
+    });
     await app.close();
     app = await demoApp({ rateLimits: { ...UNLIMITED, intentsPerHour: 1_000, intentsPerDay: 2 } });
     expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(200);
     expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(200);
-    expect(
-      (await post('/api/create-payment-intent', { amount: 1 })).json().error.message,
-    ).toContain('in a day');
+    expect((await post('/api/create-payment-intent', { amount: 1 })).json().error).toEqual({
+      code: 'too_many_payments',
+      message: 'At most 2 payments can be started from one address in a day. Try again later.',
+      limit: 2,
+      per: 'day',
+    });
   });
 
   it('counts rate limits and payment caps per client key: ports and junk buy nothing', async () => {

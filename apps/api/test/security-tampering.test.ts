@@ -18,14 +18,19 @@ async function authorized(): Promise<string> {
 }
 
 /** Sends a request and proves it changed nothing at Stripe: no POST reached it, no intent moved. */
-async function refusedWithoutSideEffect(path: string, body: unknown, status: number, code: string) {
+async function refusedWithoutSideEffect(
+  path: string,
+  body: unknown,
+  status: number,
+  code: string,
+): Promise<Record<string, unknown>> {
   const before = fake().mutations().length;
   const statuses = fake()
     .paymentIntents()
     .map((intent) => `${intent.id}:${intent.status}:${intent.amount_received}`);
   const response = await stack.post(path, body);
   expect(response.status).toBe(status);
-  const error = response.body.error as { code: string; message: string };
+  const error = response.body.error as { code: string; message: string; limit?: number };
   expect(error.code).toBe(code);
   expect(error.message.length).toBeGreaterThan(10);
   expect(fake().mutations()).toHaveLength(before);
@@ -34,6 +39,7 @@ async function refusedWithoutSideEffect(path: string, body: unknown, status: num
       .paymentIntents()
       .map((intent) => `${intent.id}:${intent.status}:${intent.amount_received}`),
   ).toEqual(statuses);
+  return error;
 }
 
 type Claim = {
@@ -140,12 +146,17 @@ describe('tampering with capture claims: refused with a clear error and no Strip
     const id = await authorized();
     const first = await stack.post('/api/capture-payment', claim(id, {}));
     expect(first.body).toMatchObject({ cancelled: false, amountCaptured: 0.8 });
-    await refusedWithoutSideEffect(
+    const refused = await refusedWithoutSideEffect(
       '/api/capture-payment',
       claim(id, { actualAmount: 1.2, convertedCount: 12 }),
       409,
       'already_captured',
     );
+    expect(refused).toEqual({
+      code: 'already_captured',
+      message: 'This payment was already captured ($0.80); it cannot be captured again.',
+      amountCaptured: 0.8,
+    });
     const same = await stack.post('/api/capture-payment', claim(id, {}));
     expect(same.body).toEqual(first.body);
     expect(fake().paymentIntent(id)?.amount_received).toBe(80);

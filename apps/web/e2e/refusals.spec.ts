@@ -17,7 +17,7 @@ import {
   toast,
   uploadAndProceed,
 } from './support/page';
-import { allow, refuse, type Refusal } from './support/refusals';
+import { allow, answerOf, refuse, type Refusal } from './support/refusals';
 
 const TRY_AGAIN = /try again/i;
 
@@ -28,6 +28,7 @@ const INTENT_REFUSALS: Array<[Refusal, string]> = [
       status: 400,
       code: 'too_many_places',
       message: 'A payment can cover at most 100,000 places ($10000.00).',
+      limit: 100_000,
     },
     'One payment covers at most 100,000 places, and this selection has 12 places. Choose fewer lists, then convert the others in another run.',
   ],
@@ -40,6 +41,8 @@ const INTENT_REFUSALS: Array<[Refusal, string]> = [
       status: 429,
       code: 'too_many_payments',
       message: 'At most 20 payments can be started from one address in an hour. Try again later.',
+      limit: 20,
+      per: 'hour',
     },
     'At most 20 payments can be started from one address in an hour, and yours has reached that. Nothing was charged. Try again in an hour.',
   ],
@@ -167,6 +170,7 @@ test("refused lookups name each cause in the results, and a capture Stripe could
       status: 403,
       code: 'link_allowance_used',
       message: 'This payment covers 360 places; 0 more links can be looked up.',
+      limit: 360,
     },
     {
       status: 400,
@@ -181,11 +185,7 @@ test("refused lookups name each cause in the results, and a capture Stripe could
   ];
   let request = 0;
   await page.route('**/api/resolve-urls-batch', (route) => {
-    const refusal = refusals[Math.min(request++, refusals.length - 1)]!;
-    return route.fulfill({
-      status: refusal.status,
-      json: { error: { code: refusal.code, message: refusal.message } },
-    });
+    return route.fulfill(answerOf(refusals[Math.min(request++, refusals.length - 1)]!));
   });
   await refuse(page, 'capture-payment', {
     status: 503,

@@ -6,6 +6,7 @@
  * Amounts cross in dollars; everything else of PlacePort keeps integer cents.
  */
 import * as v from 'valibot';
+import { PAYMENT_CAP_SPANS, type ErrorBody } from './errors.js';
 import { MAX_URL_LENGTH, MAX_URLS_PER_CALL } from './limits.js';
 import { LOOKUP_FAILURES } from './reasons.js';
 import { PAYMENT_STATES, PAYMENTS_MODES } from './states.js';
@@ -146,8 +147,17 @@ export const Resolved = v.strictObject({
 });
 export type Resolved = v.InferOutput<typeof Resolved>;
 
-/** Every refusal: a stable code and a sentence, with a 4xx or 5xx status. */
+/**
+ * Every refusal: a stable code and a sentence, with a 4xx or 5xx status, and the numbers some
+ * refusals carry (`RefusalFields` in `./errors`: `limit`, `per`, `amountCaptured`).
+ */
 export const ErrorAnswer = v.strictObject({
-  error: v.strictObject({ code: v.string(), message: v.string() }),
-});
+  error: v.strictObject({
+    code: v.string(),
+    message: v.string(),
+    limit: v.optional(v.number()),
+    per: v.optional(v.picklist(PAYMENT_CAP_SPANS)),
+    amountCaptured: v.optional(v.number()),
+  }),
+}) satisfies v.GenericSchema<unknown, { error: ErrorBody }>;
 export type ErrorAnswer = v.InferOutput<typeof ErrorAnswer>;

@@ -60,6 +60,7 @@ export class Allowance {
         throw new PaymentError(
           'free_budget_used',
           `The ${perDay} free lookups of today are used (${budget.remaining} left). A payment covers more.`,
+          { limit: perDay },
         );
       }
       return;
@@ -77,6 +78,7 @@ export class Allowance {
       throw new PaymentError(
         'link_allowance_used',
         `This payment covers ${places} places; ${reserved.remaining} more links can be looked up.`,
+        { limit: places },
       );
     }
   }

@@ -1,3 +1,4 @@
+import type { RefusalFields } from '@placeport/contract';
 import { PaymentIntentId, type ErrorAnswer } from '@placeport/contract/routes';
 import { OverloadedError } from '@placeport/resolver';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
@@ -7,8 +8,9 @@ import { PaymentFailure, type PaymentFailureKind } from '../payments/provider.js
 import { StoreUnavailableError } from '../state/index.js';
 
 /**
- * An error meant for the client: its status, stable `code` and human `message` are sent as they are.
- * Use it for every refusal; anything else that is thrown becomes an anonymous 500.
+ * An error meant for the client: its status, stable `code`, human `message` and numbers (`fields`)
+ * are sent as they are. Use it for every refusal; anything else that is thrown becomes an
+ * anonymous 500.
  */
 export class ApiError extends Error {
   constructor(
@@ -17,6 +19,7 @@ export class ApiError extends Error {
     message: string,
     /** Sent as `Retry-After` (seconds): when asking again may succeed (503s, 429s). */
     readonly retryAfterSeconds?: number,
+    readonly fields?: RefusalFields,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -151,7 +154,7 @@ function answerTo(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof PaymentError) {
     const [status, code = error.code] = REFUSALS[error.code];
-    return new ApiError(status, code, error.message);
+    return new ApiError(status, code, error.message, undefined, error.fields);
   }
   if (error instanceof PaymentFailure) return providerAnswer(error);
   if (error instanceof StoreUnavailableError) {
@@ -182,7 +185,7 @@ export function providerLog(request: FastifyRequest): Log {
 }
 
 /**
- * Installs the single error handler: every failure leaves as `{ error: { code, message } }`
+ * Installs the single error handler: every failure leaves as `{ error: { code, message, ...fields } }`
  * ({@link answerTo}). 5xx errors are logged in full and answered with a generic message, so
  * internals (stack traces, upstream replies, keys) never reach the browser. The shared state being
  * away ({@link StoreUnavailableError}, thrown by any store call) is a 503 with `Retry-After`
@@ -191,7 +194,7 @@ export function providerLog(request: FastifyRequest): Log {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError, request, reply) => {
     const answer = answerTo(thrown, request);
-    const { statusCode: status, code, message, retryAfterSeconds } = answer;
+    const { statusCode: status, code, message, retryAfterSeconds, fields } = answer;
     if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
     if (thrown instanceof StoreUnavailableError || thrown instanceof OverloadedError) {
       request.log.warn({ err: thrown, code }, 'busy or degraded: try again later');
@@ -200,7 +203,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     } else {
       request.log.info({ code, status }, 'request refused');
     }
-    const body: ErrorAnswer = { error: { code, message } };
+    const body: ErrorAnswer = { error: { code, message, ...fields } };
     return reply.status(status).send(body);
   });
 }

@@ -1,3 +1,4 @@
+import type { RefusalFields } from '@placeport/contract';
 import { PaymentFailure } from './provider.js';
 
 /** Where the payment domain tells of a provider's own words (the request's log, or the sweep's). */
@@ -25,11 +26,15 @@ export type PaymentErrorCode =
   | 'already_captured'
   | 'payment_cancelled';
 
-/** A step refused, with its code and what to tell the person; nothing of it was done. */
+/**
+ * A step refused, with its code, what to tell the person and the numbers of the refusal (the
+ * contract's `RefusalFields`); nothing of it was done.
+ */
 export class PaymentError extends Error {
   constructor(
     readonly code: PaymentErrorCode,
     message: string,
+    readonly fields?: RefusalFields,
   ) {
     super(message);
     this.name = 'PaymentError';

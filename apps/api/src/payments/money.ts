@@ -60,6 +60,7 @@ export function placesForAmount(amount: number): { cents: number; places: number
     throw new PaymentError(
       'too_many_places',
       `A payment can cover at most ${MAX_PAYMENT_PLACES.toLocaleString('en-US')} places (${formatDollars(MAX_PAYMENT_PLACES * PRICE_PER_PLACE_CENTS)}).`,
+      { limit: MAX_PAYMENT_PLACES },
     );
   }
   return { cents, places };

@@ -56,6 +56,7 @@ function settledReceipt(intent: IntentView, cents: number): CaptureReceipt {
       throw new PaymentError(
         'already_captured',
         `This payment was already captured (${formatDollars(intent.amountReceived)}); it cannot be captured again.`,
+        { amountCaptured: intent.amountReceived / 100 },
       );
     case 'canceled':
       if (cancels) return receipt(intent, 0);
@@ -140,6 +141,7 @@ export class PaymentService {
       throw new PaymentError(
         'demo_limit',
         `Demo payments on this server cover at most ${cap.toLocaleString('en-US')} places; choose fewer lists.`,
+        { limit: cap },
       );
     }
     const created = await providerStep(

@@ -34,9 +34,9 @@ export function paymentCall(app: FastifyInstance, body: v.GenericSchema, answer:
 /** Refuses intent creation past the per-client caps (429 with `Retry-After`). */
 async function checkCreationCaps(app: FastifyInstance, request: FastifyRequest): Promise<void> {
   const client = clientKeyOf(request.ip);
-  for (const [window, max, span] of [
-    [HOUR_MS, app.rateLimits.intentsPerHour, 'an hour'],
-    [DAY_MS, app.rateLimits.intentsPerDay, 'a day'],
+  for (const [window, max, span, per] of [
+    [HOUR_MS, app.rateLimits.intentsPerHour, 'an hour', 'hour'],
+    [DAY_MS, app.rateLimits.intentsPerDay, 'a day', 'day'],
   ] as const) {
     const hit = await app.state.hit(`intents:${window}:${client}`, window, max);
     if (!hit.allowed) {
@@ -44,6 +44,8 @@ async function checkCreationCaps(app: FastifyInstance, request: FastifyRequest):
         429,
         'too_many_payments',
         `At most ${max} payments can be started from one address in ${span}. Try again later.`,
+        undefined,
+        { limit: max, per },
       );
     }
   }

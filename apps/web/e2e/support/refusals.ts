@@ -1,15 +1,14 @@
 /**
- * Makes an API call refuse the page the way the API refuses: `{ error: { code, message } }` with its
- * status and, for 429 and 503, `Retry-After`. Used for refusals that are hard to provoke through the
+ * Makes an API call refuse the page the way the API refuses: `{ error: { code, message, ... } }`,
+ * its status and, for 429 and 503, `Retry-After`. Used for refusals that are hard to provoke through the
  * API's real settings (an overloaded lookup queue, Redis away, Stripe unreachable).
  */
+import type { ErrorBody } from '@placeport/contract';
 import type { Page } from '@playwright/test';
 
-/** One refusal as the API sends it. */
-export interface Refusal {
+/** One refusal as the API sends it: its status, body (code, message, numbers) and `Retry-After`. */
+export interface Refusal extends ErrorBody {
   status: number;
-  code: string;
-  message: string;
   /** Seconds, sent as `Retry-After`. */
   retryAfter?: number;
 }
@@ -20,16 +19,19 @@ export type ApiCall =
 
 /** Answers every `call` from `page` with `refusal` until {@link allow} (or the page closes). */
 export async function refuse(page: Page, call: ApiCall, refusal: Refusal): Promise<void> {
-  await page.route(`**/api/${call}`, (route) =>
-    route.fulfill({
-      status: refusal.status,
-      headers: {
-        'Content-Type': 'application/json',
-        ...(refusal.retryAfter === undefined ? {} : { 'Retry-After': String(refusal.retryAfter) }),
-      },
-      body: JSON.stringify({ error: { code: refusal.code, message: refusal.message } }),
-    }),
-  );
+  await page.route(`**/api/${call}`, (route) => route.fulfill(answerOf(refusal)));
+}
+
+/** The answer that carries `refusal`, for `route.fulfill`. */
+export function answerOf({ status, retryAfter, ...error }: Refusal) {
+  return {
+    status,
+    headers: {
+      'Content-Type': 'application/json',
+      ...(retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) }),
+    },
+    body: JSON.stringify({ error }),
+  };
 }
 
 /** Lets `call` reach the API again. */

@@ -81,6 +81,26 @@ describe("the API's refusal, beside the seed's message", () => {
     expect(readRefusal(502, text, null)).toBeNull();
   });
 
+  it("reads a refusal's numbers from their fields, leaving out any of the wrong type", () => {
+    const fields = '"limit":20,"per":"day","amountCaptured":3.7';
+    expect(readRefusal(429, `{"error":{"code":"x","message":"m",${fields}}}`, null)).toEqual({
+      status: 429,
+      code: 'x',
+      message: 'm',
+      limit: 20,
+      per: 'day',
+      amountCaptured: 3.7,
+      retryAfterSeconds: null,
+    });
+    const wrong = '"limit":"20","per":"week","amountCaptured":null';
+    expect(readRefusal(429, `{"error":{"code":"x","message":"m",${wrong}}}`, null)).toEqual({
+      status: 429,
+      code: 'x',
+      message: 'm',
+      retryAfterSeconds: null,
+    });
+  });
+
   it('ignores a Retry-After that is not a number of seconds', () => {
     const text = '{"error":{"code":"rate_limited","message":"Slow down."}}';
     expect(readRefusal(429, text, 'Wed, 21 Oct 2015 07:28:00 GMT')?.retryAfterSeconds).toBeNull();

@@ -2,18 +2,17 @@
  * The one way the page talks to the API, as the seed's section 7 says: cookies always included,
  * a JSON content type only when there is a body, and any non-OK answer turned into an Error whose
  * message is `status: response text` (or the status text when the body is empty). The error also
- * carries what the API said (architecture.md: `{ error: { code, message } }`, and `Retry-After`),
+ * carries what the API said (architecture.md: `{ error: { code, message, ... } }`, `Retry-After`),
  * so the page can name the cause of a refusal.
  */
-import { readErrorBody } from '@placeport/contract';
+import { readErrorBody, type ErrorBody } from '@placeport/contract';
 
-/** What the API said when it refused a call. */
-export interface Refusal {
+/**
+ * What the API said when it refused a call: its stable code (`demo_limit`, `overloaded`, …), its
+ * own sentence and the numbers some refusals carry (`limit`, `per`, `amountCaptured`).
+ */
+export interface Refusal extends ErrorBody {
   status: number;
-  /** The API's stable code (`demo_limit`, `overloaded`, …). */
-  code: string;
-  /** The API's own sentence. */
-  message: string;
   /** `Retry-After`, in seconds, when the API sent it. */
   retryAfterSeconds: number | null;
 }

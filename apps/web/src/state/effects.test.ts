@@ -230,6 +230,7 @@ describe('proceeding to payment', () => {
         status: 400,
         code: 'demo_limit',
         message: 'Demo payments on this server cover at most 1,000 places; choose fewer lists.',
+        limit: 1000,
       },
     };
     const context = setup();

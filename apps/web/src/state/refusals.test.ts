@@ -1,3 +1,4 @@
+import type { RefusalFields } from '@placeport/contract';
 import { describe, expect, it } from 'vitest';
 import type { Refusal } from '../api/http';
 import { captureFailedMessage, MESSAGES, releaseFailedMessage } from './messages';
@@ -15,8 +16,14 @@ function refusal(
   code: string,
   message = '',
   retryAfterSeconds: number | null = null,
+  numbers: RefusalFields = {},
 ): Refusal {
-  return { status, code, message, retryAfterSeconds };
+  return { status, code, message, retryAfterSeconds, ...numbers };
+}
+
+/** A refusal with its numbers (`limit`, `per`, `amountCaptured`) and a sentence that has none. */
+function withNumbers(status: number, code: string, numbers: RefusalFields): Refusal {
+  return refusal(status, code, 'No number here.', null, numbers);
 }
 
 const CONTEXT = { places: 3_833, contactEmail: 'help@placeport.example' };
@@ -25,16 +32,12 @@ const TRY_AGAIN = /try again|retry/i;
 /** Each refusal of `POST /api/create-payment-intent`, its sentence, and whether asking again can work. */
 const INTENT: Array<[Refusal, string, boolean]> = [
   [
-    refusal(
-      400,
-      'demo_limit',
-      'Demo payments on this server cover at most 1,000 places; choose fewer lists.',
-    ),
+    withNumbers(400, 'demo_limit', { limit: 1000 }),
     'Demo payments on this server cover at most 1,000 places, and this selection has 3,833 places. Choose fewer lists, then Proceed to Payment (you can convert the others in another run).',
     false,
   ],
   [
-    refusal(400, 'too_many_places', 'A payment can cover at most 100,000 places ($10000.00).'),
+    withNumbers(400, 'too_many_places', { limit: 100_000 }),
     'One payment covers at most 100,000 places, and this selection has 3,833 places. Choose fewer lists, then convert the others in another run.',
     false,
   ],
@@ -49,20 +52,12 @@ const INTENT: Array<[Refusal, string, boolean]> = [
     false,
   ],
   [
-    refusal(
-      429,
-      'too_many_payments',
-      'At most 20 payments can be started from one address in an hour. Try again later.',
-    ),
+    withNumbers(429, 'too_many_payments', { limit: 20, per: 'hour' }),
     'At most 20 payments can be started from one address in an hour, and yours has reached that. Nothing was charged. Try again in an hour.',
     true,
   ],
   [
-    refusal(
-      429,
-      'too_many_payments',
-      'At most 50 payments can be started from one address in a day. Try again later.',
-    ),
+    withNumbers(429, 'too_many_payments', { limit: 50, per: 'day' }),
     'At most 50 payments can be started from one address in a day, and yours has reached that. Nothing was charged. Try again tomorrow.',
     true,
   ],
@@ -143,6 +138,25 @@ describe('intentRefusalText', () => {
       /^Demo payments on this server cover a limited number of places, and this selection has 3,833 places\./,
     );
   });
+
+  it('reads the numbers from their fields, never from the sentence', () => {
+    const sentence = (code: string, message: string) =>
+      intentRefusalText(refusal(429, code, message), CONTEXT);
+    expect(
+      sentence('demo_limit', 'Demo payments on this server cover at most 1,000 places.'),
+    ).toMatch(/^Demo payments on this server cover a limited number of places,/);
+    expect(
+      sentence(
+        'too_many_payments',
+        'At most 50 payments can be started from one address in a day.',
+      ),
+    ).toBe(
+      'Only a few payments can be started from one address in an hour, and yours has reached that. Nothing was charged. Try again in an hour.',
+    );
+    expect(sentence('too_many_places', 'A payment can cover at most 5 places.')).toMatch(
+      /^One payment covers at most 100,000 places,/,
+    );
+  });
 });
 
 describe('authorizeRefusalText', () => {
@@ -203,12 +217,16 @@ describe('captureRefusalText and releaseRefusalText', () => {
         "This payment's authorization was already cancelled, so nothing was charged. Reference: pi_1",
       ],
       [
-        refusal(
-          409,
-          'already_captured',
-          'This payment was already captured ($3.70); it cannot be captured again.',
-        ),
+        withNumbers(409, 'already_captured', { amountCaptured: 3.7 }),
         'This payment was already settled ($3.70 charged); it is not charged again. Reference: pi_1',
+      ],
+      [
+        withNumbers(409, 'already_captured', { amountCaptured: 1234.5 }),
+        'This payment was already settled ($1,234.50 charged); it is not charged again. Reference: pi_1',
+      ],
+      [
+        refusal(409, 'already_captured', 'This payment was already captured ($3.70).'),
+        'This payment was already settled; it is not charged again. Reference: pi_1',
       ],
     ].map(([given, sentence]) => ({
       code: (given as Refusal).code,
@@ -233,11 +251,7 @@ describe('lookupRefusalText', () => {
   it.each(
     [
       [
-        refusal(
-          402,
-          'free_budget_used',
-          'The 20 free lookups of today are used (0 left). A payment covers more.',
-        ),
+        withNumbers(402, 'free_budget_used', { limit: 20 }),
         false,
         "Today's free lookups (20 a day for each address) are used up or too few for these places, so the places that need one were not looked up. A paid selection of 5 places or more looks them all up; or retry them for free tomorrow.",
       ],
@@ -247,13 +261,19 @@ describe('lookupRefusalText', () => {
         'Without a payment, only 4 places can be looked up at a time, so the others were not looked up. A paid selection of 5 places or more looks them all up.',
       ],
       [
-        refusal(
-          403,
-          'link_allowance_used',
-          'This payment covers 1200 places; 0 more links can be looked up.',
-        ),
+        withNumbers(403, 'link_allowance_used', { limit: 1200 }),
         true,
         'This payment\'s lookups were used up (it covers 1,200 places), so the rest were not looked up. "Retry failed places" starts a new run, with its own payment, for just those places.',
+      ],
+      [
+        refusal(402, 'free_budget_used', 'The 20 free lookups of today are used (0 left).'),
+        false,
+        "Today's free lookups (a few a day for each address) are used up or too few for these places, so the places that need one were not looked up. A paid selection of 5 places or more looks them all up; or retry them for free tomorrow.",
+      ],
+      [
+        refusal(403, 'link_allowance_used', 'This payment covers 1200 places.'),
+        true,
+        'This payment\'s lookups were used up, so the rest were not looked up. "Retry failed places" starts a new run, with its own payment, for just those places.',
       ],
       [
         refusal(400, 'too_many_urls'),

@@ -1,9 +1,10 @@
 /**
  * What the page says when the API refuses a call: the cause, in plain words, and what the person
  * can do about it (issue 17, part 7). The API's codes (`{ error: { code, message } }`) decide the
- * sentence; "try again" is said only where asking again can work (a busy or unreachable service, a
- * limit that passes), never after a refusal that would only come back (an amount, a demo cap).
- * A refusal without a known code keeps the seed's own message.
+ * sentence, with the numbers the refusal carries (`limit`, `per`, `amountCaptured`), never read
+ * out of its message; "try again" is said only where asking again can work (a busy or unreachable
+ * service, a limit that passes), never after a refusal that would only come back (an amount, a
+ * demo cap). A refusal without a known code keeps the seed's own message.
  */
 import {
   FREE_TIER_MAX_URLS,
@@ -22,11 +23,6 @@ export interface RefusalContext {
   /** Places the payment was asked for (the selection's chargeable places). */
   places: number;
   contactEmail: string;
-}
-
-/** The number the API put in its message (`at most 1,000 places`), or null. */
-function numberIn(message: string, pattern: RegExp): string | null {
-  return pattern.exec(message)?.[1] ?? null;
 }
 
 /** "in a minute", "in 40 seconds", "in a moment": when asking again may work, from `Retry-After`. */
@@ -60,13 +56,14 @@ export function intentRefusalText(refusal: Refusal | null, context: RefusalConte
   const places = formatPlaces(context.places);
   switch (refusal.code) {
     case 'demo_limit': {
-      const cap = numberIn(refusal.message, /at most ([\d,]+) places/);
-      const limit = cap === null ? 'a limited number of places' : `at most ${cap} places`;
+      const limit =
+        refusal.limit === undefined
+          ? 'a limited number of places'
+          : `at most ${formatCount(refusal.limit)} places`;
       return `Demo payments on this server cover ${limit}, and this selection has ${places}. Choose fewer lists, then Proceed to Payment (you can convert the others in another run).`;
     }
     case 'too_many_places': {
-      const cap =
-        numberIn(refusal.message, /at most ([\d,]+) places/) ?? formatCount(MAX_PAYMENT_PLACES);
+      const cap = formatCount(refusal.limit ?? MAX_PAYMENT_PLACES);
       return `One payment covers at most ${cap} places, and this selection has ${places}. Choose fewer lists, then convert the others in another run.`;
     }
     case 'below_minimum_charge':
@@ -74,9 +71,9 @@ export function intentRefusalText(refusal: Refusal | null, context: RefusalConte
     case 'invalid_amount':
       return `The server did not accept the amount this page asked for ${places}, so no payment was started and nothing was charged. This is a fault of the page, not yours: reload it, and if it happens again, write to ${context.contactEmail}.`;
     case 'too_many_payments': {
-      const span = /in a day/.test(refusal.message) ? 'a day' : 'an hour';
-      const max = numberIn(refusal.message, /At most (\d+) payments/);
-      return `${max === null ? 'Only a few' : `At most ${max}`} payments can be started from one address in ${span}, and yours has reached that. Nothing was charged. Try again ${span === 'a day' ? 'tomorrow' : 'in an hour'}.`;
+      const span = refusal.per === 'day' ? 'a day' : 'an hour';
+      const max = refusal.limit;
+      return `${max === undefined ? 'Only a few' : `At most ${max}`} payments can be started from one address in ${span}, and yours has reached that. Nothing was charged. Try again ${span === 'a day' ? 'tomorrow' : 'in an hour'}.`;
     }
     case 'store_full':
       return `Too many payments are open on this server right now. Nothing was charged. Try again in a few minutes.`;
@@ -145,8 +142,9 @@ function settleRefusalText(refusal: Refusal | null, reference: string, fallback:
     case 'payment_cancelled':
       return `This payment's authorization was already cancelled, so nothing was charged.${quoted}`;
     case 'already_captured': {
-      const amount = numberIn(refusal!.message, /\((\$[\d,.]+)\)/);
-      return `This payment was already settled${amount === null ? '' : ` (${amount} charged)`}; it is not charged again.${quoted}`;
+      const amount = refusal!.amountCaptured;
+      const charged = amount === undefined ? '' : ` (${formatUsd(amount * 100)} charged)`;
+      return `This payment was already settled${charged}; it is not charged again.${quoted}`;
     }
     case 'payment_not_found':
       return `The server does not know this payment any more (it may have restarted), so it could not settle it here. ${later} Please contact support if you were charged incorrectly.${quoted}`;
@@ -163,14 +161,14 @@ function settleRefusalText(refusal: Refusal | null, reference: string, fallback:
 export function lookupRefusalText(refusal: Refusal, paid: boolean): string {
   switch (refusal.code) {
     case 'free_budget_used': {
-      const perDay = numberIn(refusal.message, /The (\d+) free lookups/);
-      return `Today's free lookups (${perDay === null ? 'a few' : perDay} a day for each address) are used up or too few for these places, so the places that need one were not looked up. A paid selection of ${MIN_PAID_PLACES} places or more looks them all up; or retry them for free tomorrow.`;
+      const perDay = refusal.limit ?? 'a few';
+      return `Today's free lookups (${perDay} a day for each address) are used up or too few for these places, so the places that need one were not looked up. A paid selection of ${MIN_PAID_PLACES} places or more looks them all up; or retry them for free tomorrow.`;
     }
     case 'payment_required':
       return `Without a payment, only ${FREE_TIER_MAX_URLS} places can be looked up at a time, so the others were not looked up. A paid selection of ${MIN_PAID_PLACES} places or more looks them all up.`;
     case 'link_allowance_used': {
-      const covered = numberIn(refusal.message, /covers (\d+) places/);
-      return `This payment's lookups were used up${covered === null ? '' : ` (it covers ${formatCount(Number(covered))} places)`}, so the rest were not looked up. "Retry failed places" starts a new run, with its own payment, for just those places.`;
+      const covered = refusal.limit;
+      return `This payment's lookups were used up${covered === undefined ? '' : ` (it covers ${formatCount(covered)} places)`}, so the rest were not looked up. "Retry failed places" starts a new run, with its own payment, for just those places.`;
     }
     case 'too_many_urls':
       return 'The server refused lookups sent in requests too large for this payment, so those places were not looked up. "Retry failed places" sends them again in a new run.';

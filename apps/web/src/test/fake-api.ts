@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ErrorBody } from '@placeport/contract';
 
 export interface FakeApiOptions {
   payments?: 'demo' | 'stripe';
@@ -28,9 +29,10 @@ export interface FakeApiOptions {
   resolve?: (url: string) => string | null;
   /**
    * Refusals the API gives, by path (`/api/create-payment-intent`): every call to that path is
-   * answered `{ error: { code, message } }` with the status (and `Retry-After` when given).
+   * answered `{ error: { code, message, ...numbers } }` with the status (and `Retry-After` when
+   * given).
    */
-  refuse?: Record<string, { status: number; code: string; message: string; retryAfter?: number }>;
+  refuse?: Record<string, ErrorBody & { status: number; retryAfter?: number }>;
 }
 
 export interface RecordedRequest {
@@ -97,7 +99,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
         if (refusal.retryAfter !== undefined) {
           res.setHeader('retry-after', String(refusal.retryAfter));
         }
-        return fail(res, refusal.status, refusal.code, refusal.message);
+        const { status, retryAfter: _, ...error } = refusal;
+        return send(res, status, { error });
       }
       switch (`${req.method} ${path}`) {
         case 'GET /api/health':

@@ -1,10 +1,16 @@
 // @vitest-environment node
 import type { ConverterWorkerApi, WorkerDependencies } from '@placeport/converter/worker';
+import type { RefusalFields } from '@placeport/contract';
 import { describe, expect, it } from 'vitest';
 import { createPageWorkerApi } from './pageWorker';
 
-function refusalResponse(status: number, code: string, retryAfter?: string): Response {
-  return new Response(JSON.stringify({ error: { code, message: `${code}.` } }), {
+function refusalResponse(
+  status: number,
+  code: string,
+  retryAfter?: string | null,
+  numbers: RefusalFields = {},
+): Response {
+  return new Response(JSON.stringify({ error: { code, message: `${code}.`, ...numbers } }), {
     status,
     headers: retryAfter ? { 'Retry-After': retryAfter } : {},
   });
@@ -35,7 +41,7 @@ describe('the page worker', () => {
     const answers = [
       refusalResponse(503, 'overloaded', '30'),
       refusalResponse(503, 'overloaded', '30'),
-      refusalResponse(402, 'free_budget_used'),
+      refusalResponse(402, 'free_budget_used', null, { limit: 20 }),
       refusalResponse(500, 'internal_error'),
       new Response('<html>Bad Gateway</html>', { status: 502 }),
     ];
@@ -53,6 +59,7 @@ describe('the page worker', () => {
         status: 402,
         code: 'free_budget_used',
         message: 'free_budget_used.',
+        limit: 20,
         retryAfterSeconds: null,
       },
       { status: 500, code: 'internal_error', message: 'internal_error.', retryAfterSeconds: null },
