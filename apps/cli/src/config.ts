@@ -40,12 +40,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 function origin(name: string, value: string | undefined): string | undefined {
   const text = nonEmpty(value);
   if (text === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(text) ? new URL(text) : undefined;
   if (
     !url ||
     (url.protocol !== 'http:' && url.protocol !== 'https:') ||
@@ -83,6 +78,12 @@ export interface Machine {
 export function readMachine(): Machine {
   return { env: readEnvironment(), platform: process.platform, homedir: homedir() };
 }
+
+/** This process's stdout and stderr, a line at a time. */
+export const processPrinter = {
+  stdout: (text: string) => process.stdout.write(`${text}\n`),
+  stderr: (text: string) => process.stderr.write(`${text}\n`),
+};
 
 /** The cache file's format (cache-file.ts); a new shape takes a new number, and so a new file name. */
 export const CACHE_FILE_VERSION = 1;

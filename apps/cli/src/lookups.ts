@@ -6,7 +6,6 @@
  */
 import { ResolveRequestError, type ResolveUrls } from '@placeport/converter';
 import { createResolveClient } from '@placeport/converter/worker';
-import type { Resolver } from '@placeport/resolver';
 import type { CliEnvironment } from './config.js';
 import { describeNetworkError, watchNetwork } from './network.js';
 
@@ -51,58 +50,24 @@ export function emptyStats(mode: LookupStats['mode']): LookupStats {
   };
 }
 
-/** Records the links of each call: new ones count as links, the others as retries. */
-class LinkCounter {
-  private readonly seen = new Set<string>();
-  constructor(readonly stats: LookupStats) {}
-
-  begin(urls: readonly string[]): void {
+/** Records the links of each call into `stats`: new ones count as links, the others as retries. */
+function linkCounter(stats: LookupStats): (urls: readonly string[]) => void {
+  const seen = new Set<string>();
+  return (urls) => {
     for (const url of new Set(urls)) {
-      if (this.seen.has(url)) this.stats.retried += 1;
+      if (seen.has(url)) stats.retried += 1;
       else {
-        this.seen.add(url);
-        this.stats.links += 1;
+        seen.add(url);
+        stats.links += 1;
       }
     }
-  }
+  };
 }
 
 /** A `ResolveUrls` for the pipeline and the statistics it fills in. */
 export interface Lookups {
   resolveUrls: ResolveUrls;
   stats: LookupStats;
-}
-
-/** What the network said when nothing answered (see `watchNetwork`). */
-type LastFailure = () => string | undefined;
-
-/**
- * Local lookups: each batch the pipeline sends goes to `resolver` as a paid client (local runs have
- * no free tier to share), and its answer is returned as the pipeline's `{ results, failures }`.
- * When the resolver says Google cannot be reached (its breaker opened because nothing answered:
- * details `unreachable`), the answer says so, and the pipeline stops sending and retrying; the
- * statistics keep the network's cause.
- */
-export function localLookups(
-  resolver: Resolver,
-  lastFailure: LastFailure = () => undefined,
-): Lookups {
-  const counter = new LinkCounter(emptyStats('local'));
-  const { stats } = counter;
-  const resolveUrls: ResolveUrls = async (urls, { signal }) => {
-    counter.begin(urls);
-    const { results, failures, report } = await resolver.resolve(urls, {
-      signal,
-      requester: { client: 'cli', priority: 'paid' },
-    });
-    stats.cacheHits += report.cacheHits;
-    stats.upstreamRequests.pages += report.upstreamRequests.pages;
-    stats.upstreamRequests.places += report.upstreamRequests.places;
-    const unreachable = (report.details.unreachable ?? 0) > 0 && !signal.aborted;
-    if (unreachable) stats.unreachable ??= { cause: lastFailure() ?? 'no answer' };
-    return { results, failures, ...(unreachable ? { unreachable: true } : {}) };
-  };
-  return { resolveUrls, stats };
 }
 
 /** Local lookups ready for a run, with what their cache file held. */
@@ -117,7 +82,11 @@ export interface LocalLookups extends Lookups {
 
 /**
  * Local lookups with their cache, restored from `cacheFile` when there is one (a file that cannot be
- * read is reported through `warn`, and the run starts with an empty cache). The resolver, undici and
+ * read is reported through `warn`, and the run starts with an empty cache). Each batch the pipeline
+ * sends goes to the resolver as a paid client (local runs have no free tier to share), and its
+ * answer is returned as the pipeline's `{ results, failures }`. When the resolver says Google cannot
+ * be reached (its breaker opened because nothing answered: details `unreachable`), the answer says
+ * so, and the pipeline stops sending and retrying; the statistics keep the network's cause. The resolver, undici and
  * the cache file's code are imported here, when a run has links to look up, so `--help`, `--offline`
  * and archives whose links all carry coordinates never load them.
  */
@@ -158,8 +127,24 @@ export async function openLocalLookups(options: {
     googleMapsApiKey: options.googleMapsApiKey,
     cache,
   });
+  const stats = emptyStats('local');
+  const count = linkCounter(stats);
+  const resolveUrls: ResolveUrls = async (urls, { signal }) => {
+    count(urls);
+    const { results, failures, report } = await resolver.resolve(urls, {
+      signal,
+      requester: { client: 'cli', priority: 'paid' },
+    });
+    stats.cacheHits += report.cacheHits;
+    stats.upstreamRequests.pages += report.upstreamRequests.pages;
+    stats.upstreamRequests.places += report.upstreamRequests.places;
+    const unreachable = (report.details.unreachable ?? 0) > 0 && !signal.aborted;
+    if (unreachable) stats.unreachable ??= { cause: network.lastFailure() ?? 'no answer' };
+    return { results, failures, ...(unreachable ? { unreachable: true } : {}) };
+  };
   return {
-    ...localLookups(resolver, network.lastFailure),
+    resolveUrls,
+    stats,
     loaded,
     damaged,
     save: (file) => cacheFiles.saveCacheFile(file, cache),
@@ -180,12 +165,12 @@ export const API_UNREACHABLE_AFTER = 3;
  * answer says so and the run stops sending.
  */
 export function apiLookups(apiBase: string, fetchImpl: typeof fetch = fetch): Lookups {
-  const counter = new LinkCounter(emptyStats('api'));
-  const { stats } = counter;
+  const stats = emptyStats('api');
+  const count = linkCounter(stats);
   const client = createResolveClient({ apiBase }, fetchImpl);
   let unanswered = 0;
   const resolveUrls: ResolveUrls = async (urls, call) => {
-    counter.begin(urls);
+    count(urls);
     stats.apiRequests += 1;
     try {
       const answer = await client(urls, call);

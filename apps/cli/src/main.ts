@@ -17,8 +17,8 @@ import {
   type ConversionProgress,
   type InspectedList,
 } from '@placeport/converter';
-import { FAILED_CSV_SUFFIX } from '@placeport/converter/internal';
-import { readMachine, type CliEnvironment } from './config.js';
+import { FAILED_CSV_SUFFIX, pickLists } from '@placeport/converter/internal';
+import { processPrinter, readMachine, type CliEnvironment, type Machine } from './config.js';
 import { zlibInflate } from './inflate.js';
 import {
   apiLookups,
@@ -45,7 +45,6 @@ import {
   type CacheSummary,
   type CliSummary,
 } from './summary.js';
-import { pickLists } from './pick-lists.js';
 import { startCommand, usageProblem, UsageError, type ConvertCommand } from './usage.js';
 
 /** Links per request to a PlacePort API: its free tier answers 402 past that many in one request. */
@@ -85,8 +84,7 @@ export interface CliIo {
 }
 
 const defaultIo: CliIo = {
-  stdout: (text) => process.stdout.write(`${text}\n`),
-  stderr: (text) => process.stderr.write(`${text}\n`),
+  ...processPrinter,
   ...(process.stderr.isTTY
     ? { progress: (text: string) => process.stderr.write(text) }
     : { progressLog: (text: string) => process.stderr.write(text) }),
@@ -107,27 +105,21 @@ export interface Interrupts {
 export const processInterrupts: Interrupts = {
   listen(onStop) {
     let stopping = false;
-    const handle = (signal: StopSignal) => {
-      if (stopping) process.exit(EXIT[signal]);
-      stopping = true;
-      onStop(signal);
-    };
-    const onInt = () => handle('SIGINT');
-    const onTerm = () => handle('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
-    return () => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-    };
+    const stopListening = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+      const handle = () => {
+        if (stopping) process.exit(EXIT[signal]);
+        stopping = true;
+        onStop(signal);
+      };
+      process.on(signal, handle);
+      return () => process.off(signal, handle);
+    });
+    return () => stopListening.forEach((stop) => stop());
   },
 };
 
 /** What the CLI needs from the machine; tests pass their own. */
-export interface CliContext {
-  env: CliEnvironment;
-  platform: NodeJS.Platform;
-  homedir: string;
+export interface CliContext extends Machine {
   /** Default: the process's SIGINT and SIGTERM. */
   interrupts?: Interrupts;
 }
@@ -154,6 +146,25 @@ export async function runCli(
 /** What the CLI reads: a Takeout archive, or a failed-places CSV of an earlier run to retry. */
 const INPUT_MESSAGE =
   'Give a ZIP file from Google Takeout with your saved places, or a failed-places CSV to retry.';
+
+/**
+ * The lists `--list` names, in that order: each by its path in the archive, else the one list with
+ * that name. Names repeat across folders (product.md), so a name that several lists share is wrong
+ * usage, refused with their paths, any of which selects exactly. A name that matches nothing is bad
+ * input (ConverterError `unknown-list`).
+ */
+function pickListsOrRefuse(lists: InspectedList[], wanted: readonly string[]): InspectedList[] {
+  try {
+    return pickLists(lists, wanted);
+  } catch (error) {
+    if (!(error instanceof ConverterError) || error.code !== 'ambiguous-list') throw error;
+    const name = wanted.find((want) => lists.filter((list) => list.name === want).length > 1)!;
+    const named = lists.filter((list) => list.name === name);
+    throw new UsageError(
+      `--list "${name}" names ${named.length} lists in this archive; give its path instead:\n${named.map((list) => `  ${list.path}`).join('\n')}`,
+    );
+  }
+}
 
 /**
  * Reads the input and picks the lists asked for; throws ConverterError with the seed's messages.
@@ -187,7 +198,10 @@ async function readLists(
         inflate: zlibInflate,
       })
     : inspectCsv(bytes.toString('utf8'), path.basename(command.archive));
-  return { lists: command.lists.length === 0 ? lists : pickLists(lists, command.lists), retry };
+  return {
+    lists: command.lists.length === 0 ? lists : pickListsOrRefuse(lists, command.lists),
+    retry,
+  };
 }
 
 /**
