@@ -105,8 +105,7 @@ export function buildKml(
   documentName = KML_DOCUMENT_NAME,
   folder?: KmlFolder,
 ): string {
-  const inFolder = folderOf(folder);
-  return [kmlHead(documentName, inFolder), ...places.map(placemark), kmlTail(inFolder)].join('');
+  return [...kmlChunks(places, documentName, folder)].join('');
 }
 
 /**
