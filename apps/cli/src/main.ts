@@ -333,12 +333,12 @@ async function convert(
       interrupted,
     });
     io.stdout(command.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
-    const unread = summary.lists.filter((list) => list.skippedReason);
-    for (const list of unread) io.stderr(`placeport: ${list.name}: ${list.skippedReason}`);
-    const unwritten = summary.lists.filter((list) => list.notWritten);
-    for (const list of unwritten) {
-      for (const { file, reason } of list.notWritten!) {
-        io.stderr(`placeport: ${list.name}: ${file} could not be written: ${reason}`);
+    for (const { name, skippedReason } of summary.lists) {
+      if (skippedReason) io.stderr(`placeport: ${name}: ${skippedReason}`);
+    }
+    for (const { name, notWritten = [] } of summary.lists) {
+      for (const { file, reason } of notWritten) {
+        io.stderr(`placeport: ${name}: ${file} could not be written: ${reason}`);
       }
     }
     // Without --json the summary says it; with it, stdout is JSON, so the person reads it here.

@@ -149,15 +149,14 @@ export function unreachableSentence(summary: CliSummary): string | undefined {
 function lookupLines(summary: CliSummary): string[] {
   const { lookups } = summary;
   const lines: string[] = [];
-  if (lookups.mode === 'local' && lookups.links > 0) {
+  if (lookups.mode !== 'offline' && lookups.links > 0) {
     const { pages, places } = lookups.upstreamRequests;
-    const requests = pages + places;
+    const how =
+      lookups.mode === 'local'
+        ? `from this computer: ${formatCount(lookups.cacheHits)} from the cache file, ${plural(pages + places, 'request')} to Google${places ? ` (${places} to the Places API)` : ''}`
+        : `through the PlacePort API at ${lookups.api} (${plural(lookups.apiRequests, 'request')})`;
     lines.push(
-      `${lookups.unreachable ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} from this computer: ${formatCount(lookups.cacheHits)} from the cache file, ${plural(requests, 'request')} to Google${places ? ` (${places} to the Places API)` : ''}.`,
-    );
-  } else if (lookups.mode === 'api' && lookups.links > 0) {
-    lines.push(
-      `${lookups.unreachable ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} through the PlacePort API at ${lookups.api} (${plural(lookups.apiRequests, 'request')}).`,
+      `${lookups.unreachable ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} ${how}.`,
     );
   }
   const unplaced = summary.totals.unplaced;
