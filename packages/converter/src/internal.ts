@@ -11,7 +11,6 @@ export { isAllowedFetchUrl, isGooglePlaceLink, isShortLink } from './core/allowl
 export { linkNeed, placeNeed, type LinkNeed } from './core/link-need.js';
 export {
   cacheKeyOf,
-  canonicalFtid,
   cidFromFtid,
   namesPlace,
   parseFtid,

@@ -78,13 +78,9 @@ export function placeNeed(place: Pick<ParsedPlace, 'coordinates' | 'url'>): Plac
   const found = extractCoordinates(place.url);
   if (found) return { kind: 'coordinates', coordinates: found.coordinates };
   if (!place.url.trim()) return { kind: 'unplaced', reason: 'no_link' };
+  // The link's coordinates, in any form, were read above: it needs a lookup or cannot be placed.
   const need = linkNeed(place.url);
-  switch (need.kind) {
-    case 'coordinates':
-      return { kind: 'coordinates', coordinates: need.coordinates };
-    case 'lookup':
-      return { kind: 'lookup', key: need.key };
-    case 'not_allowed':
-      return { kind: 'unplaced', reason: 'not_allowed' };
-  }
+  return need.kind === 'lookup'
+    ? { kind: 'lookup', key: need.key }
+    : { kind: 'unplaced', reason: 'not_allowed' };
 }
