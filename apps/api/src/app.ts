@@ -145,13 +145,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorate('payments', payments);
   app.decorate('allowance', new Allowance(payments, state, settings.freeLinksPerDay, now));
   const settlement = createSettlement(
-    {
-      payments,
-      state,
-      now,
-      log: app.log,
-      ...(config.settlement?.leaseMs === undefined ? {} : { leaseMs: config.settlement.leaseMs }),
-    },
+    { payments, state, now, log: app.log, leaseMs: config.settlement?.leaseMs },
     config.settlement ?? { auto: false },
   );
   app.decorate('settlement', settlement);

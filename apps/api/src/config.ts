@@ -76,25 +76,39 @@ export class SettingsError extends Error {
 /** The built web app next to this package (apps/web/dist), from src/ or dist/ alike. */
 const DEFAULT_WEB_DIST = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../web/dist');
 
+/** A setting that is a URL passing `test`, with `message` for any other text. */
+const url = (test: (parsed: URL) => boolean, message: string) =>
+  v.pipe(
+    v.string(),
+    v.check((text) => URL.canParse(text) && test(new URL(text)), message),
+  );
+
 const origin = v.pipe(
-  v.string(),
-  v.check((text) => {
-    try {
-      const url = new URL(text);
-      return (
-        (url.protocol === 'http:' || url.protocol === 'https:') &&
-        url.pathname === '/' &&
-        !url.search &&
-        !url.hash &&
-        !url.username &&
-        !url.password
-      );
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) origin such as https://example.com (no path)'),
+  url(
+    (url) =>
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.pathname === '/' &&
+      !url.search &&
+      !url.hash &&
+      !url.username &&
+      !url.password,
+    'must be an http(s) origin such as https://example.com (no path)',
+  ),
   v.transform((text) => new URL(text).origin),
 );
+
+/** A setting whose text must match `pattern`. */
+const matching = (pattern: RegExp, message: string) =>
+  v.pipe(v.string(), v.regex(pattern, message));
+
+/** A number setting: its text matches `pattern`, its value lies from `min` to `max`. */
+const numberFrom = (pattern: RegExp, message: string, min: number, max = Infinity) =>
+  v.pipe(
+    matching(pattern, message),
+    v.transform(Number),
+    v.minValue(min, message),
+    v.maxValue(max, message),
+  );
 
 /** The non-empty, trimmed parts of a comma-separated setting. */
 function commaList(text: string): string[] {
@@ -109,39 +123,25 @@ const PAYER_SECRET_MESSAGE =
 
 const EnvSchema = v.object({
   PORT: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,5}$/, 'must be a whole number from 0 to 65535'),
-      v.transform(Number),
-      v.maxValue(65535, 'must be a whole number from 0 to 65535'),
-    ),
+    numberFrom(/^\d{1,5}$/, 'must be a whole number from 0 to 65535', 0, 65535),
     '8080',
   ),
-  HOST: v.optional(
-    v.pipe(v.string(), v.regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or IP address')),
-    '127.0.0.1',
-  ),
+  HOST: v.optional(matching(/^[A-Za-z0-9.:-]+$/, 'must be a host name or IP address'), '127.0.0.1'),
   STRIPE_SECRET_KEY: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(
-        /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/,
-        'must be a Stripe secret key (sk_test_… or sk_live_…)',
-      ),
+    matching(
+      /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/,
+      'must be a Stripe secret key (sk_test_… or sk_live_…)',
     ),
   ),
   STRIPE_PUBLISHABLE_KEY: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(
-        /^pk_(test|live)_[A-Za-z0-9]+$/,
-        'must be a Stripe publishable key (pk_test_… or pk_live_…)',
-      ),
+    matching(
+      /^pk_(test|live)_[A-Za-z0-9]+$/,
+      'must be a Stripe publishable key (pk_test_… or pk_live_…)',
     ),
   ),
   STRIPE_API_BASE: v.optional(origin),
   GOOGLE_MAPS_API_KEY: v.optional(
-    v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{8,200}$/, 'must be a Google Maps Platform API key')),
+    matching(/^[A-Za-z0-9_-]{8,200}$/, 'must be a Google Maps Platform API key'),
   ),
   MAPS_UPSTREAM_ORIGIN: v.optional(origin),
   PLACES_API_ORIGIN: v.optional(origin, 'https://places.googleapis.com'),
@@ -167,12 +167,7 @@ const EnvSchema = v.object({
     ),
   ),
   RATE_LIMIT_FACTOR: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,6}(?:\.\d{1,3})?$/, 'must be a positive number such as 1 or 10'),
-      v.transform(Number),
-      v.minValue(0.001, 'must be a positive number such as 1 or 10'),
-    ),
+    numberFrom(/^\d{1,6}(?:\.\d{1,3})?$/, 'must be a positive number such as 1 or 10', 0.001),
     '1',
   ),
   TRUST_PROXY: v.optional(
@@ -199,40 +194,22 @@ const EnvSchema = v.object({
     ),
   ),
   SETTLE_AFTER_MINUTES: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(
-        /^\d{1,5}(?:\.\d{1,3})?$/,
-        'must be a number of minutes from 0.05 to 10080 (7 days), such as 30',
-      ),
-      v.transform(Number),
-      v.minValue(0.05, 'must be a number of minutes from 0.05 to 10080 (7 days), such as 30'),
-      v.maxValue(10_080, 'must be a number of minutes from 0.05 to 10080 (7 days), such as 30'),
+    numberFrom(
+      /^\d{1,5}(?:\.\d{1,3})?$/,
+      'must be a number of minutes from 0.05 to 10080 (7 days), such as 30',
+      0.05,
+      10_080,
     ),
     '30',
   ),
   FREE_LINKS_PER_DAY: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,5}$/, 'must be a whole number from 0 to 10000'),
-      v.transform(Number),
-      v.maxValue(10_000, 'must be a whole number from 0 to 10000'),
-    ),
+    numberFrom(/^\d{1,5}$/, 'must be a whole number from 0 to 10000', 0, 10_000),
     '20',
   ),
   REDIS_URL: v.optional(
-    v.pipe(
-      v.string(),
-      v.check((text) => {
-        try {
-          const url = new URL(text);
-          return (
-            url.protocol === 'redis:' || url.protocol === 'rediss:' || url.protocol === 'unix:'
-          );
-        } catch {
-          return false;
-        }
-      }, 'must be a redis:// or rediss:// URL'),
+    url(
+      (url) => ['redis:', 'rediss:', 'unix:'].includes(url.protocol),
+      'must be a redis:// or rediss:// URL',
     ),
   ),
   LOG_LEVEL: v.optional(
@@ -254,11 +231,9 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 function trustProxyOf(text: string | undefined): number | string[] | false {
-  if (text === undefined || text.trim() === '0' || text.trim().toLowerCase() === 'false')
-    return false;
-  const value = text.trim();
-  if (/^\d{1,2}$/.test(value)) return Number(value);
-  return value.split(',').map((part) => part.trim());
+  const value = text?.trim() ?? '0';
+  if (value === '0' || value.toLowerCase() === 'false') return false;
+  return /^\d{1,2}$/.test(value) ? Number(value) : commaList(value);
 }
 
 const UNPAIRED_KEYS =
@@ -283,9 +258,7 @@ function stripeSettings(
     problems.push(UNPAIRED_KEYS);
     return undefined;
   }
-  const secretMode = secret.includes('_live_') ? 'live' : 'test';
-  const publishableMode = publishable.includes('_live_') ? 'live' : 'test';
-  if (secretMode !== publishableMode) {
+  if (secret.includes('_live_') !== publishable.includes('_live_')) {
     problems.push(
       'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must both be test keys or both live keys',
     );

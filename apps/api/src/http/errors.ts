@@ -97,19 +97,12 @@ export const STORE_FULL_RETRY_AFTER_SECONDS = 60;
  */
 function storeUnavailable(error: StoreUnavailableError, reference?: string): ApiError {
   const about = reference ? ` Payment ${reference} was not changed by this request.` : '';
-  return error.reason === 'full'
-    ? new ApiError(
-        503,
-        'store_full',
-        `Too many payments are open on this server right now; please try again in a few minutes.${about}`,
-        STORE_FULL_RETRY_AFTER_SECONDS,
-      )
-    : new ApiError(
-        503,
-        'store_unavailable',
-        `This server cannot reach its shared state right now; please try again in a moment.${about}`,
-        STORE_RETRY_AFTER_SECONDS,
-      );
+  if (error.reason === 'full') {
+    const message = `Too many payments are open on this server right now; please try again in a few minutes.${about}`;
+    return new ApiError(503, 'store_full', message, STORE_FULL_RETRY_AFTER_SECONDS);
+  }
+  const message = `This server cannot reach its shared state right now; please try again in a moment.${about}`;
+  return new ApiError(503, 'store_unavailable', message, STORE_RETRY_AFTER_SECONDS);
 }
 
 /** The answer to a provider failure; a capture's quotes the payment it was about (product.md Receipt). */

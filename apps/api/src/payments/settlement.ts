@@ -125,9 +125,7 @@ export async function sweepOnce(
           );
           return receipt.cancelled ? 'cancelled' : 'captured';
         });
-        if (outcome === 'captured') report.captured += 1;
-        else if (outcome === 'cancelled') report.cancelled += 1;
-        else if (outcome === 'waiting') report.waiting += 1;
+        if (outcome !== 'gone') report[outcome] += 1;
       } catch (error) {
         report.failed += 1;
         if (error instanceof StoreUnavailableError) {
