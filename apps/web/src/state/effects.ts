@@ -161,17 +161,9 @@ export function createEffects({
     blobUrl: ReturnType<typeof blobMaker>,
   ): Promise<MapDownload[]> {
     const downloads: MapDownload[] = [];
-    for (const { bytes, mimeType, fileName, format, placemarks, part, parts } of files) {
+    for (const { bytes, mimeType, ...file } of files) {
       const url = await blobUrl(bytes, mimeType);
-      downloads.push({
-        key: `${path}#${part}/${parts}`,
-        fileName,
-        url,
-        format,
-        placemarks,
-        part,
-        parts,
-      });
+      downloads.push({ key: `${path}#${file.part}/${file.parts}`, ...file, url });
     }
     return downloads;
   }

@@ -6,7 +6,16 @@
  */
 import { chargeCents, isUnderMinimum } from '@placeport/contract';
 import { MESSAGES } from './messages';
-import type { AppEvent, AppState, Archive, FileResult, MapDownload, Progress } from './types';
+import type {
+  AppEvent,
+  AppState,
+  Archive,
+  FileResult,
+  MapDownload,
+  ProcessingStage,
+  Progress,
+  StateIn,
+} from './types';
 import type { ListSummary } from '../worker/types';
 
 /** The state of a fresh page: no file, no error. */
@@ -88,7 +97,7 @@ function startProgress(archive: Archive): Progress {
 export const MAX_PROCESSING_PERCENT = 99;
 
 /** Leave to convert was given: the conversion starts at validating, 0%. */
-function startConversion(state: Extract<AppState, { status: 'paying' | 'authorizing' }>): AppState {
+function startConversion(state: StateIn<'paying' | 'authorizing'>): AppState {
   return {
     status: 'validating',
     ...archiveOf(state),
@@ -103,10 +112,7 @@ function clampPercent(percent: number): number {
   return Math.min(MAX_PROCESSING_PERCENT, Math.max(0, percent));
 }
 
-function select(
-  state: Extract<AppState, { status: 'selecting' }>,
-  paths: readonly string[],
-): AppState {
+function select(state: StateIn<'selecting'>, paths: readonly string[]): AppState {
   const chosen = new Set(paths);
   const selected = state.lists.map((list) => list.path).filter((path) => chosen.has(path));
   const unchanged =
@@ -114,7 +120,7 @@ function select(
   return unchanged ? state : { ...state, selected, error: null };
 }
 
-function fromEmpty(state: Extract<AppState, { status: 'empty' }>, event: AppEvent): AppState {
+function fromEmpty(state: StateIn<'empty'>, event: AppEvent): AppState {
   if (event.type !== 'fileChosen') return state;
   if (!isZipFileName(event.file.name)) {
     return { status: 'empty', error: MESSAGES.notAZip, refusedFileName: event.file.name };
@@ -122,10 +128,7 @@ function fromEmpty(state: Extract<AppState, { status: 'empty' }>, event: AppEven
   return { status: 'inspecting', fileId: event.fileId, file: event.file };
 }
 
-function fromInspecting(
-  state: Extract<AppState, { status: 'inspecting' }>,
-  event: AppEvent,
-): AppState {
+function fromInspecting(state: StateIn<'inspecting'>, event: AppEvent): AppState {
   switch (event.type) {
     case 'archiveInspected':
       if (event.fileId !== state.fileId) return state;
@@ -152,10 +155,7 @@ function fromInspecting(
   }
 }
 
-function fromSelecting(
-  state: Extract<AppState, { status: 'selecting' }>,
-  event: AppEvent,
-): AppState {
+function fromSelecting(state: StateIn<'selecting'>, event: AppEvent): AppState {
   switch (event.type) {
     case 'listToggled': {
       if (!state.lists.some((list) => list.path === event.path && isConvertible(list))) {
@@ -185,10 +185,7 @@ function fromSelecting(
 }
 
 /** Back to Selection and closing the dialog, alike while the intent is awaited or shown. */
-function leavePaymentView(
-  state: Extract<AppState, { status: 'awaitingIntent' | 'paying' }>,
-  event: AppEvent,
-): AppState {
+function leavePaymentView(state: StateIn<'awaitingIntent' | 'paying'>, event: AppEvent): AppState {
   switch (event.type) {
     case 'selectionResumed':
       return { status: 'selecting', ...archiveOf(state), error: null };
@@ -199,10 +196,7 @@ function leavePaymentView(
   }
 }
 
-function fromAwaitingIntent(
-  state: Extract<AppState, { status: 'awaitingIntent' }>,
-  event: AppEvent,
-): AppState {
+function fromAwaitingIntent(state: StateIn<'awaitingIntent'>, event: AppEvent): AppState {
   switch (event.type) {
     case 'intentCreated': {
       if (event.requestId !== state.requestId) return state;
@@ -222,7 +216,7 @@ function fromAwaitingIntent(
   }
 }
 
-function fromPaying(state: Extract<AppState, { status: 'paying' }>, event: AppEvent): AppState {
+function fromPaying(state: StateIn<'paying'>, event: AppEvent): AppState {
   switch (event.type) {
     case 'authorizationSubmitted':
       if (state.authorization.kind !== 'card') return state;
@@ -235,10 +229,7 @@ function fromPaying(state: Extract<AppState, { status: 'paying' }>, event: AppEv
   }
 }
 
-function fromAuthorizing(
-  state: Extract<AppState, { status: 'authorizing' }>,
-  event: AppEvent,
-): AppState {
+function fromAuthorizing(state: StateIn<'authorizing'>, event: AppEvent): AppState {
   switch (event.type) {
     case 'authorizationFailed':
       return { ...state, status: 'paying' };
@@ -249,10 +240,7 @@ function fromAuthorizing(
   }
 }
 
-function fromProcessing(
-  state: Extract<AppState, { status: 'validating' | 'extracting' | 'converting' | 'preparing' }>,
-  event: AppEvent,
-): AppState {
+function fromProcessing(state: StateIn<ProcessingStage>, event: AppEvent): AppState {
   switch (event.type) {
     case 'progressReported': {
       const { stage, percent, fileIndex, fileCount, fileName, currentItem, lookups } =
@@ -335,14 +323,9 @@ function settled(
  * page neither moves on nor forgets the archive, so its receipt cannot be missed; then the lists
  * can be opened again, or the archive removed.
  */
-function fromFailed(state: Extract<AppState, { status: 'failed' }>, event: AppEvent): AppState {
-  switch (event.type) {
-    case 'selectionOpened':
-      if (state.capture.kind === 'pending') return state;
-      return { status: 'selecting', ...archiveOf(state), error: null };
-    default:
-      return state;
-  }
+function fromFailed(state: StateIn<'failed'>, event: AppEvent): AppState {
+  if (event.type !== 'selectionOpened' || state.capture.kind === 'pending') return state;
+  return { status: 'selecting', ...archiveOf(state), error: null };
 }
 
 /** Every file the results offer: each map file (or part) and each failed-places CSV. */
@@ -358,15 +341,12 @@ export function downloadKeys(state: { results: readonly FileResult[] }): string[
   return downloads(state).map((file) => file.key);
 }
 
-function withDownloaded(
-  state: Extract<AppState, { status: 'complete' }>,
-  keys: readonly string[],
-): AppState {
+function withDownloaded(state: StateIn<'complete'>, keys: readonly string[]): AppState {
   const fresh = keys.filter((key) => !state.downloaded.includes(key));
   return fresh.length === 0 ? state : { ...state, downloaded: [...state.downloaded, ...fresh] };
 }
 
-function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: AppEvent): AppState {
+function fromComplete(state: StateIn<'complete'>, event: AppEvent): AppState {
   switch (event.type) {
     case 'fileDownloaded': {
       // The ZIP of "Download all" holds every file of the run.
@@ -430,10 +410,9 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
       );
       return {
         status: 'selecting',
-        file: state.file,
+        ...archiveOf(state),
         lists: [...archive, ...event.lists],
         selected: event.lists.map((list) => list.path),
-        converted: state.converted,
         error: null,
       };
     }
@@ -443,7 +422,7 @@ function fromComplete(state: Extract<AppState, { status: 'complete' }>, event: A
 }
 
 /** True while some file of the results has not been downloaded (in some format, or in the ZIP). */
-export function hasUndownloaded(state: Extract<AppState, { status: 'complete' }>): boolean {
+export function hasUndownloaded(state: StateIn<'complete'>): boolean {
   return downloadKeys(state).some((key) => !state.downloaded.includes(key));
 }
 
@@ -453,9 +432,7 @@ export function hasUndownloaded(state: Extract<AppState, { status: 'complete' }>
  * failed-places CSV is not among them: its places are still in the archive, and a retry lists
  * them again.
  */
-export function undownloadedMaps(
-  state: Extract<AppState, { status: 'complete' }>,
-): readonly MapDownload[] {
+export function undownloadedMaps(state: StateIn<'complete'>): readonly MapDownload[] {
   return state.results.flatMap((result) =>
     result.files.filter((file) => !state.downloaded.includes(file.key)),
   );

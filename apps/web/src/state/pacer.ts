@@ -17,15 +17,13 @@ export class StagePacer {
   private readonly queue: ConversionStage[] = [];
   private latest: ConversionProgress | null = null;
   private latestEmitted = true;
-  private lastNewStageAt: number;
+  private lastNewStageAt = Date.now();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private drained: (() => void) | null = null;
   private finished = false;
 
   /** `emit` receives what the page should show now; the run's first stage, validating, is shown. */
-  constructor(private readonly emit: (progress: ConversionProgress) => void) {
-    this.lastNewStageAt = Date.now();
-  }
+  constructor(private readonly emit: (progress: ConversionProgress) => void) {}
 
   /** A report from the worker; ignored once the work is done (a late report must not show again). */
   report(progress: ConversionProgress): void {

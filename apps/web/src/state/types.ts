@@ -182,6 +182,9 @@ export type AppState =
 
 export type Status = AppState['status'];
 
+/** The state while its status is one of `S`. */
+export type StateIn<S extends Status> = Extract<AppState, { status: S }>;
+
 export type AppEvent =
   | { type: 'fileChosen'; fileId: number; file: FileInfo }
   | { type: 'archiveInspected'; fileId: number; lists: readonly ListSummary[] }

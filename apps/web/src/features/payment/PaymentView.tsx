@@ -6,14 +6,14 @@ import { Spinner } from '../../components/Spinner';
 import { formatPlaces } from '../../lib/format';
 import { formatUsd } from '../../lib/money';
 import { selectedPlaces } from '../../state/machine';
-import type { AppState } from '../../state/types';
+import type { StateIn } from '../../state/types';
 import { DemoPanel } from './DemoPanel';
 import { FreePanel } from './FreePanel';
 
 /** Stripe.js and its React bindings load only when a card form is really needed. */
 const StripePanel = lazy(() => import('./StripePanel'));
 
-type PaymentState = Extract<AppState, { status: 'awaitingIntent' | 'paying' | 'authorizing' }>;
+type PaymentState = StateIn<'awaitingIntent' | 'paying' | 'authorizing'>;
 
 /** The payment view of the dialog: the amounts, the authorize-only explanation and the form. */
 export function PaymentView({ state }: { state: PaymentState }) {

@@ -2,9 +2,9 @@ import { chargeCents, isUnderMinimum } from '@placeport/contract';
 import { AlertDialog } from 'radix-ui';
 import { useEffects, useSend } from '../../app/context';
 import { undownloadedMaps } from '../../state/machine';
-import type { AppState } from '../../state/types';
+import type { StateIn } from '../../state/types';
 
-type Complete = Extract<AppState, { status: 'complete' }>;
+type Complete = StateIn<'complete'>;
 
 /** True when this run was (or is being) charged: making its files again would be paid again. */
 export function wasPaid(state: Complete): boolean {

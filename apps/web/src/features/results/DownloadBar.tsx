@@ -4,10 +4,8 @@ import { useId } from 'react';
 import { useEffects, useSend } from '../../app/context';
 import { DownloadIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
-import type { AppState } from '../../state/types';
+import type { StateIn } from '../../state/types';
 import type { OutputFormat } from '../../worker/types';
-
-type Complete = Extract<AppState, { status: 'complete' }>;
 
 /** The short name of a format on buttons: "KML", "GPX", "GeoJSON". */
 export function formatName(format: OutputFormat): string {
@@ -18,7 +16,7 @@ export function formatName(format: OutputFormat): string {
  * Above the lists on the results: the file format every download uses (the worker writes the run's
  * files again in the format chosen), and "Download all", one ZIP of every file of the run.
  */
-export function DownloadBar({ state }: { state: Complete }) {
+export function DownloadBar({ state }: { state: StateIn<'complete'> }) {
   const effects = useEffects();
   const send = useSend();
   const selectId = useId();

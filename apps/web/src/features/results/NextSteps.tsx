@@ -1,7 +1,5 @@
-import type { AppState } from '../../state/types';
+import type { StateIn } from '../../state/types';
 import type { OutputFormat } from '../../worker/types';
-
-type Complete = Extract<AppState, { status: 'complete' }>;
 
 /** My Maps takes this many layers in one map (commonly quoted; product.md). */
 export const MY_MAPS_LAYERS_PER_MAP = 10;
@@ -18,7 +16,7 @@ export function mapsFor(files: readonly string[], size = MY_MAPS_LAYERS_PER_MAP)
  * layer, "Add layer" before each further import, and which files go into which map past 10
  * layers; for GPX and GeoJSON, where such files go. Nothing when there are no map files.
  */
-export function NextSteps({ state }: { state: Complete }) {
+export function NextSteps({ state }: { state: StateIn<'complete'> }) {
   // The run's map files in download order, by name.
   const files = state.results.flatMap((result) => result.files.map((file) => file.fileName));
   if (files.length === 0) return null;

@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { useApp, useEffects } from '../../app/context';
 import { useReveal } from '../../lib/useReveal';
 import { ResultsMap } from '../map/ResultsMap';
-import type { AppState } from '../../state/types';
+import type { StateIn } from '../../state/types';
 import { RETRYABLE_AGAIN } from '@placeport/converter/internal';
 import { isConvertible } from '../../state/machine';
 import { formatCount } from '../../lib/format';
@@ -20,7 +20,7 @@ export function ResultsCard() {
   return state.status === 'complete' ? <ResultsView state={state} /> : null;
 }
 
-function ResultsView({ state }: { state: Extract<AppState, { status: 'complete' }> }) {
+function ResultsView({ state }: { state: StateIn<'complete'> }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const effects = useEffects();
   useReveal(heading);

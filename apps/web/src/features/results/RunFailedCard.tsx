@@ -5,7 +5,7 @@ import { Spinner } from '../../components/Spinner';
 import { formatPlaces } from '../../lib/format';
 import { formatUsd } from '../../lib/money';
 import { useReveal } from '../../lib/useReveal';
-import type { AppState, Authorization, Capture } from '../../state/types';
+import type { Authorization, Capture, StateIn } from '../../state/types';
 import { PaymentReceipt } from './PaymentReceipt';
 
 /** Shown once the status is failed: what went wrong, what became of the payment, the way back. */
@@ -14,7 +14,7 @@ export function RunFailedCard() {
   return state.status === 'failed' ? <RunFailedView state={state} /> : null;
 }
 
-function RunFailedView({ state }: { state: Extract<AppState, { status: 'failed' }> }) {
+function RunFailedView({ state }: { state: StateIn<'failed'> }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const send = useSend();
   useReveal(heading);
