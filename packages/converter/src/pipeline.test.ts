@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { resolvedUrlFor } from './core/coordinates.js';
 import type { LookupFailure } from './core/reasons.js';
-import { convertLists } from './pipeline.js';
+import { listOutputNames } from './core/names.js';
+import { parseList } from './inspect.js';
+import { convertLists as convertParsed, type PipelineOptions } from './pipeline.js';
 import { resolveChunkSizeFor } from './plan.js';
 import { RESOLVE_RETRY_DELAY_MS, RESOLVE_TIMEOUT_MS } from './run-lookups.js';
 import { ResolveRequestError, type ConversionProgress, type ResolveUrls } from './core/seams.js';
@@ -12,6 +14,22 @@ const placeUrl = (ftid: string, name = 'X') =>
   `https://www.google.com/maps/place/${name}/data=!4m2!3m1!1s${ftid}`;
 const csv = (rows: string[][]) =>
   `Title,Note,URL,Comment\n${rows.map((r) => r.map((c) => `"${c.replace(/"/g, '""')}"`).join(',')).join('\n')}\n`;
+
+/** Lists given as text, read as inspection reads them: parsed once, named over the whole run. */
+function convertLists(
+  lists: ReadonlyArray<{ path: string; content: string }>,
+  options?: PipelineOptions,
+) {
+  const names = listOutputNames(lists.map((list) => list.path));
+  return convertParsed(
+    lists.map((list, i) => ({
+      path: list.path,
+      parsed: parseList(list.content),
+      outputName: names[i]!,
+    })),
+    options,
+  );
+}
 
 const listA = {
   path: 'Takeout/Saved/Want to go.csv',

@@ -6,9 +6,8 @@
 import { ConverterError } from './core/errors.js';
 import type { ParsedCsv } from './core/csv.js';
 import { placeNeed, type PlaceNeed } from './core/link-need.js';
-import { fileNameFromPath, listOutputNames } from './core/names.js';
-import type { ListKind, ListOrigin } from './core/types.js';
-import { parseList } from './inspect.js';
+import { fileNameFromPath } from './core/names.js';
+import type { ListOrigin } from './core/types.js';
 import type { LookupEntry } from './run-lookups.js';
 
 /** Most links sent to the API per request (the API accepts at most 1,000). */
@@ -30,24 +29,17 @@ export function resolveChunkSizeFor(lookups: number): number {
   );
 }
 
-/** A list ready to convert: its archive identity, and its text or an already parsed form (one of them). */
+/** A list ready to convert, as inspection read it (an `InspectedList` is one). */
 export interface ListInput {
   path: string;
-  /** The list's text: a saved list's CSV, or `Saved Places.json` when `kind` is `starred`. */
-  content?: string;
-  /** `csv` (the default) or `starred`. */
-  kind?: ListKind;
   /** The list's name when it is not its file name (a retry list: "Want to go (failed places)"). */
   name?: string;
   /** Where the list comes from when it is not one of the archive's own (a retry list). */
   origin?: ListOrigin;
-  /** A parse made earlier (when the archive was inspected), so the CSV is not parsed twice. */
-  parsed?: ParsedCsv | ConverterError;
-  /**
-   * The name its files are written under (`listOutputNames` over the whole archive, as `readArchive`
-   * gives it). Without it, names are told apart among the lists of this run.
-   */
-  outputName?: string;
+  /** Its places as read when the archive was inspected, or why they cannot be: parsed once. */
+  parsed: ParsedCsv | ConverterError;
+  /** The name its files are written under (`listOutputNames` over the whole archive). */
+  outputName: string;
 }
 
 /** One list of a run, planned. */
@@ -75,11 +67,10 @@ export interface RunPlan {
 
 /** Reads every list of a run and what each of its places needs; sends nothing. */
 export function planRun(lists: readonly ListInput[]): RunPlan {
-  const outputNames = listOutputNames(lists.map((list) => list.path));
   const entries = new Map<string, string>();
   const titles = new Map<string, string>();
-  const planned = lists.map((list, index): ListPlan => {
-    const parsed = list.parsed ?? parseList(list.content ?? '', list.kind);
+  const planned = lists.map((list): ListPlan => {
+    const { parsed } = list;
     const places = parsed instanceof ConverterError ? [] : parsed.places;
     const needs = parsed instanceof ConverterError ? [] : (parsed.needs ?? places.map(placeNeed));
     for (let i = 0; i < needs.length; i += 1) {
@@ -91,7 +82,7 @@ export function planRun(lists: readonly ListInput[]): RunPlan {
     }
     return {
       fileName: fileNameFromPath(list.path),
-      outputName: list.outputName ?? outputNames[index]!,
+      outputName: list.outputName,
       parsed,
       needs,
     };
