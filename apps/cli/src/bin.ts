@@ -17,6 +17,6 @@ if (start.kind === 'exit') {
   // CPU 1.65 -> 1.37x GDAL's).
   // A flag to `node` would do the same but needs a second process, which --help would pay for.
   (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
-  const { runCli } = await import('./main.js');
-  process.exitCode = await runCli(argv);
+  const { runCommand } = await import('./main.js');
+  process.exitCode = await runCommand(start.command, start.machine);
 }

@@ -131,8 +131,15 @@ export async function runCli(
   context?: CliContext,
 ): Promise<number> {
   const start = startCommand<CliContext>(argv, io, () => context ?? readMachine());
-  if (start.kind === 'exit') return start.code;
-  const { command, machine } = start;
+  return start.kind === 'exit' ? start.code : runCommand(start.command, start.machine, io);
+}
+
+/** Runs a conversion {@link startCommand} has read; resolves to the exit code. */
+export async function runCommand(
+  command: ConvertCommand,
+  machine: CliContext,
+  io: CliIo = defaultIo,
+): Promise<number> {
   try {
     return await convert(command, io, machine.env, machine.interrupts ?? processInterrupts);
   } catch (error) {
