@@ -5,7 +5,6 @@
  * retry's own failed-places CSV) is written to a temporary file in the same folder and renamed over
  * the name, which replaces a link by a file and never touches its target. Folders are never replaced.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -281,6 +280,8 @@ async function replaceFile(target: string, content: Content): Promise<void> {
   const kind = await entryKind(target);
   if (kind === 'folder') throw new NotReplaced('a folder of that name is in the way');
   if (kind === 'other') throw new NotReplaced('something that is not a file is in the way');
+  // node:crypto is loaded only here (a --force run replacing files): it costs every run ~4 ms to load.
+  const { randomBytes } = await import('node:crypto');
   const temporary = path.join(
     path.dirname(target),
     `.placeport-${randomBytes(8).toString('hex')}.tmp`,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractCoordinates, resolvedUrlFor } from './coordinates.js';
-import { formatDegrees, isValidCoordinate, toKmlCoordinates } from './latlng.js';
+import { formatDegrees, isValidCoordinate, toKmlCoordinates, toLatLng } from './latlng.js';
 
 describe('extractCoordinates', () => {
   it.each([
@@ -112,6 +112,58 @@ describe('extractCoordinates', () => {
   const longitude = fc
     .double({ min: -180, max: 180, noNaN: true })
     .map((n) => Number(n.toFixed(7)) + 0);
+
+  it('reads the last valid pin exactly as the pattern !3d(NUMBER)!4d(NUMBER) matches it (property)', () => {
+    // The pattern the hand-written reader replaced, read the way it was: the last valid match wins.
+    const number = String.raw`[-+]?\d{1,3}(?:\.\d+)?`;
+    const pin = new RegExp(String.raw`!3d(${number})!4d(${number})`, 'y');
+    const byPattern = (url: string) => {
+      for (
+        let at = url.lastIndexOf('!3d');
+        at >= 0;
+        at = at > 0 ? url.lastIndexOf('!3d', at - 1) : -1
+      ) {
+        pin.lastIndex = at;
+        const match = pin.exec(url);
+        const point = match ? toLatLng(match[1]!, match[2]!) : undefined;
+        if (point) return point;
+      }
+      return undefined;
+    };
+    const piece = fc.constantFrom(
+      '!3d',
+      '!4d',
+      '!3d4',
+      '!4d-',
+      '-',
+      '+',
+      '.',
+      '0',
+      '1',
+      '5',
+      '9',
+      '12',
+      '123',
+      '1234',
+      '.5',
+      '.05',
+      'x',
+      '!',
+      '%2F',
+      '٣',
+      ' ',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const url = `https://www.google.com/maps/place/x/data=${pieces.join('')}`;
+        const expected = byPattern(url);
+        const found = extractCoordinates(url);
+        if (expected) expect(found).toEqual({ coordinates: expected, source: 'pin' });
+        else expect(found?.source).not.toBe('pin');
+      }),
+      { numRuns: 3000 },
+    );
+  });
 
   it('round-trips any valid coordinate through every URL form (property)', () => {
     fc.assert(

@@ -10,8 +10,6 @@ export interface ExtractedCoordinates {
 }
 
 const NUMBER = String.raw`[-+]?\d{1,3}(?:\.\d+)?`;
-/** `!3d<lat>!4d<lng>`: the place's own pin in a `data=` blob. The last one wins: it belongs to the place, not a search. */
-const PIN = new RegExp(String.raw`!3d(${NUMBER})!4d(${NUMBER})`, 'y');
 /** A plain `lat, lng` decimal pair (optional spaces or `+` after the comma), as in `/maps/search/<lat>,<lng>` or `?q=`. */
 const PAIR = new RegExp(String.raw`^\s*(${NUMBER})\s*,[\s+]*(${NUMBER})\s*$`);
 /** `@<lat>,<lng>,<zoom>`: the map's centre, the view rather than the pin. */
@@ -35,15 +33,49 @@ function pairFrom(text: string | null | undefined): LatLng | undefined {
   return match ? toLatLng(match[1]!, match[2]!) : undefined;
 }
 
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/**
+ * Where a {@link NUMBER} that starts at `at` ends, or -1 when none starts there: an optional sign,
+ * one to three digits, then a dot and digits only when a digit follows the dot. Read by hand rather
+ * than by a regular expression: every link of a list is read, and a match's array and captures were
+ * most of what reading them allocated.
+ */
+function numberEnd(text: string, at: number): number {
+  let i = at;
+  const sign = text.charCodeAt(i);
+  if (sign === 43 || sign === 45) i += 1;
+  const digits = i;
+  while (i < digits + 3 && isDigit(text.charCodeAt(i))) i += 1;
+  if (i === digits) return -1;
+  if (text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
+    i += 2;
+    while (isDigit(text.charCodeAt(i))) i += 1;
+  }
+  return i;
+}
+
+/**
+ * `!3d<lat>!4d<lng>` at `at`, exactly as `/!3d(NUMBER)!4d(NUMBER)/y` would match there (the tests
+ * compare the two): the place's own pin in a `data=` blob, when valid.
+ */
+function pinAt(url: string, at: number): LatLng | undefined {
+  const lat = at + 3;
+  const latEnd = numberEnd(url, lat);
+  if (latEnd < 0 || !url.startsWith('!4d', latEnd)) return undefined;
+  const lngEnd = numberEnd(url, latEnd + 3);
+  if (lngEnd < 0) return undefined;
+  return toLatLng(Number(url.slice(lat, latEnd)), Number(url.slice(latEnd + 3, lngEnd)));
+}
+
+/** The last valid pin of a link: it belongs to the place, not a search. */
 function lastPin(url: string): LatLng | undefined {
   for (
     let at = url.lastIndexOf('!3d');
     at >= 0;
     at = at > 0 ? url.lastIndexOf('!3d', at - 1) : -1
   ) {
-    PIN.lastIndex = at;
-    const match = PIN.exec(url);
-    const point = match ? toLatLng(match[1]!, match[2]!) : undefined;
+    const point = pinAt(url, at);
     if (point) return point;
   }
   return undefined;

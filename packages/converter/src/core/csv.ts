@@ -66,6 +66,10 @@ const decoder = new TextDecoder();
 /** Decodes a piece as it is: a BOM is dropped at the start of the list only. */
 const piecesDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 let scratch = new Uint8Array(PIECE_BYTES);
+/** Views of `scratch` by length, made once each: one per cell would be garbage the parse pays for. */
+let views: Uint8Array[] = [];
+/** Cells up to this long get a kept view of `scratch` (a link is rarely longer). */
+const VIEWED_LENGTH = 1024;
 
 /**
  * A cell as a string of its own: papaparse's cells are slices of the text they were read from, which
@@ -74,11 +78,14 @@ let scratch = new Uint8Array(PIECE_BYTES);
  */
 function detached(cell: string): string {
   if (cell.length < 13) return cell;
-  if (scratch.length < cell.length) scratch = new Uint8Array(cell.length);
+  if (scratch.length < cell.length) {
+    scratch = new Uint8Array(cell.length);
+    views = [];
+  }
   const { read, written } = encoder.encodeInto(cell, scratch);
-  return read === cell.length && written === read
-    ? decoder.decode(scratch.subarray(0, written))
-    : ` ${cell}`.slice(1);
+  if (read !== cell.length || written !== read) return ` ${cell}`.slice(1);
+  if (written > VIEWED_LENGTH) return decoder.decode(scratch.subarray(0, written));
+  return decoder.decode((views[written] ??= scratch.subarray(0, written)));
 }
 
 /**
@@ -115,11 +122,13 @@ function newlineOf(source: CsvSource): Papa.ParseConfig['newline'] {
 }
 
 /**
- * Runs papaparse over `source` one record at a time (never the whole file's rows at once), handing
+ * Runs papaparse over `source` a piece at a time (never the whole file's rows at once), handing
  * `onRow` each non-blank record and collecting the parser's error messages. Bytes are decoded and
  * parsed a piece at a time, the record cut by a piece's end read again with the next, as papaparse
- * reads a file: the list's whole text never exists. `onRow` may throw to stop (the place cap); the
- * throw ends the parse and goes to the caller.
+ * reads a file: the list's whole text never exists. A piece's rows come back together (a `step`
+ * callback would cost a result object and two arrays per row); the errors of the cut record are
+ * left for the piece that reads it whole. `onRow` may throw to stop (the place cap); the throw ends
+ * the parse and goes to the caller.
  */
 function eachRecord(source: CsvSource, onRow: (row: string[]) => void): string[] {
   const errors: string[] = [];
@@ -128,11 +137,6 @@ function eachRecord(source: CsvSource, onRow: (row: string[]) => void): string[]
     newline: newlineOf(source),
     // The quote-aware scanner reads record by record; the fast path would split every line first.
     fastMode: false,
-    step: (result: Papa.ParseStepResult<string[]>) => {
-      for (const error of result.errors) errors.push(error.message);
-      const row = (result.data as unknown as string[][])[0]!;
-      if (!isBlankRow(row)) onRow(row);
-    },
   });
   const pieces = (typeof source === 'string' ? [source] : piecesOf(source))[Symbol.iterator]();
   let rest = '';
@@ -140,9 +144,17 @@ function eachRecord(source: CsvSource, onRow: (row: string[]) => void): string[]
   for (let piece = pieces.next(); !piece.done;) {
     const next = pieces.next();
     const text = rest + piece.value;
-    const { cursor } = (parser.parse(text, at, !next.done) as Papa.ParseResult<string[]>).meta;
-    rest = text.slice(cursor - at);
-    at = cursor;
+    const {
+      data,
+      errors: found,
+      meta,
+    } = parser.parse(text, at, !next.done) as Papa.ParseResult<string[]>;
+    // An error of the record cut by the piece's end is in the row after the last one returned.
+    for (const error of found)
+      if (next.done || error.row! < data.length) errors.push(error.message);
+    for (let i = 0; i < data.length; i += 1) if (!isBlankRow(data[i]!)) onRow(data[i]!);
+    rest = text.slice(meta.cursor - at);
+    at = meta.cursor;
     piece = next;
   }
   return errors;
