@@ -8,11 +8,13 @@
  */
 import { generateTakeout, type GeneratedPlace } from '@placeport/testkit';
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  benchEnv,
   cleanUp,
   hasGnuTime,
   medianOf,
@@ -23,6 +25,7 @@ import {
   type ProcessFigures,
   type Side,
 } from './processes.js';
+import { profileRun } from './where-time-goes.js';
 
 const PLACES = 50_000;
 const ROUNDS = 7;
@@ -128,6 +131,22 @@ try {
     console.log(
       `  ratio placeport / ogr2ogr: wall ${show(pairedRatio(runs, 'wallMs'), '×')}, CPU ${show(pairedRatio(runs, 'cpuMs'), '×')} (target ≤ 1.00×), peak memory ${show(peakRatio, '×')} (target ≤ 2.00×)`,
     );
+    const phases = profileRun(cli.args, benchEnv(), () =>
+      rmSync(out, { recursive: true, force: true }),
+    );
+    if ('failed' in phases) {
+      console.log(`  (no profile of where the time goes: ${phases.failed})`);
+    } else {
+      const total = phases.reduce((sum, [, ms]) => sum + ms, 0);
+      console.log(
+        `Where placeport's time goes (one more run under V8's profiler, main thread only: ${Math.round(total)} ms sampled):`,
+      );
+      for (const [phase, ms] of phases) {
+        console.log(
+          `  ${phase.padEnd(48)} ${String(Math.round(ms)).padStart(4)} ms  ${String(Math.round((100 * ms) / total)).padStart(2)}%`,
+        );
+      }
+    }
   } else {
     console.log(`  skipping GDAL: ${ogr.why}`);
     await timeProcess(cli);

@@ -38,7 +38,7 @@ export interface Side {
  * costs every Node process some 30 ms of start-up reading certificates. Turbo does not pass it to
  * `pnpm bench`, so a bench run by hand measures the same as one run through turbo.
  */
-function benchEnv(): NodeJS.ProcessEnv {
+export function benchEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.NODE_EXTRA_CA_CERTS;
   return env;

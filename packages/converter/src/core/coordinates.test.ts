@@ -147,6 +147,9 @@ describe('extractCoordinates', () => {
       '1234',
       '.5',
       '.05',
+      '.0000000000000001',
+      '.1234567890123',
+      '0099',
       'x',
       '!',
       '%2F',
@@ -158,6 +161,29 @@ describe('extractCoordinates', () => {
         const url = `https://www.google.com/maps/place/x/data=${pieces.join('')}`;
         const expected = byPattern(url);
         const found = extractCoordinates(url);
+        if (expected) expect(found).toEqual({ coordinates: expected, source: 'pin' });
+        else expect(found?.source).not.toBe('pin');
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("reads a pin's numbers exactly as Number reads their text, however many digits (property)", () => {
+    const digits = (min: number, max: number) =>
+      fc
+        .array(fc.constantFrom(...'0123456789'), { minLength: min, maxLength: max })
+        .map((d) => d.join(''));
+    const number = fc
+      .tuple(fc.constantFrom('', '-', '+'), digits(1, 3), fc.option(digits(1, 20)))
+      .map(
+        ([sign, whole, fraction]) => `${sign}${whole}${fraction === null ? '' : `.${fraction}`}`,
+      );
+    fc.assert(
+      fc.property(number, number, (lat, lng) => {
+        const expected = toLatLng(Number(lat), Number(lng));
+        const found = extractCoordinates(
+          `https://www.google.com/maps/place/x/data=!3d${lat}!4d${lng}`,
+        );
         if (expected) expect(found).toEqual({ coordinates: expected, source: 'pin' });
         else expect(found?.source).not.toBe('pin');
       }),

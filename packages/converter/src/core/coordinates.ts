@@ -56,6 +56,34 @@ function numberEnd(text: string, at: number): number {
 }
 
 /**
+ * The value of the {@link NUMBER} `text` holds from `start` to `end`, exactly as `Number` reads it:
+ * its digits as one integer over a power of ten, both exact doubles, so the one division rounds
+ * correctly, as `Number` does. Past 15 digits (where the integer could stop being exact) it asks
+ * `Number`.
+ */
+function numberValue(text: string, start: number, end: number): number {
+  let i = start;
+  const sign = text.charCodeAt(i);
+  if (sign === 43 || sign === 45) i += 1;
+  let digits = 0;
+  let count = 0;
+  let scale = 1;
+  let fraction = false;
+  for (; i < end; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 46) {
+      fraction = true;
+      continue;
+    }
+    digits = digits * 10 + (code - 48);
+    count += 1;
+    if (fraction) scale *= 10;
+  }
+  if (count > 15) return Number(text.slice(start, end));
+  return sign === 45 ? -(digits / scale) : digits / scale;
+}
+
+/**
  * `!3d<lat>!4d<lng>` at `at`, exactly as `/!3d(NUMBER)!4d(NUMBER)/y` would match there (the tests
  * compare the two): the place's own pin in a `data=` blob, when valid.
  */
@@ -65,7 +93,7 @@ function pinAt(url: string, at: number): LatLng | undefined {
   if (latEnd < 0 || !url.startsWith('!4d', latEnd)) return undefined;
   const lngEnd = numberEnd(url, latEnd + 3);
   if (lngEnd < 0) return undefined;
-  return toLatLng(Number(url.slice(lat, latEnd)), Number(url.slice(latEnd + 3, lngEnd)));
+  return toLatLng(numberValue(url, lat, latEnd), numberValue(url, latEnd + 3, lngEnd));
 }
 
 /** The last valid pin of a link: it belongs to the place, not a search. */
