@@ -28,7 +28,7 @@ import {
 import { profileRun } from './where-time-goes.js';
 
 const PLACES = 50_000;
-const ROUNDS = 7;
+const ROUNDS = 11;
 const BIN = fileURLToPath(new URL('../bin/placeport.js', import.meta.url));
 
 /** True when `ogr2ogr` runs, installing `gdal-bin` first when it is missing and we are root. */
