@@ -106,6 +106,25 @@ function* piecesOf(bytes: Uint8Array): Generator<string> {
 }
 
 /**
+ * A list's text in pieces of at most {@link PIECE_BYTES} characters, cut as {@link piecesOf} cuts
+ * bytes: after a line feed where the piece has one, and never between the two halves of a
+ * character outside the Basic Multilingual Plane. Each piece is a slice of the text, not a copy.
+ */
+function* textPiecesOf(text: string): Generator<string> {
+  let at = 0;
+  while (at < text.length) {
+    let end = Math.min(text.length, at + PIECE_BYTES);
+    const lineEnd = end < text.length ? text.lastIndexOf('\n', end - 1) : -1;
+    if (lineEnd >= at) end = lineEnd + 1;
+    else if (end < text.length && end > at + 1 && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) {
+      end -= 1;
+    }
+    yield text.slice(at, end);
+    at = end;
+  }
+}
+
+/**
  * The line ending papaparse would guess for the whole text: `\n` without a carriage return (said at
  * once: its guess runs a regular expression over the first megabyte), else its own guess over the
  * first megabyte (1,048,576 characters, never more than three times as many bytes).
@@ -123,9 +142,9 @@ function newlineOf(source: CsvSource): Papa.ParseConfig['newline'] {
 
 /**
  * Runs papaparse over `source` a piece at a time (never the whole file's rows at once), handing
- * `onRow` each non-blank record and collecting the parser's error messages. Bytes are decoded and
- * parsed a piece at a time, the record cut by a piece's end read again with the next, as papaparse
- * reads a file: the list's whole text never exists. A piece's rows come back together (a `step`
+ * `onRow` each non-blank record and collecting the parser's error messages. Text and bytes alike
+ * are parsed a piece at a time, the record cut by a piece's end read again with the next, as
+ * papaparse reads a file; bytes are decoded piece by piece, so the list's whole text never exists. A piece's rows come back together (a `step`
  * callback would cost a result object and two arrays per row); the errors of the cut record are
  * left for the piece that reads it whole. `onRow` may throw to stop (the place cap); the throw ends
  * the parse and goes to the caller.
@@ -138,7 +157,7 @@ function eachRecord(source: CsvSource, onRow: (row: string[]) => void): string[]
     // The quote-aware scanner reads record by record; the fast path would split every line first.
     fastMode: false,
   });
-  const pieces = (typeof source === 'string' ? [source] : piecesOf(source))[Symbol.iterator]();
+  const pieces = typeof source === 'string' ? textPiecesOf(source) : piecesOf(source);
   let rest = '';
   let at = 0;
   for (let piece = pieces.next(); !piece.done;) {
