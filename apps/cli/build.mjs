@@ -17,10 +17,16 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  // fflate's Node build loads worker_threads (through a CommonJS require) for its asynchronous API,
-  // which nothing here uses; its browser build is the same synchronous code without it.
+  // fflate runs its module only when first used (`src/lazy-fflate.ts`): building its tables cost
+  // every run ~9 ms of CPU, and only KMZ needs it. Its Node build loads worker_threads (through a
+  // CommonJS require) for its asynchronous API, which nothing here uses; its browser build is the
+  // same synchronous code without it.
   alias: {
-    fflate: fileURLToPath(import.meta.resolve('fflate')).replace(/index\.mjs$/, 'browser.js'),
+    fflate: fileURLToPath(new URL('src/lazy-fflate.ts', import.meta.url)),
+    'fflate-eager': fileURLToPath(import.meta.resolve('fflate')).replace(
+      /esm\/index\.mjs$/,
+      'lib/browser.cjs',
+    ),
   },
   target: 'node20.19',
   sourcemap: 'linked',

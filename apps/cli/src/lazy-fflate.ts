@@ -1,0 +1,33 @@
+/**
+ * fflate as the CLI's bundle sees it (`build.mjs` aliases `fflate` to this file): the same functions
+ * and classes, with fflate's own module run only when one is first used. fflate builds its Huffman
+ * tables as its module runs, which cost every run ~9 ms of CPU (issue 19), while a run inflates
+ * with Node's zlib (`inflate.ts`) and needs fflate only to write KMZ. Only what the converter
+ * imports is here: a name it starts to import fails the build, never a run.
+ */
+import type * as Fflate from 'fflate';
+
+let loaded: typeof Fflate | undefined;
+
+/**
+ * fflate itself, run on first call. `build.mjs` points `fflate-eager` at fflate's CommonJS browser
+ * build, which esbuild bundles as a function it calls at this `require`, not when the bundle loads.
+ */
+function fflate(): typeof Fflate {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundled require is what runs fflate lazily
+  return (loaded ??= require('fflate-eager') as typeof Fflate);
+}
+
+export const inflateSync = ((data: Uint8Array, opts?: Fflate.InflateOptions) =>
+  fflate().inflateSync(data, opts)) as typeof Fflate.inflateSync;
+
+export const strToU8: typeof Fflate.strToU8 = (text, latin1) => fflate().strToU8(text, latin1);
+
+/** `new Zip(...)` makes fflate's own Zip: a constructor that returns an object gives that object. */
+export const Zip = function Zip(callback?: Fflate.AsyncFlateStreamHandler) {
+  return new (fflate().Zip)(callback);
+} as unknown as typeof Fflate.Zip;
+
+export const ZipDeflate = function ZipDeflate(fileName: string, opts?: Fflate.DeflateOptions) {
+  return new (fflate().ZipDeflate)(fileName, opts);
+} as unknown as typeof Fflate.ZipDeflate;
