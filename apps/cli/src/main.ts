@@ -19,7 +19,7 @@ import {
 } from '@placeport/converter';
 import { FAILED_CSV_SUFFIX, pickLists } from '@placeport/converter/internal';
 import { processPrinter, readMachine, type CliEnvironment, type Machine } from './config.js';
-import { zlibInflate } from './inflate.js';
+import { releaseBytes, zlibInflate } from './inflate.js';
 import {
   apiLookups,
   emptyStats,
@@ -200,11 +200,18 @@ async function readLists(
   });
   // A failed-places CSV's files are named after the list it came from, as a retry: `Want to go -
   // failed-places.csv` writes `Want to go (retry).kml` (see `planOutputs`).
-  const { lists } = isZip
-    ? inspectArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-        inflate: zlibInflate,
-      })
-    : inspectCsv(bytes.toString('utf8'), path.basename(command.archive));
+  let lists: InspectedList[];
+  try {
+    ({ lists } = isZip
+      ? inspectArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+          inflate: zlibInflate,
+          release: releaseBytes,
+        })
+      : inspectCsv(bytes.toString('utf8'), path.basename(command.archive)));
+  } finally {
+    // The lists are read: nothing refers to the file's bytes any more.
+    releaseBytes(bytes);
+  }
   return {
     lists: command.lists.length === 0 ? lists : pickListsOrRefuse(lists, command.lists),
     retry,

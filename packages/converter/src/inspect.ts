@@ -104,7 +104,12 @@ function countSources(parsed: ParsedCsv): { withCoordinates: number; needsLookup
  */
 export function readArchive(
   bytes: Uint8Array,
-  options: { limits?: Limits; logger?: Logger | undefined; inflate?: Inflate | undefined } = {},
+  options: {
+    limits?: Limits;
+    logger?: Logger | undefined;
+    inflate?: Inflate | undefined;
+    release?: ((bytes: Uint8Array) => void) | undefined;
+  } = {},
 ): InspectedList[] {
   const limits = options.limits ?? LIMITS;
   const warn = (message: string) => options.logger?.warn(message);
@@ -114,24 +119,29 @@ export function readArchive(
   // Each list is parsed as it comes out of the archive, and its text let go before the next.
   const read: Array<Omit<InspectedList, 'outputName'>> = [];
   for (const entry of entries) {
-    const parsed = parseList(entry.bytes, entry.kind, counter);
-    // Starred places without a single place (Takeout writes an empty collection) are no list.
-    if (entry.kind === 'starred' && isEmptyList(parsed)) continue;
-    const failed = parsed instanceof ConverterError;
-    read.push({
-      path: entry.path,
-      name: entry.name,
-      kind: entry.kind,
-      size: entry.size,
-      rowCount: !failed
-        ? parsed.places.length
-        : entry.kind === 'csv'
-          ? Math.max(0, countNonBlankRows(entry.bytes, counter) - 1)
-          : 0,
-      ...(failed ? { withCoordinates: 0, needsLookup: 0 } : countSources(parsed)),
-      ...(failed ? { problem: parsed.message } : {}),
-      parsed,
-    });
+    try {
+      const parsed = parseList(entry.bytes, entry.kind, counter);
+      // Starred places without a single place (Takeout writes an empty collection) are no list.
+      if (entry.kind === 'starred' && isEmptyList(parsed)) continue;
+      const failed = parsed instanceof ConverterError;
+      read.push({
+        path: entry.path,
+        name: entry.name,
+        kind: entry.kind,
+        size: entry.size,
+        rowCount: !failed
+          ? parsed.places.length
+          : entry.kind === 'csv'
+            ? Math.max(0, countNonBlankRows(entry.bytes, counter) - 1)
+            : 0,
+        ...(failed ? { withCoordinates: 0, needsLookup: 0 } : countSources(parsed)),
+        ...(failed ? { problem: parsed.message } : {}),
+        parsed,
+      });
+    } finally {
+      // Read and counted (or the archive refused): its bytes are not needed (`ReadOptions.release`).
+      options.release?.(entry.bytes);
+    }
   }
   if (read.length === 0) throw new ConverterError('no-place-lists', MESSAGES.noPlaceLists);
   const outputNames = listOutputNames(read.map((list) => list.path));

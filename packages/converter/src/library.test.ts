@@ -10,7 +10,7 @@ import {
   savedPlacesJson,
   type GeneratedTakeout,
 } from '@placeport/testkit';
-import { strFromU8, strToU8, zipSync } from 'fflate';
+import { inflateSync, strFromU8, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readCsv, readGeoJson, readGpx, readKmz, readZip } from '../test/read-formats.js';
 import {
@@ -336,6 +336,83 @@ describe('choosing lists', () => {
       message:
         '2 lists are named "Want to go"; choose one by its path: Takeout/Saved/Want to go.csv, Takeout 2/Saved/Want to go.csv',
     });
+  });
+});
+
+describe("release: each list's bytes handed back once it is read", () => {
+  const want =
+    'Title,URL\nA,"https://www.google.com/maps/search/1,2"\nB,"https://www.google.com/maps/search/3,4"\n';
+  const bytes = zipSync({
+    'Takeout/Saved/Want to go.csv': strToU8(want),
+    // Stored, not deflated: its bytes are the reader's own copy, handed back too.
+    'Takeout/Saved/Stored.csv': [
+      strToU8('Title,URL\nC,"https://www.google.com/maps/search/5,6"\n'),
+      { level: 0 },
+    ],
+    'Takeout/Saved/Broken.csv': strToU8('Title,Note\nno url column\n'),
+    // Takeout's empty starred collection is no list, but its bytes were still read.
+    'Takeout/Maps (your places)/Saved Places.json': strToU8(
+      JSON.stringify({ type: 'FeatureCollection', features: [] }),
+    ),
+  });
+
+  /** A release that empties what it is given, as the CLI's frees it: nothing may read it after. */
+  const detach = (given: Uint8Array) =>
+    structuredClone(given.buffer, { transfer: [given.buffer as ArrayBuffer] });
+
+  it('gets every list read, each once, after its places are read; what inspection returns needs none of it', async () => {
+    const released: Array<{ text: string; listsBefore: number }> = [];
+    let inflated = 0;
+    const inspection = inspectArchive(bytes, {
+      inflate: (data, size) => {
+        inflated += 1;
+        return inflateSync(data, { out: new Uint8Array(size) });
+      },
+      release: (given) => {
+        released.push({ text: strFromU8(given), listsBefore: inflated });
+        detach(given);
+      },
+    });
+    expect(released.map(({ text }) => text).sort()).toEqual(
+      [
+        want,
+        'Title,URL\nC,"https://www.google.com/maps/search/5,6"\n',
+        'Title,Note\nno url column\n',
+        JSON.stringify({ type: 'FeatureCollection', features: [] }),
+      ].sort(),
+    );
+    // Each list is handed back before the next is unpacked: one list's bytes at a time.
+    expect(released.every(({ listsBefore }, i) => listsBefore <= i + 1)).toBe(true);
+
+    const { lists } = inspection;
+    const counts = lists.map(({ name, rowCount }) => [name, rowCount] as const);
+    expect(counts.sort(([a], [b]) => a.localeCompare(b))).toEqual([
+      ['Broken', 1],
+      ['Stored', 1],
+      ['Want to go', 2],
+    ]);
+    const run = await convertArchive(inspection);
+    expect(run.lists.find((list) => list.name === 'Want to go')!.places).toMatchObject([
+      { title: 'A', coordinates: { lat: 1, lng: 2 } },
+      { title: 'B', coordinates: { lat: 3, lng: 4 } },
+    ]);
+    expect(run.lists.find((list) => list.name === 'Broken')!.skippedReason).toBeTruthy();
+  });
+
+  it('gets the list being read when the archive is refused past the place cap', () => {
+    const released: string[] = [];
+    const refused = (() => {
+      try {
+        return inspectArchive(bytes, {
+          limits: { maxPlaces: 1 },
+          release: (given) => released.push(strFromU8(given)),
+        });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toMatchObject({ code: 'too-many-places' });
+    expect(released.length).toBeGreaterThan(0);
   });
 });
 

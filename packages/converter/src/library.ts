@@ -44,6 +44,13 @@ export interface ReadOptions {
    * `(data, size) => inflateRawSync(data, { maxOutputLength: size })`.
    */
   inflate?: Inflate;
+  /**
+   * Handed each list's unpacked bytes (what `inflate` gave, or a stored entry's own copy) once the
+   * list is read: nothing the converter returns refers to them. A caller that can free memory at
+   * once may do so here (the CLI does, `apps/cli/src/inflate.ts`); otherwise they are left to the
+   * garbage collector, which frees bytes read long enough to grow old only in a full collection.
+   */
+  release?: (bytes: Uint8Array) => void;
 }
 
 function limitsOf(options: ReadOptions): Limits {
