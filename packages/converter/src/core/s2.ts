@@ -50,9 +50,10 @@ const POS_TO_ORIENTATION = [SWAP_MASK, 0, 0, INVERT_MASK | SWAP_MASK] as const;
 
 /**
  * Maps `pppppppp oo` (8 bits of Hilbert position, 2 of orientation) to `iiii jjjj oo` (4 bits of i,
- * 4 of j, the orientation after them). Built once, at module load.
+ * 4 of j, the orientation after them). Built once, when a cell is first read: building it at module
+ * load cost every CLI run ~2 ms, most of which read no cell.
  */
-const LOOKUP_IJ = buildLookupIJ();
+let lookupIJ: Uint16Array | undefined;
 
 function buildLookupIJ(): Uint16Array {
   const table = new Uint16Array(1 << (2 * LOOKUP_BITS + 2));
@@ -94,13 +95,13 @@ function bitsAt(high: number, low: number, shift: number, width: number): number
  * (s2geometry's `ToFaceIJOrientation`). The first look-up takes only the 2 levels left after the face.
  */
 function faceIJ(face: number, high: number, low: number): { i: number; j: number } {
+  const table = (lookupIJ ??= buildLookupIJ());
   let orientation = face & SWAP_MASK;
   let i = 0;
   let j = 0;
   for (let k = 7; k >= 0; k--) {
     const width = k === 7 ? 2 * (MAX_LEVEL - 7 * LOOKUP_BITS) : 2 * LOOKUP_BITS;
-    const entry =
-      LOOKUP_IJ[(bitsAt(high, low, k * 2 * LOOKUP_BITS + 1, width) << 2) | orientation]!;
+    const entry = table[(bitsAt(high, low, k * 2 * LOOKUP_BITS + 1, width) << 2) | orientation]!;
     i = (i << LOOKUP_BITS) | (entry >> (LOOKUP_BITS + 2));
     j = (j << LOOKUP_BITS) | ((entry >> 2) & ((1 << LOOKUP_BITS) - 1));
     orientation = entry & (SWAP_MASK | INVERT_MASK);
