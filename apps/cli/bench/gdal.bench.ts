@@ -3,7 +3,8 @@
  * converts a Takeout-shaped ZIP whose links all carry coordinates (`placeport convert big.zip
  * --offline`); GDAL's `ogr2ogr` writes KML from a plain CSV of the same points (name, description,
  * lat, lon). Prints each side's medians (wall, CPU, peak memory) and the ratios CLI / GDAL (issue 19's
- * targets: wall and CPU ≤ 1.0, peak ≤ 2×). Without `ogr2ogr` it installs `gdal-bin` with apt-get
+ * targets: wall and CPU ≤ 1.0, peak ≤ 2×), where the CLI's time goes, and the same at 500 places,
+ * a typical export's size, where start-up is most of a run. Without `ogr2ogr` it installs `gdal-bin` with apt-get
  * when running as root, else says why it skips GDAL and prints the CLI's own figures.
  */
 import { generateTakeout, type GeneratedPlace } from '@placeport/testkit';
@@ -29,6 +30,9 @@ import { profileRun } from './where-time-goes.js';
 
 const PLACES = 50_000;
 const ROUNDS = 11;
+/** A typical export's size, where start-up is most of a run. */
+const SMALL_PLACES = 500;
+const SMALL_ROUNDS = 21;
 const BIN = fileURLToPath(new URL('../bin/placeport.js', import.meta.url));
 
 /** True when `ogr2ogr` runs, installing `gdal-bin` first when it is missing and we are root. */
@@ -76,51 +80,63 @@ function line(name: string, runs: readonly ProcessFigures[]): string {
   return `  ${name.padEnd(10)} ${show(medianOf(runs, 'wallMs'), 's')} wall, ${show(medianOf(runs, 'cpuMs'), 's')} CPU, ${show(medianOf(runs, 'peakMb'), 'MB')} peak`;
 }
 
-const dir = await mkdtemp(path.join(tmpdir(), 'placeport-gdal-'));
-try {
-  const want = Math.round(PLACES * 0.6);
-  const favourite = Math.round(PLACES * 0.3);
+function meanCpu(runs: readonly ProcessFigures[]): number | undefined {
+  if (runs.some((run) => run.cpuMs === undefined)) return undefined;
+  return runs.reduce((sum, run) => sum + run.cpuMs!, 0) / runs.length;
+}
+
+/**
+ * Both sides on the same `places` points: a Takeout-shaped ZIP whose links all carry coordinates
+ * for the CLI (three lists, 60/30/10), a plain CSV of the same points for `ogr2ogr`.
+ */
+async function sides(places: number) {
+  const want = Math.round(places * 0.6);
+  const favourite = Math.round(places * 0.3);
   const takeout = generateTakeout({
     seed: 2026,
     coordinatesInUrls: true,
     lists: [
       { name: 'Want to go', places: want },
       { name: 'Favourite places', places: favourite },
-      { name: 'Starred places', places: PLACES - want - favourite },
+      { name: 'Starred places', places: places - want - favourite },
     ],
   });
-  const zip = path.join(dir, 'big.zip');
+  const zip = path.join(dir, `takeout-${places}.zip`);
   await writeFile(zip, takeout.zip);
   const points = pointsCsv(
     takeout.lists.filter((list) => list.isPlaceList).flatMap((l) => l.places),
   );
-  const csv = path.join(dir, 'points.csv');
+  const csv = path.join(dir, `points-${places}.csv`);
   await writeFile(csv, points.csv);
-
-  const out = path.join(dir, 'out');
+  const out = path.join(dir, `out-${places}`);
   const cli: Side = {
     name: 'placeport',
     command: process.execPath,
     args: [BIN, 'convert', zip, '--offline', '--out', out],
     before: () => rm(out, { recursive: true, force: true }),
   };
-  const kml = path.join(dir, 'gdal.kml');
+  const kml = path.join(dir, `gdal-${places}.kml`);
   const gdal: Side = {
     name: 'ogr2ogr',
     command: 'ogr2ogr',
     args: ['-f', 'KML', kml, csv, '-oo', 'X_POSSIBLE_NAMES=lon', '-oo', 'Y_POSSIBLE_NAMES=lat'],
     before: () => rm(kml, { force: true }),
   };
+  const cliKml = async () => (await readdir(out)).map((file) => path.join(out, file));
+  return { cli, gdal, out, kml, cliKml, points: points.count };
+}
 
-  console.log(
-    `\nThe CLI against GDAL: ${PLACES.toLocaleString('en-US')} places in a Takeout ZIP (${points.count.toLocaleString('en-US')} with coordinates), whole processes${hasGnuTime ? '' : ' (no /usr/bin/time: wall time only)'}`,
-  );
+const dir = await mkdtemp(path.join(tmpdir(), 'placeport-gdal-'));
+try {
   const ogr = haveOgr2ogr();
+  const big = await sides(PLACES);
+  console.log(
+    `\nThe CLI against GDAL: ${PLACES.toLocaleString('en-US')} places in a Takeout ZIP (${big.points.toLocaleString('en-US')} with coordinates), whole processes${hasGnuTime ? '' : ' (no /usr/bin/time: wall time only)'}`,
+  );
   if (ogr.ok) {
-    const runs = await paired(ROUNDS, cli, gdal);
-    const cliKml = (await readdir(out)).map((file) => path.join(out, file));
+    const runs = await paired(ROUNDS, big.cli, big.gdal);
     console.log(
-      `  placemarks written: placeport ${await placemarks(cliKml)}, ogr2ogr ${await placemarks([kml])}`,
+      `  placemarks written: placeport ${await placemarks(await big.cliKml())}, ogr2ogr ${await placemarks([big.kml])}`,
     );
     console.log(`Medians of ${ROUNDS} paired runs:`);
     console.log(line('placeport', runs[0]));
@@ -131,8 +147,8 @@ try {
     console.log(
       `  ratio placeport / ogr2ogr: wall ${show(pairedRatio(runs, 'wallMs'), '×')}, CPU ${show(pairedRatio(runs, 'cpuMs'), '×')} (target ≤ 1.00×), peak memory ${show(peakRatio, '×')} (target ≤ 2.00×)`,
     );
-    const phases = profileRun(cli.args, benchEnv(), () =>
-      rmSync(out, { recursive: true, force: true }),
+    const phases = profileRun(big.cli.args, benchEnv(), () =>
+      rmSync(big.out, { recursive: true, force: true }),
     );
     if ('failed' in phases) {
       console.log(`  (no profile of where the time goes: ${phases.failed})`);
@@ -147,11 +163,28 @@ try {
         );
       }
     }
+    // Most exports hold hundreds of places, not tens of thousands: there start-up is most of a run.
+    const small = await sides(SMALL_PLACES);
+    const smallRuns = await paired(SMALL_ROUNDS, small.cli, small.gdal);
+    const cpu = (side: readonly ProcessFigures[]) => meanCpu(side);
+    console.log(
+      `The same at ${SMALL_PLACES} places, ${SMALL_ROUNDS} paired runs (CPU as means: GNU time counts it in 10 ms steps):`,
+    );
+    console.log(
+      `  placeport ${show(medianOf(smallRuns[0], 'wallMs'), 's')} wall, ${show(cpu(smallRuns[0]), 's')} CPU; ogr2ogr ${show(medianOf(smallRuns[1], 'wallMs'), 's')} wall, ${show(cpu(smallRuns[1]), 's')} CPU`,
+    );
+    const cpuRatio =
+      cpu(smallRuns[0]) !== undefined && cpu(smallRuns[1])
+        ? cpu(smallRuns[0])! / cpu(smallRuns[1])!
+        : undefined;
+    console.log(
+      `  ratio placeport / ogr2ogr: wall ${show(pairedRatio(smallRuns, 'wallMs'), '×')}, CPU ${show(cpuRatio, '×')}`,
+    );
   } else {
     console.log(`  skipping GDAL: ${ogr.why}`);
-    await timeProcess(cli);
+    await timeProcess(big.cli);
     const runs: ProcessFigures[] = [];
-    for (let round = 0; round < ROUNDS; round++) runs.push(await timeProcess(cli));
+    for (let round = 0; round < ROUNDS; round++) runs.push(await timeProcess(big.cli));
     console.log(`Medians of ${ROUNDS} runs:`);
     console.log(line('placeport', runs));
   }
