@@ -33,7 +33,7 @@ const ROUNDS = 11;
 /** A typical export's size, where start-up is most of a run. */
 const SMALL_PLACES = 500;
 const SMALL_ROUNDS = 21;
-const BIN = fileURLToPath(new URL('../bin/placeport.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/placeport.cjs', import.meta.url));
 
 /** True when `ogr2ogr` runs, installing `gdal-bin` first when it is missing and we are root. */
 function haveOgr2ogr(): { ok: true } | { ok: false; why: string } {

@@ -14,7 +14,7 @@ import type { CliSummary } from '../src/summary.js';
 
 const PLACES = 10_000;
 const LATENCY_MS = 100;
-const BIN = fileURLToPath(new URL('../bin/placeport.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/placeport.cjs', import.meta.url));
 
 const dir = await mkdtemp(path.join(tmpdir(), 'placeport-bench-'));
 const google = await startFakeGoogle({ delayMs: LATENCY_MS });

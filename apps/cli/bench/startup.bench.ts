@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanUp, medianOf, paired, pairedRatio, show, type ProcessFigures } from './processes.js';
 
 const ROUNDS = 31;
-const BIN = fileURLToPath(new URL('../bin/placeport.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/placeport.cjs', import.meta.url));
 
 function meanCpu(runs: readonly ProcessFigures[]): number | undefined {
   if (runs.some((run) => run.cpuMs === undefined)) return undefined;

@@ -1,21 +1,22 @@
 /**
- * fflate as the CLI's bundle sees it (`build.mjs` aliases `fflate` to this file): the same functions
- * and classes, with fflate's own module run only when one is first used. fflate builds its Huffman
- * tables as its module runs, which cost every run ~9 ms of CPU (issue 19), while a run inflates
- * with Node's zlib (`inflate.ts`) and needs fflate only to write KMZ. Only what the converter
- * imports is here: a name it starts to import fails the build, never a run.
+ * fflate as the CLI's bundle sees it (`build.mjs` points the converter's `fflate` here): the same
+ * functions and classes, with fflate's own module run only when one is first used. fflate builds its
+ * Huffman tables as its module runs, which cost every run ~6 ms of CPU (issue 19), while a run
+ * inflates with Node's zlib (`inflate.ts`) and needs fflate only to write KMZ. Only what the
+ * converter imports is here (and in `fflate-parts.ts`): a name it starts to import fails the build,
+ * never a run.
  */
 import type * as Fflate from 'fflate';
 
 let loaded: typeof Fflate | undefined;
 
 /**
- * fflate itself, run on first call. `build.mjs` points `fflate-eager` at fflate's CommonJS browser
- * build, which esbuild bundles as a function it calls at this `require`, not when the bundle loads.
+ * fflate itself, run on first call. esbuild bundles `fflate-parts.ts`, which this `require`s, as a
+ * function it calls here, not when the bundle loads (see `build.mjs`).
  */
 function fflate(): typeof Fflate {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundled require is what runs fflate lazily
-  return (loaded ??= require('fflate-eager') as typeof Fflate);
+  return (loaded ??= require('./fflate-parts.js') as typeof Fflate);
 }
 
 export const inflateSync = ((data: Uint8Array, opts?: Fflate.InflateOptions) =>

@@ -7,7 +7,7 @@ import { kmlPoints, type GeneratedPlace } from '@placeport/testkit';
 import { stripForbiddenXmlChars, UNTITLED_PLACE_NAME } from '@placeport/converter/internal';
 
 /** The built launcher, as `npx placeport` runs it (`pnpm build` first; turbo does it before tests). */
-export const BIN = fileURLToPath(new URL('../bin/placeport.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../bin/placeport.cjs', import.meta.url));
 
 export interface RunResult {
   code: number;
