@@ -18,6 +18,8 @@ import {
   benchEnv,
   cleanUp,
   hasGnuTime,
+  meanCpu,
+  meanCpuRatio,
   medianOf,
   paired,
   pairedRatio,
@@ -78,11 +80,6 @@ async function placemarks(files: readonly string[]): Promise<number> {
 
 function line(name: string, runs: readonly ProcessFigures[]): string {
   return `  ${name.padEnd(10)} ${show(medianOf(runs, 'wallMs'), 's')} wall, ${show(medianOf(runs, 'cpuMs'), 's')} CPU, ${show(medianOf(runs, 'peakMb'), 'MB')} peak`;
-}
-
-function meanCpu(runs: readonly ProcessFigures[]): number | undefined {
-  if (runs.some((run) => run.cpuMs === undefined)) return undefined;
-  return runs.reduce((sum, run) => sum + run.cpuMs!, 0) / runs.length;
 }
 
 /**
@@ -166,19 +163,14 @@ try {
     // Most exports hold hundreds of places, not tens of thousands: there start-up is most of a run.
     const small = await sides(SMALL_PLACES);
     const smallRuns = await paired(SMALL_ROUNDS, small.cli, small.gdal);
-    const cpu = (side: readonly ProcessFigures[]) => meanCpu(side);
     console.log(
       `The same at ${SMALL_PLACES} places, ${SMALL_ROUNDS} paired runs (CPU as means: GNU time counts it in 10 ms steps):`,
     );
     console.log(
-      `  placeport ${show(medianOf(smallRuns[0], 'wallMs'), 's')} wall, ${show(cpu(smallRuns[0]), 's')} CPU; ogr2ogr ${show(medianOf(smallRuns[1], 'wallMs'), 's')} wall, ${show(cpu(smallRuns[1]), 's')} CPU`,
+      `  placeport ${show(medianOf(smallRuns[0], 'wallMs'), 's')} wall, ${show(meanCpu(smallRuns[0]), 's')} CPU; ogr2ogr ${show(medianOf(smallRuns[1], 'wallMs'), 's')} wall, ${show(meanCpu(smallRuns[1]), 's')} CPU`,
     );
-    const cpuRatio =
-      cpu(smallRuns[0]) !== undefined && cpu(smallRuns[1])
-        ? cpu(smallRuns[0])! / cpu(smallRuns[1])!
-        : undefined;
     console.log(
-      `  ratio placeport / ogr2ogr: wall ${show(pairedRatio(smallRuns, 'wallMs'), '×')}, CPU ${show(cpuRatio, '×')}`,
+      `  ratio placeport / ogr2ogr: wall ${show(pairedRatio(smallRuns, 'wallMs'), '×')}, CPU ${show(meanCpuRatio(smallRuns), '×')}`,
     );
   } else {
     console.log(`  skipping GDAL: ${ogr.why}`);

@@ -124,6 +124,21 @@ export function medianOf(runs: readonly ProcessFigures[], figure: keyof ProcessF
   return values.some((value) => value === undefined) ? undefined : median(values as number[]);
 }
 
+/**
+ * One side's mean CPU, undefined when it was not measured: for runs of tens of milliseconds, as GNU
+ * `time` reports CPU in steps of 10 ms, a median would be one of a few steps.
+ */
+export function meanCpu(runs: readonly ProcessFigures[]): number | undefined {
+  if (runs.some((run) => run.cpuMs === undefined)) return undefined;
+  return runs.reduce((sum, run) => sum + run.cpuMs!, 0) / runs.length;
+}
+
+/** The ratio of the two sides' mean CPU ({@link meanCpu}), undefined when either was not measured. */
+export function meanCpuRatio(runs: PairedRuns): number | undefined {
+  const [a, b] = [meanCpu(runs[0]), meanCpu(runs[1])];
+  return a !== undefined && b ? a / b : undefined;
+}
+
 /** A figure for the report: `0.62 s`, `174 MB`, or `n/a` when not measured. */
 export function show(value: number | undefined, unit: 's' | 'MB' | '×'): string {
   if (value === undefined) return 'n/a';

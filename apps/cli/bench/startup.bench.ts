@@ -5,15 +5,18 @@
  * `time` reports it in steps of 10 ms, a fifth of a run here. Needs the build, as turbo runs it.
  */
 import { fileURLToPath } from 'node:url';
-import { cleanUp, medianOf, paired, pairedRatio, show, type ProcessFigures } from './processes.js';
+import {
+  cleanUp,
+  meanCpu,
+  meanCpuRatio,
+  medianOf,
+  paired,
+  pairedRatio,
+  show,
+} from './processes.js';
 
 const ROUNDS = 31;
 const BIN = fileURLToPath(new URL('../bin/placeport.cjs', import.meta.url));
-
-function meanCpu(runs: readonly ProcessFigures[]): number | undefined {
-  if (runs.some((run) => run.cpuMs === undefined)) return undefined;
-  return runs.reduce((sum, run) => sum + run.cpuMs!, 0) / runs.length;
-}
 
 try {
   const runs = await paired(
@@ -29,10 +32,8 @@ try {
   console.log(
     `  node -e 0         ${show(medianOf(node, 'wallMs'), 's')} wall, ${show(meanCpu(node), 's')} CPU, ${show(medianOf(node, 'peakMb'), 'MB')} peak`,
   );
-  const cpu =
-    meanCpu(help) !== undefined && meanCpu(node) ? meanCpu(help)! / meanCpu(node)! : undefined;
   console.log(
-    `  ratio --help / node: wall ${show(pairedRatio(runs, 'wallMs'), '×')} (median of paired ratios; target within 1.50×), CPU ${show(cpu, '×')}`,
+    `  ratio --help / node: wall ${show(pairedRatio(runs, 'wallMs'), '×')} (median of paired ratios; target within 1.50×), CPU ${show(meanCpuRatio(runs), '×')}`,
   );
 } finally {
   await cleanUp();
