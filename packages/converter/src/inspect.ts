@@ -1,11 +1,11 @@
-import { eachCsvEntry, type Inflate } from './core/archive.js';
+import { eachCsvEntry } from './core/archive.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
 import { LIMITS, PlaceCounter, type Limits } from './core/limits.js';
 import { placeNeed, type PlaceNeed } from './core/link-need.js';
 import { countNonBlankRows, type CsvSource, type ParsedCsv } from './core/csv.js';
 import { FAILED_CSV_SUFFIX, listOutputNames } from './core/names.js';
 import { unguardFormula } from './core/failed-csv.js';
-import type { Logger } from './core/seams.js';
+import type { ReadOptions } from './library.js';
 import { parseSavedPlacesJson } from './core/saved-places-json.js';
 import { parseSavedPlacesCsv } from './core/csv.js';
 import type { ListKind, ListSummary, ParsedPlace } from './core/types.js';
@@ -104,12 +104,7 @@ function countSources(parsed: ParsedCsv): { withCoordinates: number; needsLookup
  */
 export function readArchive(
   bytes: Uint8Array,
-  options: {
-    limits?: Limits;
-    logger?: Logger | undefined;
-    inflate?: Inflate | undefined;
-    release?: ((bytes: Uint8Array) => void) | undefined;
-  } = {},
+  options: Pick<ReadOptions, 'logger' | 'inflate' | 'release'> & { limits?: Limits } = {},
 ): InspectedList[] {
   const limits = options.limits ?? LIMITS;
   const warn = (message: string) => options.logger?.warn(message);
