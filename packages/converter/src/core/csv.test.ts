@@ -3,6 +3,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { ConverterError } from './errors.js';
 import { countNonBlankRows, parseSavedPlacesCsv } from './csv.js';
+import { PlaceCounter } from './limits.js';
 
 function errorOf(text: string): ConverterError {
   try {
@@ -113,6 +114,26 @@ describe('parseSavedPlacesCsv', () => {
     const error = errorOf(`Title,URL\n"unterminated,${URL_A}\n`);
     expect(error.code).toBe('csv-parse');
     expect(error.message).toMatch(/^CSV parsing error: .+/);
+  });
+
+  it('reads each list on its own: nothing of one list (an error, a stop at the cap, its line ending) reaches the next', () => {
+    // The parsers are made once per line ending and reused for every list of a run.
+    const lf = `Title,URL\nA,${URL_A}\nB,${URL_A}\n`;
+    const crlf = `Title,URL\r\n"C\r\nD",${URL_A}\r\nE,${URL_A}\r\n`;
+    const read = (text: string) => parseSavedPlacesCsv(text).places.map((place) => place.title);
+    expect(read(lf)).toEqual(['A', 'B']);
+    expect(errorOf(`Title,URL\n"unterminated,${URL_A}\n`).code).toBe('csv-parse');
+    expect(read(crlf)).toEqual(['C\r\nD', 'E']);
+    // Stopped by the cap inside a piece, the parse is abandoned half-way through its text.
+    const long = `Title,URL\n${Array.from({ length: 3000 }, (_, i) => `P${i},${URL_A}`).join('\n')}\n`;
+    expect(() => parseSavedPlacesCsv(long, new PlaceCounter(10))).toThrow(
+      expect.objectContaining({ code: 'too-many-places' }),
+    );
+    expect(read(lf)).toEqual(['A', 'B']);
+    expect(read(crlf)).toEqual(['C\r\nD', 'E']);
+    expect(read(long)).toHaveLength(3000);
+    expect(countNonBlankRows(lf)).toBe(3);
+    expect(read(lf)).toEqual(['A', 'B']);
   });
 
   it('never throws anything but its own errors on arbitrary input (property)', () => {
