@@ -8,13 +8,23 @@
 import { processPrinter, readMachine, type Machine } from './config.js';
 import { startCommand, type ConvertCommand } from './usage.js';
 
+/**
+ * V8 settings for a run, set before its code is loaded (issue 19; figures are paired runs of the
+ * bench's archives, this flag against none):
+ * - `--semi-space-growth-factor=1`: a run reads its lists once and keeps them to the end, so most
+ *   of what it allocates survives: V8 then grows its young generation to 32 MB and never gives it
+ *   back. Kept at its first size, survivors move on to the old generation sooner (peak 138 -> 105
+ *   MB at 50,000 places, CPU 1.65 -> 1.37x GDAL's).
+ * - `--no-turbo-inlining`: a run is a fraction of a second, and V8's optimizing compiler spent more
+ *   time inlining (papaparse's scanner and its closures, the placemark writer) than the inlined
+ *   code saved, most of it on a second thread. Without it: 50,000 places wall -13%, CPU -22%, peak
+ *   -5 MB; 5,000 places -18% / -27%; 100,000 places -9% / -15%; 500 places unchanged.
+ * A flag to `node` would do the same but needs a second process, which --help would pay for.
+ */
+const RUN_V8_FLAGS = '--semi-space-growth-factor=1 --no-turbo-inlining';
+
 async function run(command: ConvertCommand, machine: Machine): Promise<void> {
-  // A run reads its lists once and keeps them to the end, so most of what it allocates survives:
-  // V8 then grows its young generation to 32 MB and never gives it back. Kept at its first size,
-  // survivors move on to the old generation sooner (issue 19: peak 138 -> 105 MB at 50,000 places,
-  // CPU 1.65 -> 1.37x GDAL's).
-  // A flag to `node` would do the same but needs a second process, which --help would pay for.
-  (await import('node:v8')).setFlagsFromString('--semi-space-growth-factor=1');
+  (await import('node:v8')).setFlagsFromString(RUN_V8_FLAGS);
   const { runCommand } = await import('./main.js');
   process.exitCode = await runCommand(command, machine);
 }
