@@ -185,6 +185,7 @@ export function createEffects({
         path: list.path,
         fileName: list.fileName,
         name: list.name,
+        outputName: list.outputName,
         counts: { total: stats.totalPlaces, converted: stats.converted, skipped: stats.skipped },
         unplaced: { ...stats.unplaced },
         skippedReason: list.skippedReason ?? null,

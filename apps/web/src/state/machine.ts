@@ -59,6 +59,14 @@ export function isConvertible(list: ListSummary): boolean {
   return list.problem === undefined;
 }
 
+/**
+ * How many lists the archive itself holds: "Retry failed places" adds lists of its own (`origin`),
+ * which are no list of the ZIP the upload card describes.
+ */
+export function archiveListCount(lists: readonly ListSummary[]): number {
+  return lists.filter((list) => list.origin === undefined).length;
+}
+
 /** The paths of the lists that can be chosen, in archive order. */
 function convertiblePaths(lists: readonly ListSummary[]): string[] {
   return lists.filter(isConvertible).map((list) => list.path);

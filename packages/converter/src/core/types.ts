@@ -35,7 +35,7 @@ export interface ListSummary {
   needsLookup: number;
   /** Why the list cannot be converted (the seed's validation message); absent when it can. */
   problem?: string;
-  /** Uncompressed size in bytes. */
+  /** Uncompressed size in bytes (0 for a retry list, which is no file of the archive). */
   size: number;
   /** Where the list comes from when it is not one of the archive's own (absent: it is). */
   origin?: ListOrigin;

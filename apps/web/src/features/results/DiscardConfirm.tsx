@@ -1,5 +1,6 @@
 import { chargeCents, isUnderMinimum } from '@placeport/contract';
 import { AlertDialog } from 'radix-ui';
+import { useLayoutEffect, useRef } from 'react';
 import { useEffects, useSend } from '../../app/context';
 import { undownloadedMaps } from '../../state/machine';
 import type { StateIn } from '../../state/types';
@@ -36,11 +37,20 @@ export function discardText(state: Complete, action: 'remove' | 'leave'): string
  * Asks before Remove, "Convert more lists" or "Retry failed places" discards map files that were
  * not downloaded: they are made in this tab and stored nowhere, so they cannot be had again
  * without converting again. It names them, and speaks of paying only when the run was charged.
+ * Kept files take the focus back to the button that asked (the dialog has no Trigger of its own to
+ * return it to, so it would fall to the page's top).
  */
 export function DiscardConfirm({ state }: { state: Complete }) {
   const effects = useEffects();
   const send = useSend();
   const action = state.confirming;
+  const opener = useRef<HTMLElement | null>(null);
+  // Before the dialog moves the focus into itself (its focus scope does so in a passive effect).
+  useLayoutEffect(() => {
+    if (action !== null && document.activeElement instanceof HTMLElement) {
+      opener.current = document.activeElement;
+    }
+  }, [action]);
   return (
     <AlertDialog.Root
       open={action !== null}
@@ -50,7 +60,17 @@ export function DiscardConfirm({ state }: { state: Complete }) {
     >
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog-content confirm-dialog">
+        <AlertDialog.Content
+          className="dialog-content confirm-dialog"
+          onCloseAutoFocus={(event) => {
+            const back = opener.current;
+            opener.current = null;
+            if (back?.isConnected) {
+              event.preventDefault();
+              back.focus();
+            }
+          }}
+        >
           <AlertDialog.Title className="dialog-title">
             {action === 'remove' ? 'Remove files not downloaded?' : 'Leave files not downloaded?'}
           </AlertDialog.Title>

@@ -16,7 +16,16 @@ export const MY_MAPS_LAYER_LIMIT = 2000;
  * downloads (each click is remembered) and its counts (a list with no place placed is named as a
  * list, with no map file and no file name).
  */
-export function FileResultPanel({ result, format }: { result: FileResult; format: OutputFormat }) {
+export function FileResultPanel({
+  result,
+  format,
+  paid,
+}: {
+  result: FileResult;
+  format: OutputFormat;
+  /** The run had a card payment (what a used-up allowance was differs for free runs). */
+  paid: boolean;
+}) {
   const send = useSend();
   if (result.skippedReason !== null) {
     return (
@@ -34,7 +43,7 @@ export function FileResultPanel({ result, format }: { result: FileResult; format
     return (
       <article className="file-result is-empty">
         <div className="file-result-head">
-          <p className="file-result-name">{result.name}</p>
+          <p className="file-result-name">{result.outputName}</p>
           <p className="file-result-converted">Empty list</p>
         </div>
         <p className="no-map-note">
@@ -49,8 +58,14 @@ export function FileResultPanel({ result, format }: { result: FileResult; format
   const parts = files.length;
   const shown = files[0]?.format ?? format;
   const name = formatName(shown);
-  // A list without a map file is named as a list, never as a file that does not exist.
-  const title = parts === 0 ? result.name : `${result.name}.${FORMAT_INFO[shown].extension}`;
+  // A list without a map file is named as a list, never as a file that does not exist; a list in one
+  // file by the name that file gets (same-named lists are told apart by folder: "Want to go (Old)").
+  const title =
+    parts === 0
+      ? result.outputName
+      : parts === 1
+        ? files[0]!.fileName
+        : `${result.outputName}.${FORMAT_INFO[shown].extension}`;
   return (
     <article className={parts === 0 ? 'file-result is-unplaced' : 'file-result'}>
       <div className="file-result-head">
@@ -81,7 +96,7 @@ export function FileResultPanel({ result, format }: { result: FileResult; format
             {parts > 1
               ? `Download ${name} (part ${file.part} of ${file.parts})`
               : `Download ${name}`}
-            <span className="visually-hidden">{` — ${result.name}`}</span>
+            <span className="visually-hidden">{` — ${result.outputName}`}</span>
           </a>
         ))}
         {failed && (
@@ -95,7 +110,7 @@ export function FileResultPanel({ result, format }: { result: FileResult; format
               >
                 <DownloadIcon />
                 {`Download Failed (${failed.count})`}
-                <span className="visually-hidden">{` — ${result.name}`}</span>
+                <span className="visually-hidden">{` — ${result.outputName}`}</span>
               </a>
             </Tooltip.Trigger>
             <Tooltip.Portal>
@@ -107,7 +122,7 @@ export function FileResultPanel({ result, format }: { result: FileResult; format
           </Tooltip.Root>
         )}
       </div>
-      <UnplacedReasons unplaced={result.unplaced} />
+      <UnplacedReasons unplaced={result.unplaced} paid={paid} />
       <dl className="counts">
         <div>
           <dt>Total</dt>

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { TOOLTIP_DELAY_MS } from '../../app/context';
 import { captureFailedMessage, MESSAGES } from '../../state/messages';
@@ -37,6 +37,7 @@ const SKIPPED: FileResult = {
   path: 'Takeout/Saved/Broken.csv',
   fileName: 'Broken.csv',
   name: 'Broken',
+  outputName: 'Broken',
   counts: { total: 0, converted: 0, skipped: 0 },
   unplaced: {},
   skippedReason: 'CSV file must contain "Title" and "URL" columns. Found columns: Name, Link',
@@ -50,6 +51,7 @@ const SPLIT: FileResult = {
   path: 'Takeout/Saved/Big.csv',
   fileName: 'Big.csv',
   name: 'Big',
+  outputName: 'Big',
   counts: { total: 4500, converted: 4500, skipped: 0 },
   files: [1, 2, 3].map((part) => ({
     key: `Takeout/Saved/Big.csv#${part}/3`,
@@ -107,6 +109,53 @@ describe('ResultsCard', () => {
     expect(failed.getAttribute('download')).toBe('Want to go - failed places.csv');
     const counts = screen.getByText('Total').closest('dl')!;
     expect(counts.textContent).toBe('Total40Converted37Skipped3');
+  });
+
+  it('names same-named lists by the files they get, told apart by folder', () => {
+    const fileOf = (fileName: string) => ({ ...RESULT.files[0]!, key: fileName, fileName });
+    const old: FileResult = {
+      ...RESULT,
+      path: 'Takeout/Saved/Old/Want to go.CSV',
+      fileName: 'Want to go.CSV',
+      outputName: 'Want to go (Old)',
+      files: [fileOf('Want to go (Old).kml')],
+    };
+    const trip: FileResult = {
+      ...RESULT,
+      path: 'Takeout/Saved/Trip: 2024 | 25?.csv',
+      fileName: 'Trip: 2024 | 25?.csv',
+      name: 'Trip: 2024 | 25?',
+      outputName: 'Trip: 2024 | 25?',
+      files: [fileOf('Trip_ 2024 _ 25_.kml')],
+    };
+    mount(<ResultsCard />, { state: complete({ results: [RESULT, old, trip] }) });
+    const titles = screen
+      .getAllByRole('article')
+      .map((panel) => panel.querySelector('.file-result-name')!.textContent);
+    // Each title is the name its download gets: two "Want to go.kml" would hide which is which.
+    expect(titles).toEqual(['Want to go.kml', 'Want to go (Old).kml', 'Trip_ 2024 _ 25_.kml']);
+    expect(
+      screen.getAllByRole('link', { name: /^Download KML/ }).map((link) => link.textContent),
+    ).toEqual([
+      'Download KML — Want to go',
+      'Download KML — Want to go (Old)',
+      'Download KML — Trip: 2024 | 25?',
+    ]);
+  });
+
+  it("says a used-up allowance was the payment's on a paid run and the free tier's on a free one", () => {
+    const limited: FileResult = { ...RESULT, unplaced: { limit: 3 } };
+    const paid = mount(<ResultsCard />, { state: complete({ results: [limited] }) });
+    expect(reasonsIn(screen.getByRole('article'))).toEqual([
+      '3The lookup allowance was used up. The lookups allowed for this payment were used up. "Retry failed places" starts a new run for just these places.',
+    ]);
+    paid.unmount();
+    mount(<ResultsCard />, {
+      state: complete({ results: [limited], authorization: { kind: 'free' } }),
+    });
+    expect(reasonsIn(screen.getByRole('article'))).toEqual([
+      '3The lookup allowance was used up. Today\'s free lookups were used up. "Retry failed places" looks them up in a new run: paid, or free again tomorrow.',
+    ]);
   });
 
   it('explains the failed-places CSV in a tooltip that opens once the pointer has rested on it', () => {
@@ -196,6 +245,7 @@ describe('ResultsCard', () => {
       path: 'Takeout/Saved/Test.csv',
       fileName: 'Test.csv',
       name: 'Test',
+      outputName: 'Test',
       counts: { total: 0, converted: 0, skipped: 0 },
       unplaced: {},
       empty: true,
@@ -473,6 +523,28 @@ describe('ResultsCard', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Keep my files' }));
       expect((store.getState().state as Complete).confirming).toBeNull();
       expect(store.getState().state.status).toBe('complete');
+    });
+
+    it('gives the focus back to the button that asked when the files are kept', async () => {
+      const { store } = mount(
+        <>
+          <button type="button">Remove</button>
+          <ResultsCard />
+        </>,
+        { state: complete({}) },
+      );
+      const remove = screen.getByRole('button', { name: 'Remove' });
+      remove.focus();
+      act(() => store.getState().send({ type: 'discardRequested', action: 'remove' }));
+      const dialog = await screen.findByRole('alertdialog');
+      await waitFor(() =>
+        expect(document.activeElement).toBe(
+          within(dialog).getByRole('button', { name: 'Keep my files' }),
+        ),
+      );
+      fireEvent.keyDown(dialog, { key: 'Escape' });
+      await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+      expect(document.activeElement).toBe(remove);
     });
 
     it('names the map files that would be lost, and paying again only when the run was charged', async () => {

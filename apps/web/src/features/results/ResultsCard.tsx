@@ -30,6 +30,8 @@ function ResultsView({ state }: { state: StateIn<'complete'> }) {
     .filter((group) => RETRYABLE_AGAIN.has(group.reason))
     .reduce((sum, group) => sum + group.count, 0);
   const moreLists = state.lists.some((list) => isConvertible(list) && !done.has(list.path));
+  /** The run had a card payment: a used-up allowance was the payment's, not the free tier's. */
+  const paid = state.authorization.kind === 'card';
 
   return (
     <section className="card results" aria-labelledby="results-title">
@@ -39,7 +41,7 @@ function ResultsView({ state }: { state: StateIn<'complete'> }) {
       <RunOutcome
         results={state.results}
         refusals={state.refusals}
-        paid={state.authorization.kind === 'card'}
+        paid={paid}
         stopped={state.stopped}
       />
       <PaymentOutcome
@@ -56,7 +58,7 @@ function ResultsView({ state }: { state: StateIn<'complete'> }) {
       <DownloadBar state={state} />
       <div className="file-results">
         {state.results.map((result) => (
-          <FileResultPanel key={result.path} result={result} format={state.format} />
+          <FileResultPanel key={result.path} result={result} format={state.format} paid={paid} />
         ))}
       </div>
       <ResultsMap />

@@ -1,12 +1,17 @@
 import { formatCount } from '../../lib/format';
 import type { UnplacedReason } from '../../worker/types';
-import { reasonCounts } from './reasons';
+import { FREE_LIMIT_ADVICE, reasonCounts } from './reasons';
 
-/** A list's places without coordinates, grouped by reason, each with what the person can do. */
+/**
+ * A list's places without coordinates, grouped by reason, each with what the person can do (`paid`:
+ * the run had a card payment, whose allowance is what `limit` used up; else the free tier's).
+ */
 export function UnplacedReasons({
   unplaced,
+  paid,
 }: {
   unplaced: Partial<Record<UnplacedReason, number>>;
+  paid: boolean;
 }) {
   const groups = reasonCounts([unplaced]);
   if (groups.length === 0) return null;
@@ -18,7 +23,8 @@ export function UnplacedReasons({
           <li key={group.reason}>
             <span className="unplaced-count">{formatCount(group.count)}</span>
             <span>
-              <strong>{group.text}.</strong> {group.advice}
+              <strong>{group.text}.</strong>{' '}
+              {group.reason === 'limit' && !paid ? FREE_LIMIT_ADVICE : group.advice}
             </span>
           </li>
         ))}

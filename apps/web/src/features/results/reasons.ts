@@ -26,6 +26,13 @@ export const REASON_ADVICE: Readonly<Record<UnplacedReason, string>> = {
   no_link: 'These rows have no link at all, so there is nothing to place.',
 };
 
+/**
+ * The `limit` advice of a run without a payment: what was used up is the free tier's daily
+ * allowance (product.md, "Free lookups are a small daily budget"), not a payment's.
+ */
+export const FREE_LIMIT_ADVICE =
+  'Today\'s free lookups were used up. "Retry failed places" looks them up in a new run: paid, or free again tomorrow.';
+
 /** The reasons of a run, summed over its lists, most actionable first, without zeros. */
 export function reasonCounts(
   unplaced: readonly Partial<Record<UnplacedReason, number>>[],

@@ -85,7 +85,10 @@ export function ListRow({ list, id, checked, converted, showFolder, onToggle }: 
           </span>
         )}
         <span id={ids.meta} className="list-meta">
-          {formatPlaces(list.rowCount)} · {formatFileSize(list.size)}
+          {/* A retry list is no file of the archive: it has no size to show. */}
+          {list.origin
+            ? formatPlaces(list.rowCount)
+            : `${formatPlaces(list.rowCount)} · ${formatFileSize(list.size)}`}
         </span>
         {sources !== null && (
           <span id={ids.sources} className="list-sources">

@@ -48,6 +48,26 @@ describe('each row says what the list holds', () => {
     ]);
   });
 
+  it('shows no size for a retry list, which is no file of the archive', () => {
+    const retry: ListSummary = {
+      ...TRUTH_LISTS[0]!,
+      path: 'retry:Takeout/Saved/Want to go.csv',
+      name: 'Want to go (failed places)',
+      outputName: 'Want to go (retry)',
+      origin: { kind: 'retry', of: 'Takeout/Saved/Want to go.csv' },
+      size: 0,
+      rowCount: 36,
+      withCoordinates: 0,
+      needsLookup: 36,
+    };
+    open([retry]);
+    expect(linesOf(rowOf('Want to go (failed places)'))).toEqual([
+      'Want to go (failed places)',
+      '36 places',
+      '36 need a lookup',
+    ]);
+  });
+
   it('tags the starred places, and only them', () => {
     open(TRUTH_LISTS);
     expect(linesOf(rowOf('Saved Places'))).toEqual([

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../state/messages';
+import type { AppState } from '../../state/types';
 import { fakeConverter, mount, STATES } from '../../test/fixtures';
 import { linesOf } from '../../test/reads';
 import { UploadCard } from './UploadCard';
@@ -52,6 +53,17 @@ describe('UploadCard', () => {
       'ZIP archive',
       'Found 3 saved place list(s)',
     ]);
+  });
+
+  it("counts the archive's own lists, not the lists a retry adds", () => {
+    const loaded = STATES.loaded as Extract<AppState, { status: 'loaded' }>;
+    const retries = loaded.lists.map((list) => ({
+      ...list,
+      path: `retry:${list.path}`,
+      origin: { kind: 'retry' as const, of: list.path },
+    }));
+    mount(<UploadCard />, { state: { ...loaded, lists: [...loaded.lists, ...retries] } });
+    screen.getByText(`Found ${loaded.lists.length} saved place list(s)`);
   });
 
   it('shows a busy line while the archive is read', () => {

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { useApp, useEffects, useSend } from '../../app/context';
-import { canRemove } from '../../state/machine';
+import { archiveListCount, canRemove } from '../../state/machine';
 import { GUIDE_ID } from '../guide/HowToUse';
 import { useGuideFirst } from '../guide/layout';
 import { DropZone } from './DropZone';
@@ -39,7 +39,7 @@ export function UploadCard() {
       ) : (
         <FileSummary
           file={state.file}
-          listCount={state.status === 'inspecting' ? null : state.lists.length}
+          listCount={state.status === 'inspecting' ? null : archiveListCount(state.lists)}
           canRemove={canRemove(state)}
           onRemove={() => void effects.remove()}
           {...(state.status === 'loaded'
