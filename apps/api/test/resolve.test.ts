@@ -181,6 +181,18 @@ describe('resolution through a real server and the fake Google', () => {
     expect(mixed.body.failures).toEqual({ [links[0]!]: 'unavailable' });
   });
 
+  it('gives a free batch its links back when Google could not be reached, so retrying works', async () => {
+    const network: typeof fetch = () => Promise.reject(new TypeError('fetch failed'));
+    stack = await startStack({ env: { FREE_LINKS_PER_DAY: '8' }, config: { fetch: network } });
+    // Three tries of 4 links would have spent 12 of the day's 8 free lookups, none of them made:
+    // the third would be refused as free_budget_used instead of saying Google cannot be reached.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const answer = await resolve(placeLinks(4, 4 * attempt));
+      expect(answer.status).toBe(503);
+      expect((answer.body.error as { code: string }).code).toBe('google_unreachable');
+    }
+  });
+
   it('looks each distinct place up once per batch, whatever link form names it', async () => {
     stack = await startStack();
     const ftid = ftidFor(12);

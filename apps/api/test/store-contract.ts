@@ -415,6 +415,30 @@ export function describeStateStoreContract(
         });
       });
 
+      it('takes back links given back, never below none taken, on their own day only', async () => {
+        await store.takeFreeLinks('192.0.2.20', 20, 20, now);
+        await store.returnFreeLinks('192.0.2.20', 4, now);
+        expect(await store.takeFreeLinks('192.0.2.20', 0, 20, now)).toEqual({
+          ok: true,
+          remaining: 4,
+        });
+        // More than was taken: the day's count goes to none, not below (no budget past 20).
+        await store.returnFreeLinks('192.0.2.20', 50, now);
+        expect(await store.takeFreeLinks('192.0.2.20', 21, 20, now)).toEqual({
+          ok: false,
+          remaining: 20,
+        });
+        // A client that took nothing, and another day, are untouched.
+        await store.returnFreeLinks('192.0.2.21', 3, now);
+        expect(await store.takeFreeLinks('192.0.2.21', 20, 20, now)).toMatchObject({ ok: true });
+        await store.takeFreeLinks('192.0.2.22', 20, 20, now);
+        await store.returnFreeLinks('192.0.2.22', 5, now + 24 * 60 * MINUTE_MS);
+        expect(await store.takeFreeLinks('192.0.2.22', 1, 20, now)).toEqual({
+          ok: false,
+          remaining: 0,
+        });
+      });
+
       it('gives out exactly the budget to 30 concurrent calls', async () => {
         const results = await Promise.all(
           Array.from({ length: 30 }, () => store.takeFreeLinks('192.0.2.7', 1, 20, now)),

@@ -8,6 +8,12 @@ import type { StateStore } from '../state/index.js';
 /** Who asks for lookups: a payment (its payer proven by the HTTP edge), or a free-tier client. */
 export type Requester = { kind: 'payment'; id: string } | { kind: 'client'; key: string };
 
+/** What {@link Allowance.spend} took from a client's free budget, and on which day (`at`). */
+export interface Spent {
+  freeLinks: number;
+  at: number;
+}
+
 /** A short, fixed-size key for one distinct link (links are never stored as they are). */
 function linkKey(link: string): string {
   return createHash('sha256').update(link).digest('base64url').slice(0, 22);
@@ -38,13 +44,15 @@ export class Allowance {
   /**
    * Spends what a batch costs its requester, or refuses it whole with a {@link PaymentError}
    * (nothing spent). `sent` is the list as sent, `lookups` its distinct links needing a lookup.
+   * Says what it took of a client's free budget, for {@link giveBack}.
    */
   async spend(
     requester: Requester,
     sent: readonly string[],
     lookups: readonly string[],
     log: Log,
-  ): Promise<void> {
+  ): Promise<Spent> {
+    const at = this.now();
     if (requester.kind === 'client') {
       if (sent.length > FREE_TIER_MAX_URLS) {
         throw new PaymentError(
@@ -55,7 +63,7 @@ export class Allowance {
       const needed = new Set(lookups);
       const counted = sent.filter((link) => needed.has(link)).length;
       const perDay = this.freeLinksPerDay;
-      const budget = await this.state.takeFreeLinks(requester.key, counted, perDay, this.now());
+      const budget = await this.state.takeFreeLinks(requester.key, counted, perDay, at);
       if (!budget.ok) {
         throw new PaymentError(
           'free_budget_used',
@@ -63,7 +71,7 @@ export class Allowance {
           { limit: perDay },
         );
       }
-      return;
+      return { freeLinks: counted, at };
     }
     const places = await this.payments.authorizedPlaces(requester.id, log);
     const perCall = Math.min(places, MAX_URLS_PER_CALL);
@@ -80,6 +88,23 @@ export class Allowance {
         `This payment covers ${places} places; ${reserved.remaining} more links can be looked up.`,
         { limit: places },
       );
+    }
+    return { freeLinks: 0, at };
+  }
+
+  /**
+   * Gives a client back the free links a batch took when none of them was looked up (Google could
+   * not be reached): a retry a minute later, as the answer advises, must not find the day's budget
+   * used up by lookups that never happened. A payment needs nothing back: sending its links again
+   * costs nothing. Best effort: a store that fails here only leaves the links spent.
+   */
+  async giveBack(requester: Requester, spent: Spent, log: Log): Promise<void> {
+    if (requester.kind !== 'client' || spent.freeLinks === 0) return;
+    try {
+      await this.state.returnFreeLinks(requester.key, spent.freeLinks, spent.at);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      log(`The free links of a batch not looked up could not be given back: ${why}`);
     }
   }
 

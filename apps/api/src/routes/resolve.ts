@@ -83,7 +83,8 @@ function googleOutOfReach(
  * resolver would refuse is answered `not_allowed` at once, never sent nor counted; a link carrying
  * its coordinates is answered but not counted. A paid batch needs its payer's cookie; what a batch
  * may cost is the allowance's (`allowance/allowance.ts`), and a browser without a payer cookie
- * cannot send a body bigger than the free tier's. Paid batches are served before free ones and
+ * cannot send a body bigger than the free tier's. A batch none of whose lookups could reach Google
+ * is 503 `google_unreachable`, and a free one gets its links back into the day's budget. Paid batches are served before free ones and
  * clients take turns; when too many lookups wait the call is refused (503 `overloaded`, with
  * `Retry-After`). Links are not logged or stored.
  */
@@ -111,7 +112,7 @@ export function registerResolveRoute(app: FastifyInstance): void {
           ? { kind: 'client', key: clientKeyOf(request.ip) }
           : { kind: 'payment', id: intentId };
       const log = providerLog(request);
-      await app.allowance.spend(requester, sent, lookups, log);
+      const spent = await app.allowance.spend(requester, sent, lookups, log);
       const gone = new AbortController();
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) gone.abort();
@@ -124,6 +125,7 @@ export function registerResolveRoute(app: FastifyInstance): void {
       request.log.info({ resolve: report, refused: refused.length }, 'resolved batch');
       await app.allowance.resolved(requester, Object.keys(results), log);
       if (googleOutOfReach(lookups.length, Object.keys(results).length, report.details)) {
+        await app.allowance.giveBack(requester, spent, log);
         throw new ApiError(
           503,
           GOOGLE_UNREACHABLE,

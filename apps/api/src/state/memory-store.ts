@@ -308,6 +308,15 @@ export class MemoryStateStore implements StateStore {
     return { ok: true, remaining: perDay - used - count };
   }
 
+  async returnFreeLinks(clientKey: string, count: number, now: number): Promise<void> {
+    assertWhole('count', count);
+    const at = this.clock.now();
+    const key = `${utcDayOf(now)} ${clientKey}`;
+    const used = this.free.get(key, at);
+    if (used === undefined || count === 0) return;
+    this.free.set(key, Math.max(used - count, 0), at + freeDayTtlMs(now), at);
+  }
+
   async hit(key: string, windowMs: number, max: number): Promise<CounterHit> {
     assertWhole('windowMs', windowMs, 1);
     assertWhole('max', max);

@@ -150,6 +150,15 @@ if count > 0 then
 end
 return {1, perDay - used}
 `,
+  /** Gives back free links, never below none taken; the day's expiry is kept. ARGV[1] count. */
+  returnFree: `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local back = math.min(used, tonumber(ARGV[1]))
+if back > 0 then
+  redis.call('DECRBY', KEYS[1], back)
+end
+return back
+`,
   /** One hit in a fixed window. ARGV[1] window (ms). Returns {count, ttl}. */
   hit: `
 local count = redis.call('INCR', KEYS[1])
@@ -550,6 +559,11 @@ export class RedisStateStore implements StateStore {
       ),
     );
     return { ok: ok === 1, remaining };
+  }
+
+  async returnFreeLinks(clientKey: string, count: number, now: number): Promise<void> {
+    assertWhole('count', count);
+    await this.script('returnFree', redisKeys.free(clientKey, now), count);
   }
 
   async hit(key: string, windowMs: number, max: number): Promise<CounterHit> {

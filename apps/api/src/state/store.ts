@@ -179,6 +179,12 @@ export interface StateStore {
   takeFreeLinks(clientKey: string, count: number, perDay: number, now: number): Promise<FreeBudget>;
 
   /**
+   * Gives back `count` links taken from a client's free budget for the UTC day of `now` (the day
+   * they were taken on), never below none taken: links taken for a batch that was never looked up.
+   */
+  returnFreeLinks(clientKey: string, count: number, now: number): Promise<void>;
+
+  /**
    * Counts one hit on `key` in a fixed window of `windowMs` that opens with the first hit; allowed
    * while the window's count stays within `max`. For per-client rate limits.
    */
