@@ -241,6 +241,39 @@ describe("the server's count is the floor of the charge", () => {
     expect(fake().paymentIntent(id)?.metadata.resolved).toBe('1000');
   });
 
+  it('a batch still being looked up when its payment settles is refused, never answered unpaid', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const lookingUp = new Promise<void>((resolve) => (arrived = resolve));
+    // Google answers only once the test lets it: the batch is mid-lookup while the capture runs.
+    const gated: typeof fetch = async (input, init) => {
+      arrived();
+      await gate;
+      return fetch(input, init);
+    };
+    stack = await startStack({ stripe: true, config: { fetch: gated } });
+    const id = await authorized(10);
+    const batch = stack.post('/api/resolve-urls-batch', {
+      urls: placeLinks(10),
+      paymentIntentId: id,
+    });
+    await lookingUp;
+    const captured = await stack.post('/api/capture-payment', {
+      paymentIntentId: id,
+      actualAmount: 0,
+      convertedCount: 0,
+      totalCount: 10,
+    });
+    // Nothing was resolved when the count was read: the hold is released.
+    expect(captured.body).toMatchObject({ cancelled: true, amountCaptured: 0 });
+    release();
+    const answer = await batch;
+    expect(answer.status).toBe(402);
+    expect(answer.body.error).toMatchObject({ code: 'payment_not_authorized' });
+    expect(answer.body.results).toBeUndefined();
+  });
+
   it('charges the claim when it is higher, capped at the authorized count', async () => {
     stack = await startStack({ stripe: true });
     const id = await authorized(20);

@@ -108,10 +108,16 @@ export class Allowance {
     }
   }
 
-  /** Records the links resolved for a payment as its server's count; nothing for the free tier. */
+  /**
+   * Records the links resolved for a payment as its server's count, then makes sure the payment
+   * is still open before its batch answers: capture and the settlement sweep mark a payment
+   * `settling` and only then read its count, so a batch that recorded its places too late to be
+   * counted finds the mark here and is refused (`not_authorized`) rather than answered unpaid.
+   * Nothing for the free tier.
+   */
   async resolved(requester: Requester, links: readonly string[], log: Log): Promise<void> {
-    if (requester.kind === 'payment' && links.length > 0) {
-      await this.payments.usage.record(requester.id, links.map(linkKey), log);
-    }
+    if (requester.kind !== 'payment' || links.length === 0) return;
+    await this.payments.usage.record(requester.id, links.map(linkKey), log);
+    await this.payments.authorizedPlaces(requester.id, log);
   }
 }
