@@ -299,6 +299,33 @@ describe('Redis stopped', () => {
   });
 });
 
+describe('Redis hung', () => {
+  it('health, settings and pages answer without waiting on it; money routes 503; all returns by itself', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    redis.pause();
+    // Connections stay open and nothing answers: only a command timing out tells it is hung.
+    await until(async () => (await health(a)).body.store === 'unavailable');
+
+    // A money route still asks Redis (its count must not be skipped) and waits out the timeout…
+    let moneyAnswered = false;
+    const money = send(a, `/api/payments/${id}`).then((answer) => {
+      moneyAnswered = true;
+      return answer;
+    });
+    // …while health, settings and pages answer before it, without waiting on Redis.
+    expect((await health(a)).body).toEqual({ ok: true, status: 'degraded', store: 'unavailable' });
+    expect((await send(a, '/api/config')).status).toBe(200);
+    expect((await send(a, '/')).status).toBe(200);
+    expect(moneyAnswered).toBe(false);
+    expectStoreUnavailable(await money);
+
+    redis.resume();
+    await until(async () => (await health(a)).body.store === 'redis');
+    expect((await send(a, `/api/payments/${id}`)).body).toMatchObject({ status: 'open' });
+  });
+});
+
 describe('Redis restarted without persistence', () => {
   it("forgets every key, yet the payer's capture succeeds: the intent's metadata names them", async () => {
     // This test's Redis persists nothing, as a misconfigured one would.

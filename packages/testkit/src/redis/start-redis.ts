@@ -32,6 +32,14 @@ export interface RedisServerHandle {
    * Rejects if it is still running, or if another process took the port meanwhile.
    */
   restart(): Promise<void>;
+  /**
+   * Freezes the server (SIGSTOP): a hung Redis, whose connections stay open and whose commands get
+   * no answer, as in a network partition that drops packets. {@link resume} thaws it; `kill` and
+   * `stop` thaw it first.
+   */
+  pause(): void;
+  /** Thaws a server {@link pause} froze (SIGCONT); its connections answer again. */
+  resume(): void;
   /** Stops the server by its pid (SIGTERM, then SIGKILL if it lingers) and removes its folder. */
   stop(): Promise<void>;
 }
@@ -94,8 +102,15 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
+/** Sends `signal` to a server still running (nothing to one that exited). */
+function signalServer(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (!exited(child) && child.pid !== undefined) process.kill(child.pid, signal);
+}
+
 async function killByPid(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
   if (exited(child) || child.pid === undefined) return;
+  // A frozen server would hold a SIGTERM until thawed.
+  process.kill(child.pid, 'SIGCONT');
   process.kill(child.pid, signal);
   if (await waitForExit(child, STOP_GRACE_MS)) return;
   if (!exited(child)) process.kill(child.pid, 'SIGKILL');
@@ -185,6 +200,8 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
       url: `redis://127.0.0.1:${port}`,
       port,
       kill: () => end('SIGKILL'),
+      pause: () => signalServer(server, 'SIGSTOP'),
+      resume: () => signalServer(server, 'SIGCONT'),
       restart: async () => {
         if (stopped) throw new Error(`redis-server on port ${port} was stopped for good`);
         if (!exited(server)) throw new Error(`redis-server on port ${port} is still running`);
