@@ -254,6 +254,18 @@ describe('upload', () => {
     expect(next.file).toBe(FILE);
   });
 
+  it('leaves empty lists unchosen when the selection opens; Select All takes them', () => {
+    const empty = { ...LISTS[0]!, path: 'Takeout/Saved/Test.csv', name: 'Test', rowCount: 0 };
+    const lists = [...LISTS, empty];
+    const opened = inState(
+      transition(STATES.inspecting, { type: 'archiveInspected', fileId: 7, lists }),
+      'selecting',
+    );
+    expect(opened.selected).toEqual(LISTS.map((list) => list.path));
+    const all = inState(transition(opened, EVENTS.allListsSelected), 'selecting');
+    expect(all.selected).toContain(empty.path);
+  });
+
   it('clears the file with the seed message when the archive has no lists', () => {
     const next = transition(STATES.inspecting, { type: 'archiveInspected', fileId: 7, lists: [] });
     expect(next).toEqual({ status: 'empty', error: MESSAGES.noCsv, refusedFileName: null });

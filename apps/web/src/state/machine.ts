@@ -72,6 +72,15 @@ function convertiblePaths(lists: readonly ListSummary[]): string[] {
   return lists.filter(isConvertible).map((list) => list.path);
 }
 
+/**
+ * The lists chosen when the selection opens: those that can be chosen and hold a place (an empty
+ * list, such as Takeout's "Test" or "Work", would only add an "Empty list" panel to the results;
+ * Select All still takes it).
+ */
+function preselectedPaths(lists: readonly ListSummary[]): string[] {
+  return lists.filter((list) => isConvertible(list) && list.rowCount > 0).map((list) => list.path);
+}
+
 function archiveOf({ file, lists, selected, converted }: Archive): Archive {
   return { file, lists, selected, converted };
 }
@@ -147,7 +156,7 @@ function fromInspecting(state: StateIn<'inspecting'>, event: AppEvent): AppState
         status: 'selecting',
         file: state.file,
         lists: event.lists,
-        selected: convertiblePaths(event.lists),
+        selected: preselectedPaths(event.lists),
         converted: [],
         error: null,
       };
@@ -407,7 +416,7 @@ function fromComplete(state: StateIn<'complete'>, event: AppEvent): AppState {
     case 'convertMoreConfirmed': {
       // Back to the selection, the lists neither in this run nor converted earlier chosen.
       const done = new Set([...state.converted, ...state.results.map((result) => result.path)]);
-      const rest = convertiblePaths(state.lists).filter((path) => !done.has(path));
+      const rest = preselectedPaths(state.lists).filter((path) => !done.has(path));
       return { status: 'selecting', ...archiveOf(state), selected: rest, error: null };
     }
     case 'retryPrepared': {
