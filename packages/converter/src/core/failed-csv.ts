@@ -7,6 +7,14 @@ export const FAILED_CSV_COLUMNS = ['Title', 'Note', 'URL', 'Comment', 'Reason'] 
 
 type FailedColumn = (typeof FAILED_CSV_COLUMNS)[number] | 'Tags';
 
+/**
+ * The start of a cell a spreadsheet would run as a formula (product.md "Outputs"). Only the first
+ * character counts, whatever follows: papaparse's own `escapeFormulae: true` pattern
+ * (`/^[=+\-@\t\r].*$/`) fails on a cell with a line break, so `=1+1` then a second line went
+ * unguarded.
+ */
+export const FORMULA_START = /^[=+\-@\t\r]/;
+
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.toLowerCase();
 
 /**
@@ -67,7 +75,7 @@ export function buildFailedCsv(
 ): string {
   const fields = failedCsvColumns(places, original);
   const rows = places.map((place) => fields.map((column) => cell(place, column)));
-  return `\uFEFF${Papa.unparse({ fields, data: rows }, { escapeFormulae: true, newline: '\r\n' })}\r\n`;
+  return `\uFEFF${Papa.unparse({ fields, data: rows }, { escapeFormulae: FORMULA_START, newline: '\r\n' })}\r\n`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import type { MappedPlace } from '../kml.js';
+import { FORMULA_START } from '../failed-csv.js';
 import { formatDegrees } from '../latlng.js';
 import { cleanText, placeName, placeTags } from './place-text.js';
 
@@ -13,8 +14,6 @@ export const COORDINATES_CSV_COLUMNS = [
   'Tags',
   'URL',
 ] as const;
-
-const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
  * A text cell a spreadsheet will not run: one starting with `=`, `+`, `-`, `@`, tab or carriage return
