@@ -84,6 +84,30 @@ describe('readZipDirectory and readZipEntry', () => {
     expect(readZipEntry(zip64, entry!, fflateInflate)).toEqual(data);
   });
 
+  it('reads names without the UTF-8 flag as UTF-8 when they are, else as code page 437', () => {
+    /** A ZIP of entries named by the raw bytes `names`, its directory saying none is UTF-8. */
+    const flagless = (names: readonly Uint8Array[]) => {
+      // ASCII stand-ins of the same byte lengths, replaced in the central directory below.
+      const standIns = names.map((name, i) => String(i).padEnd(name.length, 'x'));
+      const out = zipSync(Object.fromEntries(standIns.map((name) => [name, strToU8(name)])));
+      const view = new DataView(out.buffer);
+      let at = view.getUint32(out.length - 22 + 16, true);
+      for (const name of names) {
+        view.setUint16(at + 8, view.getUint16(at + 8, true) & ~0x800, true);
+        out.set(name, at + 46);
+        at += 46 + name.length + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+      }
+      return readZipDirectory(out).map((entry) => entry.name);
+    };
+    const utf8Name = strToU8('Saved/東京 🍜.csv');
+    // "CaféÑ" as Windows' code page 437 writes it (0x82 é, 0xA5 Ñ): not valid UTF-8.
+    const cp437Name = new Uint8Array([...strToU8('Saved/Caf'), 0x82, 0xa5, ...strToU8('.csv')]);
+    const read = flagless([utf8Name, cp437Name]);
+    expect(read).toEqual(['Saved/東京 🍜.csv', 'Saved/CaféÑ.csv']);
+    // Never a C1 control character (what reading UTF-8 bytes as Latin-1 gave).
+    expect(read.join('')).not.toMatch(/[\u0080-\u009f]/);
+  });
+
   it('throws when the directory is missing or cut', () => {
     const bytes = zipSync(FILES);
     for (const cut of [0, 10, bytes.length - 30, bytes.length - 1]) {

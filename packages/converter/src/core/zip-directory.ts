@@ -37,12 +37,38 @@ const u64 = (d: Uint8Array, at: number) => u32(d, at) + u32(d, at + 4) * 2 ** 32
 
 const MAX_U32 = 0xffffffff;
 const utf8 = new TextDecoder();
+/** UTF-8 that refuses bytes that are not: a name whose flag is clear may be UTF-8 or not. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Code page 437's characters for the bytes 0x80-0xFF (below that it is ASCII). */
+const CP437_HIGH =
+  '\u00c7\u00fc\u00e9\u00e2\u00e4\u00e0\u00e5\u00e7\u00ea\u00eb\u00e8\u00ef\u00ee\u00ec\u00c4\u00c5' +
+  '\u00c9\u00e6\u00c6\u00f4\u00f6\u00f2\u00fb\u00f9\u00ff\u00d6\u00dc\u00a2\u00a3\u00a5\u20a7\u0192' +
+  '\u00e1\u00ed\u00f3\u00fa\u00f1\u00d1\u00aa\u00ba\u00bf\u2310\u00ac\u00bd\u00bc\u00a1\u00ab\u00bb' +
+  '\u2591\u2592\u2593\u2502\u2524\u2561\u2562\u2556\u2555\u2563\u2551\u2557\u255d\u255c\u255b\u2510' +
+  '\u2514\u2534\u252c\u251c\u2500\u253c\u255e\u255f\u255a\u2554\u2569\u2566\u2560\u2550\u256c\u2567' +
+  '\u2568\u2564\u2565\u2559\u2558\u2552\u2553\u256b\u256a\u2518\u250c\u2588\u2584\u258c\u2590\u2580' +
+  '\u03b1\u00df\u0393\u03c0\u03a3\u03c3\u00b5\u03c4\u03a6\u0398\u03a9\u03b4\u221e\u03c6\u03b5\u2229' +
+  '\u2261\u00b1\u2265\u2264\u2320\u2321\u00f7\u2248\u00b0\u2219\u00b7\u221a\u207f\u00b2\u25a0\u00a0';
+
+/**
+ * An entry's name. With the language-encoding flag (bit 11) set it is UTF-8. Without it the ZIP
+ * specification says code page 437, but many tools (Info-ZIP, Python's zipfile for some names,
+ * archives zipped again) write UTF-8 without setting the flag: a name that is valid UTF-8 is read
+ * as UTF-8 (code page 437 text is almost never valid UTF-8), any other as code page 437. Never as
+ * Latin-1, which turned UTF-8 bytes into invisible C1 control characters in list and file names.
+ */
 function entryName(bytes: Uint8Array, isUtf8: boolean): string {
   if (isUtf8) return utf8.decode(bytes);
-  let name = '';
-  for (const byte of bytes) name += String.fromCharCode(byte);
-  return name;
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    let name = '';
+    for (const byte of bytes) {
+      name += byte < 0x80 ? String.fromCharCode(byte) : CP437_HIGH[byte - 0x80]!;
+    }
+    return name;
+  }
 }
 
 /** The sizes and offset a ZIP64 extra field (id 1) holds for the fields marked 0xFFFFFFFF. */
