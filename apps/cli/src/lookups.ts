@@ -4,7 +4,7 @@
  * count what they did for the summary, and say when the upstream cannot be reached at all; the
  * progress comes from the pipeline (each place once, when its answer is final).
  */
-import { ResolveRequestError, type ResolveUrls } from '@placeport/converter';
+import { isDeadline, ResolveRequestError, type ResolveUrls } from '@placeport/converter';
 import { createResolveClient } from '@placeport/converter/worker';
 import type { CliEnvironment } from './config.js';
 import { describeNetworkError, watchNetwork } from './network.js';
@@ -153,7 +153,8 @@ export async function openLocalLookups(options: {
 
 /**
  * Requests in a row to a PlacePort API that got no answer at all (connection refused, DNS, a
- * timeout) after which it is taken to be out of reach: the run stops sending to it.
+ * timeout, no answer before the batch's deadline) after which it is taken to be out of reach: the
+ * run stops sending to it.
  */
 export const API_UNREACHABLE_AFTER = 3;
 
@@ -187,9 +188,10 @@ export function apiLookups(apiBase: string, fetchImpl: typeof fetch = fetch): Lo
         }
         throw error;
       }
-      // Given up on (the run stopped, or the request's deadline): not the network's answer.
-      if (call.signal.aborted) throw error;
-      // No answer at all: connection refused, DNS, a connection that timed out.
+      // Given up on because the run stopped: not the API's doing.
+      if (call.signal.aborted && !isDeadline(call.signal)) throw error;
+      // No answer at all: connection refused, DNS, a connection that timed out, or an API that
+      // took the request and said nothing before the batch's deadline.
       unanswered += 1;
       if (unanswered < API_UNREACHABLE_AFTER) throw error;
       stats.unreachable ??= { cause: describeNetworkError(error) };

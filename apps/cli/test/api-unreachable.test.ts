@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiLookups, API_UNREACHABLE_AFTER } from '../src/lookups.js';
 import type { CliSummary } from '../src/summary.js';
 import { NOWHERE, run, tempFolder } from './support.js';
 
@@ -77,5 +78,37 @@ describe('placeport --api, the API out of reach of Google', () => {
     expect(text.stdout).toContain(
       `The PlacePort API at ${api} cannot reach Google: try again later, or run without --api to look places up from this computer; ${places} places were not looked up and are in the failed-places CSVs.`,
     );
+  });
+});
+
+describe('apiLookups, an API that takes requests and never answers', () => {
+  /** A fetch that never answers: only its signal ends it, with the signal's reason. */
+  const silent: typeof fetch = (_input, init) =>
+    new Promise((_resolve, reject) =>
+      init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+    );
+  const link = 'https://www.google.com/maps/place/x/data=!4m2!3m1!1s0x1:0x2';
+
+  it(`counts a request its deadline ended as unanswered: the ${API_UNREACHABLE_AFTER}rd in a row stops the run`, async () => {
+    const lookups = apiLookups('http://127.0.0.1:9', silent);
+    const send = (ended: 'deadline' | 'stop') => {
+      const controller = new AbortController();
+      const answer = lookups.resolveUrls([link], { signal: controller.signal });
+      controller.abort(
+        ended === 'deadline' ? new DOMException('no answer', 'TimeoutError') : undefined,
+      );
+      return answer;
+    };
+    // A run that stops asking is not the API's doing: thrown on, never counted.
+    for (let i = 0; i < API_UNREACHABLE_AFTER + 1; i += 1)
+      await expect(send('stop')).rejects.toThrow();
+    for (let i = 1; i < API_UNREACHABLE_AFTER; i += 1)
+      await expect(send('deadline')).rejects.toThrow();
+    expect(await send('deadline')).toEqual({
+      results: {},
+      failures: { [link]: 'unavailable' },
+      unreachable: true,
+    });
+    expect(lookups.stats.unreachable).toEqual({ cause: 'no answer in time' });
   });
 });

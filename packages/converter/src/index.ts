@@ -52,6 +52,7 @@ export { parseSavedPlacesJson } from './core/saved-places-json.js';
 
 // Lookups: what a custom resolver receives and answers.
 export {
+  isDeadline,
   ResolveRequestError,
   type ResolveUrls,
   type ResolveAnswer,

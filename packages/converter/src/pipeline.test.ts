@@ -6,7 +6,12 @@ import { parseList } from './inspect.js';
 import { convertLists as convertParsed, type PipelineOptions } from './pipeline.js';
 import { resolveChunkSizeFor } from './plan.js';
 import { RESOLVE_RETRY_DELAY_MS, RESOLVE_TIMEOUT_MS } from './run-lookups.js';
-import { ResolveRequestError, type ConversionProgress, type ResolveUrls } from './core/seams.js';
+import {
+  isDeadline,
+  ResolveRequestError,
+  type ConversionProgress,
+  type ResolveUrls,
+} from './core/seams.js';
 
 const FTID_A = '0x14e732fd76f0d90d:0xe5415928d6702b47';
 const FTID_B = '0x47e66e2964e34e2d:0x8ddca9ee380ef7e0';
@@ -135,12 +140,17 @@ describe('convertLists', () => {
     try {
       const warn = vi.fn();
       let aborted = false;
+      let deadline = false;
       const pending = convertLists([listA], {
         resolveUrls: (_urls, { signal }) =>
           new Promise((_, reject) =>
             signal.addEventListener(
               'abort',
-              () => ((aborted = true), reject(new Error('aborted'))),
+              () => (
+                (aborted = true),
+                (deadline = isDeadline(signal)),
+                reject(new Error('aborted'))
+              ),
             ),
           ),
         retryDelayMs: null,
@@ -151,6 +161,8 @@ describe('convertLists', () => {
       await vi.advanceTimersByTimeAsync(1);
       const [result] = await pending;
       expect(aborted).toBe(true);
+      // The client is told it is the deadline, not a stop (the CLI counts it as no answer).
+      expect(deadline).toBe(true);
       expect(warn).toHaveBeenCalledWith('Batch URL resolution timeout');
       expect(result?.stats.converted).toBe(1);
     } finally {

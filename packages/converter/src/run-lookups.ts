@@ -7,7 +7,12 @@
 import { isLookupFailure, RETRYABLE_FAILURES, type UnplacedReason } from './core/reasons.js';
 import type { LookupFailure } from './core/reasons.js';
 import { extractCoordinates } from './core/coordinates.js';
-import { ResolveRequestError, type Logger, type ResolveUrls } from './core/seams.js';
+import {
+  deadlinePassed,
+  ResolveRequestError,
+  type Logger,
+  type ResolveUrls,
+} from './core/seams.js';
 import type { ParsedPlace } from './core/types.js';
 
 /** The seed's batch resolution timeout. */
@@ -72,7 +77,7 @@ async function ask(
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort();
+    controller.abort(deadlinePassed());
   }, timeoutMs);
   const onStop = () => controller.abort();
   stop?.addEventListener('abort', onStop);

@@ -20,11 +20,28 @@ export interface ResolveAnswer {
   unreachable?: boolean;
 }
 
-/** Sends links to be resolved (the API's `POST /api/resolve-urls-batch`, or a local resolver). */
+/**
+ * Sends links to be resolved (the API's `POST /api/resolve-urls-batch`, or a local resolver).
+ * `signal` aborts when the run is stopped, or when the batch's deadline passes: then its `reason`
+ * is a `TimeoutError` ({@link isDeadline}), so a client can tell a service that never answered
+ * from a run that stopped asking.
+ */
 export type ResolveUrls = (
   urls: string[],
   options: { signal: AbortSignal },
 ) => Promise<ResolveAnswer>;
+
+/** The abort reason of a batch whose deadline passed (see {@link ResolveUrls}). */
+export function deadlinePassed(): DOMException {
+  return new DOMException('The batch got no answer before its deadline', 'TimeoutError');
+}
+
+/** True when `signal` was aborted because its batch's deadline passed, not because the run stopped. */
+export function isDeadline(signal: AbortSignal): boolean {
+  return (
+    signal.aborted && signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
+  );
+}
 
 /**
  * A resolution request the service refused as a whole: `status` is its HTTP status (402/403: the
