@@ -79,6 +79,19 @@ export function readMachine(): Machine {
   return { env: readEnvironment(), platform: process.platform, homedir: homedir() };
 }
 
+/**
+ * Text for a terminal: control characters (C0 but tab and line feed, DEL, C1) shown as `\xHH`.
+ * Messages quote what an archive holds (list names, a header's columns), and an escape sequence
+ * there would otherwise reach the terminal: clear the screen, set its title, recolour what follows.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what it finds
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (control) => `\\x${control.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}
+
 /** This process's stdout and stderr, a line at a time. */
 export const processPrinter = {
   stdout: (text: string) => process.stdout.write(`${text}\n`),

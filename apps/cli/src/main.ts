@@ -18,7 +18,13 @@ import {
   type InspectedList,
 } from '@placeport/converter';
 import { FAILED_CSV_SUFFIX, pickLists } from '@placeport/converter/internal';
-import { processPrinter, readMachine, type CliEnvironment, type Machine } from './config.js';
+import {
+  printable,
+  processPrinter,
+  readMachine,
+  type CliEnvironment,
+  type Machine,
+} from './config.js';
 import { releaseBytes, zlibInflate } from './inflate.js';
 import {
   apiLookups,
@@ -124,12 +130,22 @@ export interface CliContext extends Machine {
   interrupts?: Interrupts;
 }
 
+/**
+ * `io` with every message on stderr made {@link printable}: messages quote what an archive holds.
+ * Stdout is the summary: made printable where it is text, left to JSON's own escaping with
+ * `--json`.
+ */
+function terminalSafe(io: CliIo): CliIo {
+  return { ...io, stderr: (text) => io.stderr(printable(text)) };
+}
+
 /** Runs the CLI with the given arguments; resolves to the exit code. */
 export async function runCli(
   argv: readonly string[],
-  io: CliIo = defaultIo,
+  output: CliIo = defaultIo,
   context?: CliContext,
 ): Promise<number> {
+  const io = terminalSafe(output);
   const start = startCommand<CliContext>(argv, io, () => context ?? readMachine());
   return start.kind === 'exit' ? start.code : runCommand(start.command, start.machine, io);
 }
@@ -138,8 +154,9 @@ export async function runCli(
 export async function runCommand(
   command: ConvertCommand,
   machine: CliContext,
-  io: CliIo = defaultIo,
+  output: CliIo = defaultIo,
 ): Promise<number> {
+  const io = terminalSafe(output);
   try {
     return await convert(command, io, machine.env, machine.interrupts ?? processInterrupts);
   } catch (error) {
@@ -346,7 +363,7 @@ async function convert(
       cache,
       interrupted,
     });
-    io.stdout(command.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
+    io.stdout(command.json ? JSON.stringify(summary, null, 2) : printable(formatSummary(summary)));
     for (const { name, skippedReason } of summary.lists) {
       if (skippedReason) io.stderr(`placeport: ${name}: ${skippedReason}`);
     }

@@ -488,6 +488,36 @@ describe('placeport CLI', () => {
     expect(unknown.stderr).toContain('No list named "Nope"');
   });
 
+  it('shows control characters from an archive as \\xHH, never sends them to the terminal', async () => {
+    const hostile = generateTakeout({
+      seed: 9,
+      coordinatesInUrls: true,
+      includeNonPlaceLists: false,
+      lists: [{ name: 'Good', places: 2 }],
+      extraEntries: {
+        // Sets the window's title, clears the screen, turns what follows red.
+        'Takeout/Saved/Bad.csv': new TextEncoder().encode(
+          '\u001b]0;owned\u0007\u001b[2J\u001b[31mName,Where\nA,B\n',
+        ),
+      },
+    });
+    const zip = path.join(dir, 'hostile.zip');
+    await writeFile(zip, hostile.zip);
+    const text = await run(['convert', zip, '--out', path.join(dir, 'hostile')]);
+    expect(text.code).toBe(1);
+    for (const output of [text.stdout, text.stderr]) {
+      // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+      expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      expect(output).toContain('Found columns: \\x1B]0;owned\\x07\\x1B[2J\\x1B[31mName, Where');
+    }
+    // With --json the reason is the list's own text, escaped by JSON.
+    const json = await run(['convert', zip, '--out', path.join(dir, 'hostile-json'), '--json']);
+    const summary = JSON.parse(json.stdout) as CliSummary;
+    expect(summary.lists.find((l) => l.name === 'Bad')?.skippedReason).toContain(
+      '\u001b]0;owned\u0007',
+    );
+  });
+
   it('exits 1 when a list cannot be read, after converting the others', async () => {
     const broken = generateTakeout({
       seed: 9,
