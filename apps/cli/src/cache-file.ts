@@ -5,11 +5,12 @@
  * Where it is by default is `defaultCacheFile` (config.ts), which `--help` shows without loading this.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CACHE_TTL_MS, type MemoryPlaceCache } from '@placeport/resolver';
 import * as v from 'valibot';
 import { CACHE_FILE_VERSION } from './config.js';
+import { makeFolder } from './folders.js';
 
 const Latitude = v.pipe(v.number(), v.finite(), v.minValue(-90), v.maxValue(90));
 const Longitude = v.pipe(v.number(), v.finite(), v.minValue(-180), v.maxValue(180));
@@ -82,7 +83,7 @@ export async function saveCacheFile(file: string, cache: MemoryPlaceCache): Prom
       place.placeId ?? null,
       expiresAt,
     ]);
-  await mkdir(path.dirname(file), { recursive: true });
+  await makeFolder(path.dirname(file));
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temporary, `${JSON.stringify({ version: CACHE_FILE_VERSION, entries })}\n`, {

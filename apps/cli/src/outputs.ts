@@ -6,7 +6,7 @@
  * the name, which replaces a link by a file and never touches its target. Folders are never replaced.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FORMAT_INFO, type ConversionResult, type InspectedList } from '@placeport/converter';
 import {
@@ -19,6 +19,7 @@ import {
   type UnwrittenFile,
 } from '@placeport/converter/internal';
 import { type OutputFormat } from '@placeport/contract';
+import { makeFolder } from './folders.js';
 
 /** What is at a path: a file, a symbolic link (never followed), a folder, or something else. */
 export type EntryKind = 'file' | 'link' | 'folder' | 'other';
@@ -329,7 +330,7 @@ export async function writePlans(
   force: boolean,
 ): Promise<Map<string, ListWrite>> {
   const done = new Map<string, ListWrite>();
-  const folder = await mkdir(outDir, { recursive: true }).then(
+  const folder = await makeFolder(outDir).then(
     () => undefined,
     (error: unknown) => reasonOf(error),
   );

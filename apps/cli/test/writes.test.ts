@@ -184,6 +184,19 @@ describe('placeport writes safely', () => {
     expect(await readFile(file, 'utf8')).toBe('mine');
   });
 
+  it.runIf(process.platform === 'linux')(
+    'reports an --out the file system will not make (/proc) as not written, exit 1',
+    async () => {
+      const out = '/proc/placeport-out';
+      const result = await offline(['convert', pins, '--out', out, '--json']);
+      expect(result.code).toBe(1);
+      const summary = JSON.parse(result.stdout) as CliSummary;
+      expect(summary.lists.flatMap((list) => list.notWritten ?? [])[0]?.reason).toMatch(
+        `the folder ${out} could not be made`,
+      );
+    },
+  );
+
   it('writes a list with a 100-character CJK name under a name within 255 bytes, and the whole summary', async () => {
     const name = '東京で行きたいラーメン屋さん'.repeat(8).slice(0, 100);
     const zip = await zipOf(
