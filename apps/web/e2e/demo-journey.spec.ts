@@ -163,14 +163,14 @@ test('demo payments: upload, select, authorize, convert and download every list'
   await expectReceiptDated(page, started);
   await expect(page.getByText(/Download your files now, before you close this tab/)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Next Steps' })).toBeVisible();
-  await expect(resultPanel(page, `${dropped.name}.kml`)).toHaveCount(0);
+  await expect(resultPanel(page, `${safeStem(dropped.name)}.kml`)).toHaveCount(0);
 
   // Every KML and failed-places CSV, read back.
   let resolvedPlacemarks = 0;
   for (const list of chosen) {
     const placemarks = expectedPlacemarks(list);
     const failed = failedPlaces(list);
-    const panel = resultPanel(page, `${list.name}.kml`);
+    const panel = resultPanel(page, `${safeStem(list.name)}.kml`);
     await expect(
       panel.getByText(`${placemarks.length} of ${list.places.length} places converted`),
     ).toBeVisible();

@@ -60,7 +60,7 @@ test('lookups the service refuses are named, with what to do; "Retry failed plac
   await expect(dialog.getByText(`${missing} places in total`)).toBeVisible();
   await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
-  const retried = resultPanel(page, 'Refused (failed places).kml');
+  const retried = resultPanel(page, 'Refused (retry).kml');
   await expect(retried.getByText(`${missing} of ${missing} places converted`)).toBeVisible({
     timeout: 60_000,
   });
@@ -158,7 +158,7 @@ test('after nothing converted, "Retry failed places" goes straight to the select
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
-  const retried = resultPanel(page, 'Unreached (failed places).kml');
+  const retried = resultPanel(page, 'Unreached (retry).kml');
   await expect(retried.getByText(`${places} of ${places} places converted`)).toBeVisible({
     timeout: 60_000,
   });

@@ -1,4 +1,3 @@
-import { FORMAT_INFO } from '@placeport/converter';
 import { Tooltip } from 'radix-ui';
 import { useSend } from '../../app/context';
 import { DownloadIcon } from '../../components/Icons';
@@ -58,14 +57,10 @@ export function FileResultPanel({
   const parts = files.length;
   const shown = files[0]?.format ?? format;
   const name = formatName(shown);
-  // A list without a map file is named as a list, never as a file that does not exist; a list in one
-  // file by the name that file gets (same-named lists are told apart by folder: "Want to go (Old)").
-  const title =
-    parts === 0
-      ? result.outputName
-      : parts === 1
-        ? files[0]!.fileName
-        : `${result.outputName}.${FORMAT_INFO[shown].extension}`;
+  // A list in one file is titled by the name that file gets (same-named lists are told apart by
+  // folder: "Want to go (Old).kml"); a list in parts, or without a map file, by its name, never
+  // as a file that does not exist.
+  const title = parts === 1 ? files[0]!.fileName : result.outputName;
   return (
     <article className={parts === 0 ? 'file-result is-unplaced' : 'file-result'}>
       <div className="file-result-head">

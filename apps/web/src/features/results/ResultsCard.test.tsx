@@ -290,6 +290,8 @@ describe('ResultsCard', () => {
       'Split into 3 files, because Google My Maps imports at most 2,000 places per layer. Import each part as its own layer.',
     );
     expect(lineMatching(/places converted$/)).toBe('4,500 of 4,500 places converted');
+    // Titled by the list's name: "Big.kml" is no file of the three.
+    expect(screen.getByRole('article').querySelector('.file-result-name')!.textContent).toBe('Big');
   });
 
   it('remembers each download the visitor clicks', () => {
