@@ -21,13 +21,11 @@ export async function makeFolder(folder: string): Promise<void> {
     const parent = path.dirname(folder);
     if (code !== 'ENOENT' || parent === folder) throw error;
     // ENOENT with its parent there: the file system will not make it. Else the parent first, once.
-    if (
-      await stat(parent).then(
-        () => true,
-        () => false,
-      )
-    )
-      throw error;
+    const parentThere = await stat(parent).then(
+      () => true,
+      () => false,
+    );
+    if (parentThere) throw error;
     await makeFolder(parent);
     await mkdir(folder).catch((again: unknown) => {
       if (codeOf(again) !== 'EEXIST') throw again;

@@ -84,9 +84,9 @@ function googleOutOfReach(
  * its coordinates is answered but not counted. A paid batch needs its payer's cookie; what a batch
  * may cost is the allowance's (`allowance/allowance.ts`), and a browser without a payer cookie
  * cannot send a body bigger than the free tier's. A batch none of whose lookups could reach Google
- * is 503 `google_unreachable`, and a free one gets its links back into the day's budget. Paid batches are served before free ones and
- * clients take turns; when too many lookups wait the call is refused (503 `overloaded`, with
- * `Retry-After`). Links are not logged or stored.
+ * is 503 `google_unreachable`, and a free one gets its links back into the day's budget. Paid
+ * batches are served before free ones and clients take turns; when too many lookups wait the call
+ * is refused (503 `overloaded`, with `Retry-After`). Links are not logged or stored.
  */
 export function registerResolveRoute(app: FastifyInstance): void {
   app.post<{ Body: ResolveBody }>(
