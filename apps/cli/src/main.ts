@@ -145,9 +145,13 @@ export async function runCli(
   output: CliIo = defaultIo,
   context?: CliContext,
 ): Promise<number> {
-  const io = terminalSafe(output);
-  const start = startCommand<CliContext>(argv, io, () => context ?? readMachine());
-  return start.kind === 'exit' ? start.code : runCommand(start.command, start.machine, io);
+  const start = startCommand<CliContext>(
+    argv,
+    terminalSafe(output),
+    () => context ?? readMachine(),
+  );
+  // runCommand makes its own messages printable: `output` as given, not wrapped twice.
+  return start.kind === 'exit' ? start.code : runCommand(start.command, start.machine, output);
 }
 
 /** Runs a conversion {@link startCommand} has read; resolves to the exit code. */
