@@ -329,7 +329,7 @@ describe('authorizing and converting', () => {
     const done = context.state() as Extract<AppState, { status: 'complete' }>;
     expect(done.capture).toEqual(receiptOf(390, context.intentId));
     expect(done.results[0]).toMatchObject({
-      name: 'Want to go',
+      outputName: 'Want to go',
       counts: { total: 40, converted: 37, skipped: 3 },
       files: [{ fileName: 'Want to go.kml', url: 'blob:test/1', format: 'kml', part: 1, parts: 1 }],
       failed: { fileName: 'Want to go - failed places.csv', url: 'blob:test/2', count: 3 },

@@ -184,7 +184,6 @@ export function createEffects({
       results.push({
         path: list.path,
         fileName: list.fileName,
-        name: list.name,
         outputName: list.outputName,
         counts: { total: stats.totalPlaces, converted: stats.converted, skipped: stats.skipped },
         unplaced: { ...stats.unplaced },

@@ -145,7 +145,6 @@ export const PROGRESS = {
 export const RESULT: FileResult = {
   path: LISTS[0]!.path,
   fileName: 'Want to go.csv',
-  name: 'Want to go',
   outputName: 'Want to go',
   counts: { total: 40, converted: 37, skipped: 3 },
   unplaced: { not_found: 2, throttled: 1 },

@@ -36,7 +36,6 @@ function reasonsIn(panel: HTMLElement): (string | null)[] {
 const SKIPPED: FileResult = {
   path: 'Takeout/Saved/Broken.csv',
   fileName: 'Broken.csv',
-  name: 'Broken',
   outputName: 'Broken',
   counts: { total: 0, converted: 0, skipped: 0 },
   unplaced: {},
@@ -50,7 +49,6 @@ const SPLIT: FileResult = {
   ...RESULT,
   path: 'Takeout/Saved/Big.csv',
   fileName: 'Big.csv',
-  name: 'Big',
   outputName: 'Big',
   counts: { total: 4500, converted: 4500, skipped: 0 },
   files: [1, 2, 3].map((part) => ({
@@ -124,7 +122,6 @@ describe('ResultsCard', () => {
       ...RESULT,
       path: 'Takeout/Saved/Trip: 2024 | 25?.csv',
       fileName: 'Trip: 2024 | 25?.csv',
-      name: 'Trip: 2024 | 25?',
       outputName: 'Trip: 2024 | 25?',
       files: [fileOf('Trip_ 2024 _ 25_.kml')],
     };
@@ -244,7 +241,6 @@ describe('ResultsCard', () => {
       ...RESULT,
       path: 'Takeout/Saved/Test.csv',
       fileName: 'Test.csv',
-      name: 'Test',
       outputName: 'Test',
       counts: { total: 0, converted: 0, skipped: 0 },
       unplaced: {},
