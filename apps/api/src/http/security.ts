@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { StoreUnavailableError, type StateStore } from '../state/index.js';
+import type { StateStore } from '../state/index.js';
 import { clientKeyOf } from './client.js';
 import type { Settings } from '../config.js';
 import { ApiError } from './errors.js';
@@ -94,23 +94,15 @@ function routePrefix(params: unknown): string {
 /**
  * @fastify/rate-limit's counters kept in the state store ({@link StateStore.hit}, fixed windows):
  * shared by every instance with Redis, and failing with the store's own error when it is away,
- * which each route's `skipOnError` turns into "let it through" or a 503.
- *
- * The global limit (the instance made here; routes with their own limit get a `child`) lets
- * requests through at once while the store is known to be away: a hung Redis answers nothing,
- * and waiting out each count's command timeout would make static files, `/api/config` and
- * `/api/health` take that long too (a load balancer's health check would give up on the
- * instance). One count at a time still goes to the store meanwhile, so its answer tells the store
- * when Redis is back.
+ * which each route's `skipOnError` turns into "let it through" or a 503. The store fails at once
+ * while Redis is away or known to hang (see `RedisStateStore`), so neither the page, `/api/config`
+ * nor `/api/health` waits on it (a load balancer's health check would give up on the instance).
  */
 function stateRateLimitStore(state: StateStore) {
-  /** A count sent to the store while it is away, not waited for: at most one at a time. */
-  let probe: Promise<unknown> | undefined;
   return class StateRateLimitStore implements FastifyRateLimitStore {
     constructor(
       _options: unknown,
       private readonly prefix = 'all:',
-      private readonly global = true,
     ) {}
 
     incr(
@@ -119,14 +111,6 @@ function stateRateLimitStore(state: StateStore) {
       timeWindow: number,
       max: number,
     ): void {
-      if (this.global && !state.available()) {
-        probe ??= state
-          .hit(`${this.prefix}${key}`, timeWindow, max)
-          .catch(() => undefined)
-          .finally(() => (probe = undefined));
-        callback(new StoreUnavailableError('unreachable', 'The shared state is away.'));
-        return;
-      }
       state.hit(`${this.prefix}${key}`, timeWindow, max).then(
         (hit) => callback(null, { current: hit.count, ttl: hit.resetMs }),
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
@@ -134,7 +118,7 @@ function stateRateLimitStore(state: StateStore) {
     }
 
     child(params: unknown): FastifyRateLimitStore {
-      return new StateRateLimitStore(undefined, routePrefix(params), false);
+      return new StateRateLimitStore(undefined, routePrefix(params));
     }
   };
 }

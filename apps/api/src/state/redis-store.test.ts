@@ -253,6 +253,41 @@ describe('while Redis is away', () => {
     }
   });
 
+  it('once a command timed out on a hung Redis, fails the next at once, sends none of them, and comes back by itself', async () => {
+    const own = await startRedis();
+    const events: string[] = [];
+    const store = await RedisStateStore.connect(own.url, {
+      onUnavailable: (error) => events.push(`unavailable: ${error?.message}`),
+      onAvailable: () => events.push('available'),
+    });
+    try {
+      expect(await store.hit('k', 60_000, 100)).toMatchObject({ count: 1 });
+      own.pause();
+      // Connections stay open and nothing answers: a command timing out is what tells.
+      await expect(store.hit('k', 60_000, 100)).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(store.available()).toBe(false);
+      for (let i = 0; i < 5; i++) {
+        await expect(store.hit('k', 60_000, 100)).rejects.toThrow('Redis: no answer (it hangs)');
+      }
+      expect(events).toEqual(['unavailable: Command timed out']);
+
+      own.resume();
+      // Each refused call lets one PING through; its answer says Redis is back.
+      await untilAsync(async () => {
+        await store.hit('other', 60_000, 100).catch(() => undefined);
+        return store.available();
+      });
+      // The first count and the timed-out one (Redis ran it when it woke): the five refused
+      // while it hung never reached it, so they count nothing behind anyone's back.
+      expect(await store.hit('k', 60_000, 100)).toMatchObject({ count: 3 });
+      expect(events).toEqual(['unavailable: Command timed out', 'available']);
+    } finally {
+      own.resume();
+      await store.close();
+      await own.stop();
+    }
+  });
+
   it('keeps every acknowledged write across a crash when Redis persists (AOF)', async () => {
     const own = await startRedis({ persistence: 'aof' });
     const store = await RedisStateStore.connect(own.url);
@@ -271,7 +306,12 @@ describe('while Redis is away', () => {
 
 /** Resolves once `done` holds, checking every 20 ms (the test's own timeout bounds it). */
 async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+  await untilAsync(async () => done());
+}
+
+/** {@link until} for a check that must wait on something itself. */
+async function untilAsync(done: () => Promise<boolean>): Promise<void> {
+  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 describe('connecting', () => {

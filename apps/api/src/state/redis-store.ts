@@ -281,18 +281,25 @@ const COMMAND_TIMED_OUT = 'Command timed out';
  *
  * Faults are answers: while Redis is away every operation fails at once (no offline queue, no
  * retries of commands in flight, which could count twice) with {@link StoreUnavailableError}, a
- * command that hangs fails after {@link COMMAND_TIMEOUT_MS}, and ioredis reconnects by itself.
+ * command that hangs fails after {@link COMMAND_TIMEOUT_MS} and the ones after it at once until
+ * Redis answers a probe, and ioredis reconnects by itself.
  */
 export class RedisStateStore implements StateStore {
   readonly kind = 'redis' as const;
   private readonly cache: PlaceCache;
   /** Set by a command that timed out on a connection that looks ready; cleared by any answer. */
   private hung = false;
+  /** The one `PING` asking a hung Redis whether it answers again (see {@link call}). */
+  private probe: Promise<unknown> | undefined;
+
+  /** {@link RedisStateStoreOptions.onUnavailable} was told and Redis has not answered since. */
+  private down = false;
 
   private constructor(
     /** The connection (tests and the start-up checks read it). */
     readonly client: Redis,
     private readonly secret: string | undefined,
+    private readonly options: RedisStateStoreOptions,
   ) {
     this.cache = {
       get: async (key) => {
@@ -314,17 +321,51 @@ export class RedisStateStore implements StateStore {
     return this.client.status === 'ready' && !this.hung;
   }
 
-  /** Runs one command or script, turning every failure into {@link StoreUnavailableError}. */
+  /**
+   * Runs one command or script, turning every failure into {@link StoreUnavailableError}.
+   *
+   * Once a command has timed out, Redis is known to hang (connections open, no answers): until
+   * it answers again, commands fail at once instead of each waiting out the timeout, and one
+   * `PING` at a time asks whether it is back. So a hang costs one request the timeout, not every
+   * request, and no write piles up in the socket to run when a frozen Redis wakes.
+   */
   private async call<T>(command: (redis: Redis) => Promise<T>): Promise<T> {
+    if (this.hung) {
+      this.probe ??= this.client
+        .ping()
+        .then(() => this.answered())
+        .catch(() => undefined)
+        .finally(() => (this.probe = undefined));
+      throw new StoreUnavailableError('unreachable', 'Redis: no answer (it hangs)');
+    }
     try {
       const answer = await command(this.client);
-      this.hung = false;
+      this.answered();
       return answer;
     } catch (error) {
       const cause = scrub(error, this.secret);
-      if (cause.message === COMMAND_TIMED_OUT) this.hung = true;
+      if (cause.message === COMMAND_TIMED_OUT && !this.hung) {
+        this.hung = true;
+        this.lost(cause);
+      }
       throw new StoreUnavailableError('unreachable', `Redis: ${cause.message}`, { cause });
     }
+  }
+
+  /** Redis answered: it neither hangs nor is away. */
+  private answered(): void {
+    this.hung = false;
+    if (this.down && this.client.status === 'ready') {
+      this.down = false;
+      this.options.onAvailable?.();
+    }
+  }
+
+  /** Redis went away (the connection closed) or hangs: told once, until it answers again. */
+  private lost(error: Error | undefined): void {
+    if (this.closing || this.down) return;
+    this.down = true;
+    this.options.onUnavailable?.(error);
   }
 
   /** Runs one of the {@link SCRIPTS} on `key`, as {@link call} does a command. */
@@ -366,23 +407,16 @@ export class RedisStateStore implements StateStore {
     // Set once connected: before that, errors explain a failed start instead.
     const started: { store?: RedisStateStore } = {};
     let startError: Error | undefined;
-    let down = false;
     let firstError: Error | undefined;
-    const lost = () => {
-      if (!started.store || started.store.closing || down) return;
-      down = true;
-      options.onUnavailable?.(firstError && scrub(firstError, secret));
-    };
     redis.on('error', (error: Error) => {
       if (!started.store) startError ??= error;
-      else if (!down) firstError = error;
+      else if (!started.store.down) firstError = error;
     });
-    redis.on('close', lost);
+    redis.on('close', () => started.store?.lost(firstError && scrub(firstError, secret)));
+    // A new connection answered (whatever hung was the old one).
     redis.on('ready', () => {
       firstError = undefined;
-      if (!down) return;
-      down = false;
-      options.onAvailable?.();
+      started.store?.answered();
     });
     try {
       await redis.connect();
@@ -395,7 +429,7 @@ export class RedisStateStore implements StateStore {
       // eslint-disable-next-line preserve-caught-error
       throw new Error(`Cannot reach Redis at ${where} (REDIS_URL): ${cause.message}`, { cause });
     }
-    started.store = new RedisStateStore(redis, secret);
+    started.store = new RedisStateStore(redis, secret, options);
     return started.store;
   }
 
