@@ -34,6 +34,29 @@ describe('buildFailedCsv', () => {
     expect(rows[1]?.[0]).toBe(`'${cell}`);
   });
 
+  it('drops the control characters XML 1.0 forbids, which stop CSV readers, and keeps tab and line breaks', () => {
+    const csv = buildFailedCsv([
+      {
+        title: 'nul\u0000 ctl\u0001\u000b end',
+        note: 'note\u001f\tand\r\nmore\uFFFE',
+        url: 'https://www.google.com/maps/place/x\u0000',
+        comment: 'lone \uD800 surrogate',
+        tags: ['a\u0007'],
+      },
+    ]);
+    // eslint-disable-next-line no-control-regex -- the test is about control characters
+    expect(csv).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uD800]/);
+    const rows = Papa.parse<string[]>(csv.slice(1), { skipEmptyLines: true }).data;
+    expect(rows[1]).toEqual([
+      'nul ctl end',
+      'note\tand\r\nmore',
+      'https://www.google.com/maps/place/x',
+      'a',
+      'lone  surrogate',
+      '',
+    ]);
+  });
+
   it('can be uploaded again: the converter reads it back', () => {
     const csv = buildFailedCsv([
       { title: 'Café', note: 'n', url: 'https://www.google.com/maps/place/x', comment: 'c' },

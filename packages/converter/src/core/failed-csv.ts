@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { REASON_TEXT } from './reasons.js';
+import { stripForbiddenXmlChars } from './xml.js';
 import type { ParsedPlace } from './types.js';
 
 /** The seed's column order for the failed-places CSV, then why each place failed (product.md). */
@@ -45,7 +46,16 @@ export function failedCsvColumns(
   return columns;
 }
 
+/**
+ * A cell's text without the control characters XML 1.0 forbids, as every output has them
+ * (product.md "Outputs"): a NUL makes Python's csv module refuse the whole file, and GDAL ends the
+ * row at it, losing the place's link. Tab, line feed and carriage return stay.
+ */
 function cell(place: ParsedPlace, column: FailedColumn): string {
+  return stripForbiddenXmlChars(rawCell(place, column));
+}
+
+function rawCell(place: ParsedPlace, column: FailedColumn): string {
   switch (column) {
     case 'Title':
       return place.title;
@@ -67,7 +77,8 @@ function cell(place: ParsedPlace, column: FailedColumn): string {
  * columns (Title, Note, URL, Comment), the list's Tags column when it had one (see
  * {@link failedCsvColumns}; `original` is the list's header), then Reason. Cells that a spreadsheet
  * would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage return) get a leading
- * `'` (product.md "Outputs"). Starts with a UTF-8 BOM so spreadsheets read non-Latin titles correctly.
+ * `'` (product.md "Outputs"), and no cell keeps a character XML 1.0 forbids. Starts with a UTF-8 BOM
+ * so spreadsheets read non-Latin titles correctly.
  */
 export function buildFailedCsv(
   places: readonly ParsedPlace[],
