@@ -3,6 +3,7 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { resolvedUrlFor } from '../core/coordinates.js';
 import { placeNeed } from '../core/link-need.js';
+import { readZip } from '../../test/read-formats.js';
 import { createConverterWorkerApi } from './api.js';
 import type { ConversionProgress } from './types.js';
 
@@ -224,6 +225,28 @@ describe('converter worker API', () => {
     expect(outcome.failedCsv?.count).toBe(list.places.length - pinned);
     // Nothing is running now: a second cancel changes nothing.
     await api.cancel();
+  });
+
+  it('zips every file of the run, dated when it was made, not 1 January 1980', async () => {
+    const api = createConverterWorkerApi({
+      logger: quiet,
+      now: () => new Date(2026, 10, 26, 14, 30, 10),
+    });
+    await api.inspect(takeout.zip, 'a.zip');
+    const converted = await api.convert({ paths: placeLists.map((list) => list.path) });
+    if (!converted.ok) throw new Error(converted.error.message);
+    const zipped = await api.zipAll('kml');
+    if (!zipped.ok) throw new Error(zipped.error.message);
+    const zip = new Uint8Array(await new Blob(zipped.value.chunks).arrayBuffer());
+    const files = converted.value.lists.flatMap((list) => [
+      ...list.files.map((file) => file.fileName),
+      ...(list.failedCsv ? [list.failedCsv.fileName] : []),
+    ]);
+    expect(Object.keys(readZip(zip)).sort()).toEqual(files.sort());
+    // The first local header's MS-DOS date and time (APPNOTE 4.4.6): 14:30:10, 26 November 2026.
+    const header = new DataView(zip.buffer);
+    expect(header.getUint16(10, true)).toBe((14 << 11) | (30 << 5) | (10 / 2));
+    expect(header.getUint16(12, true)).toBe(((2026 - 1980) << 9) | (11 << 5) | 26);
   });
 
   it('forgets the archive on reset', async () => {

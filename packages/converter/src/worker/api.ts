@@ -30,6 +30,8 @@ export interface WorkerDependencies {
   fetch?: typeof fetch;
   logger?: Logger;
   limits?: Limits;
+  /** The clock that dates "Download all"'s files (their extracted files show it). */
+  now?: () => Date;
 }
 
 const encoder = new TextEncoder();
@@ -201,7 +203,9 @@ export function createConverterWorkerApi(
       try {
         const chosen = checkFormat(format);
         if (converted.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
-        const chunks = zipRun(converted, chosen).map(encode);
+        // Dated now, as files downloaded one by one are, not 1 January 1980.
+        const modified = (dependencies.now ?? (() => new Date()))();
+        const chunks = zipRun(converted, chosen, { modified }).map(encode);
         return Comlink.transfer(
           { ok: true, value: { fileName: zipFileName(chosen), chunks } },
           chunks,

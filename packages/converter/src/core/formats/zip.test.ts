@@ -111,9 +111,17 @@ describe('zipFiles', () => {
     expect(readZip(zipFiles([]))).toEqual({});
   });
 
-  it('marks non-ASCII names as UTF-8 so every unzip tool reads them', () => {
+  it('marks non-ASCII names as UTF-8 and made on Unix, so every unzip tool reads them', () => {
     const zip = joinChunks(zipFiles([{ fileName: 'Café.kml', data: strToU8('x') }]));
     // General purpose flag bit 11 (language encoding) in the local header.
     expect(zip[7]! & 0x08).toBe(0x08);
+    // The central directory entry: "version made by" names Unix (3), not MS-DOS (0), whose names
+    // Info-ZIP's unzip (Linux's unzip) turns through a DOS code page despite the UTF-8 flag
+    // ("Café" came out as "Caf+�"); the file is a plain rw-r--r-- file.
+    const central = new DataView(zip.buffer, zip.byteOffset).getUint32(zip.length - 6, true);
+    const view = new DataView(zip.buffer, zip.byteOffset + central);
+    expect(view.getUint32(0, true)).toBe(0x02014b50);
+    expect(view.getUint8(5)).toBe(3);
+    expect(view.getUint32(38, true) >>> 16).toBe(0o100644);
   });
 });
