@@ -41,7 +41,8 @@ export interface Settings {
   trustProxy: number | string[] | false;
   /**
    * How demo payments run (no Stripe keys): `loopback` when only this machine can reach the server
-   * (a loopback `HOST` and no `TRUST_PROXY`), where a demo intent covers any number of places;
+   * (a loopback `HOST` and no `TRUST_PROXY`), where a demo intent has no cap of its own (up to
+   * `MAX_PAYMENT_PLACES`, as every payment);
    * `reachable` when `DEMO_PAYMENTS=on` allows them where others can reach the server (another
    * `HOST`, or behind a proxy), warned about at start and capped per intent. Undefined with Stripe.
    */

@@ -22,7 +22,8 @@ export const MAX_PAYMENT_PLACES = 100_000;
 /**
  * The most places a demo payment covers where other machines can reach the API (`DEMO_PAYMENTS=on`):
  * there demo mode is for trying PlacePort, not free lookups. On loopback, where only the person at
- * this machine can use it, a demo payment covers any number of places.
+ * this machine can use it, a demo payment has no cap of its own: it covers up to the
+ * {@link MAX_PAYMENT_PLACES} every payment may.
  */
 export const REACHABLE_DEMO_MAX_PLACES = 1_000;
 

@@ -2,7 +2,8 @@
  * Why a lookup gave no coordinates (product.md, Resolution): `not_found` (Google has no location
  * for it, or none we could trust), `throttled` (Google refused us; try later), `unavailable` (the
  * lookup failed: network, timeout), `not_allowed` (not a Google Maps link), `limit` (the payment's
- * or free tier's allowance is used). The API answers these in `failures`.
+ * or free tier's allowance is used). The API answers the first four in `failures`; an allowance
+ * used up refuses the whole request (402 or 403), and the client marks those places `limit`.
  */
 export type LookupFailure = 'not_found' | 'throttled' | 'unavailable' | 'not_allowed' | 'limit';
 

@@ -177,12 +177,12 @@ export interface GenerateTakeoutOptions {
    * allows), a blank and an all-comma row, and one place shared with the first list. Default true.
    */
   quirks?: boolean;
-  /** Add the image/page lists, `archive_browser.html` and `Saved Places.json`. Default true. */
+  /** Add the image/page lists and `archive_browser.html`. Default true. */
   includeNonPlaceLists?: boolean;
   /**
    * Write `generateSavedPlacesJson`'s starred places (this seed) as
-   * `Takeout/Maps (your places)/Saved Places.json`, replacing the small one `includeNonPlaceLists`
-   * writes. Default: not written (so archives stay as they were).
+   * `Takeout/Maps (your places)/Saved Places.json`. Default: not written (so archives stay as
+   * they were).
    */
   savedPlacesJson?: { format: SavedPlacesJsonFormat; places: number };
   /** More entries, added last; one with a generated entry's path replaces it. */
