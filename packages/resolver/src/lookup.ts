@@ -62,20 +62,28 @@ function unanswered(answer: Answer<unknown>): boolean {
  * Sends a request, and once more after a jittered pause when it failed transiently, unless the
  * path's breaker opened meanwhile (Google refusing us, or out of reach). Every attempt that got no
  * answer at all is told to the breaker ({@link Breaker.unreachable}); the caller tells it the rest.
+ * A request or pause ended by the lookup's signal (the caller went away, the batch deadline)
+ * settles nothing, and the breaker hears so ({@link Breaker.inconclusive}): were it the probe of an
+ * open breaker, nothing else would ever be let through again.
  */
 async function withRetry<T>(
   context: LookupContext,
   breaker: Breaker,
   send: () => Promise<Answer<T>>,
 ) {
-  const first = await send();
-  if (unanswered(first)) breaker.unreachable();
-  if (first.kind !== 'transient' || breaker.refusing) return first;
-  const pause = Math.round(context.retryDelayMs * (0.5 + context.clock.random()));
-  await delay(context.clock, pause, context.signal);
-  const second = await send();
-  if (unanswered(second)) breaker.unreachable();
-  return second;
+  try {
+    const first = await send();
+    if (unanswered(first)) breaker.unreachable();
+    if (first.kind !== 'transient' || breaker.refusing) return first;
+    const pause = Math.round(context.retryDelayMs * (0.5 + context.clock.random()));
+    await delay(context.clock, pause, context.signal);
+    const second = await send();
+    if (unanswered(second)) breaker.unreachable();
+    return second;
+  } catch (error) {
+    breaker.inconclusive();
+    throw error;
+  }
 }
 
 /** Stores a strong answer under the key of the ids that were looked up; weak answers are never cached. */

@@ -54,6 +54,40 @@ describe('when Google refuses us, the rest of the batch is not sent', () => {
     );
   });
 
+  it('lets a probe through again after the last one was cut off (caller gone, deadline)', async () => {
+    let now = 1_000_000;
+    const clock = {
+      now: () => now,
+      setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+      clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      random: () => 0.5,
+    };
+    const { createResolver } = await import('../src/resolver.js');
+    r = await rig();
+    const resolver = createResolver({
+      fetch: globalThis.fetch,
+      mapsOrigin: r.google.url,
+      clock,
+      tuning: { concurrency: 1, backoffBaseMs: 30_000, retryDelayMs: 1 },
+    });
+    r.google.setThrottleAll(429);
+    await resolver.resolve([placeLink(350)]);
+    r.google.setThrottleAll(undefined);
+    now += 31_000;
+    // The pause is over: the next request is the probe, and it hangs until its caller goes away.
+    r.google.setPlace('351', { hang: true });
+    const gone = new AbortController();
+    const probing = resolver.resolve([placeLink(351)], { signal: gone.signal });
+    await until(() => r!.google.requests.length === 2);
+    gone.abort();
+    expect((await probing).failures[placeLink(351)]).toBe('unavailable');
+
+    // Google answers again, and the next lookup is let through rather than refused for ever.
+    const after = await resolver.resolve([placeLink(352)]);
+    expect(pointOf(after.results[placeLink(352)])).toEqual(coordinatesForCid('352'));
+    expect(r.google.requests).toHaveLength(3);
+  });
+
   it('the Places API being refused falls back to the place pages', async () => {
     r = await rig({ apiKey: true, tuning: { concurrency: 1 } });
     r.google.setPlace('330', { placesApi: { status: 429 } });
@@ -102,3 +136,8 @@ describe('when Google cannot be reached at all', () => {
     },
   );
 });
+
+/** Resolves once `done` holds, checking every 10 ms (the test's own timeout bounds it). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
