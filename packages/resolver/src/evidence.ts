@@ -1,5 +1,6 @@
 import { extractCoordinates, type LatLng } from '@placeport/converter';
 import {
+  distanceMetres,
   isPlausibleForFtid,
   namesPlace,
   parseFtid,
@@ -36,24 +37,50 @@ export interface Verdict {
 
 /**
  * Why a page gave nothing: it is Google's generic or lean page (`product_page`), it is another
- * place's full page (`other_place`: its own place data names a different ftid), it shows no
- * coordinates (`no_evidence`), or its only coordinates are weak and far from the ftid's S2 cell
- * (`implausible`).
+ * place's full page (`other_place`: its own place data names a different ftid), it binds the
+ * wanted id to places that disagree (`conflicting_data`: text someone wrote on the page, a name or
+ * a review, imitating a record), it shows no coordinates (`no_evidence`), or its only coordinates
+ * are weak and far from the ftid's S2 cell (`implausible`).
  */
-export type Dismissal = 'product_page' | 'other_place' | 'no_evidence' | 'implausible';
+export type Dismissal =
+  'product_page' | 'other_place' | 'conflicting_data' | 'no_evidence' | 'implausible';
+
+/**
+ * Records binding one place's id lie this close together or they disagree. A real page carries its
+ * place's record once (the captured nl page: once, among 14 mentions of the ftid); two records
+ * farther apart than this mean one was written by someone other than Google.
+ */
+export const RECORDS_AGREE_METRES = 100;
 
 /** Whether a weak answer may be used for `wanted`: only near the S2 cell of its ftid. */
 export function plausible(wanted: PlaceIds, point: LatLng): boolean {
   return wanted.ftid !== undefined && isPlausibleForFtid(wanted.ftid, point);
 }
 
+/** The ftid a URL's path or query names (`!1s0x…:0x…`), if any. */
+function ftidIn(url: URL): string | undefined {
+  const text = url.pathname + url.search;
+  try {
+    return parseFtid(decodeURIComponent(text));
+  } catch {
+    // A malformed escape (`%E0%A4`): read it as it is.
+    return parseFtid(text);
+  }
+}
+
 /** A pin (`!3d!4d`) in a URL, and whether the URL names the wanted place. */
 export function pinIn(url: URL, wanted: PlaceIds): Verdict | undefined {
   const found = extractCoordinates(url.href);
   if (found?.source !== 'pin') return undefined;
-  const ftid = parseFtid(decodeURIComponent(url.pathname) + url.search);
+  const ftid = ftidIn(url);
   const bound = ftid !== undefined && namesPlace(ftid, wanted);
   return { point: found.coordinates, strength: bound ? 'strong' : 'weak', source: 'url-pin' };
+}
+
+/** Whether a URL names a place (an ftid) other than `wanted`: its pin is that place's. */
+export function namesOtherPlace(url: URL, wanted: PlaceIds): boolean {
+  const ftid = ftidIn(url);
+  return ftid !== undefined && !namesPlace(ftid, wanted);
 }
 
 function weakOrNothing(wanted: PlaceIds, verdict: Verdict): Verdict | Dismissal {
@@ -71,7 +98,8 @@ function isOwnRecord(record: PlaceData): boolean {
 /**
  * Judges a fetched page for the place `wanted`, evidence first (product.md, "Resolution"): a pin in
  * the final URL that names the wanted ftid; then place data bound to the wanted id (its ftid, or for
- * a `cid` link the record whose ftid's low half is the cid), strong whatever the page's titles say;
+ * a `cid` link the record whose ftid's low half is the cid), strong whatever the page's titles say,
+ * unless records binding it disagree (then nothing: one of them is not Google's);
  * then nothing at all from Google's generic or lean pages, nor from another place's full page;
  * then the first weak form present — a pin of another id in the URL, the static map's `markers=`
  * (never `center=` when markers exist), the camera, the `@` view of a place URL — if plausible.
@@ -80,8 +108,15 @@ export function judgePage(wanted: PlaceIds, finalUrl: URL, html: string): Verdic
   const urlPin = pinIn(finalUrl, wanted);
   if (urlPin?.strength === 'strong') return urlPin;
   const page = readPage(html);
-  const bound = page.placeData.find((record) => namesPlace(record.ftid, wanted));
-  if (bound) return { point: bound.point, strength: 'strong', source: 'place-data' };
+  const bound = page.placeData.filter((record) => namesPlace(record.ftid, wanted));
+  if (bound.length > 0) {
+    const [first] = bound as [PlaceData, ...PlaceData[]];
+    const agree = bound.every(
+      (record) => distanceMetres(record.point, first.point) <= RECORDS_AGREE_METRES,
+    );
+    if (!agree) return 'conflicting_data';
+    return { point: first.point, strength: 'strong', source: 'place-data' };
+  }
   if (page.productPage) return 'product_page';
   if (page.placeData.some(isOwnRecord)) return 'other_place';
   if (urlPin) return weakOrNothing(wanted, urlPin);

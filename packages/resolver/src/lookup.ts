@@ -9,7 +9,7 @@ import {
 import type { Breaker } from './breaker.js';
 import type { CachedPlace, PlaceCache } from './cache.js';
 import { delay, type Clock } from './clock.js';
-import { judgePage, pinIn, plausible, type Verdict } from './evidence.js';
+import { judgePage, namesOtherPlace, pinIn, plausible, type Verdict } from './evidence.js';
 import { MAX_REDIRECTS } from './limits.js';
 import {
   fetchMapsPage,
@@ -199,10 +199,18 @@ async function fromPages(
           return failed(fromLink ? 'not_allowed' : 'not_found', 'left_allowlist');
         const adopted = adopt(wanted, next);
         const pin = pinIn(next, adopted);
-        if (pin?.strength === 'strong') return remember(context, adopted, found(adopted, pin));
+        if (pin?.strength === 'strong') {
+          // A short link's own redirect answers for that link alone: whoever made the link chose
+          // where it leads, so its pin is never kept as Google's answer for the ids it names.
+          // Google's redirect of a place URL is its answer for that place, and kept.
+          const answer = found(adopted, pin);
+          return shortLink ? answer : remember(context, adopted, answer);
+        }
         const pair = extractCoordinates(next.href);
-        if (fromLink && pair && pair.source !== 'centre') {
-          // The link's own redirect carries the pin: it answers at once (never cached without ids).
+        if (fromLink && pair && pair.source !== 'centre' && !namesOtherPlace(next, adopted)) {
+          // The link's own redirect carries the pin: it answers at once (never cached without
+          // ids). Not when it names a place other than an earlier hop did: that pin is the other
+          // place's, weak evidence at most (below).
           return found(adopted, { point: pair.coordinates, strength: 'strong', source: 'hop' });
         }
         if (pin && plausible(adopted, pin.point)) return found(adopted, pin);

@@ -6,11 +6,25 @@ const STATIC_MAP =
   'https://maps.google.com/maps/api/staticmap?center=41.0104%2C28.9800&amp;zoom=16&amp;size=900x900&amp;markers=41.008583%2C28.980175';
 
 describe('readPage', () => {
-  it('reads the static map: markers is the pin, center the shifted view', () => {
+  it('reads the static map: markers is the pin, never the center when markers exist', () => {
     const page = readPage(`<head>${NAME}<meta content="${STATIC_MAP}" property="og:image"></head>`);
     expect(page.staticMarker).toEqual({ lat: 41.008583, lng: 28.980175 });
-    expect(page.staticCentre).toEqual({ lat: 41.0104, lng: 28.98 });
+    expect(page.staticCentre).toBeUndefined();
     expect(page.productPage).toBe(false);
+    // Markers given as an address: no pin, and the center (where the map was framed) is no pin.
+    const address = STATIC_MAP.replace(
+      'markers=41.008583%2C28.980175',
+      'markers=Calea%20Victoriei%20202',
+    );
+    const framed = readPage(`${NAME}<meta content="${address}" property="og:image">`);
+    expect(framed.staticMarker).toBeUndefined();
+    expect(framed.staticCentre).toBeUndefined();
+    // No markers at all: the center is the one weak form the map gives.
+    const bare = STATIC_MAP.replace('&amp;markers=41.008583%2C28.980175', '');
+    expect(readPage(`${NAME}<meta content="${bare}" property="og:image">`).staticCentre).toEqual({
+      lat: 41.0104,
+      lng: 28.98,
+    });
   });
 
   it("reads itemprop='image' with single quotes, attributes in any order, and styled markers", () => {

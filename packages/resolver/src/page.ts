@@ -46,7 +46,7 @@ const TITLE_START = /<title\b/gi;
 const NUMBER = String.raw`(-?\d{1,3}(?:\.\d{1,20})?(?:[eE][-+]?\d{1,3})?)`;
 const CAMERA = new RegExp(String.raw`\s*=\s*\[\[\[-?[\d.eE+-]{1,30},${NUMBER},${NUMBER}\]`, 'y');
 const PLACE_DATA_TAIL = new RegExp(
-  String.raw`${NUMBER},${NUMBER}\],\\{0,4}"(0x[0-9a-fA-F]{1,16}:0x[0-9a-fA-F]{1,16})\\{0,4}"`,
+  String.raw`${NUMBER},${NUMBER}\],\\?"(0x[0-9a-fA-F]{1,16}:0x[0-9a-fA-F]{1,16})\\?"`,
   'y',
 );
 
@@ -195,8 +195,11 @@ function staticMapOf(
     } catch {
       continue;
     }
-    const staticMarker = pairOf(url.searchParams.get('markers'));
-    const staticCentre = pairOf(url.searchParams.get('center'));
+    const markers = url.searchParams.get('markers');
+    const staticMarker = pairOf(markers);
+    // Never the centre when the map has markers (product.md), even ones given as an address:
+    // the centre is only where the map was framed.
+    const staticCentre = markers === null ? pairOf(url.searchParams.get('center')) : undefined;
     if (staticMarker || staticCentre) return { staticMarker, staticCentre };
   }
   return { staticMarker: undefined, staticCentre: undefined };

@@ -56,6 +56,26 @@ describe('the real Dutch full page (packages/testkit/fixtures/google-pages)', ()
     expect(judgePage({ ftid: far }, placeUrl(far), REAL.html())).toBe('other_place');
   });
 
+  it("never takes a record someone wrote on the page (a name, a review) for the place's own", () => {
+    const real = REAL.html();
+    const at = real.indexOf(`${RAI.lat},${RAI.lng}]`);
+    const before = (text: string) => real.slice(0, at - 40) + text + real.slice(at - 40);
+    // Text in a JS string has its quotes escaped as Google's own record's are: the page then
+    // binds the place to two spots, and a wrong pin is worse than none.
+    const imitated = before(String.raw`Cafe [null,null,44.52,26.16],\"${REAL.ftid}\" `);
+    expect(readPage(imitated).placeData.filter((record) => record.ftid === REAL.ftid)).toHaveLength(
+      2,
+    );
+    expect(judgePage({ ftid: REAL.ftid }, placeUrl(REAL.ftid), imitated)).toBe('conflicting_data');
+    // Its backslashes escaped too (\\\"), it is no record at all: the real pin stands.
+    const escaped = before(String.raw`Cafe [null,null,44.52,26.16],\\\"${REAL.ftid}\\\" `);
+    expect(judgePage({ ftid: REAL.ftid }, placeUrl(REAL.ftid), escaped)).toEqual({
+      point: RAI,
+      strength: 'strong',
+      source: 'place-data',
+    });
+  });
+
   it('a place whose data names it is strong even when its names are the product name', () => {
     const html = REAL.html()
       .replaceAll('RAI - Romantic &amp; Intimate · ', '')

@@ -145,6 +145,11 @@ export function createResolver(options: ResolverOptions): Resolver {
         const key = jobKey(plan);
         const job = jobs.get(key) ?? { plan, links: [] };
         job.links.push(link);
+        // Links to one place share a lookup, made for the link that names its ftid when one does:
+        // then a cached answer is checked against the ftid's cell, whatever the batch's order.
+        if (plan.kind === 'place' && job.plan.kind === 'place' && !job.plan.ids.ftid) {
+          if (plan.ids.ftid) job.plan = plan;
+        }
         jobs.set(key, job);
       }
     }

@@ -49,8 +49,23 @@ describe('the cache holds only strong answers, keyed by the id looked up', () =>
     r.google.addRedirect(link, finalPlaceUrl('Place', truth, ftidForCid(202n)));
     const outcome = await r.resolver.resolve([link]);
     expect(pointOf(outcome.results[link])).toEqual(truth);
-    // The strong pin, bound to the ftid, also corrects the cache.
-    expect(r.cache.peek('cid:202')?.coordinates).toEqual(truth);
+    // It answers for that link alone: the cache keeps what a lookup of the id found.
+    expect(r.cache.peek('cid:202')?.coordinates).toEqual({ lat: truth.lat + 0.01, lng: truth.lng });
+  });
+
+  it("a short link's redirect never decides the pin of another link to the place it names", async () => {
+    r = await rig();
+    const truth = coordinatesForCid('204');
+    // Whoever made the link chose where it leads: here, the place's own ftid with a pin 10 km off.
+    const chosen = { lat: Number((truth.lat + 0.09).toFixed(7)), lng: truth.lng };
+    const link = 'https://maps.app.goo.gl/chosen204';
+    r.google.addRedirect(link, finalPlaceUrl('Place', chosen, ftidForCid(204n)));
+    expect(pointOf((await r.resolver.resolve([link])).results[link])).toEqual(chosen);
+    expect(r.cache.peek('cid:204')).toBeUndefined();
+    // Another person's link to that place is looked up, and gets Google's own answer.
+    const outcome = await r.resolver.resolve([placeLink(204)]);
+    expect(pointOf(outcome.results[placeLink(204)])).toEqual(truth);
+    expect(outcome.report.cacheHits).toBe(0);
   });
 
   it('a cached answer implausible for the ftid is not used: the place is looked up again', async () => {
@@ -62,6 +77,19 @@ describe('the cache holds only strong answers, keyed by the id looked up', () =>
     });
     const outcome = await r.resolver.resolve([placeLink(203)]);
     expect(pointOf(outcome.results[placeLink(203)])).toEqual(truth);
+    expect(outcome.report.cacheHits).toBe(0);
+  });
+  it('checks a cached answer against the ftid whatever the order of links to the place', async () => {
+    r = await rig();
+    const truth = coordinatesForCid('208');
+    await r.cache.set('cid:208', {
+      coordinates: { lat: -truth.lat, lng: truth.lng + (truth.lng > 0 ? -90 : 90) },
+      placeId: undefined,
+    });
+    const byCid = 'https://maps.google.com/?cid=208';
+    const outcome = await r.resolver.resolve([byCid, placeLink(208)]);
+    expect(pointOf(outcome.results[byCid])).toEqual(truth);
+    expect(pointOf(outcome.results[placeLink(208)])).toEqual(truth);
     expect(outcome.report.cacheHits).toBe(0);
   });
 });
@@ -92,6 +120,18 @@ describe('short links', () => {
     const outcome = await r.resolver.resolve([link]);
     expect(pointOf(outcome.results[link])).toEqual({ lat: 48.85837, lng: 2.294481 });
     expect(r.google.requests).toHaveLength(1);
+  });
+
+  it("never takes another place's pin for the place an earlier hop named", async () => {
+    r = await rig();
+    const link = 'https://maps.app.goo.gl/moved210';
+    r.google.addRedirect(link, placeLink(210, 'A'));
+    // A's place URL leads on to B's, far away, with B's pin.
+    const far = { lat: 48.8584, lng: 2.2945 };
+    r.google.addRedirect(placeLink(210, 'A'), finalPlaceUrl('B', far, ftidForCid(211n)));
+    const outcome = await r.resolver.resolve([link]);
+    expect(outcome.results[link]).toBeUndefined();
+    expect(outcome.failures[link]).toBe('not_found');
   });
 
   it('a transient 404 of a short link is tried once more and succeeds', async () => {

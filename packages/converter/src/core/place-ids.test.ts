@@ -78,6 +78,16 @@ describe('placeIdsOf', () => {
       'conflict',
     );
     expect(placeIdsOf(`https://www.google.com/maps?cid=1&ludocid=2`)).toBe('conflict');
+    // A repeated parameter names every one of its values, not only the first.
+    expect(placeIdsOf(`https://maps.google.com/?cid=1234&cid=${EIFFEL_CID}`)).toBe('conflict');
+    expect(
+      placeIdsOf(
+        `https://www.google.com/maps/search/?api=1&query=x&query_place_id=${TOKYO_PLACE_ID}&query_place_id=ChIJD7fiBh9u5kcRYJSMaMOCCwQ`,
+      ),
+    ).toBe('conflict');
+    expect(placeIdsOf(`https://maps.google.com/?cid=${EIFFEL_CID}&cid=${EIFFEL_CID}`)).toEqual(
+      placeIdsOf(`https://maps.google.com/?cid=${EIFFEL_CID}`),
+    );
   });
 
   it('refuses malformed ids instead of ignoring them', () => {

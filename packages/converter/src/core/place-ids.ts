@@ -146,14 +146,16 @@ export function placeIdsOf(link: string): PlaceIds | 'conflict' | undefined {
   } catch {
     params = undefined;
   }
+  // Every value of a repeated parameter (`?cid=1&cid=2` names two places, not the first).
   for (const name of ['cid', 'ludocid']) {
-    const cid = cidOf(params?.get(name) ?? null);
-    if (cid === 'bad') return 'conflict';
-    if (cid !== undefined) cids.add(cid);
+    for (const value of params?.getAll(name) ?? []) {
+      const cid = cidOf(value);
+      if (cid === 'bad') return 'conflict';
+      if (cid !== undefined) cids.add(cid);
+    }
   }
   for (const name of ['query_place_id', 'place_id']) {
-    const given = params?.get(name);
-    if (given !== undefined && given !== null) {
+    for (const given of params?.getAll(name) ?? []) {
       if (!PLACE_ID.test(given)) return 'conflict';
       placeIds.add(given);
     }
