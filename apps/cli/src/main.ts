@@ -5,7 +5,7 @@
  * wrong usage or files already in the output folder (nothing written), 3 Google (or the API) could
  * not be reached, 130/143 interrupted by SIGINT/SIGTERM (what was found is written).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FREE_TIER_MAX_URLS } from '@placeport/contract';
 import {
@@ -13,11 +13,12 @@ import {
   convertArchive,
   inspectArchive,
   inspectCsv,
+  LIMITS,
   type ConversionOptions,
   type ConversionProgress,
   type InspectedList,
 } from '@placeport/converter';
-import { FAILED_CSV_SUFFIX, pickLists } from '@placeport/converter/internal';
+import { checkArchiveSize, FAILED_CSV_SUFFIX, pickLists } from '@placeport/converter/internal';
 import {
   printable,
   processPrinter,
@@ -211,6 +212,13 @@ async function readLists(
       .replace(/\.csv$/i, '')
       .endsWith(FAILED_CSV_SUFFIX);
   const retry = isRetry ? await retryInput(command.archive) : undefined;
+  // Measured before it is read: a Takeout part of several GB is refused at once, not read for
+  // seconds (or refused by Node past 2 GiB with no word of the limit).
+  const size = await stat(command.archive).then(
+    (info) => info.size,
+    () => undefined,
+  );
+  if (isZip && size !== undefined) checkArchiveSize(size, LIMITS);
   const bytes = await readFile(command.archive).catch((error: NodeJS.ErrnoException) => {
     throw new ConverterError(
       'extract-failed',

@@ -10,7 +10,7 @@ import {
 import { resolvedUrlFor } from '@placeport/converter';
 import { placeIdsOf } from '@placeport/converter/internal';
 import { REASON_TEXT } from '@placeport/contract';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -173,6 +173,18 @@ describe('placeport CLI', () => {
     const refused = await run(['convert', bomb, '--out', dir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/more than 256 MB once unpacked/);
+  });
+
+  it('refuses an archive past 512 MB before reading it (a several-GB Takeout part)', async () => {
+    // Sparse: 3 GB long, no disk used; Node could not even read it into one buffer.
+    const huge = path.join(dir, 'takeout-20261126-001.zip');
+    await writeFile(huge, '');
+    await truncate(huge, 3 * 1024 ** 3);
+    expect(await run(['convert', huge, '--out', dir])).toMatchObject({
+      code: 1,
+      stderr:
+        'placeport: This ZIP file is larger than 512 MB. Export only "Saved" from Google Takeout and try again.\n',
+    });
   });
 
   it("exits 1 with product.md's messages for an archive of image and page lists only and for a download cut short", async () => {

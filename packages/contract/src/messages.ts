@@ -15,6 +15,9 @@ export const MESSAGES = {
   /** product.md: the ZIP cannot be read, most often a download cut short. */
   incompleteZip: 'This file is not a complete ZIP archive. Download it again from Google Takeout.',
   extractFailed: 'Failed to extract zip file.',
+  /** The browser could not read the chosen file (moved, deleted, a folder, no permission). */
+  fileUnreadable:
+    'This file could not be read: it may have been moved, or it is a folder. Choose the ZIP file from Google Takeout again.',
   csvEmpty: 'CSV file is empty or contains no valid data rows.',
   /** product.md "Starred places": a `Saved Places.json` that is not JSON or not a FeatureCollection. */
   jsonParse: 'Saved Places.json could not be read: it is not a Google Maps saved-places file.',

@@ -26,6 +26,7 @@ export {
 } from './core/s2.js';
 export { isValidCoordinate } from './core/latlng.js';
 export { MAX_URL_LENGTH } from './core/limits.js';
+export { checkArchiveSize } from './core/archive.js';
 
 // File names and text as the CLI writes them.
 export {

@@ -87,6 +87,20 @@ interface ChosenEntry extends CsvEntry {
 }
 
 /**
+ * Refuses an archive of `size` bytes past `limits.maxArchiveBytes` (ConverterError
+ * `archive-too-large`): callers holding a `File` ask before reading it, so a Takeout part of
+ * several GB is refused at once, not after being read into memory (or failing to be).
+ */
+export function checkArchiveSize(size: number, limits: Limits): void {
+  if (size > limits.maxArchiveBytes) {
+    throw new ConverterError(
+      'archive-too-large',
+      `This ZIP file is larger than ${describeBytes(limits.maxArchiveBytes)}. Export only "Saved" from Google Takeout and try again.`,
+    );
+  }
+}
+
+/**
  * Reads the ZIP directory only (nothing is inflated) and chooses the place lists (see
  * {@link isInSavedFolder}, {@link isPlaceListPath}; folders skipped): the saved lists (`.csv`), then
  * the starred places (`Saved Places.json`, product.md) wherever they are. Refuses archives past the
@@ -95,12 +109,7 @@ interface ChosenEntry extends CsvEntry {
  * `no-place-lists` when it holds only lists that are not places.
  */
 function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
-  if (bytes.length > limits.maxArchiveBytes) {
-    throw new ConverterError(
-      'archive-too-large',
-      `This ZIP file is larger than ${describeBytes(limits.maxArchiveBytes)}. Export only "Saved" from Google Takeout and try again.`,
-    );
-  }
+  checkArchiveSize(bytes.length, limits);
   let directory: ZipEntry[];
   try {
     directory = readZipDirectory(bytes);

@@ -6,6 +6,7 @@ export type ConverterErrorCode =
   | 'incomplete-zip'
   | 'extract-failed'
   | 'archive-too-large'
+  | 'unreadable-file'
   | 'too-many-entries'
   | 'too-many-places'
   | 'csv-parse'

@@ -4,6 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { resolvedUrlFor } from '../core/coordinates.js';
 import { placeNeed } from '../core/link-need.js';
 import { readZip } from '../../test/read-formats.js';
+import { MESSAGES } from '../core/errors.js';
+import { LIMITS } from '../core/limits.js';
 import { createConverterWorkerApi } from './api.js';
 import type { ConversionProgress } from './types.js';
 
@@ -61,6 +63,37 @@ describe('converter worker API', () => {
         code: 'not-a-zip',
         message: 'Please upload a ZIP file from Google Takeout with your saved places.',
       },
+    });
+  });
+
+  it('refuses a file past the size limit before reading it, and says so when it cannot be read', async () => {
+    const limits = { ...LIMITS, maxArchiveBytes: 1_000 };
+    const api = createConverterWorkerApi({ logger: quiet, limits });
+    // A Takeout part of several GB: measured, never read (reading it would fail past 2 GiB).
+    const huge = new Blob([new Uint8Array(1_001)]);
+    const read = vi.spyOn(huge, 'arrayBuffer');
+    const refused = await api.inspect(huge, 'takeout-001.zip');
+    expect(refused).toEqual({
+      ok: false,
+      error: {
+        code: 'archive-too-large',
+        message:
+          'This ZIP file is larger than 1 KB. Export only "Saved" from Google Takeout and try again.',
+      },
+    });
+    expect(read).not.toHaveBeenCalled();
+    // At the limit it is read (and found not to be a ZIP).
+    const atLimit = await api.inspect(new Blob([new Uint8Array(1_000)]), 'a.zip');
+    expect(!atLimit.ok && atLimit.error.code).toBe('incomplete-zip');
+
+    // A file moved or deleted after it was chosen, or a folder named .zip: the browser's read fails.
+    const gone = new Blob([new Uint8Array(10)]);
+    vi.spyOn(gone, 'arrayBuffer').mockRejectedValue(
+      new DOMException('A requested file or directory could not be found', 'NotFoundError'),
+    );
+    expect(await api.inspect(gone, 'Folder.zip')).toEqual({
+      ok: false,
+      error: { code: 'unreadable-file', message: MESSAGES.fileUnreadable },
     });
   });
 

@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import { ConverterError, MESSAGES, toErrorShape } from '../core/errors.js';
+import { checkArchiveSize } from '../core/archive.js';
 import { LIMITS, type Limits } from '../core/limits.js';
 import { isOutputFormat, type OutputFormat, type OutputPart } from '../core/formats/output.js';
 import { placeName } from '../core/formats/place-text.js';
@@ -60,10 +61,26 @@ function checkFormat(format: unknown): OutputFormat {
   return format;
 }
 
-async function toBytes(input: Blob | ArrayBuffer | Uint8Array): Promise<Uint8Array> {
+/**
+ * The archive's bytes. A `File` is measured before it is read, so one past the size limit is
+ * refused at once (a Takeout part of 2 GB or more cannot even be read into one buffer), and a
+ * file the browser cannot read (moved, deleted, a folder named .zip) is said so in words, not
+ * with the browser's own message.
+ */
+async function toBytes(
+  input: Blob | ArrayBuffer | Uint8Array,
+  limits: Limits,
+  logger: Logger,
+): Promise<Uint8Array> {
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  return new Uint8Array(await input.arrayBuffer());
+  checkArchiveSize(input.size, limits);
+  try {
+    return new Uint8Array(await input.arrayBuffer());
+  } catch (error) {
+    logger.warn('The chosen file could not be read', error);
+    throw new ConverterError('unreadable-file', MESSAGES.fileUnreadable);
+  }
 }
 
 /** A list's placed places as one flat `lng,lat` buffer and their names; null when none is placed. */
@@ -103,8 +120,9 @@ export function createConverterWorkerApi(
       converted = [];
       try {
         if (!/\.zip$/i.test(fileName)) throw new ConverterError('not-a-zip', MESSAGES.notAZip);
-        const bytes = await toBytes(input);
-        ({ lists } = inspectArchive(bytes, { limits: dependencies.limits ?? LIMITS, logger }));
+        const limits = dependencies.limits ?? LIMITS;
+        const bytes = await toBytes(input, limits, logger);
+        ({ lists } = inspectArchive(bytes, { limits, logger }));
         return { ok: true, value: { lists: lists.map(summaryOf) } };
       } catch (error) {
         return fail(error, MESSAGES.extractFailed);
