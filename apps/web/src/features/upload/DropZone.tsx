@@ -1,4 +1,4 @@
-import { type DragEvent, useState } from 'react';
+import { type DragEvent, type Ref, useState } from 'react';
 import { UploadIcon } from '../../components/Icons';
 
 interface DropZoneProps {
@@ -7,13 +7,15 @@ interface DropZoneProps {
   onBrowse: () => void;
   /** The last refused file, named so the visitor sees which one and why. */
   refusedFileName: string | null;
+  /** The Choose File button, for the card to give it the focus. */
+  chooseRef?: Ref<HTMLButtonElement>;
 }
 
 /**
  * The empty upload zone: drop a file, or click anywhere (or the Choose File button, which is
  * the keyboard's way in) to open the picker.
  */
-export function DropZone({ onFile, onBrowse, refusedFileName }: DropZoneProps) {
+export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZoneProps) {
   const [dragging, setDragging] = useState(false);
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
@@ -39,6 +41,7 @@ export function DropZone({ onFile, onBrowse, refusedFileName }: DropZoneProps) {
       <p className="dropzone-title">Drop your ZIP file here</p>
       <p className="dropzone-hint">or click to browse files</p>
       <button
+        ref={chooseRef}
         type="button"
         className="button primary"
         onClick={(event) => {

@@ -5,6 +5,7 @@ import { MESSAGES } from '../../state/messages';
 import type { AppState } from '../../state/types';
 import { fakeConverter, mount, STATES } from '../../test/fixtures';
 import { linesOf } from '../../test/reads';
+import { ResultsCard } from '../results/ResultsCard';
 import { UploadCard } from './UploadCard';
 
 function fileInput(): HTMLInputElement {
@@ -86,6 +87,8 @@ describe('UploadCard', () => {
     screen.getByText('Drop your ZIP file here');
     expect(screen.queryByRole('button', { name: 'Remove' })).toBeNull();
     expect(converter.calls).toEqual(['reset']);
+    // The focus went with the Remove button: it is on what replaced it, not the page's top.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Choose File' }));
   });
 
   it('asks before Remove discards results not yet downloaded', async () => {
@@ -94,6 +97,20 @@ describe('UploadCard', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Remove' }));
     expect(store.getState().state).toMatchObject({ status: 'complete', confirming: 'remove' });
     expect(converter.calls).toEqual([]);
+  });
+
+  it('after Remove files is confirmed on the results, the focus is on Choose File', async () => {
+    mount(
+      <>
+        <UploadCard />
+        <ResultsCard />
+      </>,
+      { state: STATES.complete, converter: fakeConverter() },
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove files' }));
+    const choose = await screen.findByRole('button', { name: 'Choose File' });
+    await waitFor(() => expect(document.activeElement).toBe(choose));
   });
 
   it('disables Remove while a conversion runs', () => {

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useApp, useEffects, useSend } from '../../app/context';
 import { archiveListCount, canRemove } from '../../state/machine';
 import { GUIDE_ID } from '../guide/HowToUse';
@@ -16,6 +16,18 @@ export function UploadCard() {
   const send = useSend();
   const guideFirst = useGuideFirst();
   const picker = useRef<HTMLInputElement>(null);
+  const chooseButton = useRef<HTMLButtonElement>(null);
+  const hadFile = useRef(state.status !== 'empty');
+  const removed = state.status === 'empty' && state.error === null;
+  useEffect(() => {
+    // Remove took the file and its buttons away, the focus with them (to the page's top, or from
+    // a closed dialog to nowhere): it goes to what replaced them, Choose File (WCAG 2.4.3).
+    if (removed && hadFile.current) {
+      const active = document.activeElement;
+      if (active === null || active === document.body) chooseButton.current?.focus();
+    }
+    hadFile.current = state.status !== 'empty';
+  }, [removed, state.status]);
   // A failed conversion's message is in its own card, beside what became of the payment.
   const error =
     state.status === 'empty' || state.status === 'loaded' || state.status === 'selecting'
@@ -33,6 +45,7 @@ export function UploadCard() {
             onFile={chooseFile}
             onBrowse={openPicker}
             refusedFileName={state.refusedFileName}
+            chooseRef={chooseButton}
           />
           <ZipFileInput ref={picker} onFile={chooseFile} />
         </>
