@@ -63,11 +63,45 @@ describe('parseSavedPlacesCsv', () => {
     expect(parsed.places).toHaveLength(1);
   });
 
-  it('trims headers and tolerates BOM, CRLF and quoted multi-line notes', () => {
+  it('trims headers and tolerates BOM, CRLF and quoted multi-line notes (their CRLF read as LF)', () => {
     const csv = `\uFEFF Title , Note ,URL ,Comment\r\n"Bar ""Le Zinc""","line one\r\nline two, with comma",${URL_A},\r\n`;
     expect(parseSavedPlacesCsv(csv).places).toEqual([
-      { title: 'Bar "Le Zinc"', note: 'line one\r\nline two, with comma', url: URL_A },
+      { title: 'Bar "Le Zinc"', note: 'line one\nline two, with comma', url: URL_A },
     ]);
+  });
+
+  it('keeps a CRLF one line break when a piece ends between its CR and LF', () => {
+    // The second piece starts after the header's LF and holds no LF: it is cut at 32 KB, right
+    // after the note's CR.
+    const header = 'Title,Note,URL\n';
+    const note = 'x'.repeat(32 * 1024 - 4);
+    const text = `${header}P,"${note}\r\ny",${URL_A}\n`;
+    expect(text.indexOf('\r')).toBe(header.length + 32 * 1024 - 1);
+    for (const source of [text, new TextEncoder().encode(text)]) {
+      expect(parseSavedPlacesCsv(source).places).toEqual([
+        { title: 'P', note: `${note}\ny`, url: URL_A },
+      ]);
+    }
+  });
+
+  it('reads every place of a list whose lines end in mixed ways (a hand-edited list)', () => {
+    const rows = ['A,n,u1,c', 'B,n,u2,c', 'C,n,u3,c', 'D,"two\rlines",u4,c'];
+    const read = (source: string | Uint8Array) =>
+      parseSavedPlacesCsv(source).places.map((place) => [place.title, place.note, place.comment]);
+    const want = [
+      ['A', 'n', 'c'],
+      ['B', 'n', 'c'],
+      ['C', 'n', 'c'],
+      ['D', 'two\nlines', 'c'],
+    ];
+    // Mostly CRLF with one LF line, mostly LF with CRLF lines, and old Mac CR.
+    const mostlyCrlf = `Title,Note,URL,Comment\r\n${rows[0]}\r\n${rows[1]}\n${rows[2]}\r\n${rows[3]}\r\n`;
+    const mostlyLf = `Title,Note,URL,Comment\n${rows[0]}\n${rows[1]}\r\n${rows[2]}\n${rows[3]}\r\n`;
+    const cr = `Title,Note,URL,Comment\r${rows.join('\r')}\r`;
+    for (const text of [mostlyCrlf, mostlyLf, cr]) {
+      expect(read(text)).toEqual(want);
+      expect(read(new TextEncoder().encode(`\uFEFF${text}`))).toEqual(want);
+    }
   });
 
   it('drops blank and all-comma rows', () => {
@@ -117,20 +151,20 @@ describe('parseSavedPlacesCsv', () => {
   });
 
   it('reads each list on its own: nothing of one list (an error, a stop at the cap, its line ending) reaches the next', () => {
-    // The parsers are made once per line ending and reused for every list of a run.
+    // The parser is made once and reused for every list of a run.
     const lf = `Title,URL\nA,${URL_A}\nB,${URL_A}\n`;
     const crlf = `Title,URL\r\n"C\r\nD",${URL_A}\r\nE,${URL_A}\r\n`;
     const read = (text: string) => parseSavedPlacesCsv(text).places.map((place) => place.title);
     expect(read(lf)).toEqual(['A', 'B']);
     expect(errorOf(`Title,URL\n"unterminated,${URL_A}\n`).code).toBe('csv-parse');
-    expect(read(crlf)).toEqual(['C\r\nD', 'E']);
+    expect(read(crlf)).toEqual(['C\nD', 'E']);
     // Stopped by the cap inside a piece, the parse is abandoned half-way through its text.
     const long = `Title,URL\n${Array.from({ length: 3000 }, (_, i) => `P${i},${URL_A}`).join('\n')}\n`;
     expect(() => parseSavedPlacesCsv(long, new PlaceCounter(10))).toThrow(
       expect.objectContaining({ code: 'too-many-places' }),
     );
     expect(read(lf)).toEqual(['A', 'B']);
-    expect(read(crlf)).toEqual(['C\r\nD', 'E']);
+    expect(read(crlf)).toEqual(['C\nD', 'E']);
     expect(read(long)).toHaveLength(3000);
     expect(countNonBlankRows(lf)).toBe(3);
     expect(read(lf)).toEqual(['A', 'B']);
@@ -193,10 +227,11 @@ describe('a list read from its bytes, a piece at a time', () => {
             outcome(() => parseSavedPlacesCsv(text)),
           );
           expect(countNonBlankRows(bytes)).toBe(countNonBlankRows(text));
-          // Both are cut into pieces: papaparse reading the whole text in one go is the reference.
-          const whole = Papa.parse<string[]>(text.replace(/^\ufeff/, ''), {
+          // Both are cut into pieces: papaparse reading the whole text in one go, its lines ended
+          // with LF as the parse ends them, is the reference.
+          const whole = Papa.parse<string[]>(text.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n'), {
             delimiter: ',',
-            newline,
+            newline: '\n',
             skipEmptyLines: 'greedy',
           });
           expect(countNonBlankRows(text)).toBe(whole.data.length);

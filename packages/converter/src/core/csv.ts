@@ -125,19 +125,23 @@ function* textPiecesOf(text: string): Generator<string> {
 }
 
 /**
- * The line ending papaparse would guess for the whole text: `\n` without a carriage return (said at
- * once: its guess runs a regular expression over the first megabyte), else its own guess over the
- * first megabyte (1,048,576 characters, never more than three times as many bytes).
+ * The pieces with every line ending a line feed. Real exports end lines with LF; in a list with a
+ * carriage return anywhere (CRLF, old Mac CR, or a mix, as a hand-edited list has) CRLF and CR
+ * become LF, so one parser reads every list, and a line ended otherwise than the rest never glues
+ * two places together (papaparse takes one line ending for the whole file, guessed from its
+ * start). Inside a quoted note a CRLF becomes LF too, which every output writes the same. A CR
+ * ending a piece waits for the next, which may start with its LF.
  */
-function newlineOf(source: CsvSource): Papa.ParseConfig['newline'] {
-  if (typeof source === 'string' ? !source.includes('\r') : !source.includes(13)) return '\n';
-  const start = typeof source === 'string' ? source : decoder.decode(source.subarray(0, 3 << 20));
-  const { ParserHandle } = Papa as unknown as {
-    ParserHandle: new (config: object) => {
-      guessLineEndings(text: string, quote: string): Papa.ParseConfig['newline'];
-    };
-  };
-  return new ParserHandle({}).guessLineEndings(start, '"');
+function* withLineFeeds(pieces: Iterable<string>): Generator<string> {
+  let carried = false;
+  for (const piece of pieces) {
+    let text: string = carried ? `\r${piece}` : piece;
+    carried = text.endsWith('\r');
+    if (carried) text = text.slice(0, -1);
+    if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+    if (text) yield text;
+  }
+  if (carried) yield '\n';
 }
 
 /** Where {@link eachRecord} hands each non-blank record, as it is read. */
@@ -146,20 +150,17 @@ interface RowSink {
 }
 
 /**
- * papaparse's parsers, one per line ending, made once and reused for every list of the run.
- * `Parser` keeps no state between calls to `parse` (it resets its cursor), but each one makes its
- * own `parse` closure: a new parser per list made V8 optimize `parse` (papaparse's whole scanner,
- * ~25-50 ms of compiling each time) and `eachRecord` again for every list (issue 19).
+ * papaparse's parser, made once and reused for every list of the run. `Parser` keeps no state
+ * between calls to `parse` (it resets its cursor), but each one makes its own `parse` closure: a
+ * new parser per list made V8 optimize `parse` (papaparse's whole scanner, ~25-50 ms of compiling
+ * each time) and `eachRecord` again for every list (issue 19). Lines end with LF by then
+ * ({@link withLineFeeds}).
  */
-const parsers = new Map<Papa.ParseConfig['newline'], Papa.Parser>();
+let parser: Papa.Parser | undefined;
 
-function parserFor(newline: Papa.ParseConfig['newline']): Papa.Parser {
-  let parser = parsers.get(newline);
-  if (!parser) {
-    // The quote-aware scanner reads record by record; the fast path would split every line first.
-    parser = new Papa.Parser({ delimiter: ',', newline, fastMode: false });
-    parsers.set(newline, parser);
-  }
+function lineFeedParser(): Papa.Parser {
+  // The quote-aware scanner reads record by record; the fast path would split every line first.
+  parser ??= new Papa.Parser({ delimiter: ',', newline: '\n', fastMode: false });
   return parser;
 }
 
@@ -174,8 +175,10 @@ function parserFor(newline: Papa.ParseConfig['newline']): Papa.Parser {
  */
 function eachRecord(source: CsvSource, sink: RowSink): string[] {
   const errors: string[] = [];
-  const parser = parserFor(newlineOf(source));
-  const pieces = typeof source === 'string' ? textPiecesOf(source) : piecesOf(source);
+  const parser = lineFeedParser();
+  const pieces = withLineFeeds(
+    typeof source === 'string' ? textPiecesOf(source) : piecesOf(source),
+  );
   let rest = '';
   let at = 0;
   for (let piece = pieces.next(); !piece.done;) {
