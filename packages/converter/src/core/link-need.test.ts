@@ -136,6 +136,34 @@ describe('placeNeed', () => {
     });
   });
 
+  it('takes the @ view for the place only where nothing better exists or it lies near the ftid', () => {
+    // FTID's place is in Limassol: a view there places it; a view over Sydney is no pin for it.
+    expect(
+      placeNeed({ url: `https://www.google.com/maps/place/x/@34.6707,33.0425,17z/${DATA}` }),
+    ).toEqual({
+      kind: 'coordinates',
+      coordinates: { lat: 34.6707, lng: 33.0425 },
+    });
+    expect(
+      placeNeed({ url: `https://www.google.com/maps/place/x/@-33.8568,151.2153,17z/${DATA}` }),
+    ).toEqual({
+      kind: 'lookup',
+      key: `cid:${CID}`,
+    });
+    // Named by a cid alone, the place's cell is unknown: it is looked up.
+    expect(
+      placeNeed({ url: `https://maps.google.com/maps/@41.0086,28.9802,17z?cid=${CID}` }),
+    ).toEqual({
+      kind: 'lookup',
+      key: `cid:${CID}`,
+    });
+    // A map view naming no place: the view is all there is.
+    expect(placeNeed({ url: 'https://www.google.com/maps/@-33.8568,151.2153,15z' })).toEqual({
+      kind: 'coordinates',
+      coordinates: { lat: -33.8568, lng: 151.2153 },
+    });
+  });
+
   it("otherwise needs a lookup under linkNeed's key, or says why it cannot be placed", () => {
     expect(placeNeed({ url: `https://www.google.com/maps/place/x/${DATA}` })).toEqual({
       kind: 'lookup',

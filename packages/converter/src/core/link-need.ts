@@ -2,6 +2,7 @@ import { isAllowedFetchUrl, isGooglePlaceLink } from './allowlist.js';
 import { extractCoordinates } from './coordinates.js';
 import { MAX_URL_LENGTH } from './limits.js';
 import { cacheKeyOf, placeIdsOf, type PlaceIds } from './place-ids.js';
+import { isPlausibleForFtid } from './s2.js';
 import type { LatLng, ParsedPlace } from './types.js';
 
 /**
@@ -62,7 +63,8 @@ export function linkNeed(link: string): LinkNeed {
 
 /**
  * What a place of a list needs, as the converter sees it: coordinates from the file (starred
- * places) or from its link in any form (the `@` view included, most precise first), else a lookup
+ * places) or from its link in any form (most precise first; the `@` view only as
+ * {@link viewMayPlace} allows), else a lookup
  * under its {@link linkNeed} key, else why it cannot be placed: no link at all, or a link the
  * resolver would refuse (`not_allowed`). The selection counts, the pipeline and the CLI's progress
  * total all read places through this.
@@ -72,11 +74,26 @@ export type PlaceNeed =
   | { kind: 'lookup'; key: string }
   | { kind: 'unplaced'; reason: 'no_link' | 'not_allowed' };
 
+/**
+ * Whether a link's `@` view may stand for its place. The view is where the map was, not the pin
+ * (product.md "Coordinates": the last resort; "Resolution": weak evidence, used only within 20 km
+ * of the ftid's S2 cell). So it places a link that names no place (nothing could be looked up),
+ * or one whose ftid's cell it lies near; a link naming a place elsewhere, or by a cid or place id
+ * alone, is looked up instead (a Sydney view on the Eiffel Tower's link is no pin for it).
+ */
+function viewMayPlace(link: string, view: LatLng): boolean {
+  const ids = placeIdsOf(link);
+  if (ids === undefined) return true;
+  return ids !== 'conflict' && ids.ftid !== undefined && isPlausibleForFtid(ids.ftid, view);
+}
+
 /** Decides what a place needs ({@link PlaceNeed}). */
 export function placeNeed(place: Pick<ParsedPlace, 'coordinates' | 'url'>): PlaceNeed {
   if (place.coordinates) return { kind: 'coordinates', coordinates: place.coordinates };
   const found = extractCoordinates(place.url);
-  if (found) return { kind: 'coordinates', coordinates: found.coordinates };
+  if (found && (found.source !== 'centre' || viewMayPlace(place.url, found.coordinates))) {
+    return { kind: 'coordinates', coordinates: found.coordinates };
+  }
   if (!place.url.trim()) return { kind: 'unplaced', reason: 'no_link' };
   // The link's coordinates, in any form, were read above: it needs a lookup or cannot be placed.
   const need = linkNeed(place.url);
