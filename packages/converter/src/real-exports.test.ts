@@ -9,6 +9,7 @@ import { KML_DOCUMENT_DESCRIPTION, KML_DOCUMENT_NAME } from './core/kml.js';
 import { readArchive } from './inspect.js';
 import { convertLists } from './pipeline.js';
 import { createConverterWorkerApi } from './worker/api.js';
+import { htmlAsText } from '../test/read-formats.js';
 
 const quiet = { warn: () => {} };
 const pin = (lat: number, lng: number) => `https://www.google.com/maps/search/${lat},${lng}`;
@@ -57,9 +58,11 @@ function folderOf(kml: string) {
     Array.from({ length: folder.childNodes.length }, (_, i) => folder.childNodes[i]).find(
       (node) => node?.nodeName === tag,
     )?.textContent;
+  const description = own('description');
   return {
     name: own('name'),
-    description: own('description'),
+    // Escaped HTML, as a balloon: the text a person reads.
+    description: description == null ? description : htmlAsText(description),
     parent: folder.parentNode?.nodeName,
   };
 }

@@ -87,6 +87,26 @@ export function readKmz(bytes: Uint8Array) {
   return parseKml(strFromU8(entries['doc.kml']!));
 }
 
+/**
+ * A KML description (escaped HTML, line breaks as `<br>`) as the text a person reads in its
+ * balloon.
+ */
+export function htmlAsText(html: string): string {
+  const entities: Record<string, string> = {
+    lt: '<',
+    gt: '>',
+    quot: '"',
+    apos: "'",
+    '#133': '\u0085',
+    '#8232': '\u2028',
+    '#8233': '\u2029',
+  };
+  return html
+    .replace(/<br>/g, '\n')
+    .replace(/&(lt|gt|quot|apos|#133|#8232|#8233);/g, (_, name: string) => entities[name]!)
+    .replace(/&amp;/g, '&');
+}
+
 /** XML parsers turn CRLF and lone CR into LF (XML 1.0 §2.11). */
 export function xmlLineEnds(text: string): string {
   return text.replace(/\r\n?/g, '\n');

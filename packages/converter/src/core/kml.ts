@@ -1,6 +1,6 @@
 import { toKmlCoordinates } from './latlng.js';
 import type { LatLng, ParsedPlace } from './types.js';
-import { escapeXml, stripForbiddenXmlChars, xml, xmlDocumentStart } from './xml.js';
+import { escapeXml, Markup, stripForbiddenXmlChars, xml, xmlDocumentStart } from './xml.js';
 
 /** The seed's document name and description. */
 export const KML_DOCUMENT_NAME = 'My Saved Places';
@@ -74,11 +74,17 @@ export interface KmlFolder {
   description?: string;
 }
 
-/** The document's start, up to the first placemark: the declaration, Document, style and Folder. */
+/**
+ * The document's start, up to the first placemark: the declaration, Document, style and Folder.
+ * The Folder's description is written as a placemark's balloon is, escaped HTML in CDATA: readers
+ * render a description as HTML (Google Earth shows it in the folder's balloon), and it is text
+ * from the archive, which may come from anyone (`<script>` must stay text).
+ */
 function kmlHead(documentName: string, folder: KmlFolder | undefined): string {
   const style = xml`<Style id="${STYLE_ID}"><IconStyle><scale>1.1</scale><Icon><href>${RED_PUSHPIN}</href></Icon></IconStyle></Style>`;
+  const balloon = new Markup(`<![CDATA[${htmlText(folder?.description ?? '')}]]>`);
   const open = folder
-    ? xml`<Folder><name>${folder.name}</name><description>${folder.description}</description>`
+    ? xml`<Folder><name>${folder.name}</name><description>${balloon}</description>`
     : xml``;
   return xmlDocumentStart(
     xml`<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>${documentName}</name><description>${KML_DOCUMENT_DESCRIPTION}</description>${style}${open}`,

@@ -210,7 +210,7 @@ describe('writePlaces', () => {
     const kml = parseKml(writePlaces('kml', [place()], list) as string).doc;
     const folder = kml.getElementsByTagName('Folder')[0];
     expect(folder?.getElementsByTagName('name')[0]?.textContent).toBe('Ramen & more');
-    expect(folder?.getElementsByTagName('description')[0]?.textContent).toBe('Tokyo <2024>');
+    expect(folder?.getElementsByTagName('description')[0]?.textContent).toBe('Tokyo &lt;2024&gt;');
     const kmz = readKmz(writePlaces('kmz', [place()], list) as Uint8Array).doc;
     expect(kmz.getElementsByTagName('Folder')).toHaveLength(1);
     const gpx = readGpx(writePlaces('gpx', [place()], list) as string).doc;
