@@ -1,4 +1,5 @@
 import { toKmlCoordinates } from './latlng.js';
+import { linkText } from './link-text.js';
 import type { LatLng, ParsedPlace } from './types.js';
 import { escapeXml, Markup, stripForbiddenXmlChars, xml, xmlDocumentStart } from './xml.js';
 
@@ -21,8 +22,9 @@ export function tagsText(tags: readonly string[]): string {
 }
 
 /**
- * HTML for the balloon: note, comment, tags (`Tags: a, b`, product.md) and the Google Maps link, each
- * only if present and set apart as the seed sets note and comment apart.
+ * HTML for the balloon: note, comment, tags (`Tags: a, b`, product.md) and the Google Maps link
+ * (worded by where it goes, {@link linkText}), each only if present and set apart as the seed sets
+ * note and comment apart.
  */
 export function placeDescription(place: ParsedPlace): string {
   let html = '';
@@ -32,7 +34,8 @@ export function placeDescription(place: ParsedPlace): string {
     html += `${html ? '<br><br>' : ''}Tags: ${htmlText(tagsText(place.tags))}`;
   }
   if (place.url && WEB_LINK.test(place.url)) {
-    html += `${html ? '<br><br>' : ''}<a href="${escapeXml(place.url)}">View on Google Maps</a>`;
+    const text = escapeXml(linkText(place.url));
+    html += `${html ? '<br><br>' : ''}<a href="${escapeXml(place.url)}">${text}</a>`;
   }
   return html;
 }

@@ -2,7 +2,8 @@ import { KML_DOCUMENT_NAME, type MappedPlace } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
 import type { LatLng } from '../types.js';
 import { escapeXml, xml, xmlDocumentStart } from '../xml.js';
-import { isWebLink, MAPS_LINK_TEXT, placeName, placeTags, plainDescription } from './place-text.js';
+import { linkText } from '../link-text.js';
+import { isWebLink, placeName, placeTags, plainDescription } from './place-text.js';
 
 /** The GPX 1.1 namespace, and where its schema lives. */
 export const GPX_NAMESPACE = 'http://www.topografix.com/GPX/1/1';
@@ -48,7 +49,7 @@ function waypoint(place: MappedPlace): string {
   const tags = placeTags(place);
   const desc = description ? `<desc>${escapeXml(description)}</desc>` : '';
   const link = isWebLink(place.url)
-    ? `<link href="${escapeAttribute(place.url)}"><text>${MAPS_LINK_TEXT}</text></link>`
+    ? `<link href="${escapeAttribute(place.url)}"><text>${escapeXml(linkText(place.url))}</text></link>`
     : '';
   const type = tags ? `<type>${escapeXml(tags)}</type>` : '';
   return `<wpt ${gpxPoint(place.coordinates)}><name>${escapeXml(placeName(place.title))}</name>${desc}${link}${type}</wpt>\n`;

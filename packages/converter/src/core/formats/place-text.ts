@@ -8,9 +8,6 @@ import { tagsText, UNTITLED_PLACE_NAME } from '../kml.js';
 import type { ParsedPlace } from '../types.js';
 import { stripForbiddenXmlChars } from '../xml.js';
 
-/** The label of a place's link to Google Maps, as the KML balloon words it. */
-export const MAPS_LINK_TEXT = 'View on Google Maps';
-
 /**
  * A place's name as every format writes it: forbidden characters removed, trimmed, and "Dropped pin"
  * when nothing is left (the same rule as the KML placemark's name).
