@@ -7,6 +7,7 @@ import {
   type ConnectionLimits,
 } from './http/connections.js';
 import { installErrorHandler } from './http/errors.js';
+import { installJsonBodies } from './http/json-body.js';
 import { installSecurity, scaledRateLimits, type RateLimitTuning } from './http/security.js';
 import { installStaticAndFallback } from './http/static.js';
 import { installValibotValidation } from './http/validation.js';
@@ -171,6 +172,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // The first secret signs; every one verifies (rotation: put the new secret first).
   await app.register(cookie, { secret: settings.payerCookieSecrets });
   app.removeContentTypeParser('text/plain');
+  installJsonBodies(app);
   installErrorHandler(app);
   installValibotValidation(app);
   await installSecurity(app, settings, rateLimits, state);

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { BODY_LIMIT_BYTES } from '../src/app.js';
 import { PAYMENT_BODY_LIMIT_BYTES } from '../src/routes/payments.js';
+import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
 import { CookieJars, demoApp, settingsFor, UNLIMITED } from './support.js';
 
 let app: FastifyInstance;
@@ -111,6 +112,27 @@ describe('request checking', () => {
     const text = await rawCreate('amount=1', 'text/plain');
     expect(text.statusCode).toBe(415);
     expect(text.json().error.code).toBe('unsupported_media_type');
+  });
+
+  it(`refuses a body nested deeper than ${MAX_JSON_DEPTH} unparsed, and counts no bracket inside a string`, async () => {
+    app = await demoApp();
+    const nested = (depth: number) =>
+      `{"amount":${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}}`;
+    // At the limit it is parsed, and validation says what is wrong with it.
+    const atLimit = await rawCreate(nested(MAX_JSON_DEPTH));
+    expect(atLimit.statusCode).toBe(400);
+    expect(atLimit.json().error.code).toBe('invalid_request');
+    const past = await rawCreate(nested(MAX_JSON_DEPTH + 1));
+    expect(past.statusCode).toBe(400);
+    expect(past.json().error).toEqual({
+      code: 'invalid_json',
+      message: 'The request body nests too deeply.',
+    });
+    const quoted = await rawCreate(`{"amount":"\\"${'['.repeat(50)}"}`);
+    expect(quoted.json().error.code).toBe('invalid_request');
+    // Prototype poisoning is still refused, as Fastify's own parser refuses it.
+    const poisoned = await rawCreate('{"amount":1.2,"__proto__":{"x":1}}');
+    expect(poisoned.statusCode).toBe(400);
   });
 
   it(`accepts payment bodies up to ${PAYMENT_BODY_LIMIT_BYTES} bytes and refuses larger ones`, async () => {
