@@ -51,6 +51,9 @@ describe('file names', () => {
     expect(safeFileStem('../../etc/passwd')).toBe('_.._etc_passwd');
     expect(safeFileStem('a/b\\c:d*e?f"g<h>i|j\u0001k')).toBe('a_b_c_d_e_f_g_h_i_j_k');
     expect(safeFileStem('x'.repeat(400))).toHaveLength(MAX_STEM_BYTES);
+    // Bidirectional controls would make a name read otherwise ("lmk.exe.xls"); its letters stay.
+    expect(safeFileStem('\u202eslx.exe')).toBe('slx.exe');
+    expect(safeFileStem('\u2067שלום\u2069 \u200fcafe\u200e')).toBe('שלום cafe');
   });
 
   it('tells same-named lists apart by the folders where their paths differ; the first keeps the plain name', () => {
