@@ -1,4 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { Allowance } from './allowance/allowance.js';
 import type { Settings } from './config.js';
 import {
@@ -102,6 +108,22 @@ function paymentProviders(settings: Settings, now: () => number) {
 }
 
 /**
+ * A request Fastify refuses before routing (a malformed escape such as `/%zz`) skips every hook,
+ * helmet's headers included: it is answered here in the API's error shape, with the headers that
+ * keep any answer inert (no sniffing, no framing, nothing loaded).
+ */
+function answerBadUrl(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void reply
+    .code(400)
+    .headers({
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    })
+    .send({ error: { code: 'bad_request', message: 'The address is not valid.' } });
+}
+
+/**
  * Builds the whole API (and the web app, when built) without listening: `server.ts` listens, tests
  * call `app.inject` or listen on a random port. Payments are Stripe when keys are set, demo
  * otherwise; resolution reaches Google, or the origins the settings name.
@@ -117,6 +139,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     connectionTimeout: connections.connectionTimeoutMs,
     keepAliveTimeout: connections.keepAliveTimeoutMs,
     http: { connectionsCheckingInterval: connections.timeoutCheckIntervalMs },
+    frameworkErrors: answerBadUrl,
   });
   installConnectionLimits(app.server, connections, settings.trustProxy !== false);
   const now = config.now ?? Date.now;

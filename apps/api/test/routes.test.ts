@@ -373,6 +373,21 @@ describe('security headers, CORS and rate limits', () => {
     expect(headers['referrer-policy']).toBe('no-referrer');
   });
 
+  it('answers an address Fastify cannot route (a malformed escape) in its error shape, inert', async () => {
+    app = await demoApp();
+    for (const url of ['/%zz', '/api/payments/%zz']) {
+      const response = await app.inject(url);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: { code: 'bad_request', message: 'The address is not valid.' },
+      });
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['content-security-policy']).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+    }
+  });
+
   it('allows CORS only for the configured origin', async () => {
     app = await buildApp({ settings: settingsFor({ CORS_ORIGIN: 'https://placeport.example' }) });
     const allowed = await app.inject({
