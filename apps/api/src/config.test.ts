@@ -192,6 +192,16 @@ describe('loadSettings', () => {
     expect(defaults.payerCookieSecrets).toHaveLength(1);
     expect(defaults.payerCookieSecrets[0]!.length).toBeGreaterThanOrEqual(32);
     expect(loadSettings({}).payerCookieSecrets).not.toEqual(defaults.payerCookieSecrets);
+    // With Stripe, the default survives a restart (the same keys give the same secret) and is
+    // not the Stripe key itself.
+    const stripe = { STRIPE_SECRET_KEY: SECRET, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE };
+    const first = loadSettings(stripe).payerCookieSecrets;
+    expect(loadSettings(stripe).payerCookieSecrets).toEqual(first);
+    expect(first[0]!.length).toBeGreaterThanOrEqual(32);
+    expect(first[0]).not.toContain(SECRET);
+    expect(
+      loadSettings({ ...stripe, STRIPE_SECRET_KEY: `${SECRET}2` }).payerCookieSecrets,
+    ).not.toEqual(first);
     const secret = 'x'.repeat(32);
     expect(loadSettings({ PAYER_COOKIE_SECRET: secret })).toMatchObject({
       payerCookieSecrets: [secret],

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,8 +49,10 @@ export interface Settings {
   demoPayments: DemoPayments | undefined;
   /**
    * The payer cookie's keys (`PAYER_COOKIE_SECRET`, comma-separated): the first signs, every one
-   * verifies, so a secret can be rotated by putting the new one first. One random key per process
-   * when unset, which only a single instance may use (REDIS_URL requires the setting).
+   * verifies, so a secret can be rotated by putting the new one first. When unset: with Stripe,
+   * a key derived from the Stripe secret key ({@link defaultPayerCookieSecret}), so a restart keeps
+   * every payer's cookie; in demo mode one random key per process (its demo payments live in the
+   * process too). REDIS_URL requires the setting.
    */
   payerCookieSecrets: string[];
   /** Whether {@link payerCookieSecrets} came from the environment (several instances need it). */
@@ -288,6 +290,19 @@ function webDist(given: string | undefined, problems: string[]): string | undefi
  * that reads `process.env`. Empty values count as unset. Throws {@link SettingsError} listing every
  * problem at once, so a misconfigured server stops at start-up with a clear message.
  */
+/**
+ * The payer cookie's key when `PAYER_COOKIE_SECRET` is unset. With Stripe, an HMAC of a fixed label
+ * under the Stripe secret key: as secret as that key (which never leaves the server), the same after
+ * a restart, so the payer of an open payment is not refused by the next process (the sweep would
+ * otherwise cancel a hold whose page was still converting, its lookups never charged). In demo
+ * mode, random per process.
+ */
+export function defaultPayerCookieSecret(stripeSecretKey: string | undefined): string {
+  return stripeSecretKey
+    ? createHmac('sha256', stripeSecretKey).update('placeport payer cookie v1').digest('base64url')
+    : randomBytes(32).toString('base64url');
+}
+
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
   const present = Object.fromEntries(
     Object.entries(env).filter(
@@ -315,7 +330,9 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     corsOrigins: values.CORS_ORIGIN ?? [],
     trustProxy: trustProxyOf(values.TRUST_PROXY),
     demoPayments: undefined,
-    payerCookieSecrets: values.PAYER_COOKIE_SECRET ?? [randomBytes(32).toString('base64url')],
+    payerCookieSecrets: values.PAYER_COOKIE_SECRET ?? [
+      defaultPayerCookieSecret(values.STRIPE_SECRET_KEY),
+    ],
     payerCookieSecretSet: values.PAYER_COOKIE_SECRET !== undefined,
     settleAfterMinutes: values.SETTLE_AFTER_MINUTES,
     freeLinksPerDay: values.FREE_LINKS_PER_DAY,

@@ -34,7 +34,9 @@ async function main(): Promise<void> {
   }
   if (!settings.payerCookieSecretSet) {
     app.log.info(
-      'PAYER_COOKIE_SECRET is not set: payer cookies are signed with a key of this process only',
+      settings.stripe
+        ? 'PAYER_COOKIE_SECRET is not set: payer cookies are signed with a key derived from STRIPE_SECRET_KEY'
+        : 'PAYER_COOKIE_SECRET is not set: payer cookies are signed with a key of this process only',
     );
   }
 
