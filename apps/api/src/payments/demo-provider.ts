@@ -7,6 +7,7 @@ import {
   type IntentView,
   type PaymentProvider,
 } from './provider.js';
+import { StoreUnavailableError } from '../state/store.js';
 
 /**
  * Demo intents kept in memory. Past this, the oldest intent that holds no authorization is
@@ -95,7 +96,8 @@ export function createDemoProvider(options: DemoProviderOptions = {}): DemoPayme
           }
         }
         if (!evictable) {
-          throw new PaymentFailure('unavailable', 'Too many open demo authorizations');
+          // The server holds too many open payments, as the memory store says when it is full.
+          throw new StoreUnavailableError('full', 'Too many open demo authorizations');
         }
         intents.delete(evictable.id);
       }

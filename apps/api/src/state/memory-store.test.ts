@@ -46,6 +46,43 @@ describe('MemoryStateStore bounds', () => {
     expect(await store.reserveLinks('pi_1', ['b'], 1)).toEqual({ ok: true, newlyCounted: 1 });
   });
 
+  it("caps the keys of all payments' sets together, the oldest payment's going first", async () => {
+    const store = new MemoryStateStore({ limits: { paymentKeys: 10 } });
+    const keys = (prefix: string, count: number) =>
+      Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+    expect(await store.reserveLinks('pi_1', keys('a', 6), 100)).toEqual({
+      ok: true,
+      newlyCounted: 6,
+    });
+    expect(await store.reserveLinks('pi_2', keys('b', 4), 100)).toEqual({
+      ok: true,
+      newlyCounted: 4,
+    });
+    // At the cap both are kept: pi_1's links are known.
+    expect(await store.reserveLinks('pi_1', keys('a', 6), 100)).toEqual({
+      ok: true,
+      newlyCounted: 0,
+    });
+    // Past it, the oldest payment's set goes (it starts afresh, never refused more).
+    expect(await store.reserveLinks('pi_3', keys('c', 1), 100)).toEqual({
+      ok: true,
+      newlyCounted: 1,
+    });
+    expect(await store.reserveLinks('pi_2', keys('b', 4), 100)).toEqual({
+      ok: true,
+      newlyCounted: 0,
+    });
+    expect(await store.reserveLinks('pi_1', keys('a', 6), 100)).toEqual({
+      ok: true,
+      newlyCounted: 6,
+    });
+    // A payment bigger than the cap alone is kept whole while it is the newest.
+    expect(await store.addResolved('pi_4', keys('d', 12))).toBe(12);
+    expect(await store.resolvedCount('pi_4')).toBe(12);
+    expect(await store.addResolved('pi_5', keys('e', 1))).toBe(1);
+    expect(await store.resolvedCount('pi_4')).toBe(0);
+  });
+
   it('never drops the payer binding of an open authorization; refuses new payments while all are open', async () => {
     const clock = manualClock();
     const store = new MemoryStateStore({ clock, limits: { payments: 2 } });

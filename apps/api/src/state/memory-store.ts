@@ -25,6 +25,12 @@ export const MEMORY_LIMITS = {
    * which this many are held and new payments refused past it.
    */
   payments: 10_000,
+  /**
+   * Link keys counted, and separately place keys resolved, kept across all payments (about 110 bytes
+   * each): a payment's set grows with its places, so the payment cap alone bounded nothing (10,000
+   * payments of 1,000 places held 2.2 GB). Past it the oldest payments' sets go first.
+   */
+  paymentKeys: 500_000,
   /** Clients whose free budget of the day is kept; the oldest go first (they get a fresh budget). */
   freeClients: 100_000,
   /** Rate-limit windows kept; the oldest go first. */
@@ -38,17 +44,27 @@ interface Expiring<V> {
   expiresAt: number;
 }
 
+/** A {@link BoundedMap} entry with its weight, as {@link BoundedMap.set} measured it. */
+interface Weighed<V> extends Expiring<V> {
+  weight: number;
+}
+
 /**
  * A map whose entries expire and whose size is capped: past the cap the oldest entry (by last
  * write, or last read when `touchOnRead`) is dropped. Expired entries at the front are dropped on
- * every write, so dead entries do not hold the cap for long.
+ * every write, so dead entries do not hold the cap for long. With a `weigh`, the entries' total
+ * weight is capped too (`maxWeight`), measured at each write: the oldest go first past it, never
+ * the entry just written.
  */
 class BoundedMap<V> {
-  private readonly entries = new Map<string, Expiring<V>>();
+  private readonly entries = new Map<string, Weighed<V>>();
+  private totalWeight = 0;
 
   constructor(
     private readonly cap: number,
     private readonly touchOnRead = false,
+    private readonly weigh?: (value: V) => number,
+    private readonly maxWeight = Number.POSITIVE_INFINITY,
   ) {
     assertWhole('cap', cap, 1);
   }
@@ -57,7 +73,7 @@ class BoundedMap<V> {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= now) {
-      this.entries.delete(key);
+      this.delete(key);
       return undefined;
     }
     if (this.touchOnRead) {
@@ -68,16 +84,22 @@ class BoundedMap<V> {
   }
 
   set(key: string, value: V, expiresAt: number, now: number): void {
-    this.entries.delete(key);
+    this.delete(key);
+    const weight = this.weigh?.(value) ?? 0;
     for (const [oldest, entry] of this.entries) {
-      if (entry.expiresAt > now && this.entries.size < this.cap) break;
-      this.entries.delete(oldest);
+      const fits = this.entries.size < this.cap && this.totalWeight + weight <= this.maxWeight;
+      if (entry.expiresAt > now && fits) break;
+      this.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt });
+    this.entries.set(key, { value, expiresAt, weight });
+    this.totalWeight += weight;
   }
 
   delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
     this.entries.delete(key);
+    this.totalWeight -= entry.weight;
   }
 }
 
@@ -125,8 +147,9 @@ export class MemoryStateStore implements StateStore {
     this.clock = options.clock ?? systemTime;
     const limits = { ...MEMORY_LIMITS, ...options.limits };
     this.places = new BoundedMap(limits.places, true);
-    this.links = new BoundedMap(limits.payments);
-    this.resolved = new BoundedMap(limits.payments);
+    const size = (keys: Set<string>) => keys.size;
+    this.links = new BoundedMap(limits.payments, false, size, limits.paymentKeys);
+    this.resolved = new BoundedMap(limits.payments, false, size, limits.paymentKeys);
     this.payers = new BoundedMap(limits.payments);
     this.maxHeldPayers = limits.payments;
     this.verdicts = new BoundedMap(limits.payments);
