@@ -12,7 +12,7 @@ import {
   installConnectionLimits,
   type ConnectionLimits,
 } from './http/connections.js';
-import { installErrorHandler } from './http/errors.js';
+import { ApiError, installErrorHandler } from './http/errors.js';
 import { installJsonBodies } from './http/json-body.js';
 import { installSecurity, scaledRateLimits, type RateLimitTuning } from './http/security.js';
 import { installStaticAndFallback } from './http/static.js';
@@ -107,6 +107,9 @@ function paymentProviders(settings: Settings, now: () => number) {
   return { provider: demo, demo };
 }
 
+/** How soon a client told the server is restarting may ask again (another instance, or this one back). */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 2;
+
 /**
  * A request Fastify refuses before routing (a malformed escape such as `/%zz`) skips every hook,
  * helmet's headers included: it is answered here in the API's error shape, with the headers that
@@ -140,6 +143,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     keepAliveTimeout: connections.keepAliveTimeoutMs,
     http: { connectionsCheckingInterval: connections.timeoutCheckIntervalMs },
     frameworkErrors: answerBadUrl,
+    // Requests arriving while closing get the API's own 503 (an onRequest hook below), with
+    // Retry-After, not Fastify's bare one.
+    return503OnClosing: false,
   });
   installConnectionLimits(app.server, connections, settings.trustProxy !== false);
   const now = config.now ?? Date.now;
@@ -173,9 +179,27 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     config.settlement ?? { auto: false },
   );
   app.decorate('settlement', settlement);
-  // The sweep stops first (before its next authorization), then the store it uses closes.
-  app.addHook('onClose', async () => {
+  // Closing: batches under way are told to answer with what they have, and the sweep stops
+  // before its next authorization and gives its lease back, before in-flight requests are waited
+  // for (a 45 s batch or a long sweep would outlast a shutdown's grace, and a sweep left running
+  // kept settling and then left its lease held); once they are done, the store closes.
+  const closing = new AbortController();
+  app.decorate('closing', closing.signal);
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing.signal.aborted) return;
+    void reply.header('connection', 'close');
+    throw new ApiError(
+      503,
+      'shutting_down',
+      'This server is restarting; please try again in a moment.',
+      SHUTDOWN_RETRY_AFTER_SECONDS,
+    );
+  });
+  app.addHook('preClose', async () => {
+    closing.abort();
     await settlement.stop();
+  });
+  app.addHook('onClose', async () => {
     if (!config.state) await state.close();
   });
   app.decorate('demoPayments', demo);

@@ -24,5 +24,10 @@ declare module 'fastify' {
     /** The clock of money decisions. */
     now: () => number;
     rateLimits: RateLimitTuning;
+    /**
+     * Aborted when the server starts closing: batches under way stop their lookups and answer with
+     * what they found, so a shutdown's grace outlasts them (see `app.ts`).
+     */
+    closing: AbortSignal;
   }
 }

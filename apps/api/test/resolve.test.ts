@@ -313,6 +313,24 @@ describe('bounded work', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_990);
   });
 
+  it('on close, a batch under way answers at once with what it found', async () => {
+    // Nothing but the close ends the slow lookup: without it, close would wait 10 minutes.
+    stack = await startStack({
+      config: { resolver: { batchDeadlineMs: 600_000, requestTimeoutMs: 600_000 } },
+    });
+    const [slow, fast] = [ftidFor(24), ftidFor(25)];
+    stack.google.setPlace(cidFromFtid(slow)!, { hang: true });
+    const answer = resolve([takeoutLink(slow), takeoutLink(fast)]);
+    const cache = stack.app.state.placeCache();
+    await until(async () => (await cache.get(`cid:${cidFromFtid(fast)}`)) !== undefined);
+    const closed = stack.app.close();
+    const { status, body } = await answer;
+    expect(status).toBe(200);
+    expect(Object.keys(body.results as object)).toEqual([takeoutLink(fast)]);
+    expect(body.failures).toEqual({ [takeoutLink(slow)]: 'unavailable' });
+    await closed;
+  });
+
   it('gives up on one slow request after the per-request timeout', async () => {
     stack = await startStack({
       config: { resolver: { requestTimeoutMs: 5_000, batchDeadlineMs: 600_000 } },
@@ -347,3 +365,8 @@ describe('a full queue', () => {
     expect((await resolve(placeLinks(2), id)).status).toBe(200);
   });
 });
+
+/** Resolves once `done` holds, checking every 10 ms (the test's own timeout bounds it). */
+async function until(done: () => Promise<boolean>): Promise<void> {
+  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 10));
+}

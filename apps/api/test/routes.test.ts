@@ -373,6 +373,30 @@ describe('security headers, CORS and rate limits', () => {
     expect(headers['referrer-policy']).toBe('no-referrer');
   });
 
+  it('answers requests that arrive while it closes with 503 shutting_down, Retry-After and Connection: close', async () => {
+    app = await demoApp();
+    // Closing waits here, as it does while the sweep stops before its next authorization.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    app.addHook('preClose', () => held);
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    expect((await fetch(`${address}/api/config`)).status).toBe(200);
+    const closed = app.close();
+    while (!app.closing.aborted) await new Promise((resolve) => setTimeout(resolve, 10));
+    const during = await fetch(`${address}/api/config`);
+    expect(during.status).toBe(503);
+    expect(during.headers.get('retry-after')).toBe('2');
+    expect(during.headers.get('connection')).toBe('close');
+    expect(await during.json()).toEqual({
+      error: {
+        code: 'shutting_down',
+        message: 'This server is restarting; please try again in a moment.',
+      },
+    });
+    release();
+    await closed;
+  });
+
   it('answers an address Fastify cannot route (a malformed escape) in its error shape, inert', async () => {
     app = await demoApp();
     for (const url of ['/%zz', '/api/payments/%zz']) {

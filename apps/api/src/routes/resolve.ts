@@ -118,7 +118,8 @@ export function registerResolveRoute(app: FastifyInstance): void {
         if (!reply.raw.writableFinished) gone.abort();
       });
       const { results, failures, report } = await app.resolver.resolve([...lookups, ...answered], {
-        signal: gone.signal,
+        // The client gone, or the server closing: the batch answers with what it found.
+        signal: AbortSignal.any([gone.signal, app.closing]),
         requester: queueTurn(requester),
       });
       for (const link of refused) failures[link] = 'not_allowed';

@@ -72,6 +72,11 @@ const INTENT: Array<[Refusal, string, boolean]> = [
     true,
   ],
   [
+    refusal(503, 'shutting_down', 'This server is restarting', 2),
+    'The server is restarting. Nothing was charged by this step. Try again in a moment.',
+    true,
+  ],
+  [
     refusal(503, 'store_full', 'Too many payments are open', 60),
     'Too many payments are open on this server right now. Nothing was charged. Try again in a few minutes.',
     true,
@@ -213,6 +218,10 @@ describe('captureRefusalText and releaseRefusalText', () => {
         `The server could not reach its payment records to settle your payment, so your card still holds the authorization. ${later} Reference: pi_1`,
       ],
       [
+        refusal(503, 'shutting_down', '', 2),
+        `The server was restarting when asked to settle your payment, so your card still holds the authorization. ${later} Reference: pi_1`,
+      ],
+      [
         refusal(409, 'payment_cancelled'),
         "This payment's authorization was already cancelled, so nothing was charged. Reference: pi_1",
       ],
@@ -299,6 +308,11 @@ describe('lookupRefusalText', () => {
         refusal(503, 'store_unavailable', '', 5),
         true,
         'The server could not reach its shared records, so some places were not looked up. Use "Retry failed places" in a moment.',
+      ],
+      [
+        refusal(503, 'shutting_down', '', 2),
+        true,
+        'The server was restarting, so some places were not looked up. Places not converted are not charged: use "Retry failed places" in a moment.',
       ],
       [
         refusal(503, 'google_unreachable', 'Google cannot be reached from this server.', 120),

@@ -41,6 +41,8 @@ function commonRefusal(refusal: Refusal): string | null {
       return `Too many requests came from your address in the last minute. Wait a minute, then try again.`;
     case 'store_unavailable':
       return `The server cannot reach its payment records right now. Nothing was charged by this step. Try again ${waitFor(refusal)}.`;
+    case 'shutting_down':
+      return `The server is restarting. Nothing was charged by this step. Try again ${waitFor(refusal)}.`;
     default:
       return null;
   }
@@ -139,6 +141,8 @@ function settleRefusalText(refusal: Refusal | null, reference: string, fallback:
       return `Stripe could not be reached to settle your payment, so your card still holds the authorization. ${later}${quoted}`;
     case 'store_unavailable':
       return `The server could not reach its payment records to settle your payment, so your card still holds the authorization. ${later}${quoted}`;
+    case 'shutting_down':
+      return `The server was restarting when asked to settle your payment, so your card still holds the authorization. ${later}${quoted}`;
     case 'payment_cancelled':
       return `This payment's authorization was already cancelled, so nothing was charged.${quoted}`;
     case 'already_captured': {
@@ -182,6 +186,8 @@ export function lookupRefusalText(refusal: Refusal, paid: boolean): string {
     case 'store_unavailable':
     case 'store_full':
       return `The server could not reach its shared records, so some places were not looked up. Use "Retry failed places" ${waitFor(refusal)}.`;
+    case 'shutting_down':
+      return `The server was restarting, so some places were not looked up. Places not converted are not charged: use "Retry failed places" ${waitFor(refusal)}.`;
     case GOOGLE_UNREACHABLE:
       return `Cannot reach Google: PlacePort's server gets no answer from Google right now, so those places were not looked up. Places not converted are not charged: use "Retry failed places" ${waitFor(refusal)}.`;
     default:
