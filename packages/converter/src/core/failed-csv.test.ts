@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { buildFailedCsv, failedCsvColumns } from './failed-csv.js';
 import { parseSavedPlacesCsv } from './csv.js';
+import { inspectCsv } from '../library.js';
 
 describe('buildFailedCsv', () => {
   it('writes Title, Note, URL, Comment, then the Reason in words, quoting as needed', () => {
@@ -55,6 +56,16 @@ describe('buildFailedCsv', () => {
       'lone  surrogate',
       '',
     ]);
+  });
+
+  it("gives back a place's own text that starts with ' before a formula character", () => {
+    const own = ["'=literal", "''+two", "'plain", '=formula'];
+    const csv = buildFailedCsv(own.map((title) => ({ title, url: 'https://x', note: title })));
+    const { parsed } = inspectCsv(csv, 'L - failed-places.csv').lists[0]!;
+    if (parsed instanceof Error) throw parsed;
+    expect(parsed.places.map((place) => [place.title, place.note])).toEqual(
+      own.map((text) => [text, text]),
+    );
   });
 
   it('can be uploaded again: the converter reads it back', () => {

@@ -16,6 +16,13 @@ type FailedColumn = (typeof FAILED_CSV_COLUMNS)[number] | 'Tags';
  */
 export const FORMULA_START = /^[=+\-@\t\r]/;
 
+/**
+ * The cells the failed-places CSV guards: those a spreadsheet would run, and those that already
+ * start with `'` before such a character (`'=literal`, the place's own text). Reading the CSV back
+ * takes exactly one `'` off ({@link unguardFormula}), so both come back as they were.
+ */
+const GUARDED_START = /^'*[=+\-@\t\r]/;
+
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.toLowerCase();
 
 /**
@@ -86,13 +93,14 @@ export function buildFailedCsv(
 ): string {
   const fields = failedCsvColumns(places, original);
   const rows = places.map((place) => fields.map((column) => cell(place, column)));
-  return `\uFEFF${Papa.unparse({ fields, data: rows }, { escapeFormulae: FORMULA_START, newline: '\r\n' })}\r\n`;
+  return `\uFEFF${Papa.unparse({ fields, data: rows }, { escapeFormulae: GUARDED_START, newline: '\r\n' })}\r\n`;
 }
 
 /**
  * A cell of a failed-places CSV as the place had it: the `'` {@link buildFailedCsv} put before a
- * cell a spreadsheet would run as a formula is taken off, so a retried place keeps its own text.
+ * cell a spreadsheet would run as a formula (or one already starting `'` and such a character) is
+ * taken off, so a retried place keeps its own text.
  */
 export function unguardFormula(cell: string): string {
-  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+  return /^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }
