@@ -104,7 +104,7 @@ export function FileResultPanel({
                 onClick={downloaded(failed.url)}
               >
                 <DownloadIcon />
-                {`Download Failed (${failed.count})`}
+                {`Download Failed (${formatCount(failed.count)})`}
                 <span className="visually-hidden">{` — ${result.outputName}`}</span>
               </a>
             </Tooltip.Trigger>

@@ -48,7 +48,11 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
         <p>
           {converted === 0
             ? 'No places were converted, so your payment authorization has been cancelled. You have not been charged.'
-            : `Only ${formatPlaces(converted)} converted (${formatUsd(finalCents)}), under the ${formatUsd(MINIMUM_CHARGE_CENTS)} minimum card charge, so your payment authorization has been cancelled. You have not been charged.`}
+            : isUnderMinimum(finalCents)
+              ? `Only ${formatPlaces(converted)} converted (${formatUsd(finalCents)}), under the ${formatUsd(MINIMUM_CHARGE_CENTS)} minimum card charge, so your payment authorization has been cancelled. You have not been charged.`
+              : // The server settled for less than this page counted (its own count is what it
+                // charges): say what it decided, not a reason that does not add up.
+                'The server cancelled your payment authorization: it charged nothing for this run. You have not been charged.'}
         </p>
         {capture.kind === 'settled' && <PaymentReceipt receipt={capture} />}
       </div>

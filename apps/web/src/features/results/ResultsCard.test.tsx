@@ -406,6 +406,26 @@ describe('ResultsCard', () => {
       ]);
     });
 
+    it('writes the failed count with thousands separators, as every count', () => {
+      const many: FileResult = { ...RESULT, failed: { ...RESULT.failed!, count: 2419 } };
+      mount(<ResultsCard />, { state: complete({ results: [many] }) });
+      expect(screen.getByRole('link', { name: /Download Failed/ }).textContent).toBe(
+        'Download Failed (2,419) — Want to go',
+      );
+    });
+
+    it("says the server's decision when it cancelled a charge this page counted over $0.50", () => {
+      // The server charges its own count: 84 places here, none resolved there.
+      mount(<ResultsCard />, {
+        state: complete({ totals: totals(84), capture: settled(true, 0) }),
+      });
+      expect(payment('Payment Cancelled')).toEqual([
+        'Payment Cancelled',
+        'The server cancelled your payment authorization: it charged nothing for this run. You have not been charged.',
+        'Receipt',
+      ]);
+    });
+
     it('warns with the seed message and the reference when the capture failed', () => {
       mount(<ResultsCard />, {
         state: complete({ capture: { kind: 'failed', message: captureFailedMessage('pi_123') } }),
