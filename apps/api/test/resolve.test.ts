@@ -2,6 +2,7 @@ import { extractCoordinates } from '@placeport/converter';
 import { placeIdFromFtid, cidFromFtid } from '@placeport/converter/internal';
 import { coordinatesForFtid, PAGE_FORMS, REQUESTER_LOCATION } from '@placeport/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from './faults.js';
 import { ftidFor, placeLinks, startStack, takeoutLink, type Stack } from './support.js';
 
 let stack: Stack;
@@ -365,8 +366,3 @@ describe('a full queue', () => {
     expect((await resolve(placeLinks(2), id)).status).toBe(200);
   });
 });
-
-/** Resolves once `done` holds, checking every 10 ms (the test's own timeout bounds it). */
-async function until(done: () => Promise<boolean>): Promise<void> {
-  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 10));
-}

@@ -147,9 +147,8 @@ export function createResolver(options: ResolverOptions): Resolver {
         job.links.push(link);
         // Links to one place share a lookup, made for the link that names its ftid when one does:
         // then a cached answer is checked against the ftid's cell, whatever the batch's order.
-        if (plan.kind === 'place' && job.plan.kind === 'place' && !job.plan.ids.ftid) {
-          if (plan.ids.ftid) job.plan = plan;
-        }
+        const better = plan.kind === 'place' && plan.ids.ftid !== undefined;
+        if (better && job.plan.kind === 'place' && !job.plan.ids.ftid) job.plan = plan;
         jobs.set(key, job);
       }
     }

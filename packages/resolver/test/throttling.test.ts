@@ -1,5 +1,6 @@
 import { coordinatesForCid, THROTTLE_MODES } from '@placeport/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createResolver } from '../src/resolver.js';
 import { placeLink, pointOf, rig, type Rig } from './support.js';
 
 let r: Rig | undefined;
@@ -10,6 +11,27 @@ afterEach(async () => {
 
 const links = (from: number, count: number) =>
   Array.from({ length: count }, (_, i) => placeLink(from + i));
+
+/**
+ * A resolver on `rig`'s fake Google with a clock the test moves (`advance`), one slot and a 30 s
+ * first back-off, so a test can stand inside and past the pause.
+ */
+function backingOffResolver(rig: Rig) {
+  let now = 1_000_000;
+  const clock = {
+    now: () => now,
+    setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+    clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    random: () => 0.5,
+  };
+  const resolver = createResolver({
+    fetch: globalThis.fetch,
+    mapsOrigin: rig.google.url,
+    clock,
+    tuning: { concurrency: 1, backoffBaseMs: 30_000, retryDelayMs: 1 },
+  });
+  return { resolver, advance: (ms: number) => (now += ms) };
+}
 
 describe('when Google refuses us, the rest of the batch is not sent', () => {
   it.each(THROTTLE_MODES)('%s: one request, every link reported throttled', async (mode) => {
@@ -24,30 +46,17 @@ describe('when Google refuses us, the rest of the batch is not sent', () => {
   });
 
   it('keeps refusing while backing off, then probes once and recovers', async () => {
-    let now = 1_000_000;
-    const clock = {
-      now: () => now,
-      setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
-      clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-      random: () => 0.5,
-    };
-    const { createResolver } = await import('../src/resolver.js');
     r = await rig();
-    const resolver = createResolver({
-      fetch: globalThis.fetch,
-      mapsOrigin: r.google.url,
-      clock,
-      tuning: { concurrency: 1, backoffBaseMs: 30_000, retryDelayMs: 1 },
-    });
+    const { resolver, advance } = backingOffResolver(r);
     r.google.setThrottleAll(429);
     await resolver.resolve([placeLink(320)]);
     r.google.setThrottleAll(undefined);
     r.google.clearRequests();
-    now += 29_000;
+    advance(29_000);
     const during = await resolver.resolve([placeLink(321)]);
     expect(during.failures[placeLink(321)]).toBe('throttled');
     expect(r.google.requests).toHaveLength(0);
-    now += 2_000;
+    advance(2_000);
     const after = await resolver.resolve(links(322, 3));
     expect(Object.values(after.results).map(pointOf)).toEqual(
       ['322', '323', '324'].map((cid) => coordinatesForCid(cid)),
@@ -55,25 +64,12 @@ describe('when Google refuses us, the rest of the batch is not sent', () => {
   });
 
   it('lets a probe through again after the last one was cut off (caller gone, deadline)', async () => {
-    let now = 1_000_000;
-    const clock = {
-      now: () => now,
-      setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
-      clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-      random: () => 0.5,
-    };
-    const { createResolver } = await import('../src/resolver.js');
     r = await rig();
-    const resolver = createResolver({
-      fetch: globalThis.fetch,
-      mapsOrigin: r.google.url,
-      clock,
-      tuning: { concurrency: 1, backoffBaseMs: 30_000, retryDelayMs: 1 },
-    });
+    const { resolver, advance } = backingOffResolver(r);
     r.google.setThrottleAll(429);
     await resolver.resolve([placeLink(350)]);
     r.google.setThrottleAll(undefined);
-    now += 31_000;
+    advance(31_000);
     // The pause is over: the next request is the probe, and it hangs until its caller goes away.
     r.google.setPlace('351', { hang: true });
     const gone = new AbortController();

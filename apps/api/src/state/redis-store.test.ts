@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createStateStore } from './index.js';
 import { redactRedisUrl, redisKeys, REDIS_KEY_PREFIX, RedisStateStore } from './redis-store.js';
+import { until } from '../../test/faults.js';
 import {
   CONTRACT_START,
   describeStateStoreContract,
@@ -273,7 +274,7 @@ describe('while Redis is away', () => {
 
       own.resume();
       // Each refused call lets one PING through; its answer says Redis is back.
-      await untilAsync(async () => {
+      await until(async () => {
         await store.hit('other', 60_000, 100).catch(() => undefined);
         return store.available();
       });
@@ -303,16 +304,6 @@ describe('while Redis is away', () => {
     }
   });
 });
-
-/** Resolves once `done` holds, checking every 20 ms (the test's own timeout bounds it). */
-async function until(done: () => boolean): Promise<void> {
-  await untilAsync(async () => done());
-}
-
-/** {@link until} for a check that must wait on something itself. */
-async function untilAsync(done: () => Promise<boolean>): Promise<void> {
-  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe('connecting', () => {
   /** A loopback port nobody listens on (it was free a moment ago). */
