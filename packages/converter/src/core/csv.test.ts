@@ -124,6 +124,41 @@ describe('parseSavedPlacesCsv', () => {
     }
   });
 
+  it("reads Google's columns named in the account's language, by their order", () => {
+    // Takeout localizes the header and keeps `URL` and the order (German, Japanese, Spanish exports).
+    const german = `Titel,Notiz,URL,Tags,Kommentar\n,,,,\nGesetzte Markierung,Klettergebiet,${URL_A},Kletter;Draußen,Früh hin\n`;
+    const read = parseSavedPlacesCsv(german);
+    expect(read.places).toEqual([
+      {
+        title: 'Gesetzte Markierung',
+        note: 'Klettergebiet',
+        url: URL_A,
+        tags: ['Kletter', 'Draußen'],
+        comment: 'Früh hin',
+      },
+    ]);
+    // The failed-places CSV finds the Tags column by Google's English names.
+    expect(read.columns).toEqual(['Title', 'Note', 'URL', 'Tags', 'Comment']);
+    expect(
+      parseSavedPlacesCsv(`\uFEFFタイトル,メモ,URL,コメント\r\n寺,静か,${URL_A},朝\r\n`).places,
+    ).toEqual([{ title: '寺', note: '静か', url: URL_A, comment: '朝' }]);
+    expect(parseSavedPlacesCsv(`Mi lista\n\nTítulo,Nota,URL\nPlaza,,${URL_A}\n`)).toMatchObject({
+      description: 'Mi lista',
+      places: [{ title: 'Plaza', url: URL_A }],
+    });
+  });
+
+  it("takes a row for Google's localized header only in Google's shape", () => {
+    // URL not third, a blank name, or six columns: not Google's header, so the seed's column error.
+    for (const header of ['Titel,URL,Notiz', 'Titel,,URL,Kommentar', 'A,B,URL,C,D,E']) {
+      expect(errorOf(`${header}\nx,y,z\n`).code).toBe('csv-columns');
+    }
+    // English names win over the shape: a list with its own columns is read by them.
+    expect(parseSavedPlacesCsv(`Note,Title,URL\nquiet,A,${URL_A}\n`).places).toEqual([
+      { title: 'A', note: 'quiet', url: URL_A },
+    ]);
+  });
+
   it('uses the seed messages for a file with no content at all and for missing columns', () => {
     expect(errorOf('').message).toBe('CSV file is empty or contains no valid data rows.');
     expect(errorOf('\n\n  \n').message).toBe('CSV file is empty or contains no valid data rows.');

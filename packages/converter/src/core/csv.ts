@@ -11,7 +11,10 @@ export interface ParsedCsv {
   places: ParsedPlace[];
   /** Free text found before the header row (a list description), if any. */
   description?: string;
-  /** The header as found, trimmed (the failed-places CSV keeps the list's Tags column where it was). */
+  /**
+   * The header as found, trimmed, or Google's English names for a list whose header is in another
+   * language (the failed-places CSV keeps the list's Tags column where it was).
+   */
   columns: string[];
   /**
    * What each place needs (`placeNeed`), in order, once inspection has read the links; a run plans
@@ -21,10 +24,29 @@ export interface ParsedCsv {
   needs?: readonly (PlaceNeed | undefined)[];
 }
 
-/** True for the header row: it names both a Title and a URL column (any case, trimmed). */
-function isHeader(row: readonly string[]): boolean {
-  const names = row.map((cell) => cell.trim().toLowerCase());
-  return names.includes('title') && names.includes('url');
+/**
+ * Google's columns by how many a list has, in its order (product.md): Takeout names them in the
+ * account's language (`Titel,Notiz,URL,Tags,Kommentar`, `タイトル,メモ,URL,タグ,コメント`,
+ * `Título,Nota,URL,Etiquetas,Comentario`) and keeps only `URL` and the order.
+ */
+const GOOGLE_COLUMNS: Readonly<Record<number, readonly string[]>> = {
+  3: ['Title', 'Note', 'URL'],
+  4: ['Title', 'Note', 'URL', 'Comment'],
+  5: ['Title', 'Note', 'URL', 'Tags', 'Comment'],
+};
+
+/**
+ * The header's columns when `row` is the header, else undefined: a row naming both a Title and a
+ * URL column (any case, trimmed), as found; or a row of Google's shape in another language (three
+ * to five names, none blank, the third `URL`), as Google's English names.
+ */
+function headerColumns(row: readonly string[]): string[] | undefined {
+  const columns = trimmed(row);
+  const names = columns.map((cell) => cell.toLowerCase());
+  if (names.includes('title') && names.includes('url')) return columns;
+  const google = GOOGLE_COLUMNS[row.length];
+  if (google && names[2] === 'url' && !names.includes('')) return [...google];
+  return undefined;
 }
 
 function trimmed(row: readonly string[]): string[] {
@@ -213,6 +235,8 @@ class ListRows implements RowSink {
   readonly places: ParsedPlace[] = [];
   /** Set once the header is found. */
   private at: ColumnsAt | undefined;
+  /** The header's columns, in Google's English names when the list names them in another language. */
+  columns: string[] = [];
 
   constructor(private readonly counter: PlaceCounter | undefined) {}
 
@@ -224,8 +248,9 @@ class ListRows implements RowSink {
     if (this.at) return this.add(this.at, row);
     if (this.head.length === HEADER_SEARCH_ROWS) return; // no header where one may be: rows are nothing
     this.head.push(row);
-    if (!isHeader(row)) return;
-    const columns = trimmed(row);
+    const columns = headerColumns(row);
+    if (!columns) return;
+    this.columns = columns.map(detached);
     this.at = {
       title: columnIndex(columns, 'Title'),
       url: columnIndex(columns, 'URL'),
@@ -269,7 +294,8 @@ class RowCount implements RowSink {
 
 /**
  * Parses a saved-places CSV per the seed and product.md: BOM and CRLF tolerated, quoted multi-line notes,
- * the header found after an optional list description, blank and all-comma rows dropped, and a row
+ * the header found after an optional list description (in English, or Google's columns in the
+ * account's language: see {@link headerColumns}), blank and all-comma rows dropped, and a row
  * with neither a Title nor a URL is not a place (2025+ exports put the list's tag names alone in the
  * row after the header). The Tags column, when there is one, becomes each place's `tags`; other
  * extra columns are ignored. A row missing cells is kept with empty strings. A list with its header and no place (Takeout writes "Test" or "Work" lists so, often with
@@ -291,8 +317,7 @@ export function parseSavedPlacesCsv(source: CsvSource, counter?: PlaceCounter): 
     .slice(0, -1)
     .map((row) => row.join(',').trim())
     .join('\n');
-  const columns = trimmed(head.at(-1)!).map(detached);
-  return { places: rows.places, columns, ...(description ? { description } : {}) };
+  return { places: rows.places, columns: rows.columns, ...(description ? { description } : {}) };
 }
 
 /**
