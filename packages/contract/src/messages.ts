@@ -19,10 +19,17 @@ export const MESSAGES = {
   fileUnreadable:
     'This file could not be read: it may have been moved, or it is a folder. Choose the ZIP file from Google Takeout again.',
   csvEmpty: 'CSV file is empty or contains no valid data rows.',
-  /** product.md "Starred places": a `Saved Places.json` that is not JSON or not a FeatureCollection. */
-  jsonParse: 'Saved Places.json could not be read: it is not a Google Maps saved-places file.',
-  /** A `Saved Places.json` without a single place. */
-  jsonEmpty: 'Saved Places.json holds no starred places.',
+  /**
+   * product.md "Starred places": `Saved Places.json` (or its name in the account's language) that is
+   * not JSON or not a FeatureCollection.
+   */
+  jsonParse:
+    'This starred-places file could not be read: it is not a Google Maps saved-places file.',
+  /** A starred-places file without a single place. */
+  jsonEmpty: 'This starred-places file holds no places.',
+  /** The archive's only list was a starred-places file without a place (Takeout writes them so). */
+  noPlacesStarredEmpty:
+    'Your starred places file holds no places, and this archive has no saved place lists. In Google Takeout, select Saved for your saved lists.',
   noListsChosen: 'Please select at least one file to convert.',
   validationFailed: 'Validation failed',
   noArchive: 'Please choose a ZIP file first.',

@@ -113,11 +113,15 @@ export function readArchive(
   const counter = new PlaceCounter(limits.maxPlaces);
   // Each list is parsed as it comes out of the archive, and its text let go before the next.
   const read: Array<Omit<InspectedList, 'outputName'>> = [];
+  let emptyStarred = false;
   for (const entry of entries) {
     try {
       const parsed = parseList(entry.bytes, entry.kind, counter);
       // Starred places without a single place (Takeout writes an empty collection) are no list.
-      if (entry.kind === 'starred' && isEmptyList(parsed)) continue;
+      if (entry.kind === 'starred' && isEmptyList(parsed)) {
+        emptyStarred = true;
+        continue;
+      }
       const failed = parsed instanceof ConverterError;
       read.push({
         path: entry.path,
@@ -138,7 +142,12 @@ export function readArchive(
       options.release?.(entry.bytes);
     }
   }
-  if (read.length === 0) throw new ConverterError('no-place-lists', MESSAGES.noPlaceLists);
+  if (read.length === 0) {
+    throw new ConverterError(
+      'no-place-lists',
+      emptyStarred ? MESSAGES.noPlacesStarredEmpty : MESSAGES.noPlaceLists,
+    );
+  }
   const outputNames = listOutputNames(read.map((list) => list.path));
   return read.map((list, index) => ({ ...list, outputName: outputNames[index]! }));
 }

@@ -47,6 +47,71 @@ describe('archive rules (seed section 5, product.md)', () => {
     ]);
   });
 
+  it("finds the starred places under the name Takeout gives them in the account's language", () => {
+    const feature = (n: number) =>
+      `{"geometry":{"coordinates":[2.29,48.85],"type":"Point"},"properties":{"date":"2024-01-0${n}T00:00:00Z","google_maps_url":"http://maps.google.com/?cid=${n}","location":{"name":"Ort ${n}"}},"type":"Feature"}`;
+    const starred = (count: number) =>
+      strToU8(
+        `{\n  "type": "FeatureCollection",\n  "features": [${Array.from({ length: count }, (_, i) => feature(i + 1)).join(',')}]\n}`,
+      );
+    // Reviews share the envelope and the link field; labelled places (Home, Work) have no link.
+    const reviews = strToU8(
+      '{"type":"FeatureCollection","features":[{"geometry":{"coordinates":[2.29,48.85],"type":"Point"},"properties":{"date":"2024","five_star_rating_published":5,"google_maps_url":"http://maps.google.com/?cid=9","location":{"name":"Café"},"review_text_published":"Gut"},"type":"Feature"}]}',
+    );
+    const labelled = strToU8(
+      '{"type":"FeatureCollection","features":[{"geometry":{"coordinates":[2.29,48.85],"type":"Point"},"properties":{"address":"Rue 1","name":"Zuhause"},"type":"Feature"}]}',
+    );
+    const bytes = zipSync(
+      {
+        'Takeout/Gespeichert/Favoriten.csv': list(1),
+        'Takeout/Maps (Meine Orte)/Gespeicherte Orte.json': starred(3),
+        'Takeout/Maps (Meine Orte)/Bewertungen.json': reviews,
+        'Takeout/Maps/Meine Orte mit Label/Orte mit Label.json': labelled,
+        'Takeout/Maps (vos adresses)/Adresses enregistrées.json': starred(2),
+        'Takeout/Fit/Daily.json': strToU8('{"type":"FeatureCollection","features":[]}'),
+      },
+      // Stored and deflated alike: the start of a deflated file is inflated to tell it.
+      { level: 0 },
+    );
+    const read = (archive: Uint8Array) =>
+      readArchive(archive).map((l) => [l.path, l.name, l.kind, l.rowCount]);
+    const expected = [
+      ['Takeout/Gespeichert/Favoriten.csv', 'Favoriten', 'csv', 1],
+      ['Takeout/Maps (Meine Orte)/Gespeicherte Orte.json', 'Gespeicherte Orte', 'starred', 3],
+      [
+        'Takeout/Maps (vos adresses)/Adresses enregistrées.json',
+        'Adresses enregistrées',
+        'starred',
+        2,
+      ],
+    ];
+    expect(read(bytes)).toEqual(expected);
+    const deflated = zip({
+      'Takeout/Gespeichert/Favoriten.csv': list(1),
+      // Past the part of the file looked at: its start alone tells it.
+      'Takeout/Maps (Meine Orte)/Gespeicherte Orte.json': starred(2_000),
+      'Takeout/Maps (Meine Orte)/Bewertungen.json': reviews,
+    });
+    expect(read(deflated)).toEqual([
+      expected[0],
+      ['Takeout/Maps (Meine Orte)/Gespeicherte Orte.json', 'Gespeicherte Orte', 'starred', 2_000],
+    ]);
+  });
+
+  it('skips what macOS adds when it zips the export again (__MACOSX, ._ files)', () => {
+    const appleDouble = new Uint8Array([0, 5, 22, 7, 0, 2, 0, 0, ...strToU8('Mac OS X        ')]);
+    const bytes = zip({
+      'Takeout/Saved/Want to go.csv': list(2),
+      'Takeout/Saved/._Want to go.csv': appleDouble,
+      '__MACOSX/Takeout/Saved/._Want to go.csv': appleDouble,
+      '__MACOSX/Takeout/Maps (your places)/._Saved Places.json': appleDouble,
+      'Takeout/.DS_Store': appleDouble,
+    });
+    expect(readArchive(bytes).map((l) => [l.path, l.rowCount, l.problem])).toEqual([
+      ['Takeout/Saved/Want to go.csv', 2, undefined],
+    ]);
+  });
+
   it('prefers paths containing "saved places" when there are any', () => {
     const bytes = zip({ 'Takeout/Saved Places/A.csv': list(1), 'Takeout/Other/B.csv': list(1) });
     expect(readArchive(bytes).map((l) => l.name)).toEqual(['A']);
@@ -149,13 +214,25 @@ describe('archive rules (seed section 5, product.md)', () => {
       'Takeout/Saved/Images.csv': list(1),
       'Takeout/Saved/Favourite Pages.CSV': list(1),
       'Takeout/Saved/favorite pages.csv': list(1),
-      // No starred places: Takeout writes an empty collection, which is not a list.
-      'Takeout/Maps (your places)/Saved Places.json': strToU8(EMPTY_STARRED),
       'Takeout/archive_browser.html': strToU8('<html></html>'),
     });
     expect(codeOf(() => readArchive(imagesAndPages))).toBe(message);
     // Without a Saved folder too (the seed's rule still excludes them).
     expect(codeOf(() => readArchive(zip({ 'Images.csv': list(1) })))).toBe(message);
+  });
+
+  it('says the starred places file is empty when it was the only list (Takeout writes them so)', () => {
+    const message =
+      'no-place-lists: Your starred places file holds no places, and this archive has no saved place lists. In Google Takeout, select Saved for your saved lists.';
+    const starredOnly = zip({
+      'Takeout/Maps (your places)/Saved Places.json': strToU8(EMPTY_STARRED),
+    });
+    expect(codeOf(() => readArchive(starredOnly))).toBe(message);
+    const beside = zip({
+      'Takeout/Saved/Favourite images.csv': list(1),
+      'Takeout/Maps (your places)/Saved Places.json': strToU8(EMPTY_STARRED),
+    });
+    expect(codeOf(() => readArchive(beside))).toBe(message);
   });
 
   it('says a ZIP that cannot be read is not complete (a download cut short), whatever fflate says', () => {

@@ -1,10 +1,15 @@
 import { ConverterError, MESSAGES } from './errors.js';
 import { describeBytes, type Limits } from './limits.js';
 import { fileNameFromPath, folderNamesOf, listNameFromPath } from './names.js';
-import { isSavedPlacesJsonPath } from './saved-places-json.js';
+import {
+  isSavedPlacesJsonPath,
+  looksLikeSavedPlacesJson,
+  STARRED_SNIFF_BYTES,
+} from './saved-places-json.js';
 import type { ListKind } from './types.js';
 import {
   fflateInflate,
+  peekZipEntry,
   readZipDirectory,
   readZipEntry,
   type Inflate,
@@ -44,6 +49,35 @@ function isDirectory(info: { name: string }): boolean {
   return info.name.endsWith('/') || info.name.endsWith('\\');
 }
 
+/**
+ * True for what macOS adds when it zips a folder again: the `__MACOSX/` tree and `._` files
+ * (AppleDouble metadata, binary), which are neither lists nor places.
+ */
+function isMacMetadata(path: string): boolean {
+  return fileNameFromPath(path).startsWith('._') || folderNamesOf(path).includes('__MACOSX');
+}
+
+function isJsonPath(path: string): boolean {
+  return fileNameFromPath(path).toLowerCase().endsWith('.json');
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * True for the starred places: `Saved Places.json`, or a `.json` file under the name Takeout gives
+ * it in the account's language, told by its start ({@link looksLikeSavedPlacesJson}). A file whose
+ * start cannot be read is not taken for them.
+ */
+function isStarredEntry(bytes: Uint8Array, zip: ZipEntry, limits: Limits): boolean {
+  if (isSavedPlacesJsonPath(zip.name)) return true;
+  if (!isJsonPath(zip.name) || zip.originalSize > limits.maxCsvBytes) return false;
+  try {
+    return looksLikeSavedPlacesJson(utf8.decode(peekZipEntry(bytes, zip, STARRED_SNIFF_BYTES)));
+  } catch {
+    return false;
+  }
+}
+
 function isCsvPath(path: string): boolean {
   return fileNameFromPath(path).toLowerCase().endsWith('.csv');
 }
@@ -70,7 +104,7 @@ function inSavedPlacesFolder(path: string): boolean {
  * Picks the place lists among the archive's CSVs (product.md): the CSVs inside a `Saved` folder when
  * the archive has one (one holding any CSV, image and page lists included); otherwise the seed's
  * rule, CSVs in a folder whose path says "saved places" preferred, else every CSV. Image and page
- * lists are never place lists. (`Saved Places.json` is chosen apart: it is always a list.)
+ * lists are never place lists. (The starred places are chosen apart: they are always a list.)
  */
 function choosePlaceLists<T extends CsvEntry>(csvs: readonly T[]): T[] {
   const candidates = csvs.filter((entry) => isPlaceListPath(entry.path));
@@ -101,9 +135,10 @@ export function checkArchiveSize(size: number, limits: Limits): void {
 }
 
 /**
- * Reads the ZIP directory only (nothing is inflated) and chooses the place lists (see
- * {@link isInSavedFolder}, {@link isPlaceListPath}; folders skipped): the saved lists (`.csv`), then
- * the starred places (`Saved Places.json`, product.md) wherever they are. Refuses archives past the
+ * Reads the ZIP directory (and the start of `.json` files only) and chooses the place lists (see
+ * {@link isInSavedFolder}, {@link isPlaceListPath}; folders and macOS metadata skipped): the saved
+ * lists (`.csv`), then the starred places (`Saved Places.json` or its localized name, product.md:
+ * {@link isStarredEntry}) wherever they are. Refuses archives past the
  * limits before any inflating. Throws ConverterError: `incomplete-zip` when the directory cannot be
  * read (a download cut short), `no-csv` when the archive holds neither a CSV nor starred places,
  * `no-place-lists` when it holds only lists that are not places.
@@ -126,10 +161,10 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
   const csvs: ChosenEntry[] = [];
   const starred: ChosenEntry[] = [];
   for (const zip of directory) {
-    if (isDirectory(zip)) continue;
+    if (isDirectory(zip) || isMacMetadata(zip.name)) continue;
     if (isCsvPath(zip.name)) {
       csvs.push({ path: zip.name, size: zip.originalSize, kind: 'csv', zip });
-    } else if (isSavedPlacesJsonPath(zip.name)) {
+    } else if (isStarredEntry(bytes, zip, limits)) {
       starred.push({ path: zip.name, size: zip.originalSize, kind: 'starred', zip });
     }
   }

@@ -23,6 +23,31 @@ export function isSavedPlacesJsonPath(path: string): boolean {
   return fileNameFromPath(path).toLowerCase() === SAVED_PLACES_JSON_NAME.toLowerCase();
 }
 
+/** How much of a `.json` file's start {@link looksLikeSavedPlacesJson} reads. */
+export const STARRED_SNIFF_BYTES = 16 * 1024;
+
+/** Google's link to a place, in either format of the file. */
+const MAPS_URL_FIELD = /"(?:google_maps_url|Google Maps URL)"\s*:/;
+/**
+ * Fields only reviews have: `Reviews.json` shares the starred file's envelope and link field.
+ * Fixed alternatives, so the scan is linear.
+ */
+const REVIEW_FIELD =
+  /"(?:five_star_rating_published|review_text_published|questions|Star Rating|Review Comment)"\s*:/;
+
+/**
+ * True when the start of a `.json` file (its first {@link STARRED_SNIFF_BYTES}, as text) is the
+ * starred places under another name: Takeout names the file in the account's language
+ * (`Gespeicherte Orte.json`, `Adresses enregistrées.json`, …) and keeps its content, a
+ * FeatureCollection whose features link to Google Maps; reviews, which link too, are told apart by
+ * their rating and text fields.
+ */
+export function looksLikeSavedPlacesJson(head: string): boolean {
+  return (
+    head.includes('"FeatureCollection"') && MAPS_URL_FIELD.test(head) && !REVIEW_FIELD.test(head)
+  );
+}
+
 const CollectionSchema = v.object({
   type: v.literal('FeatureCollection'),
   features: v.array(v.unknown()),

@@ -4,7 +4,7 @@
  * fflate's by default (the browser and the worker), or Node's native zlib, which inflates the same
  * bytes in about a third of the time.
  */
-import { inflateSync } from 'fflate';
+import { Inflate as StreamingInflate, inflateSync } from 'fflate';
 
 /** One entry of the directory: where its data is and what it unpacks to (as declared). */
 export interface ZipEntry {
@@ -146,15 +146,47 @@ export function readZipDirectory(d: Uint8Array): ZipEntry[] {
  * is missing, its data is cut short or not valid DEFLATE, or its compression is neither.
  */
 export function readZipEntry(d: Uint8Array, entry: ZipEntry, inflate: Inflate): Uint8Array {
+  const data = entryData(d, entry);
+  if (entry.compression === 0) return data.slice(0, entry.originalSize);
+  if (entry.compression === 8)
+    return entry.originalSize === 0 ? new Uint8Array(0) : inflate(data, entry.originalSize);
+  throw new RangeError(`unknown compression type ${entry.compression}`);
+}
+
+/** An entry's data as stored (compressed or not); throws when its local header or data is missing. */
+function entryData(d: Uint8Array, entry: ZipEntry): Uint8Array {
   const local = entry.localOffset;
   if (local + 30 > d.length || u32(d, local) !== 0x04034b50) {
     throw new RangeError('ZIP entry header missing');
   }
   const start = local + 30 + u16(d, local + 26) + u16(d, local + 28);
   if (start + entry.size > d.length) throw new RangeError('ZIP entry cut short');
-  const data = d.subarray(start, start + entry.size);
-  if (entry.compression === 0) return data.slice(0, entry.originalSize);
-  if (entry.compression === 8)
-    return entry.originalSize === 0 ? new Uint8Array(0) : inflate(data, entry.originalSize);
-  throw new RangeError(`unknown compression type ${entry.compression}`);
+  return d.subarray(start, start + entry.size);
+}
+
+/** Compressed bytes handed to the streaming inflate at a time by {@link peekZipEntry}. */
+const PEEK_STEP = 4096;
+
+/**
+ * The first `length` bytes of an entry (fewer when it is shorter), inflating only as much as that
+ * takes: how a file is told by its content without unpacking all of it. Throws as
+ * {@link readZipEntry} does.
+ */
+export function peekZipEntry(d: Uint8Array, entry: ZipEntry, length: number): Uint8Array {
+  const data = entryData(d, entry);
+  const wanted = Math.min(length, entry.originalSize);
+  if (entry.compression === 0) return data.subarray(0, wanted);
+  if (entry.compression !== 8)
+    throw new RangeError(`unknown compression type ${entry.compression}`);
+  const out = new Uint8Array(wanted);
+  let filled = 0;
+  const stream = new StreamingInflate((chunk) => {
+    const taken = Math.min(chunk.length, wanted - filled);
+    out.set(chunk.subarray(0, taken), filled);
+    filled += taken;
+  });
+  for (let at = 0; at < data.length && filled < wanted; at += PEEK_STEP) {
+    stream.push(data.subarray(at, at + PEEK_STEP), at + PEEK_STEP >= data.length);
+  }
+  return out.subarray(0, filled);
 }
