@@ -283,7 +283,7 @@ describe('descriptions and tags reach every format', () => {
     expect(book.getElementsByTagName('value')[0]?.textContent).toBe('📚 Bookstores, 🛴 Fun stores');
   });
 
-  it('GPX: the description in the metadata; tags in each waypoint', async () => {
+  it("GPX: the description in the metadata; tags in each waypoint's description", async () => {
     const run = await convertArchive(bytes, { formats: ['gpx'] });
     const { doc, geojson } = readGpx(file(run, 'Lisbon.gpx') as string);
     const metadata = doc.getElementsByTagName('metadata')[0]!;
@@ -292,8 +292,8 @@ describe('descriptions and tags reach every format', () => {
     );
     expect(geojson.features.map((f) => f.properties?.name)).toEqual(['Scooter shop', 'Book & Co']);
     const waypoints = Array.from(doc.getElementsByTagName('wpt'));
-    expect(waypoints[1]!.getElementsByTagName('type')[0]?.textContent).toBe(
-      '📚 Bookstores, 🛴 Fun stores',
+    expect(waypoints[1]!.getElementsByTagName('desc')[0]?.textContent).toContain(
+      'Tags: 📚 Bookstores, 🛴 Fun stores',
     );
     expect(waypoints[0]!.getElementsByTagName('desc')[0]?.textContent).toContain(
       'Comment: Go early',

@@ -8,6 +8,7 @@ import { ConverterError } from './core/errors.js';
 import {
   eachListFile,
   listParts,
+  partList,
   writePlacesChunks,
   FORMAT_INFO,
   type ListMeta,
@@ -254,7 +255,7 @@ export function unwrittenListFiles(
   if (!source) return [];
   return listParts(source.meta, source.mapped, format, maxPerFile).map(({ places, ...part }) => ({
     ...part,
-    chunks: () => writePlacesChunks(format, places, source.meta),
+    chunks: () => writePlacesChunks(format, places, partList(source.meta, part.part, part.parts)),
   }));
 }
 

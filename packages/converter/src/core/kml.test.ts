@@ -45,6 +45,16 @@ describe('buildKml', () => {
       /converted from google maps saved places/i,
     );
     expect(doc.getElementsByTagName('href')[0]?.textContent).toMatch(/red-pushpin\.png$/);
+    // The pushpin's tip, as Google's own styles anchor it: without it the icon's centre sits on
+    // the place (KML's default hotSpot), and the pin's tip beside it.
+    const hotSpot = doc.getElementsByTagName('hotSpot')[0];
+    expect(hotSpot?.parentNode?.nodeName).toBe('IconStyle');
+    expect(['x', 'y', 'xunits', 'yunits'].map((name) => hotSpot?.getAttribute(name))).toEqual([
+      '20',
+      '2',
+      'pixels',
+      'pixels',
+    ]);
   });
 
   it('writes longitude first, and a real reader gets the place back', () => {
@@ -227,10 +237,25 @@ describe("a list's KML parts", () => {
       'Food (Older) (part 1 of 2).kml',
       'Food (Older) (part 2 of 2).kml',
     ]);
-    for (const part of parts) {
+    for (const [index, part] of parts.entries()) {
       const folder = parse(part.data as string).doc.getElementsByTagName('Folder')[0];
-      expect(folder?.getElementsByTagName('name')[0]?.textContent).toBe('Food');
+      // Each part names itself: apps that name a list from the file keep the parts apart.
+      expect(folder?.getElementsByTagName('name')[0]?.textContent).toBe(
+        `Food (part ${index + 1} of 2)`,
+      );
       expect(folder?.getElementsByTagName('description')[0]?.textContent).toBe('Eat');
     }
+    // GPX's metadata (Organic Maps' list name) and GeoJSON's name too; one file keeps the name.
+    const gpx = writeListFiles({ name: 'Food' }, places as MappedPlace[], 'gpx', 2);
+    expect(
+      gpx.map((part) => /<metadata><name>([^<]*)<\/name>/.exec(part.data as string)?.[1]),
+    ).toEqual(['Food (part 1 of 2)', 'Food (part 2 of 2)']);
+    const geojson = writeListFiles({ name: 'Food' }, places as MappedPlace[], 'geojson', 2);
+    expect(geojson.map((part) => JSON.parse(part.data as string).name)).toEqual([
+      'Food (part 1 of 2)',
+      'Food (part 2 of 2)',
+    ]);
+    const whole = writeListFiles({ name: 'Food' }, places as MappedPlace[], 'geojson', 3);
+    expect(JSON.parse(whole[0]!.data as string).name).toBe('Food');
   });
 });

@@ -84,7 +84,7 @@ export interface KmlFolder {
  * from the archive, which may come from anyone (`<script>` must stay text).
  */
 function kmlHead(documentName: string, folder: KmlFolder | undefined): string {
-  const style = xml`<Style id="${STYLE_ID}"><IconStyle><scale>1.1</scale><Icon><href>${RED_PUSHPIN}</href></Icon></IconStyle></Style>`;
+  const style = xml`<Style id="${STYLE_ID}"><IconStyle><scale>1.1</scale><Icon><href>${RED_PUSHPIN}</href></Icon><hotSpot x="20" y="2" xunits="pixels" yunits="pixels"/></IconStyle></Style>`;
   const balloon = new Markup(`<![CDATA[${htmlText(folder?.description ?? '')}]]>`);
   const open = folder
     ? xml`<Folder><name>${folder.name}</name><description>${balloon}</description>`

@@ -84,7 +84,8 @@ function OtherApps({ format }: { format: 'gpx' | 'geojson' }) {
           </li>
           <li>
             In Organic Maps or OsmAnd, open each file (or share it to the app): its places are added
-            as a list of bookmarks or favourites.
+            as a list of bookmarks or favourites named after your list, each with its note, comment,
+            tags and Google Maps link.
           </li>
           <li>In other GPS apps, use their Import of GPX waypoints.</li>
         </ol>
@@ -93,7 +94,8 @@ function OtherApps({ format }: { format: 'gpx' | 'geojson' }) {
           <li>Open the GeoJSON files in a GIS tool (QGIS, geojson.io, Mapbox, Leaflet…).</li>
           <li>
             Each place is a Point feature with its name, note, comment, tags and Google Maps link as
-            properties, longitude first (RFC 7946).
+            properties, and all of them as one description (what Organic Maps and geojson.io show),
+            longitude first (RFC 7946).
           </li>
         </ol>
       )}

@@ -6,7 +6,7 @@ import { readGeoJson } from '../../../test/read-formats.js';
 import { UNTITLED_PLACE_NAME } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
 import { buildGeoJson } from './geojson.js';
-import { cleanText, placeName } from './place-text.js';
+import { cleanText, describedWithLink, placeName } from './place-text.js';
 
 /** Whether a string is well-formed UTF-16 (no lone surrogate), i.e. encodes to UTF-8 exactly. */
 function isWellFormed(text: string): boolean {
@@ -38,12 +38,15 @@ describe('buildGeoJson', () => {
             comment: 'Go early',
             tags: ['🛴 Fun stores', 'B'],
             url: 'https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
+            // What Organic Maps, geojson.io and uMap show: the balloon's text and the link.
+            description:
+              'Note: Line one\nline two\n\nComment: Go early\n\nTags: 🛴 Fun stores, B\n\nhttps://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
           },
         },
         {
           type: 'Feature',
           geometry: { type: 'Point', coordinates: [151.2093, -33.8688] },
-          properties: { name: 'Sydney', note: '', comment: '', tags: [], url: '' },
+          properties: { name: 'Sydney', note: '', comment: '', tags: [], url: '', description: '' },
         },
       ],
     });
@@ -101,6 +104,7 @@ describe('buildGeoJson', () => {
             comment: cleanText(comment),
             tags: tags.map(cleanText),
             url: cleanText(url),
+            description: describedWithLink(place({ note, comment, tags, url })),
           });
         },
       ),

@@ -1,6 +1,6 @@
 import type { MappedPlace } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
-import { cleanText, placeName } from './place-text.js';
+import { cleanText, describedWithLink, placeName } from './place-text.js';
 
 /** What {@link buildGeoJson} needs of a list: written as the collection's `name` and `description`. */
 export interface GeoJsonList {
@@ -19,6 +19,11 @@ export interface PlaceProperties {
   tags: string[];
   /** The place's Google Maps URL as exported, `''` when absent. */
   url: string;
+  /**
+   * The note, comment, tags and link as one text (`describedWithLink`), `''` when none: the
+   * property Organic Maps, geojson.io and uMap show, which read none of the fields above.
+   */
+  description: string;
 }
 
 /** Degrees as a JSON number rounded to 7 decimals (about 1 cm), like every other format writes them. */
@@ -33,6 +38,7 @@ function feature(place: MappedPlace): string {
     comment: cleanText(place.comment),
     tags: place.tags ? place.tags.map(cleanText) : [],
     url: cleanText(place.url),
+    description: describedWithLink(place),
   };
   return JSON.stringify({
     type: 'Feature',

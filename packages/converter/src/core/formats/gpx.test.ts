@@ -79,10 +79,10 @@ describe('buildGpx', () => {
     expect(geojson.features).toHaveLength(2);
     const [louvre, sydney] = geojson.features;
     expect(louvre?.geometry).toEqual({ type: 'Point', coordinates: [2.337644, 48.8606111] });
+    // The link ends the description too: Organic Maps reads <desc> and no <link>.
     expect(louvre?.properties).toMatchObject({
       name: 'Louvre',
-      desc: 'Note: Line one\nline two\n\nComment: Go early\n\nTags: 🛴 Fun stores, A & <B>',
-      type: '🛴 Fun stores, A & <B>',
+      desc: 'Note: Line one\nline two\n\nComment: Go early\n\nTags: 🛴 Fun stores, A & <B>\n\nhttps://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
       links: [
         {
           href: 'https://www.google.com/maps/place/Louvre/data=!4m2!3m1!1s0x1:0x2',
@@ -97,20 +97,24 @@ describe('buildGpx', () => {
     expect(wpt.getAttribute('lon')).toBe('2.337644');
   });
 
-  it("keeps each waypoint's children in the schema's order (name, desc, link, type)", () => {
+  it("keeps each waypoint's children in the schema's order (name, desc, link), with no type", () => {
+    // No <type>: OsmAnd files a waypoint under its type, scattering a list over its tag sets.
     const { doc } = readGpx(buildGpx([place({ note: 'n', comment: 'c', tags: ['t'] })]));
     const wpt = doc.getElementsByTagName('wpt')[0]!;
-    expect(childElementNames(wpt)).toEqual(['name', 'desc', 'link', 'type']);
+    expect(childElementNames(wpt)).toEqual(['name', 'desc', 'link']);
     expect(inSchemaOrder(childElementNames(wpt), WPT_ORDER)).toBe(true);
     const link = wpt.getElementsByTagName('link')[0]!;
     expect(childElementNames(link)).toEqual(['text']);
   });
 
-  it('links only http(s) URLs', () => {
+  it('links only http(s) URLs, in <link> and in <desc>', () => {
     for (const url of ['javascript:alert(1)', 'data:text/html,x', '', 'www.google.com']) {
-      const { geojson } = readGpx(buildGpx([place({ url })]));
+      const { geojson } = readGpx(buildGpx([place({ url, note: 'n' })]));
       expect(geojson.features[0]?.properties).not.toHaveProperty('links');
+      expect(geojson.features[0]?.properties?.desc).toBe('Note: n');
     }
+    const bare = readGpx(buildGpx([place({ url: 'https://maps.app.goo.gl/abc' })])).geojson;
+    expect(bare.features[0]?.properties?.desc).toBe('https://maps.app.goo.gl/abc');
   });
 
   it(`names an untitled place "${UNTITLED_PLACE_NAME}" and rounds to 7 decimals`, () => {
@@ -144,7 +148,7 @@ describe('buildGpx', () => {
     );
     const properties = geojson.features[0]?.properties ?? {};
     expect(properties.name).toBe('a\u0085b\u2028c\u2029d');
-    expect(properties.desc).toBe('Note: d\u0085e\u2028f\u2029g');
+    expect(properties.desc).toBe('Note: d\u0085e\u2028f\u2029g\n\nhttps://example.com/a\tb\nc');
     expect((properties.links as Array<{ href: string }>)[0]?.href).toBe(url);
   });
 
@@ -164,8 +168,9 @@ describe('buildGpx', () => {
         const tagLine = cleanText(tags.join(', '));
         if (tags.length > 0 && tagLine) {
           expect(desc).toContain(xmlLineEnds(`Tags: ${tagLine}`));
-          expect(properties.type).toBe(xmlLineEnds(tagLine));
         }
+        expect(desc.endsWith(xmlLineEnds(cleanText(url)))).toBe(true);
+        expect(properties).not.toHaveProperty('type');
         expect((properties.links as Array<{ href: string }>)[0]?.href).toBe(cleanText(url));
         const wpt = doc.getElementsByTagName('wpt')[0]!;
         expect(inSchemaOrder(childElementNames(wpt), WPT_ORDER)).toBe(true);

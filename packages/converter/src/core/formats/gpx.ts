@@ -3,7 +3,7 @@ import { formatDegrees } from '../latlng.js';
 import type { LatLng } from '../types.js';
 import { escapeXml, xml, xmlDocumentStart } from '../xml.js';
 import { linkText } from '../link-text.js';
-import { isWebLink, placeName, placeTags, plainDescription } from './place-text.js';
+import { describedWithLink, isWebLink, placeName } from './place-text.js';
 
 /** The GPX 1.1 namespace, and where its schema lives. */
 export const GPX_NAMESPACE = 'http://www.topografix.com/GPX/1/1';
@@ -38,21 +38,21 @@ function gpxPoint(point: LatLng): string {
 
 /**
  * One waypoint, in GPX 1.1's element order for `wptType` (name, cmt, desc, src, link, sym, type):
- * the name; the note, comment and tags as plain text in `<desc>` (see `plainDescription`); the Google
- * Maps link, only for http(s) URLs; the tags as `<type>`, the closest thing GPX has to a category.
- * Every value goes through `escapeXml`, which also removes characters XML 1.0 forbids and writes NEL,
- * LINE SEPARATOR and PARAGRAPH SEPARATOR as character references, so XML 1.1-minded readers do not
- * turn them into line feeds. The hot path of a 100,000-place run: one template literal per place.
+ * the name; the note, comment, tags and link as plain text in `<desc>` (see `describedWithLink`:
+ * Organic Maps reads no `<link>`); the Google Maps link again as `<link>`, only for http(s) URLs.
+ * No `<type>`: OsmAnd files a waypoint under its type, which would scatter one list over a group
+ * per set of tags (the tags are in `<desc>`). Every value goes through `escapeXml`, which also
+ * removes characters XML 1.0 forbids and writes NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR as
+ * character references, so XML 1.1-minded readers do not turn them into line feeds. The hot path of
+ * a 100,000-place run: one template literal per place.
  */
 function waypoint(place: MappedPlace): string {
-  const description = plainDescription(place);
-  const tags = placeTags(place);
+  const description = describedWithLink(place);
   const desc = description ? `<desc>${escapeXml(description)}</desc>` : '';
   const link = isWebLink(place.url)
     ? `<link href="${escapeAttribute(place.url)}"><text>${escapeXml(linkText(place.url))}</text></link>`
     : '';
-  const type = tags ? `<type>${escapeXml(tags)}</type>` : '';
-  return `<wpt ${gpxPoint(place.coordinates)}><name>${escapeXml(placeName(place.title))}</name>${desc}${link}${type}</wpt>\n`;
+  return `<wpt ${gpxPoint(place.coordinates)}><name>${escapeXml(placeName(place.title))}</name>${desc}${link}</wpt>\n`;
 }
 
 /**

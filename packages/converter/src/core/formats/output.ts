@@ -134,6 +134,15 @@ function folderOf(list: ListMeta | undefined): KmlFolder | undefined {
 }
 
 /**
+ * The list as one of its parts names itself inside the file: `Want to go (part 2 of 3)` when it is
+ * split, so apps that name a list from the file's own name (Organic Maps takes GPX's
+ * `<metadata><name>`) keep the parts apart; the list itself otherwise.
+ */
+export function partList(list: ListMeta, part: number, parts: number): ListMeta {
+  return parts > 1 ? { ...list, name: `${list.name}${partSuffix(part, parts)}` } : list;
+}
+
+/**
  * One file's content in a format, for the given places (all with coordinates). KML keeps the seed's
  * Document and, when the list has a description, puts the places in a `<Folder>` carrying it; GPX and
  * GeoJSON carry the list's name and description; the CSV has no room for them.
@@ -220,7 +229,7 @@ export function* eachListFile(
 ): Generator<OutputPart> {
   for (const part of listParts(list, places, format, maxPerFile)) {
     const { fileName, mimeType, placemarks, parts } = part;
-    const data = writePlaces(format, part.places, list);
+    const data = writePlaces(format, part.places, partList(list, part.part, parts));
     yield { fileName, mimeType, format, data, placemarks, part: part.part, parts };
   }
 }

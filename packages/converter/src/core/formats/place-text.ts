@@ -34,10 +34,9 @@ export function isWebLink(url: string): boolean {
 }
 
 /**
- * The balloon of the KML placemark as plain text, for formats with a single description field (GPX's
- * `<desc>`): `Note: …`, `Comment: …` and `Tags: a, b`, each only if present, set apart by a blank
- * line. Line breaks inside the note and comment are kept as they are. The link is not repeated here:
- * formats that have a link field carry it there.
+ * The balloon of the KML placemark as plain text: `Note: …`, `Comment: …` and `Tags: a, b`, each
+ * only if present, set apart by a blank line. Line breaks inside the note and comment are kept as
+ * they are. The link is not part of it (see {@link describedWithLink}).
  */
 export function plainDescription(place: ParsedPlace): string {
   const parts: string[] = [];
@@ -48,4 +47,16 @@ export function plainDescription(place: ParsedPlace): string {
   if (comment) parts.push(`Comment: ${comment}`);
   if (tags) parts.push(`Tags: ${tags}`);
   return parts.join('\n\n');
+}
+
+/**
+ * {@link plainDescription} followed by the place's link (http(s) only), for the single description
+ * field of GPX's `<desc>` and GeoJSON's `description`: Organic Maps reads only that field of a
+ * waypoint or feature, and drops GPX's `<link>`, so the way back to the place's page would be lost.
+ */
+export function describedWithLink(place: ParsedPlace): string {
+  const text = plainDescription(place);
+  if (!isWebLink(place.url)) return text;
+  const url = cleanText(place.url);
+  return text ? `${text}\n\n${url}` : url;
 }
