@@ -17,12 +17,17 @@ interface DropZoneProps {
  */
 export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZoneProps) {
   const [dragging, setDragging] = useState(false);
+  /** How many files the last drop held, when it held more than one (none of them is taken). */
+  const [dropped, setDropped] = useState(0);
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
     event.preventDefault();
     setDragging(false);
-    const file = event.dataTransfer.files[0];
-    if (file) onFile(file);
+    const { files } = event.dataTransfer;
+    // Taking the first of several would silently leave the others out (a Takeout export in parts).
+    setDropped(files.length > 1 ? files.length : 0);
+    const file = files[0];
+    if (file && files.length === 1) onFile(file);
   }
 
   return (
@@ -52,7 +57,13 @@ export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZ
         Choose File
       </button>
       <p className="dropzone-accept">Accepts .zip files only (your Google Takeout archive)</p>
-      {refusedFileName !== null && (
+      {dropped > 1 && (
+        <p className="dropzone-refused" role="alert">
+          You dropped {dropped} files: drop one ZIP file at a time. A Takeout export in several
+          parts is several ZIP files; convert each on its own.
+        </p>
+      )}
+      {dropped === 0 && refusedFileName !== null && (
         <p className="dropzone-refused">
           “{refusedFileName}” was not accepted: it is not a .zip file.
         </p>

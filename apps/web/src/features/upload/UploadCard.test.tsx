@@ -56,6 +56,23 @@ describe('UploadCard', () => {
     ]);
   });
 
+  it('takes none of several dropped files and says to drop one at a time (a Takeout in parts)', async () => {
+    const converter = fakeConverter();
+    const { store } = mount(<UploadCard />, { converter });
+    const part = (n: number) =>
+      new File([new Uint8Array(64)], `takeout-2025-00${n}.zip`, { type: 'application/zip' });
+    fireEvent.drop(screen.getByTestId('dropzone'), { dataTransfer: { files: [part(1), part(2)] } });
+    expect(screen.getByRole('alert').textContent).toBe(
+      'You dropped 2 files: drop one ZIP file at a time. A Takeout export in several parts is several ZIP files; convert each on its own.',
+    );
+    expect(store.getState().state.status).toBe('empty');
+    expect(converter.calls).toEqual([]);
+    // One file then is taken, and the sentence goes.
+    fireEvent.drop(screen.getByTestId('dropzone'), { dataTransfer: { files: [part(2)] } });
+    await waitFor(() => expect(store.getState().state.status).toBe('selecting'));
+    expect(screen.queryByText(/You dropped/)).toBeNull();
+  });
+
   it("counts the archive's own lists, not the lists a retry adds", () => {
     const loaded = STATES.loaded as Extract<AppState, { status: 'loaded' }>;
     const retries = loaded.lists.map((list) => ({
