@@ -62,6 +62,7 @@ const UNLIMITED = {
   intentsPerHour: 1e9,
   intentsPerDay: 1e9,
   payerChecksPerMinute: 1e9,
+  providerReadsPerMinute: 1e9,
 };
 
 type StoreName = 'memory' | 'redis';

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -126,6 +128,45 @@ function answerBadUrl(_error: FastifyError, _request: FastifyRequest, reply: Fas
     .send({ error: { code: 'bad_request', message: 'The address is not valid.' } });
 }
 
+/** What Node's HTTP parser refused, as the API words it: status, code, message. */
+function clientErrorAnswer(error: NodeJS.ErrnoException): [number, string, string] {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return [408, 'request_timeout', 'The request did not arrive in time.'];
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return [431, 'headers_too_large', 'The request headers are too large.'];
+  }
+  return [400, 'bad_request', 'The request could not be read.'];
+}
+
+/**
+ * A request Node's HTTP parser refuses before Fastify sees it (a malformed or smuggling-shaped
+ * request, headers past 16 KB, headers arriving too slowly): answered in the API's error shape
+ * with the headers that keep an answer inert, as Fastify's own handler does otherwise (written
+ * on the socket, which is then closed).
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] = clientErrorAnswer(error);
+  const body = JSON.stringify({ error: { code, message } });
+  if (socket.writable) {
+    socket.write(
+      [
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+        'connection: close',
+        'content-type: application/json; charset=utf-8',
+        `content-length: ${Buffer.byteLength(body)}`,
+        "content-security-policy: default-src 'none'; frame-ancestors 'none'",
+        'x-content-type-options: nosniff',
+        'x-frame-options: DENY',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+  }
+  socket.destroy(error);
+}
+
 /**
  * Builds the whole API (and the web app, when built) without listening: `server.ts` listens, tests
  * call `app.inject` or listen on a random port. Payments are Stripe when keys are set, demo
@@ -143,6 +184,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     keepAliveTimeout: connections.keepAliveTimeoutMs,
     http: { connectionsCheckingInterval: connections.timeoutCheckIntervalMs },
     frameworkErrors: answerBadUrl,
+    clientErrorHandler: answerClientError,
     // Requests arriving while closing get the API's own 503 (an onRequest hook below), with
     // Retry-After, not Fastify's bare one.
     return503OnClosing: false,

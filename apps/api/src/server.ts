@@ -2,6 +2,9 @@ import { buildApp } from './app.js';
 import { loadSettings, SettingsError } from './config.js';
 import { REACHABLE_DEMO_MAX_PLACES } from '@placeport/contract';
 
+/** Hosts that listen on every address of the machine. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '::0', '0:0:0:0:0:0:0:0']);
+
 /** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -14,13 +17,18 @@ async function main(): Promise<void> {
     settlement: { auto: true },
   });
   const address = await app.listen({ host: settings.host, port: settings.port });
+  // For a wildcard host Fastify answers with one local address (127.0.0.1): say what is exposed.
+  const everywhere = WILDCARD_HOSTS.has(settings.host)
+    ? ` and on every other address of this machine (HOST=${settings.host})`
+    : '';
   app.log.info(
     {
+      host: settings.host,
       payments: settings.stripe ? 'stripe' : 'demo',
       placesApi: settings.googleMapsApiKey ? 'on' : 'off',
       webApp: settings.webDist ?? 'not built',
     },
-    `PlacePort API listening on ${address}`,
+    `PlacePort API listening on ${address}${everywhere}`,
   );
   if (settings.demoPayments === 'reachable') {
     app.log.warn(

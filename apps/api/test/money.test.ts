@@ -152,6 +152,60 @@ describe('only the payer acts on a payment', () => {
     expect(fake().requests.map((request) => request.method)).toEqual(['GET', 'GET', 'GET']);
   });
 
+  it('bounds the Stripe reads one client causes, even through its own unauthorized intent', async () => {
+    stack = await startStack({
+      stripe: true,
+      config: { rateLimits: { ...UNLIMITED, providerReadsPerMinute: 4 } },
+    });
+    const created = await stack.post('/api/create-payment-intent', { amount: 1 });
+    const id = created.body.paymentIntentId as string;
+    fake().clearRequests();
+    const batch = () =>
+      stack!.post('/api/resolve-urls-batch', { urls: placeLinks(1), paymentIntentId: id });
+    // Never authorized: each batch reads the intent again (no verdict is kept before it is)…
+    for (let i = 0; i < 3; i += 1) expect((await batch()).status).toBe(402);
+    expect((await stack.get(`/api/payments/${id}`)).status).toBe(200);
+    expect(fake().requests).toHaveLength(4);
+    // …until this client's reads for the minute are spent: refused with no read.
+    const refused = await batch();
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ error: { code: 'rate_limited' } });
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect((await stack.get(`/api/payments/${id}`)).status).toBe(429);
+    const claim = { paymentIntentId: id, actualAmount: 0.5, convertedCount: 5, totalCount: 10 };
+    expect((await stack.post('/api/capture-payment', claim)).status).toBe(429);
+    expect(fake().requests).toHaveLength(4);
+    // Another client is not held back by it.
+    const other = await startStack({
+      stripe: true,
+      config: { rateLimits: { ...UNLIMITED, providerReadsPerMinute: 4 } },
+    });
+    try {
+      expect((await other.get(`/api/payments/${id}`, 'me')).status).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('spends one read on a paid run: its later batches use the verdict the store keeps', async () => {
+    stack = await startStack({
+      stripe: true,
+      config: { rateLimits: { ...UNLIMITED, providerReadsPerMinute: 2 } },
+    });
+    const id = await authorized(30);
+    fake().clearRequests();
+    for (let i = 0; i < 6; i += 1) {
+      const batch = await stack.post('/api/resolve-urls-batch', {
+        urls: placeLinks(5, i * 5),
+        paymentIntentId: id,
+      });
+      expect(batch.status).toBe(200);
+    }
+    expect(fake().requests).toHaveLength(1);
+    const claim = { paymentIntentId: id, actualAmount: 3, convertedCount: 30, totalCount: 30 };
+    expect((await stack.post('/api/capture-payment', claim)).status).toBe(200);
+  });
+
   it('rotates PAYER_COOKIE_SECRET: the first secret signs, every listed one verifies', async () => {
     const [previous, current] = ['p'.repeat(32), 'c'.repeat(32)];
     const state = new MemoryStateStore();
@@ -239,6 +293,29 @@ describe("the server's count is the floor of the charge", () => {
     });
     expect(captures().map((request) => request.body.amount_to_capture)).toEqual(['10000']);
     expect(fake().paymentIntent(id)?.metadata.resolved).toBe('1000');
+  });
+
+  it('logs a claim below its count once, as news (info), never as a provider refusal', async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => void lines.push(line) };
+    stack = await startStack({ stripe: true, config: { logger: { level: 'info', stream } } });
+    const id = await authorized(10);
+    await stack.post('/api/resolve-urls-batch', { urls: pinned(8), paymentIntentId: id });
+    const claim = { paymentIntentId: id, actualAmount: 0.5, convertedCount: 5, totalCount: 10 };
+    for (let i = 0; i < 3; i += 1)
+      expect((await stack.post('/api/capture-payment', claim)).status).toBe(200);
+    expect(captures()).toHaveLength(1);
+    const logged = lines.map(
+      (line) => JSON.parse(line) as { level: number; msg: string; payment?: string },
+    );
+    expect(logged.filter((line) => line.msg.startsWith('capture claimed'))).toEqual([
+      expect.objectContaining({
+        level: 30,
+        payment: id,
+        msg: 'capture claimed 5 places; the server resolved 8: charging 8',
+      }),
+    ]);
+    expect(logged.some((line) => line.msg === 'payment provider refused')).toBe(false);
   });
 
   it('a batch still being looked up when its payment settles is refused, never answered unpaid', async () => {

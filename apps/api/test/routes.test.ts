@@ -4,7 +4,11 @@ import { buildApp } from '../src/app.js';
 import { BODY_LIMIT_BYTES } from '../src/app.js';
 import { PAYMENT_BODY_LIMIT_BYTES } from '../src/routes/payments.js';
 import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
-import { CookieJars, demoApp, settingsFor, UNLIMITED } from './support.js';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CookieJars, demoApp, settingsFor, UNLIMITED, WEB_FIXTURE } from './support.js';
 
 let app: FastifyInstance;
 let jars = new CookieJars();
@@ -306,6 +310,24 @@ describe('serving the web app', () => {
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
+  it("keeps only the build's own assets/ a year, whatever the folder the build lives in", async () => {
+    // Deployed under a folder named assets (/srv/assets/placeport/dist): the shell must still be
+    // revalidated, or browsers keep last year's page naming hashed files that are gone.
+    const root = await mkdtemp(join(tmpdir(), 'placeport-'));
+    const dist = join(root, 'assets', 'placeport', 'dist');
+    await cp(WEB_FIXTURE, dist, { recursive: true });
+    try {
+      app = await demoApp({ settings: settingsFor({ WEB_DIST: dist }) });
+      for (const url of ['/', '/index.html']) {
+        expect((await app.inject(url)).headers['cache-control'], url).toBe('no-cache');
+      }
+      const asset = await app.inject('/assets/app-fixture.js');
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('serves /index.html as the converter page, revalidated on every visit', async () => {
     app = await demoApp();
     for (const url of ['/', '/index.html', '/?from=bookmark']) {
@@ -412,6 +434,42 @@ describe('security headers, CORS and rate limits', () => {
     }
   });
 
+  it("answers what Node's HTTP parser refuses in the API's error shape, inert, and closes", async () => {
+    app = await demoApp();
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    /** Sends raw bytes and reads the whole answer (the server closes the connection). */
+    const raw = async (request: string) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(request);
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      const [head, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      return { head: head!.toLowerCase(), body: JSON.parse(body!) as unknown };
+    };
+    // A smuggling shape: both Transfer-Encoding and Content-Length.
+    const smuggled = await raw(
+      'POST /api/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n0\r\n\r\n',
+    );
+    expect(smuggled.head).toMatch(/^http\/1\.1 400 bad request/);
+    expect(smuggled.body).toEqual({
+      error: { code: 'bad_request', message: 'The request could not be read.' },
+    });
+    const huge = await raw(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(huge.head).toMatch(/^http\/1\.1 431 /);
+    expect(huge.body).toEqual({
+      error: { code: 'headers_too_large', message: 'The request headers are too large.' },
+    });
+    for (const answer of [smuggled, huge]) {
+      expect(answer.head).toContain('x-content-type-options: nosniff');
+      expect(answer.head).toContain(
+        "content-security-policy: default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(answer.head).toContain('connection: close');
+    }
+  });
+
   it('allows CORS only for the configured origin', async () => {
     app = await buildApp({ settings: settingsFor({ CORS_ORIGIN: 'https://placeport.example' }) });
     const allowed = await app.inject({
@@ -468,6 +526,7 @@ describe('security headers, CORS and rate limits', () => {
       intentsPerHour: 1,
       intentsPerDay: 3,
       payerChecksPerMinute: 1,
+      providerReadsPerMinute: 2,
     });
     // One intent an hour at this factor: the second is refused by the creation cap.
     expect((await post('/api/create-payment-intent', { amount: 1 })).statusCode).toBe(200);

@@ -97,6 +97,7 @@ describe('server.ts', () => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('demo_limit');
     server.child.kill('SIGTERM');
     await once(server.child, 'exit');
+    expect(server.output()).not.toContain('every other address');
     const warning = server
       .output()
       .split('\n')
@@ -105,6 +106,24 @@ describe('server.ts', () => {
       level: 40,
       maxPlaces: 1000,
       msg: expect.stringContaining('where other machines can reach them'),
+    });
+  });
+
+  it('says when it listens on every address, not only the loopback one Fastify names', async () => {
+    const server = startServer({ PORT: '0', HOST: '0.0.0.0', DEMO_PAYMENTS: 'on' });
+    const base = await server.address;
+    expect((await fetch(`${base}/api/health`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    await once(server.child, 'exit');
+    const listening = server
+      .output()
+      .split('\n')
+      .find((line) => line.includes('PlacePort API listening on'));
+    expect(JSON.parse(listening!)).toMatchObject({
+      host: '0.0.0.0',
+      msg: expect.stringMatching(
+        /^PlacePort API listening on http:\/\/[\d.:]+ and on every other address of this machine \(HOST=0\.0\.0\.0\)$/,
+      ),
     });
   });
 

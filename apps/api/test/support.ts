@@ -130,6 +130,7 @@ export const UNLIMITED = {
   intentsPerHour: 1e6,
   intentsPerDay: 1e6,
   payerChecksPerMinute: 1e6,
+  providerReadsPerMinute: 1e6,
 };
 
 /** The whole API listening on loopback with fake Google (and fake Stripe when asked). */

@@ -100,3 +100,23 @@ async function provesPayer(app: FastifyInstance, request: FastifyRequest, intent
   request.log.info({ payment: intentId }, "payer binding restored from the intent's metadata");
   return true;
 }
+
+/**
+ * Counts a read of a payment from the provider against this client's
+ * `providerReadsPerMinute`; past it, 429 `rate_limited` (Retry-After: a minute) and no read.
+ */
+export async function spendProviderRead(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<void> {
+  const limit = app.rateLimits.providerReadsPerMinute;
+  const reads = await app.state.hit(`provider-read:${clientKeyOf(request.ip)}`, 60_000, limit);
+  if (!reads.allowed) {
+    throw new ApiError(
+      429,
+      'rate_limited',
+      'Too many payment checks came from this address in the last minute. Wait a minute, then try again.',
+      60,
+    );
+  }
+}

@@ -31,6 +31,13 @@ export const DEFAULT_RATE_LIMITS = {
    * needs one per payment; made-up ids cost Stripe calls at this rate at most.
    */
   payerChecksPerMinute: 10,
+  /**
+   * Reads of a payment from the provider one client may cause per minute (`spendProviderRead`):
+   * a payment's status, its capture, and its first paid batch (later batches use the verdict the
+   * store keeps). A run needs a handful; without a cap, one unauthorized intent of one's own could
+   * be read 400 times a minute, and Stripe's read limit is the whole account's.
+   */
+  providerReadsPerMinute: 30,
 };
 
 /** The per-client rate limits of one app. */

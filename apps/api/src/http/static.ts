@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorAnswer } from '@placeport/contract/routes';
@@ -35,7 +35,11 @@ export async function installStaticAndFallback(
       root: webDist,
       prefix: '/',
       setHeaders: (reply, path) => {
-        reply.header('cache-control', path.includes('/assets/') ? IMMUTABLE : 'no-cache');
+        // Vite's hashed files are those in the build's own assets/ folder; the folder the build
+        // lives in may itself be called assets (/srv/assets/placeport/dist), and its shell must
+        // not be kept a year.
+        const hashed = relative(webDist, path).split(sep)[0] === 'assets';
+        reply.header('cache-control', hashed ? IMMUTABLE : 'no-cache');
       },
     });
   }

@@ -21,6 +21,8 @@ export interface Settled {
   receipt: CaptureReceipt;
   /** The server's count of places resolved for the payment, read once no lookup could start. */
   resolved: number;
+  /** Settled by this call; false when it was settled before and the receipt is repeated. */
+  now: boolean;
 }
 
 function receipt(intent: IntentView, capturedCents: number): CaptureReceipt {
@@ -175,6 +177,14 @@ export class PaymentService {
   }
 
   /**
+   * Whether {@link authorizedPlaces} would read the payment from the provider now: no verdict is
+   * kept and no check of it is under way in this process.
+   */
+  async readsProviderFor(id: string): Promise<boolean> {
+    return !this.checks.has(id) && (await this.state.verdictOf(id)) === undefined;
+  }
+
+  /**
    * Asks the provider about a payment and keeps what is worth keeping: the intent authorized, or
    * settled for good. Nothing before it is authorized, since the browser authorizes it with the
    * provider directly.
@@ -232,9 +242,14 @@ export class PaymentService {
 
   /**
    * Verifies the claim and captures `max(claimed, resolved by the server)` places, or cancels when
-   * that is under the minimum. A claim below the server's count is charged the count and logged.
+   * that is under the minimum. A claim below the server's count is charged the count, and `note`
+   * told so by the call that settles (a repeat of it charges nothing).
    */
-  async capture(claim: CaptureBody, log: Log): Promise<CaptureReceipt> {
+  async capture(
+    claim: CaptureBody,
+    log: Log,
+    note: Log = () => undefined,
+  ): Promise<CaptureReceipt> {
     const cents = dollarsToCents(claim.actualAmount, 'actualAmount');
     if (claim.convertedCount > claim.totalCount) {
       throw new PaymentError('invalid_counts', 'convertedCount cannot be more than totalCount.');
@@ -246,10 +261,10 @@ export class PaymentService {
         `actualAmount must be ${formatDollars(expected)} for ${claim.convertedCount} converted places at ${formatDollars(PRICE_PER_PLACE_CENTS)} each.`,
       );
     }
-    return this.serialized(claim.paymentIntentId, () => this.settle(claim, log));
+    return this.serialized(claim.paymentIntentId, () => this.settle(claim, log, note));
   }
 
-  private async settle(claim: CaptureBody, log: Log): Promise<CaptureReceipt> {
+  private async settle(claim: CaptureBody, log: Log, note: Log): Promise<CaptureReceipt> {
     const id = claim.paymentIntentId;
     const intent = await this.retrieve(id, log);
     const places = requirePlacePortIntent(intent);
@@ -265,8 +280,8 @@ export class PaymentService {
       (server) => chargedPlaces(claimed, server, places),
       log,
     );
-    if (claimed < settled.resolved) {
-      log(
+    if (settled.now && claimed < settled.resolved) {
+      note(
         `capture claimed ${claimed} places; the server resolved ${settled.resolved}: charging ${chargedPlaces(claimed, settled.resolved, places)}`,
       );
     }
@@ -293,7 +308,7 @@ export class PaymentService {
       await this.state.replaceVerdict(id, { status: 'settling', places }, PAYMENT_STATE_TTL_MS);
     const resolved = await this.usage.resolvedByServer(intent);
     const cents = chargeCents(placesFor(resolved));
-    if (!open) return { receipt: settledReceipt(intent, cents), resolved };
+    if (!open) return { receipt: settledReceipt(intent, cents), resolved, now: false };
     let capturedCents = 0;
     try {
       await this.usage.reportIfBehind(intent, log);
@@ -322,7 +337,7 @@ export class PaymentService {
         if (!(error instanceof StoreUnavailableError)) throw error;
         log(`${status}, but the shared state could not record it: ${error.message}`);
       });
-    return { receipt: receipt(intent, capturedCents), resolved };
+    return { receipt: receipt(intent, capturedCents), resolved, now: true };
   }
 
   /**

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as v from 'valibot';
 import { clientKeyOf } from '../http/client.js';
 import { ApiError, providerAnswer, providerLog } from '../http/errors.js';
-import { payerFor, requirePayer } from '../http/payer.js';
+import { payerFor, requirePayer, spendProviderRead } from '../http/payer.js';
 import { responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
 import { payerHash } from '../payments/payer.js';
@@ -72,9 +72,14 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
     async (request) => {
       const id = request.body.paymentIntentId;
       await requirePayer(app, request, id);
-      return app.payments.capture(request.body, providerLog(request)).catch((error: unknown) => {
-        throw error instanceof PaymentFailure ? providerAnswer(error, id) : error;
-      });
+      await spendProviderRead(app, request);
+      // The server's count overruling a lower claim is news, not a provider refusal.
+      const note = (detail: string) => request.log.info({ payment: id }, detail);
+      return app.payments
+        .capture(request.body, providerLog(request), note)
+        .catch((error: unknown) => {
+          throw error instanceof PaymentFailure ? providerAnswer(error, id) : error;
+        });
     },
   );
   app.get<{ Params: PaymentStatusParams }>(
@@ -85,6 +90,7 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       await requirePayer(app, request, request.params.id);
+      await spendProviderRead(app, request);
       return app.payments.status(request.params.id, providerLog(request));
     },
   );

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { queueTurn, type Requester } from '../allowance/allowance.js';
 import { clientKeyOf } from '../http/client.js';
 import { ApiError, providerLog } from '../http/errors.js';
-import { provenPayer, requirePayer } from '../http/payer.js';
+import { provenPayer, requirePayer, spendProviderRead } from '../http/payer.js';
 import { responses } from '../http/schemas.js';
 import { moneyRouteRateLimit } from '../http/security.js';
 
@@ -106,7 +106,10 @@ export function registerResolveRoute(app: FastifyInstance): void {
       const sent = request.body.urls;
       const { lookups, answered, refused } = sortLinks([...new Set(sent)]);
       const intentId = request.body.paymentIntentId;
-      if (intentId !== undefined) await requirePayer(app, request, intentId);
+      if (intentId !== undefined) {
+        await requirePayer(app, request, intentId);
+        if (await app.payments.readsProviderFor(intentId)) await spendProviderRead(app, request);
+      }
       const requester: Requester =
         intentId === undefined
           ? { kind: 'client', key: clientKeyOf(request.ip) }
