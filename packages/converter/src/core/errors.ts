@@ -17,7 +17,8 @@ export type ConverterErrorCode =
   | 'unknown-list'
   | 'ambiguous-list'
   | 'unknown-format'
-  | 'no-archive';
+  | 'no-archive'
+  | 'superseded';
 
 /** The seed's exact messages, and ours where the seed names none (the contract's). */
 export { MESSAGES } from '@placeport/contract';

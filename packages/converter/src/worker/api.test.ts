@@ -282,6 +282,37 @@ describe('converter worker API', () => {
     expect(header.getUint16(12, true)).toBe(((2026 - 1980) << 9) | (11 << 5) | 26);
   });
 
+  it('never lets a slow read of a removed file take the place of the file chosen after it', async () => {
+    const archive = (title: string) =>
+      zipSync({
+        'Takeout/Saved/Want to go.csv': strToU8(
+          `Title,Note,URL,Comment\n${title},,"https://www.google.com/maps/search/48.85837,2.294481",\n`,
+        ),
+      });
+    // The removed file: a big archive whose read finishes only after the next file is read.
+    let finishRead!: () => void;
+    const readFinished = new Promise<void>((resolve) => (finishRead = resolve));
+    const old = archive('OLD');
+    const slow = new Blob([old]);
+    slow.arrayBuffer = async () => {
+      await readFinished;
+      return old.slice().buffer;
+    };
+    const api = createConverterWorkerApi({ logger: quiet });
+    const removed = api.inspect(slow, 'takeout-full.zip');
+    await api.reset();
+    const chosen = await api.inspect(archive('NEW'), 'takeout-saved.zip');
+    expect(chosen.ok).toBe(true);
+    finishRead();
+    const late = await removed;
+    expect(late).toMatchObject({ ok: false, error: { code: 'superseded' } });
+    const run = await api.convert({ paths: ['Takeout/Saved/Want to go.csv'] });
+    if (!run.ok) throw new Error(run.error.message);
+    const kml = new TextDecoder().decode(run.value.lists[0]!.files[0]!.bytes);
+    expect(kml).toContain('<name>NEW</name>');
+    expect(kml).not.toContain('OLD');
+  });
+
   it('forgets the archive on reset', async () => {
     const api = createConverterWorkerApi({ logger: quiet });
     await api.inspect(takeout.zip, 'a.zip');

@@ -113,17 +113,27 @@ export function createConverterWorkerApi(
   let lists: InspectedList[] = [];
   let converted: ConversionResult[] = [];
   let running: AbortController | undefined;
+  /**
+   * Counts the archives chosen and the resets: work begun for an earlier one (a 500 MB read the
+   * person removed, then chose a small file) must not put its lists in place of the newer ones.
+   */
+  let generation = 0;
+  const superseded = () =>
+    new ConverterError('superseded', 'Another file was chosen meanwhile; this one was let go.');
 
   return {
     async inspect(input, fileName) {
+      const mine = ++generation;
       lists = [];
       converted = [];
       try {
         if (!/\.zip$/i.test(fileName)) throw new ConverterError('not-a-zip', MESSAGES.notAZip);
         const limits = dependencies.limits ?? LIMITS;
         const bytes = await toBytes(input, limits, logger);
-        ({ lists } = inspectArchive(bytes, { limits, logger }));
-        return { ok: true, value: { lists: lists.map(summaryOf) } };
+        if (mine !== generation) throw superseded();
+        const inspected = inspectArchive(bytes, { limits, logger }).lists;
+        lists = inspected;
+        return { ok: true, value: { lists: inspected.map(summaryOf) } };
       } catch (error) {
         return fail(error, MESSAGES.extractFailed);
       }
@@ -142,6 +152,7 @@ export function createConverterWorkerApi(
           return list;
         });
         const format = checkFormat(options.format ?? 'kml');
+        const mine = generation;
         converted = [];
         const run = new AbortController();
         running = run;
@@ -182,6 +193,7 @@ export function createConverterWorkerApi(
           }
           return outcome;
         });
+        if (mine !== generation) throw superseded();
         // Kept (without their files) so the page can ask for other formats and for one ZIP.
         converted = results.map((result) => ({ ...result, files: [] }));
         const value: ConversionSummary = { lists: outcomes, totals };
@@ -259,6 +271,7 @@ export function createConverterWorkerApi(
     },
 
     async reset() {
+      generation += 1;
       running?.abort();
       lists = [];
       converted = [];
