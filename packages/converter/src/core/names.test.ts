@@ -54,6 +54,17 @@ describe('file names', () => {
     // Bidirectional controls would make a name read otherwise ("lmk.exe.xls"); its letters stay.
     expect(safeFileStem('\u202eslx.exe')).toBe('slx.exe');
     expect(safeFileStem('\u2067שלום\u2069 \u200fcafe\u200e')).toBe('שלום cafe');
+    expect(safeFileStem('عربي\u061c 2')).toBe('عربي 2');
+  });
+
+  it('drops the invisible format characters a browser would save as "_"', () => {
+    // Chromium saved "می‌خواهم بروم" as "می_خواهم بروم": the name shown was not the name saved.
+    expect(safeFileStem('می\u200cخواهم بروم')).toBe('میخواهم بروم');
+    expect(safeFileStem('👨\u200d👩\u200d👧 Family 🏳️\u200d🌈')).toBe('👨👩👧 Family 🏳️🌈');
+    expect(safeFileStem('Donau\u00addampf\ufeff')).toBe('Donaudampf');
+    expect(safeFileStem('Scotland 🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}')).toBe(
+      'Scotland 🏴',
+    );
   });
 
   it('tells same-named lists apart by the folders where their paths differ; the first keeps the plain name', () => {
@@ -122,9 +133,11 @@ describe('file names', () => {
     expect(failedCsvFileName(name)).toBe(`${stem} - failed-places.csv`);
   });
 
-  it('cuts between graphemes, never inside a flag, a family emoji or a letter with its accents', () => {
-    const family = '👨‍👩‍👧'; // 18 bytes, 5 code points, one grapheme
-    expect(safeFileStem(family.repeat(20))).toBe(family.repeat(11));
+  it('cuts between graphemes, never inside a flag, a keycap, a skin tone or a letter with its accents', () => {
+    const keycap = '1\ufe0f\u20e3'; // 7 bytes, 3 code points, one grapheme
+    expect(safeFileStem(`a${keycap.repeat(40)}`)).toBe(`a${keycap.repeat(28)}`);
+    const toned = '👩🏽'; // 8 bytes, 2 code points, one grapheme
+    expect(safeFileStem(`ab${toned.repeat(40)}`)).toBe(`ab${toned.repeat(24)}`);
     expect(safeFileStem(`a${'🇯🇵'.repeat(40)}`)).toBe(`a${'🇯🇵'.repeat(24)}`);
     expect(cutToBytes('e\u0301e\u0301', 4)).toBe('e\u0301');
     expect(cutToBytes('e\u0301e\u0301', 5)).toBe('e\u0301');

@@ -109,18 +109,23 @@ const WINDOWS_DEVICE =
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
- * Marks and overrides that reorder how a name is shown: `\u202Eslx.exe.kml` reads as
- * `lmk.exe.xls`. A file's real extension is always ours, but its name must not be made to look
- * otherwise; the name's own letters show in their own direction without them.
+ * Invisible format characters (Unicode's Cf), dropped from file names. Bidirectional marks and
+ * overrides reorder how a name is shown: `\u202Eslx.exe.kml` reads as `lmk.exe.xls`; a file's real
+ * extension is always ours, and the name's own letters show in their own direction without them.
+ * The rest (zero-width joiners and non-joiners, in nearly every Persian name and in family and
+ * rainbow emoji; soft hyphens; emoji tag characters of the Scotland flag) Chromium saves as `_`
+ * each, so a name the page showed was not the name saved; without them every browser, the ZIP
+ * and the CLI save the same name.
  */
-const BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
 
 /** Trailing dots and spaces: Windows drops them (two names become one), Explorer cannot open the file. */
 const EDGE_DOTS_AND_SPACES = /^[\s.]+|[\s.]+$/g;
 
 /**
  * A name that is safe as one file name on every system: no folders, no `..`, no characters Windows
- * or macOS refuse, no control characters, bidirectional controls or broken surrogates, no leading or
+ * or macOS refuse, no control or invisible format characters (bidirectional controls, zero-width
+ * joiners: see {@link FORMAT_CHARACTERS}) or broken surrogates, no leading or
  * trailing dots and spaces,
  * not a Windows device name (`CON` → `CON_`), in Unicode NFC, and at most {@link MAX_STEM_BYTES}
  * bytes of UTF-8, cut between graphemes. Archive entry names are only ever names.
@@ -130,7 +135,7 @@ export function safeFileStem(name: string): string {
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, '_')
     .replace(LONE_SURROGATE, '_')
-    .replace(BIDI_CONTROLS, '')
+    .replace(FORMAT_CHARACTERS, '')
     .normalize('NFC')
     .replace(EDGE_DOTS_AND_SPACES, '')
     .replace(WINDOWS_DEVICE, '$1_');
