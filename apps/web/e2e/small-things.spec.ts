@@ -14,6 +14,7 @@ import { expect, test } from './support/fixtures';
 import {
   chooseFile,
   expectAccessible,
+  paymentDialog,
   SCREENSHOT_DIR,
   selectionDialog,
   settle,
@@ -130,6 +131,25 @@ test.describe('on a 390 × 844 phone', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await expectAccessible(page, 'home (390 px)');
     await snapAs(page, '22-home-phone-390.png');
+  });
+});
+
+test.describe('at 200% zoom (640 × 400 CSS px)', () => {
+  test.use({ viewport: { width: 640, height: 400 } });
+
+  test('the payment view opens at its top, wherever the selection was scrolled to', async ({
+    page,
+    demoApi,
+  }) => {
+    await page.goto(demoApi.url);
+    await chooseFile(page, zipUpload(generateTakeout({ seed: 96 })));
+    const selection = selectionDialog(page);
+    await selection.evaluate((dialog) => (dialog.scrollTop = dialog.scrollHeight));
+    expect(await selection.evaluate((dialog) => dialog.scrollTop)).toBeGreaterThan(0);
+    await selection.getByRole('button', { name: 'Proceed to Payment' }).click();
+    const payment = paymentDialog(page);
+    await expect(payment.getByRole('button', { name: 'Back to Selection' })).toBeInViewport();
+    expect(await payment.evaluate((dialog) => dialog.scrollTop)).toBe(0);
   });
 });
 

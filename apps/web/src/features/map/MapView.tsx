@@ -207,6 +207,7 @@ function PlaceMap({ data }: { data: MapPoints }) {
               <div
                 className={`map-tooltip is-${side}${at[1] < 40 ? ' is-below' : ''}`}
                 role="tooltip"
+                dir="auto"
                 style={{ left: at[0], top: at[1] }}
               >
                 {name}

@@ -5,6 +5,7 @@ import type { FileResult } from '../../state/types';
 import type { OutputFormat } from '../../worker/types';
 import { formatCount } from '../../lib/format';
 import { formatName } from './DownloadBar';
+import { FileNameText, splitFileName } from './FileNameText';
 import { UnplacedReasons } from './UnplacedReasons';
 
 /** Google My Maps imports at most this many places into one layer (product.md). */
@@ -61,12 +62,22 @@ export function FileResultPanel({
   // folder: "Want to go (Old).kml"); a list in parts, or without a map file, by its name, never
   // as a file that does not exist.
   const title = parts === 1 ? files[0]!.fileName : result.outputName;
+  // A name made safe for files ("Trip: Paris" → "Trip_ Paris.kml"), or numbered apart from a list
+  // that became the same name, no longer says which list it is: the list's name says it.
+  const renamed = parts === 1 && splitFileName(title).stem !== result.outputName;
   return (
     <article className={parts === 0 ? 'file-result is-unplaced' : 'file-result'}>
       <div className="file-result-head">
-        <p className="file-result-name">{title}</p>
+        <p className="file-result-name">
+          {parts === 1 ? <FileNameText fileName={title} /> : <bdi>{title}</bdi>}
+        </p>
         <p className="file-result-converted">{`${formatCount(counts.converted)} of ${formatCount(counts.total)} places converted`}</p>
       </div>
+      {renamed && (
+        <p className="file-result-list">
+          List: <bdi>{result.outputName}</bdi>
+        </p>
+      )}
       {parts === 0 && (
         <p className="no-map-note">
           No place in this list got coordinates, so there is no map file for it. The failed-places

@@ -1,24 +1,48 @@
 import type { StateIn } from '../../state/types';
 import type { OutputFormat } from '../../worker/types';
+import { formatCount } from '../../lib/format';
+import { FileNameText } from './FileNameText';
 
 /** My Maps takes this many layers in one map (commonly quoted; product.md). */
 export const MY_MAPS_LAYERS_PER_MAP = 10;
+/** …and this many places in one map (commonly quoted with it; product.md). */
+export const MY_MAPS_PLACES_PER_MAP = 10_000;
 
-/** Files split into groups of at most `size`: which files go into which My Maps map. */
-export function mapsFor(files: readonly string[], size = MY_MAPS_LAYERS_PER_MAP): string[][] {
+/** A map file as the plan counts it. */
+interface PlannedFile {
+  fileName: string;
+  placemarks: number;
+}
+
+/**
+ * Which files go into which My Maps map, in download order: a new map when the next file would
+ * pass {@link MY_MAPS_LAYERS_PER_MAP} layers or {@link MY_MAPS_PLACES_PER_MAP} places.
+ */
+export function mapsFor(files: readonly PlannedFile[]): string[][] {
   const maps: string[][] = [];
-  for (let i = 0; i < files.length; i += size) maps.push(files.slice(i, i + size));
+  let layers = MY_MAPS_LAYERS_PER_MAP;
+  let places = 0;
+  for (const { fileName, placemarks } of files) {
+    if (layers === MY_MAPS_LAYERS_PER_MAP || places + placemarks > MY_MAPS_PLACES_PER_MAP) {
+      maps.push([]);
+      layers = 0;
+      places = 0;
+    }
+    maps.at(-1)!.push(fileName);
+    layers += 1;
+    places += placemarks;
+  }
   return maps;
 }
 
 /**
  * Next Steps that match the files: for KML, KMZ and CSV the seed's My Maps steps with one file per
  * layer, "Add layer" before each further import, and which files go into which map past 10
- * layers; for GPX and GeoJSON, where such files go. Nothing when there are no map files.
+ * layers or 10,000 places; for GPX and GeoJSON, where such files go. Nothing when there are no map files.
  */
 export function NextSteps({ state }: { state: StateIn<'complete'> }) {
-  // The run's map files in download order, by name.
-  const files = state.results.flatMap((result) => result.files.map((file) => file.fileName));
+  // The run's map files in download order.
+  const files = state.results.flatMap((result) => result.files);
   if (files.length === 0) return null;
   const format: OutputFormat = state.format;
   if (format === 'gpx' || format === 'geojson') return <OtherApps format={format} />;
@@ -57,12 +81,18 @@ export function NextSteps({ state }: { state: StateIn<'complete'> }) {
       {maps.length > 1 && (
         <div className="maps-plan">
           <p>
-            {`A map holds at most ${MY_MAPS_LAYERS_PER_MAP} layers, so your ${files.length} files go into ${maps.length} maps:`}
+            {`A map holds at most ${MY_MAPS_LAYERS_PER_MAP} layers and ${formatCount(MY_MAPS_PLACES_PER_MAP)} places, so your ${files.length} files go into ${maps.length} maps:`}
           </p>
           <ol>
             {maps.map((group, index) => (
               <li key={group[0]}>
-                <strong>{`Map ${index + 1}:`}</strong> {group.join(', ')}
+                <strong>{`Map ${index + 1}:`}</strong>{' '}
+                {group.map((file, at) => (
+                  <span key={file}>
+                    {at > 0 && ', '}
+                    <FileNameText fileName={file} />
+                  </span>
+                ))}
               </li>
             ))}
           </ol>

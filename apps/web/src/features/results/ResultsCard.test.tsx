@@ -99,7 +99,11 @@ describe('ResultsCard', () => {
   it('shows a list with its KML name, counts and both downloads', () => {
     mount(<ResultsCard />, { state: STATES.complete });
     const head = screen.getByRole('article').firstElementChild as HTMLElement;
-    expect(linesOf(head)).toEqual(['Want to go.kml', '37 of 40 places converted']);
+    // The list's part of the name is isolated in its own direction (<bdi>), the tail outside it.
+    expect(linesOf(head)).toEqual(['Want to go.kml', 'Want to go', '37 of 40 places converted']);
+    expect(head.querySelector('.file-result-name bdi')?.textContent).toBe('Want to go');
+    // The file's name says which list it is: no "List:" line.
+    expect(screen.queryByText(/^List:/)).toBeNull();
     const kml = screen.getByRole('link', { name: /^Download KML/ });
     expect(kml.getAttribute('href')).toBe('blob:kml-1');
     expect(kml.getAttribute('download')).toBe('Want to go.kml');
@@ -517,14 +521,50 @@ describe('ResultsCard', () => {
           fileName: `Big (part ${i + 1} of 12).kml`,
           part: i + 1,
           parts: 12,
+          placemarks: 100,
         })),
       };
       mount(<ResultsCard />, { state: complete({ results: [many] }) });
       expect(lineMatching(/go into/)).toBe(
-        'A map holds at most 10 layers, so your 12 files go into 2 maps:',
+        'A map holds at most 10 layers and 10,000 places, so your 12 files go into 2 maps:',
       );
       const plan = screen.getByText('Map 2:').closest('li')!;
       expect(plan.textContent).toBe('Map 2: Big (part 11 of 12).kml, Big (part 12 of 12).kml');
+    });
+
+    it('names the list under a file whose name was made safe or numbered apart', () => {
+      const renamed: FileResult = {
+        ...RESULT,
+        outputName: 'Trip: Paris',
+        files: [{ ...RESULT.files[0]!, fileName: 'Trip_ Paris (2).kml' }],
+      };
+      mount(<ResultsCard />, { state: complete({ results: [renamed] }) });
+      const line = screen.getByText(/^List:/);
+      expect(line.textContent).toBe('List: Trip: Paris');
+      expect(line.querySelector('bdi')?.textContent).toBe('Trip: Paris');
+      expect(document.querySelector('.file-result-name bdi')?.textContent).toBe('Trip_ Paris');
+    });
+
+    it('starts a new map before a file would take one past 10,000 places', () => {
+      const parts = (name: string, count: number, placemarks: number) =>
+        Array.from({ length: count }, (_, i) => ({
+          ...SPLIT.files[0]!,
+          key: `${name}${i}`,
+          fileName: `${name} (part ${i + 1} of ${count}).kml`,
+          part: i + 1,
+          parts: count,
+          placemarks,
+        }));
+      // 12,000 places in six parts of 2,000, then a small list: five parts fill the first map.
+      const big: FileResult = { ...SPLIT, files: parts('Big', 6, 2_000) };
+      const small: FileResult = { ...SPLIT, path: 'S.csv', files: parts('Small', 1, 17) };
+      mount(<ResultsCard />, { state: complete({ results: [big, small] }) });
+      expect(lineMatching(/go into/)).toBe(
+        'A map holds at most 10 layers and 10,000 places, so your 7 files go into 2 maps:',
+      );
+      expect(screen.getByText('Map 2:').closest('li')!.textContent).toBe(
+        'Map 2: Big (part 6 of 6).kml, Small (part 1 of 1).kml',
+      );
     });
 
     it('asks before Remove discards files not downloaded, and keeps them on "Keep my files"', async () => {

@@ -1,4 +1,5 @@
 import { Dialog } from 'radix-ui';
+import { useLayoutEffect, useRef } from 'react';
 import { useApp, useSend } from '../../app/context';
 import { PaymentView } from '../payment/PaymentView';
 import { isFilledFilter } from './ListFilter';
@@ -13,6 +14,12 @@ export function ListDialog() {
     state.status === 'paying' ||
     state.status === 'authorizing';
   const view = state.status === 'selecting' ? 'selection' : paying ? 'payment' : 'closed';
+  const content = useRef<HTMLDivElement>(null);
+  // One scrolling box holds both views: each opens at its top (its title and Back to Selection),
+  // not where the other was scrolled to (at 200% zoom the payment view opened 60 px down).
+  useLayoutEffect(() => {
+    if (content.current) content.current.scrollTop = 0;
+  }, [view]);
 
   return (
     <Dialog.Root
@@ -24,6 +31,7 @@ export function ListDialog() {
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content
+          ref={content}
           className="dialog-content"
           data-view={view}
           onCloseAutoFocus={(event) => event.preventDefault()}
