@@ -32,3 +32,12 @@ export const Zip = function Zip(callback?: Fflate.AsyncFlateStreamHandler) {
 export const ZipDeflate = function ZipDeflate(fileName: string, opts?: Fflate.DeflateOptions) {
   return new (fflate().ZipDeflate)(fileName, opts);
 } as unknown as typeof Fflate.ZipDeflate;
+
+/** `new Inflate(...)` makes fflate's own streaming Inflate (the converter's ZIP directory reads it). */
+export const Inflate = function Inflate(
+  opts?: Fflate.InflateStreamOptions | Fflate.FlateStreamHandler,
+  callback?: Fflate.FlateStreamHandler,
+) {
+  // fflate reads a function first argument as the callback, as its own overloads do.
+  return new (fflate().Inflate)(opts as Fflate.InflateStreamOptions, callback);
+} as unknown as typeof Fflate.Inflate;
