@@ -46,14 +46,20 @@ export function isDeadline(signal: AbortSignal): boolean {
 /**
  * A resolution request the service refused as a whole: `status` is its HTTP status (402/403: the
  * allowance is used; 429/503: busy, worth retrying). The message is the seed's "status: text".
+ * `retryAfterMs` is how long the service asked to wait before asking again (its `Retry-After`),
+ * when it said.
  */
 export class ResolveRequestError extends Error {
+  readonly retryAfterMs: number | undefined;
+
   constructor(
     readonly status: number,
     message: string,
+    options: { retryAfterMs?: number | undefined } = {},
   ) {
     super(message);
     this.name = 'ResolveRequestError';
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
