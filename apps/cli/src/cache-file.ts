@@ -35,12 +35,13 @@ export type LoadOutcome =
   | { kind: 'missing' }
   | { kind: 'unreadable'; reason: string };
 
-/**
- * Restores the file's live entries into `cache`, each with its own expiry (never later than a fresh
- * entry's would be). A missing file is a first run; a file that cannot be read or parsed is
- * reported and left for {@link saveCacheFile} to replace, and the run starts with an empty cache.
- */
-export async function loadCacheFile(file: string, cache: MemoryPlaceCache): Promise<LoadOutcome> {
+/** One entry as the file holds it: `[key, lat, lng, placeId | null, expiresAt]`. */
+type FileEntry = v.InferOutput<typeof Entry>;
+
+/** The file's readable entries, or why there are none (missing, or not a cache file). */
+async function readEntries(
+  file: string,
+): Promise<{ kind: 'read'; entries: FileEntry[] } | Exclude<LoadOutcome, { kind: 'loaded' }>> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -57,12 +58,24 @@ export async function loadCacheFile(file: string, cache: MemoryPlaceCache): Prom
   }
   const parsed = v.safeParse(CacheFile, data);
   if (!parsed.success) return { kind: 'unreadable', reason: 'not a PlacePort cache file' };
-  const latest = Date.now() + CACHE_TTL_MS;
-  for (const item of parsed.output.entries) {
-    // An entry this version cannot read is dropped; the others still count.
+  // An entry this version cannot read is dropped; the others still count.
+  const entries = parsed.output.entries.flatMap((item) => {
     const entry = v.safeParse(Entry, item);
-    if (!entry.success) continue;
-    const [key, lat, lng, placeId, expiresAt] = entry.output;
+    return entry.success ? [entry.output] : [];
+  });
+  return { kind: 'read', entries };
+}
+
+/**
+ * Restores the file's live entries into `cache`, each with its own expiry (never later than a fresh
+ * entry's would be). A missing file is a first run; a file that cannot be read or parsed is
+ * reported and left for {@link saveCacheFile} to replace, and the run starts with an empty cache.
+ */
+export async function loadCacheFile(file: string, cache: MemoryPlaceCache): Promise<LoadOutcome> {
+  const read = await readEntries(file);
+  if (read.kind !== 'read') return read;
+  const latest = Date.now() + CACHE_TTL_MS;
+  for (const [key, lat, lng, placeId, expiresAt] of read.entries) {
     const place = { coordinates: { lat, lng }, placeId: placeId ?? undefined };
     cache.restore(key, place, Math.min(expiresAt, latest));
   }
@@ -71,10 +84,13 @@ export async function loadCacheFile(file: string, cache: MemoryPlaceCache): Prom
 
 /**
  * Writes the cache's live entries to `file` atomically: into a temporary file beside it, then
- * renamed over it, so an interrupted run or a second run at the same time never leaves half a file.
+ * renamed over it, so an interrupted run never leaves half a file. Just before writing, the file
+ * is read again and its live entries the cache does not hold are kept (the cache's own win), so a
+ * second run at the same time, which saved meanwhile, does not lose what it found. Resolves to how
+ * many entries were written.
  */
 export async function saveCacheFile(file: string, cache: MemoryPlaceCache): Promise<number> {
-  const entries = cache
+  const entries: FileEntry[] = cache
     .entriesWithExpiry()
     .map(([key, place, expiresAt]) => [
       key,
@@ -84,6 +100,16 @@ export async function saveCacheFile(file: string, cache: MemoryPlaceCache): Prom
       expiresAt,
     ]);
   await makeFolder(path.dirname(file));
+  const held = new Set(entries.map(([key]) => key));
+  const onDisk = await readEntries(file);
+  if (onDisk.kind === 'read') {
+    const now = Date.now();
+    for (const [key, lat, lng, placeId, expiresAt] of onDisk.entries) {
+      if (held.has(key) || expiresAt <= now) continue;
+      held.add(key);
+      entries.push([key, lat, lng, placeId, Math.min(expiresAt, now + CACHE_TTL_MS)]);
+    }
+  }
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temporary, `${JSON.stringify({ version: CACHE_FILE_VERSION, entries })}\n`, {

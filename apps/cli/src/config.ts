@@ -29,7 +29,22 @@ export interface CliEnvironment {
   mapsOrigin: string | undefined;
   /** Test-only: `PLACEPORT_PLACES_API_ORIGIN` stands in for `https://places.googleapis.com`. */
   placesApiOrigin: string | undefined;
+  /**
+   * The name of the first proxy variable set (`HTTPS_PROXY`, …; {@link PROXY_VARIABLES}). Lookups
+   * never go through a proxy: a run that cannot reach Google or the API says so.
+   */
+  proxy: string | undefined;
 }
+
+/** The proxy variables other tools follow, which the CLI's lookups do not. */
+export const PROXY_VARIABLES = [
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'ALL_PROXY',
+  'all_proxy',
+] as const;
 
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
@@ -64,6 +79,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnviro
     localAppData: nonEmpty(env.LOCALAPPDATA),
     mapsOrigin: origin('PLACEPORT_MAPS_ORIGIN', env.PLACEPORT_MAPS_ORIGIN),
     placesApiOrigin: origin('PLACEPORT_PLACES_API_ORIGIN', env.PLACEPORT_PLACES_API_ORIGIN),
+    proxy: PROXY_VARIABLES.find((name) => nonEmpty(env[name]) !== undefined),
   };
 }
 

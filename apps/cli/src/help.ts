@@ -42,7 +42,8 @@ Options:
   --api <base-url>               Look places up through a PlacePort API you run (e.g.
                                  http://127.0.0.1:8080) instead of from this computer. Links go at
                                  most ${FREE_TIER_MAX_URLS} per request (the API's free tier); when the API refuses
-                                 (allowance used), the summary says so.
+                                 (allowance used, or a wait of over a minute), nothing more is
+                                 sent and the summary says so. Proxies are not supported.
   --cache-file <path>            Where found places are kept between runs (default below).
   --no-cache                     Neither read nor write a cache file.
   --json                         Print a machine-readable summary instead of text.
@@ -97,8 +98,8 @@ Exit codes:
        not fatal; an empty list is not an error)
   1    bad input (not a ZIP, no lists, more than ${CAP} places, an unreadable list, an unknown
        --list), or files that could not be written (the other lists still are; the summary says why)
-  2    wrong usage (unknown option, missing --out, --offline with --api, …), or files already in
-       the --out folder without --force (nothing written)
+  2    wrong usage (unknown option, missing --out, --offline with --api, …), an --out folder
+       that cannot be made or written, or files already in it without --force (nothing written)
   3    Google (or, with --api, the PlacePort API, or Google from it) could not be reached: lookups
        stopped, the lists were written with what had coordinates, the rest is in the failed-places
        CSVs

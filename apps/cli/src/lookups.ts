@@ -4,18 +4,25 @@
  * count what they did for the summary, and say when the upstream cannot be reached at all; the
  * progress comes from the pipeline (each place once, when its answer is final).
  */
-import { isDeadline, ResolveRequestError, type ResolveUrls } from '@placeport/converter';
+import { setTimeout as delay } from 'node:timers/promises';
+import { readErrorBody, type LookupFailure } from '@placeport/contract';
+import {
+  isDeadline,
+  ResolveRequestError,
+  type ResolveAnswer,
+  type ResolveUrls,
+} from '@placeport/converter';
 import { createResolveClient } from '@placeport/converter/worker';
 import type { CliEnvironment } from './config.js';
 import { describeNetworkError, watchNetwork } from './network.js';
 
-/** Statuses with which an API refuses a batch outright: allowance used (402, 403), too many requests (429). */
-const REFUSALS = new Set([402, 403, 429]);
-
 /** What the lookups of one run did. */
 export interface LookupStats {
   mode: 'local' | 'api' | 'offline';
-  /** Distinct links sent to be looked up (one per place, even when saved in several lists). */
+  /**
+   * Distinct links looked up (one per place, even when saved in several lists): local, sent to the
+   * resolver; API, answered link by link (not those of a request it refused or failed as a whole).
+   */
   links: number;
   /** Links sent again after Google (or the API) refused or failed them. */
   retried: number;
@@ -25,8 +32,17 @@ export interface LookupStats {
   upstreamRequests: { pages: number; places: number };
   /** API: requests sent to the PlacePort API. */
   apiRequests: number;
-  /** API: the first time it refused a whole request (402, 403, 429), with its "status: text". */
+  /**
+   * API: it refused a request for good (402/403: allowance used; 429 without a short Retry-After),
+   * so nothing more was sent; its status and its own message.
+   */
   refused?: { status: number; message: string };
+  /** API: times a 429 with a short Retry-After held the requests back before they were sent again. */
+  waits?: number;
+  /** API: requests it failed with another status (5xx, 404, …), counted by status. */
+  apiErrors?: Record<number, number>;
+  /** API: requests answered with something that is not a PlacePort API's answer, and what it was. */
+  notAnApi?: { requests: number; detail: string };
   /**
    * Google (local) or the PlacePort API (`--api`) could not be reached, so the run stopped looking
    * up; `cause` is what the network said ("connection refused", "DNS found no address for …").
@@ -153,53 +169,158 @@ export async function openLocalLookups(options: {
 
 /**
  * Requests in a row to a PlacePort API that got no answer at all (connection refused, DNS, a
- * timeout, no answer before the batch's deadline) after which it is taken to be out of reach: the
- * run stops sending to it.
+ * connection that timed out) after which it is taken to be out of reach: the run stops sending to
+ * it. A request that got no answer before the batch's deadline stops it at once: the API had the
+ * whole deadline to answer.
  */
 export const API_UNREACHABLE_AFTER = 3;
 
 /**
- * Lookups through a PlacePort API's `POST /api/resolve-urls-batch` (the converter's own client).
- * A request the API refuses as a whole (402/403: the free allowance is used; 429: too many) is
- * remembered for the summary, and still thrown so the pipeline gives its links their reason. After
- * {@link API_UNREACHABLE_AFTER} requests in a row without any answer, the API is out of reach: the
- * answer says so and the run stops sending.
+ * The longest `Retry-After` of a 429 the run waits out before sending again; past it, or with
+ * none, the run stops sending and every link not yet answered is `throttled`.
  */
-export function apiLookups(apiBase: string, fetchImpl: typeof fetch = fetch): Lookups {
+export const MAX_RETRY_AFTER_WAIT_MS = 60_000;
+
+/** The shortest wait after a 429 (one saying `Retry-After: 0` is not asked again at once). */
+export const MIN_RETRY_AFTER_WAIT_MS = 1_000;
+
+/** What a refusal of the whole request makes of every link not yet answered. */
+const REFUSAL_REASONS: ReadonlyMap<number, LookupFailure> = new Map([
+  [402, 'limit'],
+  [403, 'limit'],
+  [429, 'throttled'],
+]);
+
+/** How {@link apiLookups} reaches the API and waits; tests pass their own. */
+export interface ApiLookupOptions {
+  fetch?: typeof fetch;
+  now?: () => number;
+  /** Waits `ms`, or less when `signal` aborts; never rejects. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** Waits `ms` on Node's timers, ended early (without an error) when `signal` aborts. */
+const sleepUnlessAborted = (ms: number, signal: AbortSignal) =>
+  delay(ms, undefined, { signal }).catch(() => {});
+
+/** Every link of a request answered `reason`, without asking. */
+function answerAll(urls: readonly string[], reason: LookupFailure): ResolveAnswer {
+  return { results: {}, failures: Object.fromEntries(urls.map((url) => [url, reason])) };
+}
+
+/** What the API said in a refusal: its error body's message, else the status line's text. */
+function apiMessage(error: ResolveRequestError): string {
+  const text = error.message.slice(`${error.status}: `.length);
+  const message = readErrorBody(text)?.message.trim();
+  if (message) return message;
+  // Not the API's error body (a proxy's HTML page): its first line, if short, else nothing more.
+  const line = text.split('\n')[0]!.trim();
+  return line.length > 0 && line.length <= 200 && !line.startsWith('<') ? line : 'no reason given';
+}
+
+/**
+ * Lookups through a PlacePort API's `POST /api/resolve-urls-batch` (the converter's own client).
+ * Once the API refuses a request as a whole with 402/403 (its allowance is used) or with a 429
+ * whose `Retry-After` is past {@link MAX_RETRY_AFTER_WAIT_MS} (or missing), nothing more is sent:
+ * every link not yet answered gets the refusal's reason (`limit`, `throttled`) without a request,
+ * and the statistics keep the API's message. A 429 with a shorter `Retry-After` holds every request
+ * back that long (ended early by the run's stop or the batch's deadline), then sends again. Other
+ * failed requests (5xx, 404, an answer that is not the API's) are counted by status and thrown,
+ * so the pipeline gives their links `unavailable` and retries them once. After
+ * {@link API_UNREACHABLE_AFTER} requests in a row without any answer, or one without an answer
+ * before its deadline, the API is out of reach: the answer says so and the run stops sending.
+ */
+export function apiLookups(apiBase: string, options: ApiLookupOptions = {}): Lookups {
+  const { now = Date.now, sleep = sleepUnlessAborted } = options;
   const stats = emptyStats('api');
-  const count = linkCounter(stats);
-  const client = createResolveClient({ apiBase }, fetchImpl);
+  const sent = new Set<string>();
+  const answered = new Set<string>();
+  const client = createResolveClient({ apiBase }, options.fetch ?? fetch);
   let unanswered = 0;
-  const resolveUrls: ResolveUrls = async (urls, call) => {
-    count(urls);
+  /** The reason every later link gets, once the API refused for good. */
+  let refusal: LookupFailure | undefined;
+  /** Nothing is sent before this time (a 429's Retry-After). */
+  let resumeAt = 0;
+
+  const countSent = (urls: readonly string[]) => {
+    for (const url of new Set(urls)) {
+      if (sent.has(url)) stats.retried += 1;
+      else sent.add(url);
+    }
     stats.apiRequests += 1;
+  };
+  const countAnswered = (urls: readonly string[]) => {
+    for (const url of urls) answered.add(url);
+    stats.links = answered.size;
+  };
+
+  /** A whole request refused or failed: an answer for its links, 'again' after a wait, or thrown. */
+  const onRequestError = (error: ResolveRequestError, urls: string[]): ResolveAnswer | 'again' => {
+    if (error.status < 300) {
+      // The client's words end with what the answer was: "(not JSON, text/html)."
+      const said = error.message.slice(`${error.status}: `.length);
+      stats.notAnApi ??= { requests: 0, detail: /\(([^()]*)\)\.?$/.exec(said)?.[1] ?? said };
+      stats.notAnApi.requests += 1;
+      throw error;
+    }
+    const reason = REFUSAL_REASONS.get(error.status);
+    if (!reason) {
+      const failed = (stats.apiErrors ??= {});
+      failed[error.status] = (failed[error.status] ?? 0) + 1;
+      throw error;
+    }
+    const wait = error.status === 429 ? error.retryAfterMs : undefined;
+    if (wait !== undefined && wait <= MAX_RETRY_AFTER_WAIT_MS) {
+      resumeAt = Math.max(resumeAt, now() + Math.max(wait, MIN_RETRY_AFTER_WAIT_MS));
+      stats.waits = (stats.waits ?? 0) + 1;
+      return 'again';
+    }
+    refusal ??= reason;
+    stats.refused ??= { status: error.status, message: apiMessage(error) };
+    return answerAll(urls, refusal);
+  };
+
+  /** Sends one request; 'again' when the API asked to wait a little first. */
+  const sendOnce = async (urls: string[], call: { signal: AbortSignal }) => {
+    countSent(urls);
     try {
       const answer = await client(urls, call);
       unanswered = 0;
-      // The API answered that it cannot reach Google itself (503 google_unreachable).
+      // The API answered that it cannot reach Google itself (503 google_unreachable): nothing of
+      // this request was looked up.
       if (answer.unreachable)
         stats.unreachable ??= { cause: 'it cannot reach Google', answered: true };
+      else countAnswered(urls);
       return answer;
     } catch (error) {
       if (error instanceof ResolveRequestError) {
         unanswered = 0;
-        if (REFUSALS.has(error.status)) {
-          stats.refused ??= { status: error.status, message: error.message };
-        }
-        throw error;
+        return onRequestError(error, urls);
       }
       // Given up on because the run stopped: not the API's doing.
       if (call.signal.aborted && !isDeadline(call.signal)) throw error;
       // No answer at all: connection refused, DNS, a connection that timed out, or an API that
-      // took the request and said nothing before the batch's deadline.
+      // took the request and said nothing before the batch's deadline (then at once).
       unanswered += 1;
-      if (unanswered < API_UNREACHABLE_AFTER) throw error;
+      if (unanswered < API_UNREACHABLE_AFTER && !isDeadline(call.signal)) throw error;
       stats.unreachable ??= { cause: describeNetworkError(error) };
-      return {
-        results: {},
-        failures: Object.fromEntries(urls.map((url) => [url, 'unavailable' as const])),
-        unreachable: true,
-      };
+      return { ...answerAll(urls, 'unavailable'), unreachable: true };
+    }
+  };
+
+  const resolveUrls: ResolveUrls = async (urls, call) => {
+    for (;;) {
+      if (refusal) return answerAll(urls, refusal);
+      const wait = resumeAt - now();
+      if (wait > 0) {
+        await sleep(wait, call.signal);
+        // The batch's deadline passed while the API had us wait: its links were refused for now.
+        if (isDeadline(call.signal)) return answerAll(urls, 'throttled');
+        if (call.signal.aborted) throw call.signal.reason;
+        continue;
+      }
+      const outcome = await sendOnce(urls, call);
+      if (outcome !== 'again') return outcome;
     }
   };
   return { resolveUrls, stats };

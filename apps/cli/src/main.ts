@@ -46,6 +46,7 @@ import {
 } from './outputs.js';
 import { createProgressLine, type ProgressLine } from './progress.js';
 import {
+  apiProblemSentences,
   formatSummary,
   summarize,
   unreachableSentence,
@@ -371,6 +372,7 @@ async function convert(
       lookups: {
         ...(lookups?.stats ?? emptyStats(command.lookups.kind)),
         ...(command.lookups.kind === 'api' ? { api: command.lookups.apiBase } : {}),
+        ...(env.proxy && command.lookups.kind !== 'offline' ? { proxy: env.proxy } : {}),
       },
       cache,
       interrupted,
@@ -385,8 +387,11 @@ async function convert(
       }
     }
     // Without --json the summary says it; with it, stdout is JSON, so the person reads it here.
-    const unreachable = unreachableSentence(summary);
-    if (unreachable && command.json) io.stderr(`placeport: ${unreachable}`);
+    if (command.json) {
+      for (const sentence of [unreachableSentence(summary), ...apiProblemSentences(summary)]) {
+        if (sentence) io.stderr(`placeport: ${sentence}`);
+      }
+    }
     return exitCode(summary);
   } catch (error) {
     progress?.finish();

@@ -6,7 +6,8 @@
  * the name, which replaces a link by a file and never touches its target. Folders are never replaced.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { lstat, readdir, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { lstat, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FORMAT_INFO, type ConversionResult, type InspectedList } from '@placeport/converter';
 import {
@@ -310,10 +311,14 @@ const ERRNO_TEXT: Record<string, string> = {
   ENOTDIR: 'a file is in the way of the folder',
 };
 
-/** Why a write failed, in words, with the system's code. */
-function reasonOf(error: unknown): string {
+/**
+ * Why a write failed, in words, with the system's code; `missing` words ENOENT where the folder is
+ * there (a file system that makes nothing in it, such as `/proc`), not gone.
+ */
+function reasonOf(error: unknown, missing?: string): string {
   if (error instanceof NotReplaced) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' && missing) return `${missing} (${code})`;
   if (code) return ERRNO_TEXT[code] ? `${ERRNO_TEXT[code]} (${code})` : code;
   return error instanceof Error ? error.message : String(error);
 }
@@ -356,13 +361,34 @@ export async function writePlans(
   return done;
 }
 
-/** Checks `--out` before the run: it may be missing (it is made), or a folder; anything else is refused. */
+/**
+ * Checks `--out` before the run, before anything is looked up: it is made when missing (with the
+ * folders above it), and a file is created in it and removed at once (`wx`, a name of its own), so
+ * a folder that cannot be written (read-only, no permission, a file in the way) is found now rather
+ * than after an hour of lookups. A file of that name is refused. Returns the problem in words, or
+ * undefined when the run may write there.
+ */
 export async function outFolderProblem(outDir: string): Promise<string | undefined> {
   const info = await stat(outDir).catch((error: NodeJS.ErrnoException) =>
     error.code === 'ENOENT' ? undefined : error,
   );
   if (info instanceof Error) return `--out ${outDir} cannot be used: ${reasonOf(info)}`;
   if (info && !info.isDirectory()) return `--out ${outDir} is a file, not a folder`;
+  try {
+    await makeFolder(outDir);
+  } catch (error) {
+    return `--out ${outDir} cannot be made: ${reasonOf(error, 'the file system will not make it')}`;
+  }
+  const probe = path.join(
+    outDir,
+    `.placeport-probe-${process.pid}-${randomBytes(6).toString('hex')}`,
+  );
+  try {
+    await (await open(probe, 'wx')).close();
+  } catch (error) {
+    return `--out ${outDir} cannot be written: ${reasonOf(error, 'files cannot be created there')}`;
+  }
+  await rm(probe, { force: true });
   return undefined;
 }
 

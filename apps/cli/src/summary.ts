@@ -46,7 +46,11 @@ export interface CliSummary {
   outDir: string;
   lists: ListSummaryLine[];
   totals: { total: number; converted: number; skipped: number; unplaced: UnplacedCounts };
-  lookups: LookupStats & { api?: string };
+  /**
+   * `api`: the `--api` base URL; `proxy`: the proxy variable set in the environment
+   * (`HTTPS_PROXY`, …), which lookups do not go through.
+   */
+  lookups: LookupStats & { api?: string; proxy?: string };
   /** Null with `--no-cache`, `--offline` and `--api`. */
   cache: CacheSummary | null;
   /** The run was stopped (Ctrl-C, SIGTERM) before its lookups were done: the signal. */
@@ -141,8 +145,47 @@ export function unreachableSentence(summary: CliSummary): string | undefined {
     return `The PlacePort API at ${lookups.api} cannot reach Google: try again later, or run without --api to look places up from this computer; ${where}.`;
   }
   return lookups.mode === 'api'
-    ? `Cannot reach the PlacePort API at ${lookups.api} (${lookups.unreachable.cause}): check that it is running, or run without --api; ${where}.`
-    : `Cannot reach Google (${lookups.unreachable.cause}): check your connection, or run with --offline; ${where}.`;
+    ? `Cannot reach the PlacePort API at ${lookups.api} (${lookups.unreachable.cause}): check that it is running, or run without --api; ${where}.${proxyNote(lookups)}`
+    : `Cannot reach Google (${lookups.unreachable.cause}): check your connection, or run with --offline; ${where}.${proxyNote(lookups)}`;
+}
+
+/** A sentence to add when a proxy is set in the environment: lookups never go through it. */
+function proxyNote(lookups: CliSummary['lookups']): string {
+  return lookups.proxy
+    ? ` ${lookups.proxy} is set, but placeport does not support proxies: its lookups go straight to ${lookups.mode === 'api' ? 'the API' : 'Google'}.`
+    : '';
+}
+
+/** "500 to 27 requests and 503 to 2" (most requests first). */
+function statusCounts(counts: Record<number, number>): string {
+  const parts = Object.entries(counts)
+    .sort(([, a], [, b]) => b - a)
+    .map(([status, count]) => `${status} to ${plural(count, 'request')}`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]!;
+}
+
+/**
+ * The sentences printed when the PlacePort API failed requests as a whole without refusing them
+ * (5xx, 404, …), or answered something that is not a PlacePort API (a network's sign-in page).
+ */
+export function apiProblemSentences(summary: CliSummary): string[] {
+  const { lookups } = summary;
+  if (lookups.mode !== 'api') return [];
+  const lines: string[] = [];
+  const errors = lookups.apiErrors ?? {};
+  if (Object.keys(errors).length > 0) {
+    const wrongAddress = Object.keys(errors).some((status) => Number(status) < 500);
+    lines.push(
+      `The PlacePort API at ${lookups.api} answered ${statusCounts(errors)}; ${wrongAddress ? 'check the --api address, or run' : 'run again later, or'} without --api.`,
+    );
+  }
+  if (lookups.notAnApi) {
+    const { requests, detail } = lookups.notAnApi;
+    lines.push(
+      `The server at ${lookups.api} answered something that is not a PlacePort API to ${plural(requests, 'request')} (${detail}): check the --api address (a network's sign-in page answers so too), or run without --api.`,
+    );
+  }
+  return lines;
 }
 
 /** What the lookups did, in a sentence or two (none when nothing needed looking up). */
@@ -150,21 +193,24 @@ function lookupLines(summary: CliSummary): string[] {
   const { lookups } = summary;
   const lines: string[] = [];
   if (lookups.mode !== 'offline' && lookups.links > 0) {
+    // Local: the links sent to the resolver; API: those it answered one by one.
+    const tried = lookups.mode === 'local' && lookups.unreachable;
     const { pages, places } = lookups.upstreamRequests;
     const how =
       lookups.mode === 'local'
         ? `from this computer: ${formatCount(lookups.cacheHits)} from the cache file, ${plural(pages + places, 'request')} to Google${places ? ` (${places} to the Places API)` : ''}`
         : `through the PlacePort API at ${lookups.api} (${plural(lookups.apiRequests, 'request')})`;
     lines.push(
-      `${lookups.unreachable ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} ${how}.`,
+      `${tried ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} ${how}.`,
     );
   }
   const unplaced = summary.totals.unplaced;
   const unreachable = unreachableSentence(summary);
   if (unreachable) lines.push(unreachable);
+  lines.push(...apiProblemSentences(summary));
   if (lookups.mode === 'api' && (lookups.refused || unplaced.limit)) {
     const refusal = lookups.refused
-      ? `The PlacePort API refused the lookups (${lookups.refused.message.split('\n')[0]}).`
+      ? `The PlacePort API refused the lookups (${lookups.refused.status}: ${lookups.refused.message}).`
       : 'The PlacePort API would not look up every place: its allowance was used up.';
     lines.push(
       `${refusal} Places it did not look up are in the failed-places CSVs. To look them up from your own computer instead, run the same command without --api.`,
@@ -172,7 +218,7 @@ function lookupLines(summary: CliSummary): string[] {
   }
   if (lookups.mode === 'local' && !unreachable && (unplaced.throttled || unplaced.unavailable)) {
     lines.push(
-      `Some lookups were refused by Google or failed: run the same command again later.${summary.cache ? ' Places already found are in the cache file and are not looked up again.' : ''}`,
+      `Some lookups were refused by Google or failed: run the same command again later.${summary.cache ? ' Places already found are in the cache file and are not looked up again.' : ''}${proxyNote(lookups)}`,
     );
   }
   if (summary.interrupted) {

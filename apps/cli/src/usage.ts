@@ -45,6 +45,27 @@ export type Command = { kind: 'help'; toStdout: boolean } | ConvertCommand;
 const API_KEY = /^[A-Za-z0-9_-]{8,200}$/;
 
 /**
+ * `--api`, checked: an http(s) URL of the API's root (it serves `/api/…` there), with no path, query
+ * or fragment, and no user name or password, which the API takes none of (refused without being
+ * echoed). Throws {@link UsageError}.
+ */
+function checkApiBase(value: string): string {
+  const url = /^https?:\/\/[^/]+/i.test(value) && URL.canParse(value) ? new URL(value) : undefined;
+  if (!url) throw new UsageError('--api must be an http(s) base URL, e.g. http://127.0.0.1:8080');
+  if (url.username || url.password) {
+    throw new UsageError(
+      '--api must not hold a user name or password (the PlacePort API takes none); give http(s)://host:port only',
+    );
+  }
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new UsageError(
+      `--api must be the API's root, without a path, query or fragment (it serves /api/… there), e.g. ${url.origin}`,
+    );
+  }
+  return value;
+}
+
+/**
  * Parses `argv` (without `node` and the script). `defaultCacheFile` is used unless `--cache-file`
  * or `--no-cache` says otherwise. Throws {@link UsageError}.
  */
@@ -110,10 +131,7 @@ export function parseCommandLine(
   let lookups: LookupMode;
   if (values.offline) lookups = { kind: 'offline' };
   else if (values.api !== undefined) {
-    if (!/^https?:\/\/[^/]+/i.test(values.api) || !URL.canParse(values.api)) {
-      throw new UsageError('--api must be an http(s) base URL, e.g. http://127.0.0.1:8080');
-    }
-    lookups = { kind: 'api', apiBase: values.api };
+    lookups = { kind: 'api', apiBase: checkApiBase(values.api) };
   } else {
     const key = flagKey ?? env.googleMapsApiKey;
     if (key !== undefined && !API_KEY.test(key)) {

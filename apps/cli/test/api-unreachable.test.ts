@@ -1,7 +1,8 @@
 /**
  * `--api` on a PlacePort API that cannot reach Google: it answers 503 `google_unreachable`, the
  * run stops sending at once, every list is written with what has coordinates, and the summary
- * names the cause (the API's, not the network's between here and the API), exit 3.
+ * names the cause (the API's, not the network's between here and the API), exit 3. And an API that
+ * takes requests and never answers is given up on at the batch's deadline.
  */
 import { generateTakeout } from '@placeport/testkit';
 import { writeFile } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLookups, API_UNREACHABLE_AFTER } from '../src/lookups.js';
 import type { CliSummary } from '../src/summary.js';
-import { NOWHERE, run, tempFolder } from './support.js';
+import { NOWHERE, run, tempFolder, until } from './support.js';
 
 describe('placeport --api, the API out of reach of Google', () => {
   let dir: string;
@@ -68,6 +69,8 @@ describe('placeport --api, the API out of reach of Google', () => {
       cause: 'it cannot reach Google',
       answered: true,
     });
+    // Nothing the API could not look up is counted as looked up.
+    expect(summary.lookups.links).toBe(0);
     // The first answer stopped the run: only the requests already in flight (2) were sent, and
     // nothing was retried (9 requests of 4 links would have followed, then a retry round).
     expect(requests).toBeLessThanOrEqual(2);
@@ -78,33 +81,51 @@ describe('placeport --api, the API out of reach of Google', () => {
     expect(text.stdout).toContain(
       `The PlacePort API at ${api} cannot reach Google: try again later, or run without --api to look places up from this computer; ${places} places were not looked up and are in the failed-places CSVs.`,
     );
+    expect(text.stdout).not.toContain('Looked up');
   });
 });
 
 describe('apiLookups, an API that takes requests and never answers', () => {
-  /** A fetch that never answers: only its signal ends it, with the signal's reason. */
-  const silent: typeof fetch = (_input, init) =>
-    new Promise((_resolve, reject) =>
-      init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
-    );
+  let silent: Server;
+  let api: string;
+  let received = 0;
+
+  beforeAll(async () => {
+    // Reads each request whole, then says nothing: only the client's signal ends it.
+    silent = createServer((req) => {
+      req.resume();
+      req.on('end', () => (received += 1));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    api = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => {
+    silent.closeAllConnections();
+    silent.close();
+  });
+
   const link = 'https://www.google.com/maps/place/x/data=!4m2!3m1!1s0x1:0x2';
 
-  it(`counts a request its deadline ended as unanswered: the ${API_UNREACHABLE_AFTER}rd in a row stops the run`, async () => {
-    const lookups = apiLookups('http://127.0.0.1:9', silent);
-    const send = (ended: 'deadline' | 'stop') => {
-      const controller = new AbortController();
-      const answer = lookups.resolveUrls([link], { signal: controller.signal });
-      controller.abort(
-        ended === 'deadline' ? new DOMException('no answer', 'TimeoutError') : undefined,
-      );
-      return answer;
-    };
+  /** Sends one request and, once the API has it, ends it as the run's stop or the batch's deadline does. */
+  async function send(lookups: ReturnType<typeof apiLookups>, ended: 'deadline' | 'stop') {
+    const controller = new AbortController();
+    const before = received;
+    const answer = lookups.resolveUrls([link], { signal: controller.signal });
+    await until(() => received > before);
+    controller.abort(
+      ended === 'deadline' ? new DOMException('no answer', 'TimeoutError') : undefined,
+    );
+    return answer;
+  }
+
+  it('gives up at the first request its deadline ended (no answer in the whole deadline), not the third', async () => {
+    const lookups = apiLookups(api);
     // A run that stops asking is not the API's doing: thrown on, never counted.
     for (let i = 0; i < API_UNREACHABLE_AFTER + 1; i += 1)
-      await expect(send('stop')).rejects.toThrow();
-    for (let i = 1; i < API_UNREACHABLE_AFTER; i += 1)
-      await expect(send('deadline')).rejects.toThrow();
-    expect(await send('deadline')).toEqual({
+      await expect(send(lookups, 'stop')).rejects.toThrow();
+    expect(lookups.stats.unreachable).toBeUndefined();
+    expect(await send(lookups, 'deadline')).toEqual({
       results: {},
       failures: { [link]: 'unavailable' },
       unreachable: true,

@@ -78,6 +78,32 @@ describe('the cache file', () => {
     expect(text).not.toMatch(/https?:|google/i);
   });
 
+  it('keeps what another run saved meanwhile: two runs at once lose none of each other’s places', async () => {
+    const file = path.join(dir, 'two-runs', 'places-v1.json');
+    const athens = {
+      coordinates: { lat: 37.9715, lng: 23.7257 },
+      placeId: 'ChIJDdnwdv0y5xQRRytw1ihZQeU',
+    };
+    const sydney = { coordinates: { lat: -33.8670522, lng: 151.1957362 }, placeId: undefined };
+    const lisbon = { coordinates: { lat: 38.7223, lng: -9.1393 }, placeId: undefined };
+    // Both runs started from the same (empty) file; each found places of its own, one in common.
+    const first = new MemoryPlaceCache();
+    await first.set('cid:1', athens);
+    await first.set('cid:3', lisbon);
+    const second = new MemoryPlaceCache();
+    await second.set('cid:2', sydney);
+    await second.set('cid:3', { ...lisbon, placeId: 'ChIJ-lisbon' });
+    expect(await saveCacheFile(file, first)).toBe(2);
+    // The second saves last: it keeps the first's place, and its own answer for the shared one.
+    expect(await saveCacheFile(file, second)).toBe(3);
+
+    const restored = new MemoryPlaceCache();
+    expect(await loadCacheFile(file, restored)).toEqual({ kind: 'loaded', entries: 3 });
+    expect(await restored.get('cid:1')).toEqual(athens);
+    expect(await restored.get('cid:2')).toEqual(sydney);
+    expect((await restored.get('cid:3'))?.placeId).toBe('ChIJ-lisbon');
+  });
+
   it('drops expired entries and caps an expiry beyond 30 days; skips entries it cannot read', async () => {
     const file = path.join(dir, 'mixed.json');
     const now = Date.now();

@@ -393,17 +393,23 @@ describe('placeport CLI', () => {
     const result = await run([...args, '--api', api, '--json']);
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as CliSummary;
+    // The API's own words, not its JSON; and nothing more was sent once it refused.
     expect(summary.lookups.refused).toEqual({
       status: 402,
-      message: expect.stringContaining('402: '),
+      message: 'The free lookups for today are used up.',
     });
+    expect(requests.length).toBeLessThanOrEqual(2);
+    expect(summary.lookups.links).toBe(0);
     const needLookup = chosen.places.filter((p) => !p.expected && p.kind !== 'no-link').length;
     expect(summary.lists[0]!.unplaced.limit).toBe(needLookup);
     expect(summary.lists[0]!.converted).toBe(chosen.places.filter((p) => p.expected).length);
 
     const text = await run([...args, '--api', api, '--force']);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain('The PlacePort API refused the lookups (402: ');
+    expect(text.stdout).toContain(
+      'The PlacePort API refused the lookups (402: The free lookups for today are used up.).',
+    );
+    expect(text.stdout).not.toContain('Looked up');
     expect(text.stdout).toContain('without --api');
     expect(text.stdout).toContain(REASON_TEXT.limit);
   });

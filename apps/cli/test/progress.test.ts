@@ -164,6 +164,7 @@ describe('runCli progress', () => {
       localAppData: undefined,
       mapsOrigin: google.url,
       placesApiOrigin: google.url,
+      proxy: undefined,
     },
     platform: 'linux',
     homedir: dir,

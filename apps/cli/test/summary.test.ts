@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readEnvironment } from '../src/config.js';
 import { emptyStats } from '../src/lookups.js';
 import { formatSummary, type CliSummary } from '../src/summary.js';
 
@@ -42,5 +43,61 @@ describe('the summary a person reads', () => {
     expect(text).toContain(
       'Cannot reach Google (DNS found no address for www.google.com): check your connection, or run with --offline; 4,815 places were not looked up and are in the failed-places CSV.',
     );
+  });
+});
+
+describe('what the summary says of an API that failed, and of a proxy', () => {
+  /** 8 places, none placed, looked up through an API at `api`. */
+  function throughApi(lookups: Partial<CliSummary['lookups']>): CliSummary {
+    const unplaced = { unavailable: 8 };
+    return {
+      outDir: 'out',
+      lists: [
+        {
+          name: 'Trip',
+          path: 'Takeout/Saved/Trip.csv',
+          total: 8,
+          converted: 0,
+          skipped: 8,
+          resolved: 0,
+          unplaced,
+          files: ['out/Trip - failed-places.csv'],
+        },
+      ],
+      totals: { total: 8, converted: 0, skipped: 8, unplaced },
+      lookups: { ...emptyStats('api'), api: 'http://api.example', apiRequests: 3, ...lookups },
+      cache: null,
+    };
+  }
+
+  it('names the statuses, most requests first, and points at the address for a 404', () => {
+    expect(formatSummary(throughApi({ apiErrors: { 503: 1, 404: 2 } }))).toContain(
+      'The PlacePort API at http://api.example answered 404 to 2 requests and 503 to 1 request; check the --api address, or run without --api.',
+    );
+  });
+
+  it('says when what answered is not a PlacePort API', () => {
+    expect(
+      formatSummary(throughApi({ notAnApi: { requests: 3, detail: 'not JSON, text/html' } })),
+    ).toContain(
+      'The server at http://api.example answered something that is not a PlacePort API to 3 requests (not JSON, text/html): check the --api address',
+    );
+  });
+
+  it('says proxies are not supported when one is set and the lookups could not get through', () => {
+    const text = formatSummary(
+      throughApi({ unreachable: { cause: 'connection refused' }, proxy: 'HTTPS_PROXY' }),
+    );
+    expect(text).toContain(
+      'HTTPS_PROXY is set, but placeport does not support proxies: its lookups go straight to the API.',
+    );
+    const local = offTheNetwork();
+    local.lookups.proxy = 'http_proxy';
+    expect(formatSummary(local)).toContain(
+      'http_proxy is set, but placeport does not support proxies: its lookups go straight to Google.',
+    );
+    expect(formatSummary(offTheNetwork())).not.toContain('proxies');
+    expect(readEnvironment({ https_proxy: 'http://proxy:3128' }).proxy).toBe('https_proxy');
+    expect(readEnvironment({ HTTP_PROXY: ' ' }).proxy).toBeUndefined();
   });
 });

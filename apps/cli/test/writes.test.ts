@@ -184,18 +184,48 @@ describe('placeport writes safely', () => {
     expect(await readFile(file, 'utf8')).toBe('mine');
   });
 
+  it('refuses an --out that cannot be written (exit 2) with the reason, before looking anything up', async () => {
+    // A folder under a regular file can be neither made nor written, whoever runs the test.
+    const blocker = path.join(dir, 'a-file-in-the-way');
+    await writeFile(blocker, 'mine');
+    const out = path.join(blocker, 'maps');
+    google.clearRequests();
+    const result = await online(['convert', mixed, '--out', out, '--no-cache']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `--out ${out} cannot be used: a file is in the way of the folder (ENOTDIR)`,
+    );
+    expect(result.stdout).toBe('');
+    expect(google.count()).toBe(0);
+    expect(await readFile(blocker, 'utf8')).toBe('mine');
+  });
+
   it.runIf(process.platform === 'linux')(
-    'reports an --out the file system will not make (/proc) as not written, exit 1',
+    'refuses a folder no one may write in (/proc/self, root included) and one the file system will not make, exit 2, before looking anything up',
     async () => {
-      const out = '/proc/placeport-out';
-      const result = await offline(['convert', pins, '--out', out, '--json']);
-      expect(result.code).toBe(1);
-      const summary = JSON.parse(result.stdout) as CliSummary;
-      expect(summary.lists.flatMap((list) => list.notWritten ?? [])[0]?.reason).toMatch(
-        `the folder ${out} could not be made`,
+      google.clearRequests();
+      const unwritable = await online(['convert', mixed, '--out', '/proc/self', '--no-cache']);
+      expect(unwritable.code).toBe(2);
+      expect(unwritable.stderr).toContain(
+        '--out /proc/self cannot be written: files cannot be created there (ENOENT)',
       );
+      expect(google.count()).toBe(0);
+      const out = '/proc/placeport-out';
+      const unmade = await online(['convert', mixed, '--out', out, '--no-cache']);
+      expect(unmade.code).toBe(2);
+      expect(unmade.stderr).toContain(
+        `--out ${out} cannot be made: the file system will not make it (ENOENT)`,
+      );
+      expect(google.count()).toBe(0);
     },
   );
+
+  it('leaves nothing of its check in --out: the folder holds only what the run wrote', async () => {
+    const out = path.join(dir, 'probe-gone');
+    const result = await offline(['convert', pins, '--out', out]);
+    expect(result.code).toBe(0);
+    expect((await readdir(out)).filter((name) => name.startsWith('.'))).toEqual([]);
+  });
 
   it('writes a list with a 100-character CJK name under a name within 255 bytes, and the whole summary', async () => {
     const name = '東京で行きたいラーメン屋さん'.repeat(8).slice(0, 100);
