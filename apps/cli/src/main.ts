@@ -12,6 +12,7 @@ import {
   ConverterError,
   convertArchive,
   inspectArchive,
+  decodeCsvFile,
   inspectCsv,
   LIMITS,
   type ConversionOptions,
@@ -197,6 +198,20 @@ function pickListsOrRefuse(lists: InspectedList[], wanted: readonly string[]): I
 }
 
 /**
+ * The text of a CSV given on its own, in the encoding it was saved in (`decodeCsvFile`): a
+ * failed-places CSV edited in Excel comes back in Windows-1252, which is said on stderr.
+ */
+function csvText(bytes: Buffer, file: string): string {
+  const { text, encoding } = decodeCsvFile(bytes);
+  if (encoding === 'windows-1252') {
+    process.stderr.write(
+      `placeport: ${path.basename(file)} is not UTF-8; it was read as Windows-1252, as Excel saves a CSV.\n`,
+    );
+  }
+  return text;
+}
+
+/**
  * Reads the input and picks the lists asked for; throws ConverterError with the seed's messages.
  * A failed-places CSV is a retry: its identity is kept, so that file alone may be rewritten.
  */
@@ -237,7 +252,7 @@ async function readLists(
           inflate: zlibInflate,
           release: releaseBytes,
         })
-      : inspectCsv(bytes.toString('utf8'), path.basename(command.archive)));
+      : inspectCsv(csvText(bytes, command.archive), path.basename(command.archive)));
   } finally {
     // The lists are read: nothing refers to the file's bytes any more.
     releaseBytes(bytes);

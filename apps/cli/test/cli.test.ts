@@ -309,6 +309,26 @@ describe('placeport CLI', () => {
     );
   });
 
+  it('reads a failed-places CSV saved again by Excel in Windows-1252, and says so', async () => {
+    const csv = path.join(dir, 'Cafés - failed-places.csv');
+    const text =
+      'Title,Note,URL,Comment,Reason\r\n' +
+      'Caf\u00e9 Gr\u00f6\u00dfe,\u0093Fr\u00fch\u0094 \u00805,"https://www.google.com/maps/search/48.85837,2.294481",,x\r\n';
+    await writeFile(
+      csv,
+      Uint8Array.from(text, (c) => c.charCodeAt(0)),
+    );
+    const out = path.join(dir, 'cp1252');
+    const result = await run(['convert', csv, '--out', out, '--offline']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'placeport: Cafés - failed-places.csv is not UTF-8; it was read as Windows-1252, as Excel saves a CSV.',
+    );
+    const kml = await readFile(path.join(out, 'Cafés (retry).kml'), 'utf8');
+    expect(kml).toContain('<name>Café Größe</name>');
+    expect(kml).toContain('“Früh” €5');
+  });
+
   it('takes a failed-places CSV back and looks up just those places, writing files named after the list, as a retry', async () => {
     const first = path.join(dir, 'retry-first');
     const offline = JSON.parse(

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { ConverterError } from './errors.js';
-import { countNonBlankRows, parseSavedPlacesCsv } from './csv.js';
+import { countNonBlankRows, decodeCsvFile, parseSavedPlacesCsv } from './csv.js';
 import { PlaceCounter } from './limits.js';
 
 function errorOf(text: string): ConverterError {
@@ -294,5 +294,40 @@ describe('a list read from its bytes, a piece at a time', () => {
 describe('countNonBlankRows', () => {
   it('counts records, not lines, and skips blank ones', () => {
     expect(countNonBlankRows('a,b\n"x\ny",z\n\n,,\n')).toBe(2);
+  });
+});
+
+describe('decodeCsvFile', () => {
+  const text = 'Title,Note,URL\nCafé Größe,Rüdesheim €5,https://x\n';
+  it('reads UTF-8 with or without its mark, and UTF-16 with its mark', () => {
+    const utf8 = new TextEncoder().encode(text);
+    expect(decodeCsvFile(utf8)).toEqual({ text, encoding: 'utf-8' });
+    expect(decodeCsvFile(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8]))).toEqual({
+      text,
+      encoding: 'utf-8',
+    });
+    const le = new Uint8Array([
+      0xff,
+      0xfe,
+      ...new Uint8Array(Uint16Array.from(text, (c) => c.charCodeAt(0)).buffer),
+    ]);
+    expect(decodeCsvFile(le)).toEqual({ text, encoding: 'utf-16' });
+    const be = new Uint8Array(le.length);
+    for (let i = 0; i < le.length; i += 2) [be[i], be[i + 1]] = [le[i + 1]!, le[i]!];
+    expect(decodeCsvFile(be)).toEqual({ text, encoding: 'utf-16' });
+  });
+
+  it('reads what is not UTF-8 as Windows-1252, as Excel saves a CSV on Western Windows', () => {
+    // "Café Größe,Rüdesheim €5" in Windows-1252: é df f6 fc and the euro sign 0x80 (which
+    // Node 20's decoder alone reads as a C1 control).
+    const cp1252 = Uint8Array.from(
+      'Title,Note,URL\nCaf\u00e9 Gr\u00f6\u00dfe,R\u00fcdesheim \u00805,https://x\n',
+      (c) => c.charCodeAt(0),
+    );
+    expect(decodeCsvFile(cp1252)).toEqual({ text, encoding: 'windows-1252' });
+    expect(parseSavedPlacesCsv(decodeCsvFile(cp1252).text).places[0]).toMatchObject({
+      title: 'Café Größe',
+      note: 'Rüdesheim €5',
+    });
   });
 });

@@ -330,3 +330,42 @@ export function countNonBlankRows(source: CsvSource, counter?: PlaceCounter): nu
   eachRecord(source, count);
   return count.rows;
 }
+
+/**
+ * Windows-1252's characters for the bytes 0x80-0x9F (the rest is Latin-1): Node 20's TextDecoder
+ * reads "windows-1252" as Latin-1 and gives C1 controls for them (the euro sign, curly quotes).
+ * Undefined bytes (0x81, 0x8D, 0x8F, 0x90, 0x9D) stay as they are.
+ */
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/** Windows-1252 text of `bytes`, whatever the runtime's decoder makes of 0x80-0x9F. */
+function windows1252(bytes: Uint8Array): string {
+  return new TextDecoder('windows-1252')
+    .decode(bytes)
+    .replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
+}
+
+/** How {@link decodeCsvFile} read a CSV file's bytes. */
+export type CsvFileEncoding = 'utf-8' | 'utf-16' | 'windows-1252';
+
+/**
+ * The text of a CSV file given on its own (a failed-places CSV to retry, or a list exported by
+ * itself), whatever program saved it last: UTF-8 (Takeout's, and PlacePort's), with or without its
+ * byte-order mark; UTF-16 with its mark; and otherwise Windows-1252, what Excel's "CSV (Comma
+ * delimited)" writes on Western Windows (read as UTF-8, "Café" became "Caf\uFFFD" with no word).
+ */
+export function decodeCsvFile(bytes: Uint8Array): { text: string; encoding: CsvFileEncoding } {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) {
+    return { text: new TextDecoder('utf-16le').decode(bytes), encoding: 'utf-16' };
+  }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    return { text: new TextDecoder('utf-16be').decode(bytes), encoding: 'utf-16' };
+  }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8' };
+  } catch {
+    return { text: windows1252(bytes), encoding: 'windows-1252' };
+  }
+}
