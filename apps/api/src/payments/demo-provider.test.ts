@@ -50,7 +50,6 @@ describe('demo payments', () => {
     const { id } = await demo.create({ amountCents: 120, places: 12, payer: 'h' });
     expect(await failureKind(() => demo.capture(id, 80, 'a'))).toBe('unexpected_state');
     demo.authorize(id);
-    expect(await failureKind(() => demo.authorize(id))).toBe('unexpected_state');
     expect(await failureKind(() => demo.capture(id, 130, 'b'))).toBe('invalid_request');
     expect(await failureKind(() => demo.capture(id, 40, 'c'))).toBe('amount_too_small');
     expect(await demo.cancel(id, 'd')).toMatchObject({ status: 'canceled' });
@@ -59,6 +58,18 @@ describe('demo payments', () => {
     expect(await failureKind(() => demo.create({ amountCents: 40, places: 4, payer: 'h' }))).toBe(
       'amount_too_small',
     );
+  });
+
+  it('authorizes again an intent it already authorized (a lost answer), never a settled one', async () => {
+    const demo = createDemoProvider();
+    const { id } = await demo.create({ amountCents: 120, places: 12, payer: 'h' });
+    demo.authorize(id);
+    expect(demo.authorize(id)).toMatchObject({ status: 'requires_capture', amountCapturable: 120 });
+    await demo.capture(id, 80, 'k');
+    expect(await failureKind(() => demo.authorize(id))).toBe('unexpected_state');
+    const cancelled = await demo.create({ amountCents: 120, places: 12, payer: 'h' });
+    await demo.cancel(cancelled.id, 'c');
+    expect(await failureKind(() => demo.authorize(cancelled.id))).toBe('unexpected_state');
   });
 
   it(`keeps at most ${DEMO_MAX_INTENTS} intents, forgetting the oldest that holds no authorization`, async () => {

@@ -26,7 +26,11 @@ export interface DemoProviderOptions {
 
 /** The demo provider, with the extra step that stands in for the card form. */
 export interface DemoPaymentProvider extends PaymentProvider {
-  /** Authorizes an intent as a card confirmation would: `requires_payment_method` → `requires_capture`. */
+  /**
+   * Authorizes an intent as a card confirmation would: `requires_payment_method` →
+   * `requires_capture`. Idempotent: an intent already authorized answers as authorized (a retry
+   * after a lost answer); a settled or cancelled one is refused.
+   */
   authorize(id: string): IntentView;
 }
 
@@ -123,6 +127,8 @@ export function createDemoProvider(options: DemoProviderOptions = {}): DemoPayme
     },
     authorize(id) {
       const intent = find(id);
+      // Authorized already, perhaps by a call whose answer was lost: the same answer again.
+      if (intent.status === 'requires_capture') return { ...intent };
       requireStatus(intent, 'authorize', 'requires_payment_method');
       intent.status = 'requires_capture';
       intent.amountCapturable = intent.amount;
