@@ -13,15 +13,19 @@ import {
   forgetPayment,
   paymentLockName,
   recallPayment,
+  recallPayments,
   rememberPayment,
   type PaymentLocks,
   type PaymentNotes,
+  type RememberedPayment,
 } from './lastPayment';
 import { selectedPlaces } from './machine';
 import { MESSAGES } from './messages';
 import {
   authorizeRefusalText,
   captureRefusalText,
+  captureRetryText,
+  distinctLookupRefusals,
   intentRefusalText,
   releaseRefusalText,
 } from './refusals';
@@ -33,11 +37,18 @@ import type {
   Counts,
   DiscardAction,
   FileResult,
+  LastVisit,
   MapDownload,
 } from './types';
 
-/** What a payment provider's confirmation came to: authorized, or declined with its message. */
-export type AuthorizationOutcome = { ok: true } | { ok: false; message: string };
+/**
+ * What a payment provider's confirmation came to: authorized, or not with its message.
+ * `maybeAuthorized` marks a refusal to authorize a payment that may already be authorized (the
+ * answer of an earlier try was lost): the page then asks the API where the payment stands, and
+ * goes on when it is held.
+ */
+export type AuthorizationOutcome =
+  { ok: true } | { ok: false; message: string; maybeAuthorized?: boolean };
 
 /** Makes and revokes Blob URLs; the page uses `URL`, tests may count calls. */
 export interface ObjectUrls {
@@ -60,6 +71,13 @@ export interface EffectsDeps {
   notes?: PaymentNotes | null;
   /** Web Locks, so no other tab settles a payment this tab's run is using; none by default. */
   locks?: PaymentLocks | null;
+  /** Where the browser says it is back online (the `online` event): `window` where there is one. */
+  connectivity?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | null;
+  /**
+   * Waits `ms`, or less once `signal` aborts: the pause before a capture is asked again. A timer
+   * unless a test drives it.
+   */
+  wait?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** What a button does beyond reporting an event (see {@link createEffects}). */
@@ -67,6 +85,28 @@ export type Effects = ReturnType<typeof createEffects>;
 
 /** Main-thread time the Blob work may take before the page gets the thread back (long task: 50 ms). */
 export const BLOB_WORK_BUDGET_MS = 20;
+
+/**
+ * The pauses before a capture that got no answer (the connection dropped) is asked again, one per
+ * retry; the browser coming back online cuts a pause short. After the last one the page stops:
+ * the server settles a hold left open by itself (product.md "Money", 30 minutes after its last
+ * use), and the capture is idempotent, so a retry never charges twice.
+ */
+export const CAPTURE_RETRY_DELAYS_MS: readonly number[] = [5_000, 15_000, 45_000, 120_000, 300_000];
+
+/** A timer's pause, cut short when `signal` aborts. */
+function timerWait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+    if (signal.aborted) done();
+  });
+}
 
 function clickDownload(url: string, fileName: string): void {
   const link = document.createElement('a');
@@ -103,11 +143,20 @@ export function createEffects({
   download = clickDownload,
   notes = null,
   locks = null,
+  connectivity = typeof window === 'undefined' ? null : window,
+  wait = timerWait,
 }: EffectsDeps) {
   let nextId = 1;
   let liveUrls: string[] = [];
   /** The page went away ({@link Effects.dispose}). */
   let disposed = false;
+  /** Aborted when the page goes away: pauses before a retry end at once. */
+  const pageGone = new AbortController();
+  /**
+   * Payments this page authorized: it shows their outcome itself, never as an earlier visit's;
+   * and the earlier visits' payments shown (and closed) in this page, so the next one is shown.
+   */
+  const passedPayments = new Set<string>();
 
   /** Sends an event and tells whether the machine took it. */
   function accepted(event: AppEvent): boolean {
@@ -204,10 +253,42 @@ export function createEffects({
   }
 
   /**
+   * Sends the answer about payment `paymentIntentId` while the page still shows that payment's run:
+   * a capture asked again after the person moved on never settles another run's payment.
+   */
+  function sendFor(paymentIntentId: string, event: AppEvent): void {
+    const state = store.getState().state;
+    const shown =
+      'authorization' in state &&
+      state.authorization.kind === 'card' &&
+      state.authorization.paymentIntentId === paymentIntentId;
+    if (shown) store.getState().send(event);
+  }
+
+  /**
+   * Waits `ms` before a capture is asked again, or less: the browser came back online, or the page
+   * went away.
+   */
+  async function pauseBeforeRetry(ms: number): Promise<void> {
+    const cut = new AbortController();
+    const cutShort = () => cut.abort();
+    connectivity?.addEventListener('online', cutShort);
+    pageGone.signal.addEventListener('abort', cutShort);
+    try {
+      await wait(ms, cut.signal);
+    } finally {
+      connectivity?.removeEventListener('online', cutShort);
+      pageGone.signal.removeEventListener('abort', cutShort);
+    }
+  }
+
+  /**
    * Settles the hold through `POST /api/capture-payment`, claiming `converted` places, and reports
    * the receipt the server returned: the server charges at least the places it looked up for the
-   * payment, so the receipt, not the claim, says what was charged. A call that fails is reported
-   * with `failedMessage`, which quotes the payment's reference; that message is returned.
+   * payment, so the receipt, not the claim, says what was charged. A call that gets no answer (the
+   * connection dropped) is asked again after each of {@link CAPTURE_RETRY_DELAYS_MS}, or as soon as
+   * the browser is back online, meanwhile shown as not confirmed; a refusal, or the last try, is
+   * reported with `failedMessage`, which quotes the payment's reference; that message is returned.
    */
   async function settleHold(
     authorization: Authorization,
@@ -216,21 +297,37 @@ export function createEffects({
     failedMessage: (refusal: Refusal | null, reference: string) => string,
   ): Promise<string | null> {
     if (authorization.kind !== 'card') return null;
-    try {
-      const outcome = await api.capturePayment({
-        paymentIntentId: authorization.paymentIntentId,
-        convertedCount: converted,
-        totalCount: places,
-        actualAmountCents: chargeCents(converted),
-      });
-      store.getState().send({ type: 'captureSettled', ...outcome, settledAt: now() });
-      forgetPayment(notes, authorization.paymentIntentId);
-      return null;
-    } catch (error) {
-      console.error('The payment could not be settled', error);
-      const message = failedMessage(refusalOf(error), authorization.paymentIntentId);
-      store.getState().send({ type: 'captureFailed', message });
-      return message;
+    const { paymentIntentId } = authorization;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const outcome = await api.capturePayment({
+          paymentIntentId,
+          convertedCount: converted,
+          totalCount: places,
+          actualAmountCents: chargeCents(converted),
+        });
+        sendFor(paymentIntentId, { type: 'captureSettled', ...outcome, settledAt: now() });
+        forgetPayment(notes, paymentIntentId);
+        return null;
+      } catch (error) {
+        const refusal = refusalOf(error);
+        const pause = CAPTURE_RETRY_DELAYS_MS[attempt];
+        if (refusal !== null || pause === undefined || disposed) {
+          console.error('The payment could not be settled', error);
+          const message = failedMessage(refusal, paymentIntentId);
+          sendFor(paymentIntentId, { type: 'captureFailed', message });
+          return message;
+        }
+        console.warn('The payment could not be settled; asking again', error);
+        sendFor(paymentIntentId, {
+          type: 'captureFailed',
+          message: captureRetryText(paymentIntentId),
+          retrying: true,
+        });
+        await pauseBeforeRetry(pause);
+        // The page is going away: the note stays, and the next visit shows the hold.
+        if (disposed) return null;
+      }
     }
   }
 
@@ -246,22 +343,29 @@ export function createEffects({
   }
 
   /**
-   * Runs the conversion; a paid one holds its payment's Web Lock until the hold is settled, so a
-   * page opened meanwhile in another tab never offers to settle it.
+   * Runs `task` holding the Web Lock of payment `paymentIntentId`, so a page opened meanwhile in
+   * another tab never offers to settle it; without Web Locks, or when the lock cannot be taken,
+   * runs it anyway.
    */
-  async function runConversion(): Promise<void> {
-    const state = store.getState().state;
-    if (state.status !== 'validating') return;
-    const { authorization } = state;
-    if (authorization.kind !== 'card' || !locks) return convertAndSettle();
+  async function holdingPayment(paymentIntentId: string, task: () => Promise<void>): Promise<void> {
+    if (!locks) return task();
+    let started = false;
     try {
-      await locks.hold(paymentLockName(authorization.paymentIntentId), convertAndSettle);
+      await locks.hold(paymentLockName(paymentIntentId), () => {
+        started = true;
+        return task();
+      });
     } catch (error) {
+      if (started) throw error;
       console.warn('The payment lock could not be taken', error);
-      if (store.getState().state.status === 'validating') await convertAndSettle();
+      await task();
     }
   }
 
+  /**
+   * Runs the conversion of a selection given leave to convert, then settles its payment: the
+   * capture of what converted, or the release of the hold after a failure.
+   */
   async function convertAndSettle(): Promise<void> {
     const state = store.getState().state;
     if (state.status !== 'validating') return;
@@ -311,7 +415,10 @@ export function createEffects({
     }
     const { results, totals } = made;
     await pacer.finish();
-    if (!accepted({ type: 'conversionFinished', results, totals, refusals })) return;
+    const paid = authorization.kind === 'card';
+    const causes = distinctLookupRefusals(refusals, paid);
+    if (!accepted({ type: 'conversionFinished', results, totals, refusals: causes })) return;
+    if (authorization.kind === 'card') notePayment(authorization.paymentIntentId, totals.converted);
     const failed = await settleHold(authorization, totals.converted, places, captureRefusalText);
     if (failed !== null) toastError('Payment Capture Failed', failed);
   }
@@ -327,70 +434,144 @@ export function createEffects({
     }
   }
 
-  /** "Authorize Payment & Convert": runs the provider's confirmation, then the conversion. */
-  async function authorize(confirm: () => Promise<AuthorizationOutcome>): Promise<void> {
-    if (!accepted({ type: 'authorizationSubmitted' })) return;
-    const { toast, send } = store.getState();
+  /**
+   * Notes the payment in use (see `lastPayment.ts`): when its authorization is submitted, and again
+   * with the places `converted` once the conversion finished.
+   */
+  function notePayment(paymentIntentId: string, converted?: number): void {
+    const state = store.getState().state;
+    const noted = recallPayment(notes, paymentIntentId, now());
+    const note: RememberedPayment = {
+      paymentIntentId,
+      places: noted?.places ?? ('lists' in state ? selectedPlaces(state) : 0),
+      authorizedAt: noted?.authorizedAt ?? now(),
+      ...(converted === undefined ? {} : { converted }),
+    };
+    if (note.places > 0) rememberPayment(notes, note);
+  }
+
+  /**
+   * True when the API says the payment is held: a refusal to authorize it again came after an
+   * earlier try whose answer was lost.
+   */
+  async function heldAlready(paymentIntentId: string): Promise<boolean> {
+    try {
+      return (await api.paymentStatus(paymentIntentId)).status === 'open';
+    } catch (error) {
+      console.warn('Could not check whether the payment is authorized', error);
+      return false;
+    }
+  }
+
+  /**
+   * Runs the provider's confirmation and reports its outcome as events; true when the payment is
+   * authorized and the conversion started.
+   */
+  async function confirmAuthorization(
+    confirm: () => Promise<AuthorizationOutcome>,
+    paymentIntentId: string | null,
+  ): Promise<boolean> {
+    const { send } = store.getState();
     try {
       const outcome = await confirm();
-      if (!outcome.ok) {
+      const held =
+        outcome.ok ||
+        (outcome.maybeAuthorized === true &&
+          paymentIntentId !== null &&
+          (await heldAlready(paymentIntentId)));
+      if (!held) {
         send({ type: 'authorizationFailed' });
-        toastError('Payment Failed', outcome.message);
-        return;
+        toastError('Payment Failed', outcome.ok ? MESSAGES.unexpected : outcome.message);
+        return false;
       }
     } catch (error) {
       send({ type: 'authorizationFailed' });
       toastFailure('Payment Error', error);
-      return;
+      return false;
     }
-    if (!accepted({ type: 'paymentAuthorized' })) return;
-    const authorized = store.getState().state;
-    if (authorized.status === 'validating' && authorized.authorization.kind === 'card') {
-      rememberPayment(notes, {
-        paymentIntentId: authorized.authorization.paymentIntentId,
-        places: selectedPlaces(authorized),
-        authorizedAt: now(),
-      });
-    }
-    toast({ title: 'Payment Authorized', description: MESSAGES.authorized });
-    await runConversion();
-  }
-
-  /** The payment this page is using now, if any. */
-  function currentPaymentId(): string | null {
-    const state = store.getState().state;
-    return 'authorization' in state && state.authorization.kind === 'card'
-      ? state.authorization.paymentIntentId
-      : null;
+    return accepted({ type: 'paymentAuthorized' });
   }
 
   /**
-   * A payment an earlier visit noted and never settled (see `lastPayment.ts`): asks the API where
-   * it stands and shows it. Nothing when none is noted, another tab is using it, or the API does
-   * not know it (another browser's cookie, long gone); a failed call leaves the note for next time.
+   * "Authorize Payment & Convert": runs the provider's confirmation, then the conversion. The
+   * payment is noted as soon as its authorization is submitted (a page that goes away before the
+   * answer still shows it next visit), and its Web Lock is held from then until it is settled.
    */
-  async function recallLastPayment(): Promise<void> {
-    const noted = recallPayment(notes, now());
-    if (noted === null) return;
-    const id = noted.paymentIntentId;
-    if (id === currentPaymentId()) return;
-    if (locks && (await locks.held(paymentLockName(id)).catch(() => false))) return;
-    let payment;
-    try {
-      payment = await api.paymentStatus(id);
-    } catch (error) {
-      const refusal = refusalOf(error);
-      // Unknown to the server, or not this browser's: nothing to show, ever.
-      if (refusal?.status === 404 || refusal?.status === 400) forgetPayment(notes, id);
-      else console.warn('Could not check the payment of an earlier visit', error);
-      return;
+  async function authorize(confirm: () => Promise<AuthorizationOutcome>): Promise<void> {
+    if (!accepted({ type: 'authorizationSubmitted' })) return;
+    const submitted = store.getState().state;
+    const paymentIntentId =
+      'authorization' in submitted && submitted.authorization.kind === 'card'
+        ? submitted.authorization.paymentIntentId
+        : null;
+    const authorizeAndConvert = async () => {
+      if (!(await confirmAuthorization(confirm, paymentIntentId))) return;
+      store.getState().toast({ title: 'Payment Authorized', description: MESSAGES.authorized });
+      await convertAndSettle();
+    };
+    if (paymentIntentId === null) return authorizeAndConvert();
+    passedPayments.add(paymentIntentId);
+    notePayment(paymentIntentId);
+    await holdingPayment(paymentIntentId, authorizeAndConvert);
+  }
+
+  /**
+   * The first payment earlier visits noted and never settled (see `lastPayment.ts`) that is worth
+   * showing: asks the API where each stands, oldest first, skipping those this page uses or has
+   * shown, those another tab is using, and those the API does not know (another browser's cookie,
+   * long gone: forgotten). A failed call leaves the note for next time.
+   */
+  async function nextLastVisit(): Promise<LastVisit | null> {
+    for (const noted of recallPayments(notes, now())) {
+      const id = noted.paymentIntentId;
+      if (passedPayments.has(id)) continue;
+      if (locks && (await locks.held(paymentLockName(id)).catch(() => false))) continue;
+      let payment;
+      try {
+        payment = await api.paymentStatus(id);
+      } catch (error) {
+        const refusal = refusalOf(error);
+        // Unknown to the server, or not this browser's: nothing to show, ever.
+        if (refusal?.status === 404 || refusal?.status === 400) forgetPayment(notes, id);
+        else console.warn('Could not check the payment of an earlier visit', error);
+        continue;
+      }
+      if (payment.status === 'not_authorized') {
+        forgetPayment(notes, id);
+        continue;
+      }
+      if (passedPayments.has(id)) continue;
+      return {
+        payment,
+        converted: noted.converted ?? null,
+        settling: false,
+        settledAt: null,
+        error: null,
+      };
     }
-    if (payment.status === 'not_authorized') {
-      forgetPayment(notes, id);
-      return;
-    }
-    if (id === currentPaymentId()) return;
-    store.getState().lastVisitChanged({ payment, settling: false, settledAt: null, error: null });
+    return null;
+  }
+
+  let recalling: Promise<void> | null = null;
+
+  /**
+   * Shows a payment an earlier visit left unsettled, when there is one and none is shown: one at a
+   * time, the next once the shown one is closed.
+   */
+  function recallLastPayment(): Promise<void> {
+    recalling ??= (async () => {
+      try {
+        if (store.getState().lastVisit !== null) return;
+        const visit = await nextLastVisit();
+        if (visit !== null && !passedPayments.has(visit.payment.reference)) {
+          passedPayments.add(visit.payment.reference);
+          store.getState().lastVisitChanged(visit);
+        }
+      } finally {
+        recalling = null;
+      }
+    })();
+    return recalling;
   }
 
   /** "Settle it now": releases that payment's hold, charging what the server found for it. */
@@ -407,6 +588,7 @@ export function createEffects({
         actualAmountCents: 0,
       });
       store.getState().lastVisitChanged({
+        ...visit,
         payment: {
           ...payment,
           status: outcome.cancelled ? 'cancelled' : 'captured',
@@ -435,12 +617,16 @@ export function createEffects({
     recallLastPayment,
     settleLastPayment,
 
-    /** Closes that notice; a settled payment's note is forgotten, an open one is shown next visit. */
+    /**
+     * Closes that notice; a settled payment's note is forgotten, an open one is shown next visit.
+     * Another payment left unsettled is shown next.
+     */
     dismissLastPayment() {
       const visit = store.getState().lastVisit;
       if (visit === null || visit.settling) return;
       if (visit.payment.status !== 'open') forgetPayment(notes, visit.payment.reference);
       store.getState().lastVisitChanged(null);
+      void recallLastPayment();
     },
 
     /** A file was picked or dropped. */
@@ -494,7 +680,12 @@ export function createEffects({
           // A refusal the API explained is said in plain words; anything else is an error.
           const refusal = refusalOf(error);
           if (refusal === null) throw error;
-          return { ok: false, message: authorizeRefusalText(refusal) };
+          return {
+            ok: false,
+            message: authorizeRefusalText(refusal),
+            // Already authorized, perhaps by a try whose answer was lost: the API's status says.
+            maybeAuthorized: refusal.code === 'payment_unexpected_state',
+          };
         }
         return status === 'requires_capture'
           ? { ok: true }
@@ -507,7 +698,7 @@ export function createEffects({
       const state = store.getState().state;
       if (state.status !== 'paying' || state.authorization.kind !== 'free') return;
       if (!accepted({ type: 'paymentAuthorized' })) return;
-      await runConversion();
+      await convertAndSettle();
     },
 
     /** The results' format select: the worker writes the run's map files in that format. */
@@ -619,6 +810,7 @@ export function createEffects({
       // The page is going away: a run ended with the worker asks the API nothing more (a hold
       // left open is settled by the server).
       disposed = true;
+      pageGone.abort();
       revokeAll();
       converter.terminate();
     },

@@ -10,13 +10,16 @@ import {
   STATES,
   UNUSED_API,
 } from '../test/fixtures';
-import { createEffects } from './effects';
+import { CAPTURE_RETRY_DELAYS_MS, createEffects, type EffectsDeps } from './effects';
+import { captureFailedMessage } from './messages';
 import {
   forgetPayment,
-  LAST_PAYMENT_KEY,
   LAST_PAYMENT_MAX_AGE_MS,
+  LEGACY_PAYMENT_KEY,
   paymentLockName,
+  paymentNoteKey,
   recallPayment,
+  recallPayments,
   rememberPayment,
   type PaymentLocks,
   type PaymentNotes,
@@ -35,13 +38,19 @@ function memoryNotes(initial: Record<string, string> = {}): PaymentNotes & {
     getItem: (key) => items.get(key) ?? null,
     setItem: (key, value) => void items.set(key, value),
     removeItem: (key) => void items.delete(key),
+    key: (index) => [...items.keys()][index] ?? null,
+    get length() {
+      return items.size;
+    },
   };
 }
 
 const NOTED = { paymentIntentId: 'pi_left', places: 40, authorizedAt: NOW - 60_000 };
+const LEFT_KEY = paymentNoteKey('pi_left');
+const RUN_KEY = paymentNoteKey('pi_123');
 
 function notedNotes() {
-  return memoryNotes({ [LAST_PAYMENT_KEY]: JSON.stringify(NOTED) });
+  return memoryNotes({ [LEFT_KEY]: JSON.stringify(NOTED) });
 }
 
 const OPEN: PaymentStatus = { ...OPEN_PAYMENT, settlesAt: NOW + 20 * 60_000 };
@@ -70,6 +79,7 @@ function setup(
   notes: PaymentNotes | null,
   locks: PaymentLocks | null = null,
   state?: AppState,
+  more: Partial<EffectsDeps> = {},
 ) {
   const store = createAppStore(state);
   const effects = createEffects({
@@ -80,9 +90,49 @@ function setup(
     now: () => NOW,
     notes,
     locks,
+    ...more,
   });
   return { store, effects };
 }
+
+/**
+ * The pauses before a capture is asked again, driven by the test: each is recorded, and ends when
+ * `release` is called or its signal aborts (the browser back online). `paused` resolves at the
+ * next pause.
+ */
+function fakePauses() {
+  const asked: number[] = [];
+  let release = () => {};
+  let reached = () => {};
+  let next = new Promise<void>((resolve) => (reached = resolve));
+  return {
+    asked,
+    get paused() {
+      return next;
+    },
+    release: () => release(),
+    wait(ms: number, signal: AbortSignal): Promise<void> {
+      asked.push(ms);
+      const done = new Promise<void>((resolve) => {
+        release = resolve;
+        signal.addEventListener('abort', () => resolve());
+      });
+      reached();
+      next = new Promise<void>((resolve) => (reached = resolve));
+      return done;
+    },
+  };
+}
+
+const networkError = () => new TypeError('Failed to fetch');
+
+const refusedBy = (status: number, code: string) =>
+  new ApiRequestError(status, `${status}: ${code}`, {
+    status,
+    code,
+    message: code,
+    retryAfterSeconds: null,
+  });
 
 const notFound = () =>
   new ApiRequestError(404, '404: not found', {
@@ -96,11 +146,11 @@ describe('the note of an authorized payment', () => {
   it('is read back as written, and forgotten only for its own payment', () => {
     const notes = memoryNotes();
     rememberPayment(notes, NOTED);
-    expect(recallPayment(notes, NOW)).toEqual(NOTED);
+    expect(recallPayments(notes, NOW)).toEqual([NOTED]);
     forgetPayment(notes, 'pi_other');
-    expect(recallPayment(notes, NOW)).toEqual(NOTED);
+    expect(recallPayments(notes, NOW)).toEqual([NOTED]);
     forgetPayment(notes, 'pi_left');
-    expect(recallPayment(notes, NOW)).toBeNull();
+    expect(recallPayments(notes, NOW)).toEqual([]);
   });
 
   it('is dropped when malformed, for another kind of id, or older than an authorization lives', () => {
@@ -111,17 +161,17 @@ describe('the note of an authorized payment', () => {
       JSON.stringify({ ...NOTED, places: 0 }),
       JSON.stringify({ ...NOTED, authorizedAt: NOW - LAST_PAYMENT_MAX_AGE_MS }),
     ]) {
-      const notes = memoryNotes({ [LAST_PAYMENT_KEY]: text });
-      expect(recallPayment(notes, NOW)).toBeNull();
-      expect(notes.items.has(LAST_PAYMENT_KEY)).toBe(false);
+      const notes = memoryNotes({ [LEFT_KEY]: text });
+      expect(recallPayments(notes, NOW)).toEqual([]);
+      expect(notes.items.has(LEFT_KEY)).toBe(false);
     }
     const justInTime = memoryNotes({
-      [LAST_PAYMENT_KEY]: JSON.stringify({
+      [LEFT_KEY]: JSON.stringify({
         ...NOTED,
         authorizedAt: NOW - LAST_PAYMENT_MAX_AGE_MS + 1,
       }),
     });
-    expect(recallPayment(justInTime, NOW)?.paymentIntentId).toBe('pi_left');
+    expect(recallPayments(justInTime, NOW)[0]?.paymentIntentId).toBe('pi_left');
   });
 
   it('never breaks the page when storage refuses', () => {
@@ -135,10 +185,17 @@ describe('the note of an authorized payment', () => {
       removeItem: () => {
         throw new Error('SecurityError');
       },
+      key: () => {
+        throw new Error('SecurityError');
+      },
+      get length(): number {
+        throw new Error('SecurityError');
+      },
     };
     expect(() => rememberPayment(refusing, NOTED)).not.toThrow();
-    expect(recallPayment(refusing, NOW)).toBeNull();
-    expect(() => forgetPayment(refusing)).not.toThrow();
+    expect(recallPayments(refusing, NOW)).toEqual([]);
+    expect(recallPayment(refusing, 'pi_left', NOW)).toBeNull();
+    expect(() => forgetPayment(refusing, 'pi_left')).not.toThrow();
   });
 });
 
@@ -150,7 +207,7 @@ describe('a paid run notes its payment until the capture answers', () => {
     const { store, effects } = setup(
       {
         capturePayment: async () => {
-          notedDuringCapture = notes.items.get(LAST_PAYMENT_KEY);
+          notedDuringCapture = notes.items.get(RUN_KEY);
           return CAPTURE_OUTCOME;
         },
       },
@@ -164,20 +221,310 @@ describe('a paid run notes its payment until the capture answers', () => {
       paymentIntentId: 'pi_123',
       authorizedAt: NOW,
     });
-    expect(notes.items.has(LAST_PAYMENT_KEY)).toBe(false);
+    expect(notes.items.has(RUN_KEY)).toBe(false);
     expect(locks.during).toEqual([[paymentLockName('pi_123')]]);
   });
 
-  it('keeps the note when the capture fails, so the next visit shows what became of it', async () => {
+  it('keeps the note, with the places converted, when the capture fails: the next visit says the run finished', async () => {
     const notes = memoryNotes();
     const { effects } = setup(
-      { capturePayment: () => Promise.reject(new TypeError('Failed to fetch')) },
+      { capturePayment: () => Promise.reject(refusedBy(503, 'payment_provider_unavailable')) },
       notes,
       null,
       STATES.paying,
     );
     await effects.authorize(async () => ({ ok: true }));
-    expect(recallPayment(notes, NOW)?.paymentIntentId).toBe('pi_123');
+    expect(recallPayment(notes, 'pi_123', NOW)).toEqual({
+      paymentIntentId: 'pi_123',
+      places: 40,
+      authorizedAt: NOW,
+      converted: 0,
+    });
+
+    const next = setup({ paymentStatus: async () => ({ ...OPEN, reference: 'pi_123' }) }, notes);
+    await next.effects.recallLastPayment();
+    expect(next.store.getState().lastVisit).toMatchObject({
+      payment: { reference: 'pi_123' },
+      converted: 0,
+    });
+  });
+
+  it('notes the payment when its authorization is submitted, holding its lock, before any answer', async () => {
+    const notes = memoryNotes();
+    const locks = fakeLocks();
+    let notedBeforeAnswer: unknown;
+    let lockedBeforeAnswer: boolean | undefined;
+    const { effects } = setup({}, notes, locks, STATES.paying);
+    await effects.authorize(async () => {
+      notedBeforeAnswer = recallPayment(notes, 'pi_123', NOW);
+      lockedBeforeAnswer = await locks.held(paymentLockName('pi_123'));
+      throw networkError();
+    });
+    expect(notedBeforeAnswer).toEqual({ paymentIntentId: 'pi_123', places: 40, authorizedAt: NOW });
+    expect(lockedBeforeAnswer).toBe(true);
+    // The answer was lost: the note stays, and the next visit asks the API where it stands.
+    expect(notes.items.has(RUN_KEY)).toBe(true);
+  });
+
+  it('asks a capture that got no answer again after a pause, or at once when back online', async () => {
+    const notes = memoryNotes();
+    const pauses = fakePauses();
+    const online = new EventTarget();
+    const answers = [
+      () => Promise.reject(networkError()),
+      () => Promise.reject(networkError()),
+      async () => CAPTURE_OUTCOME,
+    ];
+    const claims: unknown[] = [];
+    const { store, effects } = setup(
+      {
+        capturePayment: (request) => {
+          claims.push(request);
+          return answers[claims.length - 1]!();
+        },
+      },
+      notes,
+      null,
+      STATES.paying,
+      { wait: pauses.wait, connectivity: online },
+    );
+    const run = effects.authorize(async () => ({ ok: true }));
+
+    await pauses.paused;
+    expect(store.getState().state).toMatchObject({
+      status: 'complete',
+      capture: { kind: 'failed', retrying: true, message: expect.stringContaining('pi_123') },
+    });
+    pauses.release();
+    await pauses.paused;
+    online.dispatchEvent(new Event('online'));
+    await run;
+
+    expect(pauses.asked).toEqual(CAPTURE_RETRY_DELAYS_MS.slice(0, 2));
+    // The same claim each time: the server settles it once (its idempotency key is the intent's).
+    expect(claims).toEqual([claims[0], claims[0], claims[0]]);
+    expect(store.getState().state).toMatchObject({
+      capture: { kind: 'settled', ...CAPTURE_OUTCOME },
+    });
+    expect(notes.items.has(RUN_KEY)).toBe(false);
+    expect(store.getState().toasts.map((toast) => toast.title)).not.toContain(
+      'Payment Capture Failed',
+    );
+  });
+
+  it("never takes a capture asked again for the next run's, after the person moved on", async () => {
+    const notes = memoryNotes();
+    const pauses = fakePauses();
+    const answers = [() => Promise.reject(networkError()), async () => CAPTURE_OUTCOME];
+    let tries = 0;
+    const { store, effects } = setup(
+      { capturePayment: () => answers[tries++]!() },
+      notes,
+      null,
+      STATES.paying,
+      { wait: pauses.wait },
+    );
+    const run = effects.authorize(async () => ({ ok: true }));
+    await pauses.paused;
+    const { send } = store.getState();
+    send({ type: 'convertMoreConfirmed' });
+    send({ type: 'allListsSelected' });
+    send({ type: 'paymentRequested', requestId: 99 });
+    send({
+      type: 'intentCreated',
+      requestId: 99,
+      clientSecret: 'pi_next_secret',
+      paymentIntentId: 'pi_next',
+    });
+    send({ type: 'authorizationSubmitted' });
+    send({ type: 'paymentAuthorized' });
+    send({
+      type: 'conversionFinished',
+      results: [],
+      totals: { total: 0, converted: 0, skipped: 0 },
+    });
+    expect(store.getState().state).toMatchObject({
+      status: 'complete',
+      authorization: { paymentIntentId: 'pi_next' },
+      capture: { kind: 'pending' },
+    });
+    pauses.release();
+    await run;
+    expect(tries).toBe(2);
+    expect(store.getState().state).toMatchObject({ capture: { kind: 'pending' } });
+    expect(notes.items.has(RUN_KEY)).toBe(false);
+  });
+
+  it('stops after the last pause and says the capture failed, keeping the note', async () => {
+    const notes = memoryNotes();
+    const asked: number[] = [];
+    let tries = 0;
+    const { store, effects } = setup(
+      {
+        capturePayment: () => {
+          tries += 1;
+          return Promise.reject(networkError());
+        },
+      },
+      notes,
+      null,
+      STATES.paying,
+      { wait: async (ms) => void asked.push(ms) },
+    );
+    await effects.authorize(async () => ({ ok: true }));
+    expect(asked).toEqual(CAPTURE_RETRY_DELAYS_MS);
+    expect(tries).toBe(CAPTURE_RETRY_DELAYS_MS.length + 1);
+    expect(store.getState().state).toMatchObject({
+      capture: { kind: 'failed', message: captureFailedMessage('pi_123') },
+    });
+    const state = store.getState().state;
+    expect('capture' in state && state.capture.kind === 'failed' && state.capture.retrying).toBe(
+      undefined,
+    );
+    expect(notes.items.has(RUN_KEY)).toBe(true);
+  });
+
+  it('does not ask again after a refusal: asking again would be refused the same way', async () => {
+    let tries = 0;
+    const asked: number[] = [];
+    const { effects } = setup(
+      {
+        capturePayment: () => {
+          tries += 1;
+          return Promise.reject(refusedBy(503, 'payment_provider_unavailable'));
+        },
+      },
+      memoryNotes(),
+      null,
+      STATES.paying,
+      { wait: async (ms) => void asked.push(ms) },
+    );
+    await effects.authorize(async () => ({ ok: true }));
+    expect(tries).toBe(1);
+    expect(asked).toEqual([]);
+  });
+});
+
+describe('one note per payment', () => {
+  const OTHER = { paymentIntentId: 'pi_other', places: 12, authorizedAt: NOW - 30_000 };
+
+  it('keeps a note for each payment, and forgets only the one settled', () => {
+    const notes = memoryNotes();
+    rememberPayment(notes, NOTED);
+    rememberPayment(notes, OTHER);
+    expect(recallPayments(notes, NOW)).toEqual([NOTED, OTHER]);
+    forgetPayment(notes, 'pi_left');
+    expect(recallPayments(notes, NOW)).toEqual([OTHER]);
+  });
+
+  it('moves the one note of an earlier version of the page to its own key', () => {
+    const notes = memoryNotes({
+      [LEGACY_PAYMENT_KEY]: JSON.stringify(NOTED),
+      [paymentNoteKey('pi_other')]: JSON.stringify(OTHER),
+    });
+    expect(recallPayments(notes, NOW)).toEqual([NOTED, OTHER]);
+    expect(notes.items.has(LEGACY_PAYMENT_KEY)).toBe(false);
+    expect(JSON.parse(notes.items.get(LEFT_KEY)!)).toEqual(NOTED);
+  });
+
+  it("drops a note kept under another payment's key", () => {
+    const notes = memoryNotes({ [paymentNoteKey('pi_other')]: JSON.stringify(NOTED) });
+    expect(recallPayments(notes, NOW)).toEqual([]);
+    expect(notes.items.size).toBe(0);
+  });
+
+  it("a second run in another tab leaves the first payment's note: its reload shows it", async () => {
+    const notes = notedNotes();
+    // Another tab authorizes and settles its own payment meanwhile.
+    const other = setup(
+      { capturePayment: async () => CAPTURE_OUTCOME },
+      notes,
+      null,
+      STATES.paying,
+    );
+    await other.effects.authorize(async () => ({ ok: true }));
+    expect(notes.items.has(RUN_KEY)).toBe(false);
+    const { store, effects } = setup({ paymentStatus: async () => OPEN }, notes);
+    await effects.recallLastPayment();
+    expect(store.getState().lastVisit?.payment.reference).toBe('pi_left');
+  });
+
+  it('shows each open payment in turn, oldest first: the next once the first is closed', async () => {
+    const notes = memoryNotes();
+    rememberPayment(notes, OTHER);
+    rememberPayment(notes, NOTED);
+    const { store, effects } = setup(
+      { paymentStatus: async (id) => ({ ...OPEN, reference: id }) },
+      notes,
+    );
+    await effects.recallLastPayment();
+    expect(store.getState().lastVisit?.payment.reference).toBe('pi_left');
+    effects.dismissLastPayment();
+    await effects.recallLastPayment();
+    expect(store.getState().lastVisit?.payment.reference).toBe('pi_other');
+    effects.dismissLastPayment();
+    await effects.recallLastPayment();
+    expect(store.getState().lastVisit).toBeNull();
+    // "Not now": both are shown again next visit.
+    expect(recallPayments(notes, NOW)).toEqual([NOTED, OTHER]);
+  });
+
+  it('skips a payment another tab is using and shows the next', async () => {
+    const notes = memoryNotes();
+    rememberPayment(notes, NOTED);
+    rememberPayment(notes, OTHER);
+    const asked: string[] = [];
+    const { store, effects } = setup(
+      {
+        paymentStatus: async (id) => {
+          asked.push(id);
+          return { ...OPEN, reference: id };
+        },
+      },
+      notes,
+      fakeLocks([paymentLockName('pi_left')]),
+    );
+    await effects.recallLastPayment();
+    expect(asked).toEqual(['pi_other']);
+    expect(store.getState().lastVisit?.payment.reference).toBe('pi_other');
+  });
+});
+
+describe('an authorization whose answer was lost', () => {
+  const unexpectedState = () => Promise.reject(refusedBy(409, 'payment_unexpected_state'));
+
+  it('goes on when the API says the payment is held, after the demo refuses to authorize it again', async () => {
+    const { store, effects } = setup(
+      {
+        demoAuthorize: unexpectedState,
+        paymentStatus: async () => ({ ...OPEN, reference: 'pi_123' }),
+        capturePayment: async () => CAPTURE_OUTCOME,
+      },
+      memoryNotes(),
+      null,
+      STATES.paying,
+    );
+    await effects.authorizeDemo();
+    expect(store.getState().state.status).toBe('complete');
+    expect(store.getState().toasts[0]).toMatchObject({ title: 'Payment Authorized' });
+  });
+
+  it('says the refusal when the API says the payment is not held', async () => {
+    const { store, effects } = setup(
+      {
+        demoAuthorize: unexpectedState,
+        paymentStatus: async () => ({ ...OPEN, status: 'captured' as const }),
+      },
+      memoryNotes(),
+      null,
+      STATES.paying,
+    );
+    await effects.authorizeDemo();
+    expect(store.getState().state.status).toBe('paying');
+    expect(store.getState().toasts[0]).toMatchObject({
+      title: 'Payment Failed',
+      description: expect.stringContaining('already used or cancelled'),
+    });
   });
 });
 
@@ -198,6 +545,7 @@ describe('a payment an earlier visit left', () => {
     await effects.recallLastPayment();
     expect(store.getState().lastVisit).toEqual({
       payment: OPEN,
+      converted: null,
       settling: false,
       settledAt: null,
       error: null,
@@ -217,10 +565,10 @@ describe('a payment an earlier visit left', () => {
       error: null,
     });
     // Settled: kept until dismissed, then forgotten.
-    expect(notes.items.has(LAST_PAYMENT_KEY)).toBe(true);
+    expect(notes.items.has(LEFT_KEY)).toBe(true);
     effects.dismissLastPayment();
     expect(store.getState().lastVisit).toBeNull();
-    expect(notes.items.has(LAST_PAYMENT_KEY)).toBe(false);
+    expect(notes.items.has(LEFT_KEY)).toBe(false);
   });
 
   it('a settle the API refuses says why, with the reference, and the notice stays', async () => {
@@ -254,7 +602,7 @@ describe('a payment an earlier visit left', () => {
     await effects.recallLastPayment();
     effects.dismissLastPayment();
     expect(store.getState().lastVisit).toBeNull();
-    expect(recallPayment(notes, NOW)?.paymentIntentId).toBe('pi_left');
+    expect(recallPayment(notes, 'pi_left', NOW)?.paymentIntentId).toBe('pi_left');
   });
 
   it('is forgotten without a word when the server does not know it or it was never authorized', async () => {
@@ -266,7 +614,7 @@ describe('a payment an earlier visit left', () => {
       const { store, effects } = setup({ paymentStatus: answer }, notes);
       await effects.recallLastPayment();
       expect(store.getState().lastVisit).toBeNull();
-      expect(notes.items.has(LAST_PAYMENT_KEY)).toBe(false);
+      expect(notes.items.has(LEFT_KEY)).toBe(false);
     }
   });
 
@@ -278,7 +626,7 @@ describe('a payment an earlier visit left', () => {
     );
     await effects.recallLastPayment();
     expect(store.getState().lastVisit).toBeNull();
-    expect(notes.items.has(LAST_PAYMENT_KEY)).toBe(true);
+    expect(notes.items.has(LEFT_KEY)).toBe(true);
   });
 
   it('is not touched while another tab runs its conversion (that tab holds its lock)', async () => {

@@ -1,16 +1,20 @@
 /**
- * The payment of a run the page may not live to settle (product.md "Money": every money outcome is
- * shown). Once a card authorization is made, the page notes its id in `localStorage`, and forgets
- * it when the capture (or release) answers. A page loaded while one is noted — after a reload, a
- * closed tab, a crash — asks the API where that payment stands and shows it: still held, with
- * when the server settles it and a way to settle it now, or the receipt of what the server did.
+ * The payments of runs the page may not live to settle (product.md "Money": every money outcome is
+ * shown). When a card authorization is submitted, the page notes its id in `localStorage`, one
+ * note per payment, and forgets that note when the capture (or release) answers. A page loaded
+ * while notes are kept — after a reload, a closed tab, a crash, another tab's run — asks the API
+ * where each payment stands and shows them one at a time: still held, with when the server
+ * settles it and a way to settle it now, or the receipt of what the server did.
  *
- * A tab that is still running the payment's conversion holds a Web Lock named after it, so another
- * tab of the same browser never offers to settle a payment in use.
+ * A tab that is still running a payment's conversion (or settling it) holds a Web Lock named after
+ * it, so another tab of the same browser never offers to settle a payment in use.
  */
 
-/** Where the note is kept. */
-export const LAST_PAYMENT_KEY = 'placeport.lastPayment';
+/** Where each note is kept: this prefix and the payment's id, one key per payment. */
+export const PAYMENT_NOTE_PREFIX = 'placeport.payment.';
+
+/** Where earlier versions of the page kept their one note; read once, then moved. */
+export const LEGACY_PAYMENT_KEY = 'placeport.lastPayment';
 
 /** Stripe keeps an authorization 7 days; a note older than that is of a payment long settled. */
 export const LAST_PAYMENT_MAX_AGE_MS = 8 * 24 * 60 * 60 * 1000;
@@ -18,39 +22,45 @@ export const LAST_PAYMENT_MAX_AGE_MS = 8 * 24 * 60 * 60 * 1000;
 /** A payment intent id as Stripe (and the demo) write them. */
 const INTENT_ID = /^pi_[A-Za-z0-9_]{1,200}$/;
 
-/** The note: the payment, how many places it held, and when it was authorized (ms). */
+/**
+ * The note: the payment, how many places it held, when its authorization was submitted (ms), and,
+ * once the run's conversion finished, how many places it converted (the files were made).
+ */
 export interface RememberedPayment {
   paymentIntentId: string;
   places: number;
   authorizedAt: number;
+  converted?: number;
 }
 
-/** The part of `Storage` the note needs; `localStorage` on the page. */
-export type PaymentNotes = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+/** The part of `Storage` the notes need; `localStorage` on the page. */
+export type PaymentNotes = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 
-/** Notes a payment; a browser that refuses storage (private modes, quotas) just keeps no note. */
+/** The key of one payment's note. */
+export function paymentNoteKey(paymentIntentId: string): string {
+  return `${PAYMENT_NOTE_PREFIX}${paymentIntentId}`;
+}
+
+/**
+ * Notes a payment, replacing only an earlier note of the same payment; a browser that refuses
+ * storage (private modes, quotas) just keeps no note.
+ */
 export function rememberPayment(notes: PaymentNotes | null, payment: RememberedPayment): void {
   try {
-    notes?.setItem(LAST_PAYMENT_KEY, JSON.stringify(payment));
+    notes?.setItem(paymentNoteKey(payment.paymentIntentId), JSON.stringify(payment));
   } catch {
     // Nothing to do: without the note, a closed tab's hold is still settled by the server.
   }
 }
 
-/** The payment noted, unless it is missing, malformed or older than {@link LAST_PAYMENT_MAX_AGE_MS}. */
-export function recallPayment(notes: PaymentNotes | null, now: number): RememberedPayment | null {
-  let text: string | null;
-  try {
-    text = notes?.getItem(LAST_PAYMENT_KEY) ?? null;
-  } catch {
-    return null;
-  }
+/** The note in `text`, unless it is malformed or older than {@link LAST_PAYMENT_MAX_AGE_MS}. */
+function readNote(text: string | null, now: number): RememberedPayment | null {
   if (text === null) return null;
   let value: Partial<RememberedPayment> | null;
   try {
     value = JSON.parse(text) as Partial<RememberedPayment> | null;
   } catch {
-    value = null;
+    return null;
   }
   const usable =
     typeof value?.paymentIntentId === 'string' &&
@@ -58,22 +68,69 @@ export function recallPayment(notes: PaymentNotes | null, now: number): Remember
     Number.isSafeInteger(value.places) &&
     (value.places ?? 0) > 0 &&
     typeof value.authorizedAt === 'number' &&
-    now - value.authorizedAt < LAST_PAYMENT_MAX_AGE_MS;
-  if (!usable) {
-    forgetPayment(notes);
-    return null;
-  }
-  return value as RememberedPayment;
+    now - value.authorizedAt < LAST_PAYMENT_MAX_AGE_MS &&
+    (value.converted === undefined ||
+      (Number.isSafeInteger(value.converted) && value.converted >= 0));
+  return usable ? (value as RememberedPayment) : null;
 }
 
-/** Forgets the note (only if it is of `paymentIntentId`, when given). */
-export function forgetPayment(notes: PaymentNotes | null, paymentIntentId?: string): void {
+/** Moves the one note of an earlier version of the page to its own key. */
+function migrateLegacyNote(notes: PaymentNotes, now: number): void {
+  const legacy = readNote(notes.getItem(LEGACY_PAYMENT_KEY), now);
+  if (legacy !== null && notes.getItem(paymentNoteKey(legacy.paymentIntentId)) === null) {
+    notes.setItem(paymentNoteKey(legacy.paymentIntentId), JSON.stringify(legacy));
+  }
+  notes.removeItem(LEGACY_PAYMENT_KEY);
+}
+
+/** The keys of every note kept, read before any is changed. */
+function noteKeys(notes: PaymentNotes): string[] {
+  const keys: string[] = [];
+  for (let index = 0; index < notes.length; index += 1) {
+    const key = notes.key(index);
+    if (key?.startsWith(PAYMENT_NOTE_PREFIX)) keys.push(key);
+  }
+  return keys;
+}
+
+/**
+ * Every payment noted, oldest first. A note that is malformed, of another kind of id, kept under
+ * another payment's key, or older than {@link LAST_PAYMENT_MAX_AGE_MS} is dropped; the one note of
+ * an earlier version of the page is moved to its own key first.
+ */
+export function recallPayments(notes: PaymentNotes | null, now: number): RememberedPayment[] {
+  if (notes === null) return [];
+  const payments: RememberedPayment[] = [];
   try {
-    if (paymentIntentId !== undefined) {
-      const text = notes?.getItem(LAST_PAYMENT_KEY);
-      if (!text?.includes(JSON.stringify(paymentIntentId))) return;
+    if (notes.getItem(LEGACY_PAYMENT_KEY) !== null) migrateLegacyNote(notes, now);
+    for (const key of noteKeys(notes)) {
+      const note = readNote(notes.getItem(key), now);
+      if (note !== null && key === paymentNoteKey(note.paymentIntentId)) payments.push(note);
+      else notes.removeItem(key);
     }
-    notes?.removeItem(LAST_PAYMENT_KEY);
+  } catch {
+    // Storage refused midway: what was read is shown, the rest waits for the next visit.
+  }
+  return payments.sort((a, b) => a.authorizedAt - b.authorizedAt);
+}
+
+/** The note of one payment, if it is kept and usable (see {@link recallPayments}). */
+export function recallPayment(
+  notes: PaymentNotes | null,
+  paymentIntentId: string,
+  now: number,
+): RememberedPayment | null {
+  try {
+    return readNote(notes?.getItem(paymentNoteKey(paymentIntentId)) ?? null, now);
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets the note of `paymentIntentId`, and only that one. */
+export function forgetPayment(notes: PaymentNotes | null, paymentIntentId: string): void {
+  try {
+    notes?.removeItem(paymentNoteKey(paymentIntentId));
   } catch {
     // A note that cannot be removed is forgotten when the API says the payment is settled.
   }

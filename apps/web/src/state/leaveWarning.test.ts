@@ -23,7 +23,7 @@ function run(state: AppState, ...events: AppEvent[]): AppState {
 
 const downloaded = (url: string): AppEvent => ({ type: 'fileDownloaded', url });
 
-/** Armed during the conversion and on results not yet downloaded; nowhere else. */
+/** Armed while authorizing, during the conversion and on results not yet downloaded; nowhere else. */
 const ARMED_BY_STATUS: Record<Status, boolean> = {
   empty: false,
   inspecting: false,
@@ -31,7 +31,7 @@ const ARMED_BY_STATUS: Record<Status, boolean> = {
   selecting: false,
   awaitingIntent: false,
   paying: false,
-  authorizing: false,
+  authorizing: true,
   validating: true,
   extracting: true,
   converting: true,
@@ -45,9 +45,13 @@ describe('leaveWarningArmed', () => {
     expect(leaveWarningArmed(STATES[status])).toBe(armed);
   });
 
-  it('arms when the payment is authorized and the conversion starts', () => {
-    expect(leaveWarningArmed(STATES.authorizing)).toBe(false);
-    expect(leaveWarningArmed(run(STATES.authorizing, { type: 'paymentAuthorized' }))).toBe(true);
+  it('arms when the authorization is submitted, and stays armed as the conversion starts', () => {
+    expect(leaveWarningArmed(STATES.paying)).toBe(false);
+    const submitted = run(STATES.paying, { type: 'authorizationSubmitted' });
+    expect(submitted.status).toBe('authorizing');
+    expect(leaveWarningArmed(submitted)).toBe(true);
+    expect(leaveWarningArmed(run(submitted, { type: 'paymentAuthorized' }))).toBe(true);
+    expect(leaveWarningArmed(run(submitted, { type: 'authorizationFailed' }))).toBe(false);
   });
 
   it('disarms when the conversion fails, since nothing is left to lose', () => {
@@ -131,12 +135,14 @@ describe('watchLeaveWarning', () => {
   }
 
   it('holds the listener exactly while the state asks for it', () => {
-    const store = createAppStore(STATES.authorizing);
+    const store = createAppStore(STATES.paying);
     const { target, calls, listeners } = fakeWindow();
     const stop = watchLeaveWarning(store, target);
     const send = (event: AppEvent) => store.getState().send(event);
     expect(calls).toEqual([]);
 
+    send({ type: 'authorizationSubmitted' });
+    expect(calls).toEqual(['add beforeunload']);
     send({ type: 'paymentAuthorized' });
     expect(calls).toEqual(['add beforeunload']);
     expect([...listeners]).toEqual([warnBeforeLeaving]);

@@ -1,7 +1,8 @@
 /**
  * The page warns before it is left while converting or while results are not downloaded
  * (product.md "Money"): files are made in this tab and stored nowhere, and a conversion left
- * half-way is lost. The rule is a pure function of the state; {@link watchLeaveWarning} is the
+ * half-way is lost; it also warns while a payment is being authorized, whose answer the page
+ * would not get. The rule is a pure function of the state; {@link watchLeaveWarning} is the
  * effect that keeps a `beforeunload` listener on the window exactly while the rule holds.
  */
 import { hasUndownloaded } from './machine';
@@ -9,12 +10,14 @@ import type { AppStoreApi } from './store';
 import type { AppState } from './types';
 
 /**
- * True while leaving would lose work: during the conversion (validating, extracting, converting,
- * preparing), and on the results while any of their files (map files and failed-places CSVs) has
- * not been downloaded, in some format or inside the ZIP of "Download all".
+ * True while leaving would lose work: while a card authorization is being made (its answer would
+ * be lost with the page), during the conversion (validating, extracting, converting, preparing),
+ * and on the results while any of their files (map files and failed-places CSVs) has not been
+ * downloaded, in some format or inside the ZIP of "Download all".
  */
 export function leaveWarningArmed(state: AppState): boolean {
-  return state.status === 'complete' ? hasUndownloaded(state) : 'progress' in state;
+  if (state.status === 'complete') return hasUndownloaded(state);
+  return state.status === 'authorizing' || 'progress' in state;
 }
 
 /**

@@ -543,6 +543,20 @@ describe('capture', () => {
       kind: 'failed',
       message: `${MESSAGES.captureFailed} Reference: pi_123`,
     });
+    // Final: a late answer changes nothing.
+    expect(transition(failed, EVENTS.captureSettled)).toBe(failed);
+  });
+
+  it('keeps awaiting a capture that is asked again, then takes its answer or its last failure', () => {
+    const retrying = { type: 'captureFailed', message: 'No answer yet.', retrying: true } as const;
+    for (const status of ['complete', 'failed'] as const) {
+      const asking = inState(transition(STATES[status], retrying), status);
+      expect(asking.capture).toEqual({ kind: 'failed', message: 'No answer yet.', retrying: true });
+      const settled = inState(transition(asking, EVENTS.captureSettled), status);
+      expect(settled.capture).toMatchObject({ kind: 'settled', amountCapturedCents: 370 });
+      const failed = inState(transition(asking, EVENTS.captureFailed), status);
+      expect(failed.capture).toEqual({ kind: 'failed', message: captureFailedMessage('pi_123') });
+    }
   });
 });
 

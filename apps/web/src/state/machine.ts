@@ -319,17 +319,26 @@ function fromProcessing(state: StateIn<ProcessingStage>, event: AppEvent): AppSt
   }
 }
 
+/** True while the capture's (or release's) answer is awaited: first asked, or asked again. */
+function awaitingCapture(state: AppState): state is StateIn<'complete' | 'failed'> {
+  if (!('capture' in state)) return false;
+  const { capture } = state;
+  return capture.kind === 'pending' || (capture.kind === 'failed' && capture.retrying === true);
+}
+
 /**
- * The capture's (or release's) answer, on the results or a failed run, taken once while it is
- * awaited: the receipt the server returned, or the failure's message.
+ * The capture's (or release's) answer, on the results or a failed run, taken while it is awaited:
+ * the receipt the server returned, or the failure's message; a failure the page asks again after
+ * keeps the answer awaited.
  */
 function settled(
   state: AppState,
   event: Extract<AppEvent, { type: 'captureSettled' | 'captureFailed' }>,
 ): AppState {
-  if (!('capture' in state) || state.capture.kind !== 'pending') return state;
+  if (!awaitingCapture(state)) return state;
   if (event.type === 'captureFailed') {
-    return { ...state, capture: { kind: 'failed', message: event.message } };
+    const { message, retrying } = event;
+    return { ...state, capture: { kind: 'failed', message, ...(retrying ? { retrying } : {}) } };
   }
   const { type: _, ...receipt } = event;
   return { ...state, capture: { kind: 'settled', ...receipt } };

@@ -5,6 +5,7 @@ import { captureFailedMessage, MESSAGES, releaseFailedMessage } from './messages
 import {
   authorizeRefusalText,
   captureRefusalText,
+  distinctLookupRefusals,
   intentRefusalText,
   lookupRefusalText,
   releaseRefusalText,
@@ -256,6 +257,27 @@ describe('captureRefusalText and releaseRefusalText', () => {
   });
 });
 
+/** A paid run whose payment the server no longer accepts (or knows: it restarted). */
+const LOST =
+  'The payment of this run was no longer accepted for lookups (it was settled, or the server restarted), so the rest were not looked up. "Retry failed places" starts a new run, with its own payment, for just those places.';
+
+describe('distinctLookupRefusals', () => {
+  const lostPayment = [
+    refusal(413, 'payload_too_large', 'Without a payment, a request can hold at most 4 links.'),
+    refusal(404, 'payment_not_found'),
+    refusal(402, 'payment_required'),
+  ];
+
+  it('names a paid run whose payment the server lost once, however it was refused', () => {
+    const kept = distinctLookupRefusals(lostPayment, true);
+    expect(kept.map((given) => lookupRefusalText(given, true))).toEqual([LOST]);
+  });
+
+  it('keeps every cause that reads differently', () => {
+    expect(distinctLookupRefusals(lostPayment, false)).toEqual(lostPayment);
+  });
+});
+
 describe('lookupRefusalText', () => {
   it.each(
     [
@@ -318,6 +340,17 @@ describe('lookupRefusalText', () => {
         refusal(503, 'google_unreachable', 'Google cannot be reached from this server.', 120),
         true,
         'Cannot reach Google: PlacePort\'s server gets no answer from Google right now, so those places were not looked up. Places not converted are not charged: use "Retry failed places" in 2 minutes.',
+      ],
+      [refusal(402, 'payment_required'), true, LOST],
+      [
+        refusal(413, 'payload_too_large', 'Without a payment, a request can hold at most 4 links.'),
+        true,
+        LOST,
+      ],
+      [
+        refusal(413, 'payload_too_large', 'Without a payment, a request can hold at most 4 links.'),
+        false,
+        'The lookup service refused some lookups (Without a payment, a request can hold at most 4 links.). Use "Retry failed places" to look them up again.',
       ],
       [
         refusal(418, 'teapot', 'I am a teapot.'),

@@ -132,6 +132,14 @@ export function releaseRefusalText(refusal: Refusal | null, reference: string): 
   return settleRefusalText(refusal, reference, releaseFailedMessage(reference));
 }
 
+/**
+ * The capture (or release) got no answer (the connection dropped): the page asks again, and
+ * cannot tell yet whether the server settled the payment.
+ */
+export function captureRetryText(reference: string): string {
+  return `This page got no answer when it asked the server to settle your payment, so it does not know yet what was charged; your card may still hold the authorization. It asks again shortly, and as soon as your connection is back. If it cannot, the server settles it by itself within 30 minutes, charging only for the places it looked up. Reference: ${reference}`;
+}
+
 function settleRefusalText(refusal: Refusal | null, reference: string, fallback: string): string {
   const quoted = ` Reference: ${reference}`;
   const later =
@@ -157,10 +165,17 @@ function settleRefusalText(refusal: Refusal | null, reference: string, fallback:
   }
 }
 
+/** The payment of a run was no longer accepted for its lookups. */
+function paymentLostText(paid: boolean): string {
+  return `The payment of this run was no longer accepted for lookups (it was settled, or the server restarted), so the rest were not looked up. "Retry failed places" starts a new run${paid ? ', with its own payment,' : ''} for just those places.`;
+}
+
 /**
  * Why the lookups of a run were refused (`POST /api/resolve-urls-batch`, seen by the worker), for
  * the results: one sentence per cause, with what to do. `paid` tells a run with a payment from a
- * free one.
+ * free one: a paid run refused as if it had none (`payment_required`, or the body cap of a
+ * browser without a payer cookie, `payload_too_large`) was refused because the server lost its
+ * payment, and is told so.
  */
 export function lookupRefusalText(refusal: Refusal, paid: boolean): string {
   switch (refusal.code) {
@@ -169,6 +184,8 @@ export function lookupRefusalText(refusal: Refusal, paid: boolean): string {
       return `Today's free lookups (${perDay} a day for each address) are used up or too few for these places, so the places that need one were not looked up. A paid selection of ${MIN_PAID_PLACES} places or more looks them all up; or retry them for free tomorrow.`;
     }
     case 'payment_required':
+      // A paid run refused as unpaid: the server no longer knows its payment (it restarted).
+      if (paid) return paymentLostText(paid);
       return `Without a payment, only ${FREE_TIER_MAX_URLS} places can be looked up at a time, so the others were not looked up. A paid selection of ${MIN_PAID_PLACES} places or more looks them all up.`;
     case 'link_allowance_used': {
       const covered = refusal.limit;
@@ -178,7 +195,11 @@ export function lookupRefusalText(refusal: Refusal, paid: boolean): string {
       return 'The server refused lookups sent in requests too large for this payment, so those places were not looked up. "Retry failed places" sends them again in a new run.';
     case 'payment_not_authorized':
     case 'payment_not_found':
-      return `The payment of this run was no longer accepted for lookups (it was settled, or the server restarted), so the rest were not looked up. "Retry failed places" starts a new run${paid ? ', with its own payment,' : ''} for just those places.`;
+      return paymentLostText(paid);
+    case 'payload_too_large':
+      // The body cap of a browser without a payer cookie: a paid run's server lost its payment.
+      if (paid) return paymentLostText(paid);
+      return `The lookup service refused some lookups (${refusal.message || refusal.code}). Use "Retry failed places" to look them up again.`;
     case 'overloaded':
       return `The lookup service was too busy to take more lookups. Places not converted are not charged: use "Retry failed places" ${waitFor(refusal)} to look them up again.`;
     case 'rate_limited':
@@ -193,4 +214,18 @@ export function lookupRefusalText(refusal: Refusal, paid: boolean): string {
     default:
       return `The lookup service refused some lookups (${refusal.message || refusal.code}). Use "Retry failed places" to look them up again.`;
   }
+}
+
+/**
+ * The refusals of a run's lookups the results name: one per sentence, so causes that come to the
+ * same thing (a paid run whose payment the server lost, refused in several ways) are said once.
+ */
+export function distinctLookupRefusals(refusals: readonly Refusal[], paid: boolean): Refusal[] {
+  const said = new Set<string>();
+  return refusals.filter((refusal) => {
+    const sentence = lookupRefusalText(refusal, paid);
+    if (said.has(sentence)) return false;
+    said.add(sentence);
+    return true;
+  });
 }

@@ -112,6 +112,11 @@ export interface Receipt extends CaptureOutcome {
  */
 export interface LastVisit {
   payment: PaymentStatus;
+  /**
+   * The places that run converted, when its conversion finished (its files were made) and only
+   * the payment was left unsettled; null when the run never finished.
+   */
+  converted: number | null;
   /** "Settle it now" is under way. */
   settling: boolean;
   /** When this page settled it (the receipt's date); null when the server did it or it is open. */
@@ -129,7 +134,11 @@ export type Capture =
   | { kind: 'notNeeded' }
   | { kind: 'pending' }
   | ({ kind: 'settled' } & Receipt)
-  | { kind: 'failed'; message: string };
+  /**
+   * The call failed; `message` says why. `retrying`: it got no answer (the connection dropped),
+   * the page asks again, and what was charged is not known yet.
+   */
+  | { kind: 'failed'; message: string; retrying?: boolean };
 
 /** What leaves the results behind: Remove, "Convert more lists", "Retry failed places". */
 export type DiscardAction = 'remove' | 'convertMore' | 'retry';
@@ -215,8 +224,11 @@ export type AppEvent =
   | { type: 'conversionFailed'; message: string }
   /** The API answered the capture (after the results) or the release (after a failure). */
   | ({ type: 'captureSettled' } & Receipt)
-  /** The capture or release call failed; `message` quotes the payment's reference. */
-  | { type: 'captureFailed'; message: string }
+  /**
+   * The capture or release call failed; `message` quotes the payment's reference. `retrying`: it
+   * got no answer, and the page asks again (its answer is taken then).
+   */
+  | { type: 'captureFailed'; message: string; retrying?: boolean }
   | { type: 'fileDownloaded'; url: string }
   | { type: 'formatChosen'; format: OutputFormat }
   | {

@@ -14,9 +14,13 @@ import { LastVisitCard } from './LastVisitCard';
 function show(visit: Partial<LastVisit> & { payment: PaymentStatus }, api: Partial<Api> = {}) {
   const mounted = mount(<LastVisitCard />, { api: { ...UNUSED_API, ...api } });
   act(() =>
-    mounted.store
-      .getState()
-      .lastVisitChanged({ settling: false, settledAt: null, error: null, ...visit }),
+    mounted.store.getState().lastVisitChanged({
+      converted: null,
+      settling: false,
+      settledAt: null,
+      error: null,
+      ...visit,
+    }),
   );
   return mounted;
 }
@@ -67,6 +71,34 @@ describe('LastVisitCard', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(store.getState().lastVisit).toBeNull();
     expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  it('an open hold of a run that finished says so, not that its files are gone', () => {
+    show({ payment: OPEN, converted: 37 });
+    const card = screen.getByRole('region', {
+      name: 'A payment from your last visit is still held',
+    });
+    expect(card.textContent).toContain(
+      'Your last conversion finished (37 places converted), but its payment was not settled, so $4.00 is still held (authorized, not charged) on your card.',
+    );
+    expect(card.textContent).not.toContain('did not finish');
+    expect(card.textContent).not.toContain('are gone');
+  });
+
+  it('the receipt of a run that finished says it finished', () => {
+    show({
+      payment: {
+        ...OPEN,
+        status: 'captured',
+        settlesAt: null,
+        amountCapturedCents: 120,
+        amountReleasedCents: 280,
+      },
+      converted: 37,
+    });
+    expect(screen.getByRole('region').textContent).toContain(
+      'Your last conversion finished, but its payment was not settled in that page. The server had found the locations of 12 places for it, so you were charged $1.20 for them, and the rest of the hold, $2.80, was released.',
+    );
   });
 
   it('an open hold under the minimum says it will be cancelled, not charged', () => {

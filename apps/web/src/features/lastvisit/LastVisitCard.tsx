@@ -12,9 +12,10 @@ import type { LastVisit } from '../../state/types';
 import { PaymentReceipt } from '../results/PaymentReceipt';
 
 /**
- * A payment an earlier visit left unsettled (a reload or a closed tab during a paid run), as the
- * API says it stands: still held, with what the server will do and when, and "Settle it now"; or
- * the receipt of what was charged and released, and why.
+ * A payment an earlier visit left unsettled (a reload or a closed tab during a paid run, or a
+ * capture that got no answer after the run finished), as the API says it stands: still held, with
+ * what the server will do and when, and "Settle it now"; or the receipt of what was charged and
+ * released, and why. Whether that run finished comes from the page's own note of it.
  */
 export function LastVisitCard() {
   const visit = useApp((store) => store.lastVisit);
@@ -80,7 +81,9 @@ function OpenPayment({ visit }: { visit: LastVisit }) {
   return (
     <>
       <p>
-        {`Your last conversion did not finish, so ${formatUsd(payment.amountAuthorizedCents)} is still held (authorized, not charged) on your card. Its map files were made in that page and are gone.`}
+        {visit.converted === null
+          ? `Your last conversion did not finish, so ${formatUsd(payment.amountAuthorizedCents)} is still held (authorized, not charged) on your card. Its map files were made in that page and are gone.`
+          : `Your last conversion finished (${formatPlaces(visit.converted)} converted), but its payment was not settled, so ${formatUsd(payment.amountAuthorizedCents)} is still held (authorized, not charged) on your card.`}
       </p>
       <p>{`The server settles it by itself ${when}: ${outcome}. Settle it now to release the hold sooner.`}</p>
       <p className="receipt-reference">{`Reference: ${payment.reference}`}</p>
@@ -93,8 +96,8 @@ function SettledPayment({ visit }: { visit: LastVisit }) {
   const charged = payment.amountCapturedCents;
   const sentence =
     charged === 0
-      ? `Your last conversion did not finish, so the payment authorization was cancelled and the hold of ${formatUsd(payment.amountReleasedCents)} released. You have not been charged.`
-      : `Your last conversion did not finish. The server had found the locations of ${formatPlaces(Math.round(charged / PRICE_PER_PLACE_CENTS))} for it, so you were charged ${formatUsd(charged)} for them${payment.amountReleasedCents > 0 ? `, and the rest of the hold, ${formatUsd(payment.amountReleasedCents)}, was released` : ''}.`;
+      ? `${visit.converted === null ? 'Your last conversion did not finish, so the' : 'Your last conversion finished, but its payment was not settled in that page; the'} payment authorization was cancelled and the hold of ${formatUsd(payment.amountReleasedCents)} released. You have not been charged.`
+      : `${visit.converted === null ? 'Your last conversion did not finish.' : 'Your last conversion finished, but its payment was not settled in that page.'} The server had found the locations of ${formatPlaces(Math.round(charged / PRICE_PER_PLACE_CENTS))} for it, so you were charged ${formatUsd(charged)} for them${payment.amountReleasedCents > 0 ? `, and the rest of the hold, ${formatUsd(payment.amountReleasedCents)}, was released` : ''}.`;
   return (
     <>
       <p>{sentence}</p>

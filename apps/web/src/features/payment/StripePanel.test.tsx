@@ -11,7 +11,7 @@ import { type FakeStripe, startFakeStripe } from '@placeport/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Api } from '../../api/client';
 import type { AppState } from '../../state/types';
-import { ARCHIVE, CAPTURE_OUTCOME, mount, UNUSED_API } from '../../test/fixtures';
+import { ARCHIVE, CAPTURE_OUTCOME, mount, OPEN_PAYMENT, UNUSED_API } from '../../test/fixtures';
 import { linesOf } from '../../test/reads';
 import { ListDialog } from '../selection/ListDialog';
 
@@ -103,6 +103,26 @@ describe('Stripe payment form', () => {
       payment_method: 'pm_card_visa',
       key: fake.publishableKey,
     });
+  });
+
+  it('goes on when the intent was already authorized by a try whose answer was lost', async () => {
+    const { state, id } = payingWithNewIntent();
+    fake.authorize(id);
+    const asked: string[] = [];
+    const api: Api = {
+      ...CAPTURE_OK,
+      paymentStatus: async (paymentIntentId) => {
+        asked.push(paymentIntentId);
+        return { ...OPEN_PAYMENT, reference: paymentIntentId };
+      },
+    };
+    const { store } = mount(<ListDialog />, { state, config: stripeConfig(), api });
+    const button = await screen.findByRole('button', { name: 'Authorize Payment & Convert' });
+    await waitFor(() => expect(button).toHaveProperty('disabled', false));
+    await userEvent.click(button);
+    await waitFor(() => expect(store.getState().state.status).not.toMatch(/paying|authorizing/));
+    expect(asked).toEqual([id]);
+    expect(store.getState().toasts[0]).toMatchObject({ title: 'Payment Authorized' });
   });
 
   it("shows Stripe's decline in a Payment Failed toast and re-enables the button", async () => {

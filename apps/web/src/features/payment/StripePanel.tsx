@@ -12,9 +12,7 @@ import { Spinner } from '../../components/Spinner';
 import type { AuthorizationOutcome } from '../../state/effects';
 import { MESSAGES } from '../../state/messages';
 import { AuthorizeButton } from './AuthorizeButton';
-
-/** Intent statuses that mean the card is authorized and the amount is held. */
-const AUTHORIZED_STATUSES = new Set(['requires_capture', 'succeeded']);
+import { confirmationOutcome } from './stripeOutcome';
 
 interface StripePanelProps {
   publishableKey: string;
@@ -90,11 +88,7 @@ function StripeForm({ busy }: { busy: boolean }) {
       confirmParams: { return_url: window.location.origin },
       redirect: 'if_required',
     });
-    if (result.error) return { ok: false, message: result.error.message ?? MESSAGES.unexpected };
-    const { status } = result.paymentIntent;
-    return AUTHORIZED_STATUSES.has(status)
-      ? { ok: true }
-      : { ok: false, message: `The payment was not authorized (status: ${status}).` };
+    return confirmationOutcome(result);
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {

@@ -20,8 +20,9 @@ interface PaymentOutcomeProps {
  * 'Payment Cancelled' when nothing (or too little to charge) converted, else 'Payment Summary';
  * 'Payment Not Settled' when nothing converted and the cancellation itself failed;
  * once the capture is settled, its receipt below (and, when the server charged for more places than
- * converted here, why: its own count is the floor); if it failed, the seed's warning with the
- * payment's reference.
+ * converted here, why: its own count is the floor); if it failed, or is being asked again after a
+ * lost answer, "Not charged yet" instead of a final charge, and the warning with the payment's
+ * reference.
  */
 export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcomeProps) {
   const converted = totals.converted;
@@ -75,10 +76,12 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
     );
   }
 
+  if (capture.kind === 'failed')
+    return <UnsettledPayment capture={capture} converted={converted} />;
+
   const charged = capture.kind === 'settled' ? capture.amountCapturedCents : finalCents;
   return (
-    // Green only for a charge the server confirmed or is confirming; a failed capture is neutral.
-    <div className={`payment-outcome${capture.kind === 'failed' ? ' is-neutral' : ''}`}>
+    <div className="payment-outcome">
       <h3>Payment Summary</h3>
       <p>{`Successfully converted: ${formatPlaces(converted)}`}</p>
       <p>{`Final charge: ${formatUsd(charged)}`}</p>
@@ -89,7 +92,33 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
       )}
       {capture.kind === 'pending' && <Spinner label="Finalizing your payment…" visibleLabel />}
       {capture.kind === 'settled' && <PaymentReceipt receipt={capture} />}
-      {capture.kind === 'failed' && (
+    </div>
+  );
+}
+
+/**
+ * The capture failed, or got no answer and is asked again: nothing was charged from this page, so
+ * no final charge is shown (the server decides it, from its own count, as the message says).
+ */
+function UnsettledPayment({
+  capture,
+  converted,
+}: {
+  capture: Extract<Capture, { kind: 'failed' }>;
+  converted: number;
+}) {
+  return (
+    <div className="payment-outcome is-neutral">
+      <h3>Payment Summary</h3>
+      <p>{`Successfully converted: ${formatPlaces(converted)}`}</p>
+      <p>
+        {capture.retrying
+          ? 'Not charged yet, as far as this page knows: the payment is not settled.'
+          : 'Not charged by this page: the payment could not be settled here.'}
+      </p>
+      {capture.retrying ? (
+        <p role="status">{capture.message}</p>
+      ) : (
         <p className="inline-error" role="alert">
           {capture.message}
         </p>

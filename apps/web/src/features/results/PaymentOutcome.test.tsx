@@ -1,0 +1,43 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { captureFailedMessage } from '../../state/messages';
+import { captureRetryText } from '../../state/refusals';
+import type { Capture } from '../../state/types';
+import { CARD } from '../../test/fixtures';
+import { linesOf } from '../../test/reads';
+import { PaymentOutcome } from './PaymentOutcome';
+
+const totals = (converted: number) => ({ total: 40, converted, skipped: 40 - converted });
+
+function show(capture: Capture, converted: number): string[] {
+  render(<PaymentOutcome authorization={CARD} capture={capture} totals={totals(converted)} />);
+  return linesOf(screen.getByRole('heading', { level: 3 }).parentElement!);
+}
+
+describe('PaymentOutcome of a capture not settled', () => {
+  it('while the capture is asked again: not charged yet, why, and no final charge', () => {
+    const message = captureRetryText('pi_123');
+    expect(show({ kind: 'failed', message, retrying: true }, 10)).toEqual([
+      'Payment Summary',
+      'Successfully converted: 10 places',
+      'Not charged yet, as far as this page knows: the payment is not settled.',
+      message,
+    ]);
+    expect(screen.getByRole('status').textContent).toBe(message);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a failed capture shows no final charge, under the minimum neither', () => {
+    for (const converted of [10, 4]) {
+      const message = captureFailedMessage('pi_123');
+      expect(show({ kind: 'failed', message }, converted)).toEqual([
+        'Payment Summary',
+        `Successfully converted: ${converted} places`,
+        'Not charged by this page: the payment could not be settled here.',
+        message,
+      ]);
+      expect(document.body.textContent).not.toContain('Final charge');
+      document.body.innerHTML = '';
+    }
+  });
+});
