@@ -232,6 +232,7 @@ export function createEffects({
       const { stats } = list;
       results.push({
         path: list.path,
+        name: list.name,
         fileName: list.fileName,
         outputName: list.outputName,
         counts: { total: stats.totalPlaces, converted: stats.converted, skipped: stats.skipped },

@@ -84,7 +84,7 @@ export type Counts = ConversionSummary['totals'];
  * One chosen list after conversion, as the results card shows it: the worker's outcome for the list
  * (its identity: path, output name, file name) with its downloads as Blob URLs.
  */
-export interface FileResult extends Pick<ListOutcome, 'path' | 'outputName' | 'fileName'> {
+export interface FileResult extends Pick<ListOutcome, 'path' | 'name' | 'outputName' | 'fileName'> {
   counts: Counts;
   /** Places left without coordinates, by reason (product.md "Resolution"). */
   unplaced: Partial<Record<UnplacedReason, number>>;

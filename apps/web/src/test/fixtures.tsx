@@ -144,6 +144,7 @@ export const PROGRESS = {
 
 export const RESULT: FileResult = {
   path: LISTS[0]!.path,
+  name: 'Want to go',
   fileName: 'Want to go.csv',
   outputName: 'Want to go',
   counts: { total: 40, converted: 37, skipped: 3 },

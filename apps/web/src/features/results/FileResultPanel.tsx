@@ -62,9 +62,10 @@ export function FileResultPanel({
   // folder: "Want to go (Old).kml"); a list in parts, or without a map file, by its name, never
   // as a file that does not exist.
   const title = parts === 1 ? files[0]!.fileName : result.outputName;
-  // A name made safe for files ("Trip: Paris" → "Trip_ Paris.kml"), or numbered apart from a list
-  // that became the same name, no longer says which list it is: the list's name says it.
-  const renamed = parts === 1 && splitFileName(title).stem !== result.outputName;
+  // A name made safe for files ("Trip: Paris" → "Trip_ Paris.kml") no longer says which list it
+  // is: the list's name says it (not for a name the file keeps, nor one told apart by folder).
+  const stem = parts === 1 ? splitFileName(title).stem : null;
+  const renamed = stem !== null && stem !== result.name && stem !== result.outputName;
   return (
     <article className={parts === 0 ? 'file-result is-unplaced' : 'file-result'}>
       <div className="file-result-head">
@@ -75,7 +76,7 @@ export function FileResultPanel({
       </div>
       {renamed && (
         <p className="file-result-list">
-          List: <bdi>{result.outputName}</bdi>
+          List: <bdi>{result.name}</bdi>
         </p>
       )}
       {parts === 0 && (

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { TOOLTIP_DELAY_MS } from '../../app/context';
 import { captureFailedMessage, MESSAGES } from '../../state/messages';
@@ -35,6 +35,7 @@ function reasonsIn(panel: HTMLElement): (string | null)[] {
 
 const SKIPPED: FileResult = {
   path: 'Takeout/Saved/Broken.csv',
+  name: 'Broken',
   fileName: 'Broken.csv',
   outputName: 'Broken',
   counts: { total: 0, converted: 0, skipped: 0 },
@@ -48,6 +49,7 @@ const SKIPPED: FileResult = {
 const SPLIT: FileResult = {
   ...RESULT,
   path: 'Takeout/Saved/Big.csv',
+  name: 'Big',
   fileName: 'Big.csv',
   outputName: 'Big',
   counts: { total: 4500, converted: 4500, skipped: 0 },
@@ -125,6 +127,7 @@ describe('ResultsCard', () => {
     const trip: FileResult = {
       ...RESULT,
       path: 'Takeout/Saved/Trip: 2024 | 25?.csv',
+      name: 'Trip: 2024 | 25?',
       fileName: 'Trip: 2024 | 25?.csv',
       outputName: 'Trip: 2024 | 25?',
       files: [fileOf('Trip_ 2024 _ 25_.kml')],
@@ -141,6 +144,10 @@ describe('ResultsCard', () => {
       'Download KML — Want to go',
       'Download KML — Want to go (Old)',
       'Download KML — Trip: 2024 | 25?',
+    ]);
+    // Only the name made safe for files needs its list named; folders tell the others apart.
+    expect(screen.getAllByText(/^List:/).map((line) => line.textContent)).toEqual([
+      'List: Trip: 2024 | 25?',
     ]);
   });
 
@@ -535,14 +542,26 @@ describe('ResultsCard', () => {
     it('names the list under a file whose name was made safe or numbered apart', () => {
       const renamed: FileResult = {
         ...RESULT,
+        name: 'Trip: Paris',
         outputName: 'Trip: Paris',
-        files: [{ ...RESULT.files[0]!, fileName: 'Trip_ Paris (2).kml' }],
+        files: [{ ...RESULT.files[0]!, fileName: 'Trip_ Paris.kml' }],
       };
       mount(<ResultsCard />, { state: complete({ results: [renamed] }) });
       const line = screen.getByText(/^List:/);
       expect(line.textContent).toBe('List: Trip: Paris');
       expect(line.querySelector('bdi')?.textContent).toBe('Trip: Paris');
       expect(document.querySelector('.file-result-name bdi')?.textContent).toBe('Trip_ Paris');
+      // A list whose file is numbered apart from one that became its name keeps its own name:
+      // no line (the other file says which list it is).
+      cleanup();
+      const numbered: FileResult = {
+        ...RESULT,
+        name: 'Trip_ Paris',
+        outputName: 'Trip_ Paris (2)',
+        files: [{ ...RESULT.files[0]!, fileName: 'Trip_ Paris (2).kml' }],
+      };
+      mount(<ResultsCard />, { state: complete({ results: [numbered] }) });
+      expect(screen.queryByText(/^List:/)).toBeNull();
     });
 
     it('starts a new map before a file would take one past 10,000 places', () => {
