@@ -12,14 +12,18 @@ import {
   ConverterError,
   convertArchive,
   inspectArchive,
-  decodeCsvFile,
   inspectCsv,
   LIMITS,
   type ConversionOptions,
   type ConversionProgress,
   type InspectedList,
 } from '@placeport/converter';
-import { checkArchiveSize, FAILED_CSV_SUFFIX, pickLists } from '@placeport/converter/internal';
+import {
+  checkArchiveSize,
+  decodeCsvFile,
+  FAILED_CSV_SUFFIX,
+  pickLists,
+} from '@placeport/converter/internal';
 import {
   printable,
   processPrinter,

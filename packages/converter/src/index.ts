@@ -47,12 +47,7 @@ export {
 export { zipFiles } from './core/formats/zip.js';
 
 // Reading single lists.
-export {
-  decodeCsvFile,
-  parseSavedPlacesCsv,
-  type CsvFileEncoding,
-  type ParsedCsv,
-} from './core/csv.js';
+export { parseSavedPlacesCsv, type ParsedCsv } from './core/csv.js';
 export { parseSavedPlacesJson } from './core/saved-places-json.js';
 
 // Lookups: what a custom resolver receives and answers.

@@ -27,6 +27,7 @@ export {
 export { isValidCoordinate } from './core/latlng.js';
 export { MAX_URL_LENGTH } from './core/limits.js';
 export { checkArchiveSize } from './core/archive.js';
+export { decodeCsvFile, type CsvFileEncoding } from './core/csv.js';
 
 // File names and text as the CLI writes them.
 export {
