@@ -98,6 +98,58 @@ describe('archive rules (seed section 5, product.md)', () => {
     ]);
   });
 
+  it("takes Takeout's Saved folder under its name in German, French and Japanese", () => {
+    for (const saved of ['Gespeichert', 'Enregistré', '保存済み', 'enregistre\u0301']) {
+      const bytes = zip({
+        [`Takeout/${saved}/Favoriten.csv`]: list(2),
+        // Another product's CSV beside it, with no list header: not a list.
+        'Takeout/Fit/Tägliche Aktivitätsmesswerte/2019-01-01.csv': strToU8('Datum,Schritte\n1,2\n'),
+      });
+      expect(
+        readArchive(bytes).map((l) => [l.name, l.rowCount]),
+        saved,
+      ).toEqual([['Favoriten', 2]]);
+      // Known by its name, not its lists' headers: a broken list there is still its list.
+      const broken = zip({
+        [`Takeout/${saved}/Kaputt.csv`]: strToU8('Name\nx\n'),
+        'Takeout/Fit/2019-01-01.csv': strToU8('Datum,Schritte\n1,2\n'),
+      });
+      expect(
+        readArchive(broken).map((l) => l.name),
+        saved,
+      ).toEqual(['Kaputt']);
+    }
+  });
+
+  it("without a known Saved folder, takes the folders whose CSVs start with a list's header", () => {
+    const fit = Object.fromEntries(
+      Array.from({ length: 2_100 }, (_, day) => [
+        `Takeout/Fit/Daily/${day}.csv`,
+        strToU8('Fecha,Pasos\n2019-01-01,10\n'),
+      ]),
+    );
+    const bytes = zip({
+      ...fit,
+      'Takeout/YouTube/Suscripciones.csv': strToU8('ID,URL,Título\nx,https://y,z\n'),
+      // Lists in a folder whose name is not known, in Spanish: Google's header by position…
+      'Takeout/Guardado/Quiero ir.csv': strToU8(
+        'Título,Nota,URL,Etiquetas,Comentario\nPlaza,,https://www.google.com/maps/search/40.4,-3.7,,\n',
+      ),
+      // …beside a list of the same folder whose header is broken: still offered, with its reason.
+      'Takeout/Guardado/Roto.csv': strToU8('Nombre\nx\n'),
+    });
+    expect(readArchive(bytes).map((l) => [l.path, l.problem ?? null])).toEqual([
+      ['Takeout/Guardado/Quiero ir.csv', null],
+      [
+        'Takeout/Guardado/Roto.csv',
+        'CSV file must contain "Title" and "URL" columns. Found columns: Nombre',
+      ],
+    ]);
+    // No CSV with a list's header at all: the seed's rule, every CSV.
+    const none = zip({ 'A/x.csv': strToU8('a,b\n'), 'B/y.csv': strToU8('c,d\n') });
+    expect(readArchive(none).map((l) => l.path)).toEqual(['A/x.csv', 'B/y.csv']);
+  });
+
   it('skips what macOS adds when it zips the export again (__MACOSX, ._ files)', () => {
     const appleDouble = new Uint8Array([0, 5, 22, 7, 0, 2, 0, 0, ...strToU8('Mac OS X        ')]);
     const bytes = zip({

@@ -1,4 +1,5 @@
 import { ConverterError, MESSAGES } from './errors.js';
+import { hasListHeader } from './csv.js';
 import { describeBytes, type Limits } from './limits.js';
 import { fileNameFromPath, folderNamesOf, listNameFromPath } from './names.js';
 import {
@@ -87,9 +88,26 @@ export function isPlaceListPath(path: string): boolean {
   return isCsvPath(path) && !NOT_PLACE_LISTS.has(fileNameFromPath(path).toLowerCase());
 }
 
-/** True for a path inside a folder named `Saved` (any depth, any case): where Takeout puts the lists. */
+/**
+ * Takeout's "Saved" folder in the account's language, lower-cased, where real exports show it:
+ * English, German, French, Japanese. Other languages are found by their lists' headers
+ * ({@link choosePlaceLists}).
+ */
+const SAVED_FOLDER_NAMES = new Set(['saved', 'gespeichert', 'enregistré', '保存済み']);
+
+/**
+ * True for a path inside Takeout's "Saved" folder (any depth, any case, in a language it is known
+ * in: {@link SAVED_FOLDER_NAMES}): where Takeout puts the lists.
+ */
 export function isInSavedFolder(path: string): boolean {
-  return folderNamesOf(path).some((folder) => folder.toLowerCase() === 'saved');
+  return folderNamesOf(path).some((folder) =>
+    SAVED_FOLDER_NAMES.has(folder.normalize('NFC').toLowerCase()),
+  );
+}
+
+/** The folder an entry is in, as written (`Takeout/Gespeichert`; `''` at the top). */
+function folderOf(path: string): string {
+  return folderNamesOf(path).join('/');
 }
 
 /**
@@ -102,17 +120,47 @@ function inSavedPlacesFolder(path: string): boolean {
 
 /**
  * Picks the place lists among the archive's CSVs (product.md): the CSVs inside a `Saved` folder when
- * the archive has one (one holding any CSV, image and page lists included); otherwise the seed's
- * rule, CSVs in a folder whose path says "saved places" preferred, else every CSV. Image and page
+ * the archive has one (one holding any CSV, image and page lists included; in the languages of
+ * {@link SAVED_FOLDER_NAMES}). Otherwise the seed's rule: CSVs in a folder whose path says "saved
+ * places" preferred, else every CSV; but as Takeout names its "Saved" folder in the account's
+ * language, "every CSV" is narrowed to the CSVs of the folders holding one with a list's header
+ * (`hasListHeader`, read from the start of each file until its folder is known) when there are
+ * any: a whole export's other CSVs (Fit's daily files, YouTube's) are not lists. Image and page
  * lists are never place lists. (The starred places are chosen apart: they are always a list.)
  */
-function choosePlaceLists<T extends CsvEntry>(csvs: readonly T[]): T[] {
+function choosePlaceLists<T extends CsvEntry>(
+  csvs: readonly T[],
+  startsWithListHeader: (entry: T) => boolean,
+): T[] {
   const candidates = csvs.filter((entry) => isPlaceListPath(entry.path));
   if (csvs.some((entry) => isInSavedFolder(entry.path))) {
     return candidates.filter((entry) => isInSavedFolder(entry.path));
   }
   const preferred = candidates.filter((entry) => inSavedPlacesFolder(entry.path));
-  return preferred.length > 0 ? preferred : candidates;
+  if (preferred.length > 0) return preferred;
+  const listFolders = new Set<string>();
+  for (const entry of candidates) {
+    const folder = folderOf(entry.path);
+    if (!listFolders.has(folder) && startsWithListHeader(entry)) listFolders.add(folder);
+  }
+  return listFolders.size > 0
+    ? candidates.filter((entry) => listFolders.has(folderOf(entry.path)))
+    : candidates;
+}
+
+/** How much of a CSV's start {@link choosePlaceLists} reads for a header. */
+const HEADER_SNIFF_BYTES = 4 * 1024;
+
+/** Whether an entry's start has a list's header; one whose start cannot be read has none. */
+function entryStartsWithListHeader(bytes: Uint8Array, zip: ZipEntry): boolean {
+  try {
+    const head = peekZipEntry(bytes, zip, HEADER_SNIFF_BYTES);
+    // A file that fitted whole in the sample ends its last line here.
+    const text = utf8.decode(head) + (head.length < HEADER_SNIFF_BYTES ? '\n' : '');
+    return hasListHeader(text);
+  } catch {
+    return false;
+  }
 }
 
 /** A chosen list and where its bytes are in the archive. */
@@ -171,7 +219,10 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
   if (csvs.length === 0 && starred.length === 0) {
     throw new ConverterError('no-csv', MESSAGES.noCsv);
   }
-  const chosen = [...choosePlaceLists(csvs), ...starred];
+  const chosen = [
+    ...choosePlaceLists(csvs, (entry) => entryStartsWithListHeader(bytes, entry.zip)),
+    ...starred,
+  ];
   if (chosen.length === 0) throw new ConverterError('no-place-lists', MESSAGES.noPlaceLists);
   if (chosen.length > limits.maxLists) {
     throw new ConverterError(

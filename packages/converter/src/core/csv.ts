@@ -49,6 +49,26 @@ function headerColumns(row: readonly string[]): string[] | undefined {
   return undefined;
 }
 
+/**
+ * Whether the start of a CSV file (a few KB of its text) has a list's header within its first
+ * {@link HEADER_SEARCH_ROWS} non-blank lines: how a folder of lists is told from other products'
+ * CSVs when the archive has no folder known to be Takeout's "Saved". Cells are split at commas
+ * (a header is never quoted); a line cut by the sample's end is not read.
+ */
+export function hasListHeader(head: string): boolean {
+  const lines = head.split(/\r\n|\r|\n/);
+  // The last piece may be cut mid-line unless the whole file fitted in the sample.
+  lines.pop();
+  let seen = 0;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    if (headerColumns(line.replace(/^\uFEFF/, '').split(','))) return true;
+    seen += 1;
+    if (seen === HEADER_SEARCH_ROWS) return false;
+  }
+  return false;
+}
+
 function trimmed(row: readonly string[]): string[] {
   return row.map((cell) => cell.trim());
 }

@@ -138,10 +138,13 @@ describe('parseSavedPlacesJson: formats', () => {
         commented(NO_LOCATION_COMMENT),
         commented(`${NO_LOCATION_COMMENT}.`),
         commented(''),
+        // A German account's file says it in German.
+        commented('Für diesen gespeicherten Ort sind keine Informationen verfügbar.'),
       ),
     );
     expect(parsed.places.map((p) => p.comment)).toEqual([
       'Go early',
+      undefined,
       undefined,
       undefined,
       undefined,

@@ -15,6 +15,13 @@ export const SAVED_PLACES_JSON_NAME = 'Saved Places.json';
  */
 export const NO_LOCATION_COMMENT = 'No location information is available for this saved place';
 
+/** {@link NO_LOCATION_COMMENT} in the languages real exports show it in (English, German). */
+const NO_LOCATION_COMMENTS = new Set(
+  [NO_LOCATION_COMMENT, 'Für diesen gespeicherten Ort sind keine Informationen verfügbar'].map(
+    (text) => text.toLowerCase(),
+  ),
+);
+
 /** Rounds of dropping invalid fields before a feature is given up as empty. */
 const MAX_REPAIR_ROUNDS = 8;
 
@@ -163,7 +170,7 @@ function commentOf(text: string | null | undefined): string | undefined {
   const comment = text?.trim();
   if (!comment) return undefined;
   const bare = comment.endsWith('.') ? comment.slice(0, -1) : comment;
-  return bare.toLowerCase() === NO_LOCATION_COMMENT.toLowerCase() ? undefined : comment;
+  return NO_LOCATION_COMMENTS.has(bare.toLowerCase()) ? undefined : comment;
 }
 
 function placeOf(feature: Feature): ParsedPlace {
