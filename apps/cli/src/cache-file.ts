@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CACHE_TTL_MS, type MemoryPlaceCache } from '@placeport/resolver';
+import { CACHE_MAX_ENTRIES, CACHE_TTL_MS, type MemoryPlaceCache } from '@placeport/resolver';
 import * as v from 'valibot';
 import { CACHE_FILE_VERSION } from './config.js';
 import { makeFolder } from './folders.js';
@@ -86,10 +86,14 @@ export async function loadCacheFile(file: string, cache: MemoryPlaceCache): Prom
  * Writes the cache's live entries to `file` atomically: into a temporary file beside it, then
  * renamed over it, so an interrupted run never leaves half a file. Just before writing, the file
  * is read again and its live entries the cache does not hold are kept (the cache's own win), so a
- * second run at the same time, which saved meanwhile, does not lose what it found. Resolves to how
- * many entries were written.
+ * second run at the same time, which saved meanwhile, does not lose what it found, up to
+ * `maxEntries` in all. Resolves to how many entries were written.
  */
-export async function saveCacheFile(file: string, cache: MemoryPlaceCache): Promise<number> {
+export async function saveCacheFile(
+  file: string,
+  cache: MemoryPlaceCache,
+  maxEntries: number = CACHE_MAX_ENTRIES,
+): Promise<number> {
   const entries: FileEntry[] = cache
     .entriesWithExpiry()
     .map(([key, place, expiresAt]) => [
@@ -104,8 +108,13 @@ export async function saveCacheFile(file: string, cache: MemoryPlaceCache): Prom
   const onDisk = await readEntries(file);
   if (onDisk.kind === 'read') {
     const now = Date.now();
-    for (const [key, lat, lng, placeId, expiresAt] of onDisk.entries) {
-      if (held.has(key) || expiresAt <= now) continue;
+    // The file holds no more than the cache may (CACHE_MAX_ENTRIES): the other run's entries that
+    // expire last fill what room is left, or what this cache let go would all come back each run.
+    const others = onDisk.entries
+      .filter(([key, , , , expiresAt]) => !held.has(key) && expiresAt > now)
+      .sort((a, b) => b[4] - a[4])
+      .slice(0, Math.max(0, maxEntries - entries.length));
+    for (const [key, lat, lng, placeId, expiresAt] of others) {
       held.add(key);
       entries.push([key, lat, lng, placeId, Math.min(expiresAt, now + CACHE_TTL_MS)]);
     }

@@ -184,6 +184,13 @@ export const MAX_RETRY_AFTER_WAIT_MS = 60_000;
 /** The shortest wait after a 429 (one saying `Retry-After: 0` is not asked again at once). */
 export const MIN_RETRY_AFTER_WAIT_MS = 1_000;
 
+/**
+ * 429s in a row (no request answered between them) the run waits out; the next one is a refusal
+ * for good, as one without a short Retry-After is: an API that keeps asking to wait a moment would
+ * otherwise be asked again for as long as every batch's deadline lasts (hours on a large run).
+ */
+export const MAX_THROTTLED_IN_A_ROW = 3;
+
 /** What a refusal of the whole request makes of every link not yet answered. */
 const REFUSAL_REASONS: ReadonlyMap<number, LookupFailure> = new Map([
   [402, 'limit'],
@@ -224,7 +231,8 @@ function apiMessage(error: ResolveRequestError): string {
  * whose `Retry-After` is past {@link MAX_RETRY_AFTER_WAIT_MS} (or missing), nothing more is sent:
  * every link not yet answered gets the refusal's reason (`limit`, `throttled`) without a request,
  * and the statistics keep the API's message. A 429 with a shorter `Retry-After` holds every request
- * back that long (ended early by the run's stop or the batch's deadline), then sends again. Other
+ * back that long (ended early by the run's stop or the batch's deadline), then sends again, at
+ * most {@link MAX_THROTTLED_IN_A_ROW} times in a row. Other
  * failed requests (5xx, 404, an answer that is not the API's) are counted by status and thrown,
  * so the pipeline gives their links `unavailable` and retries them once. After
  * {@link API_UNREACHABLE_AFTER} requests in a row without any answer, or one without an answer
@@ -241,6 +249,8 @@ export function apiLookups(apiBase: string, options: ApiLookupOptions = {}): Loo
   let refusal: LookupFailure | undefined;
   /** Nothing is sent before this time (a 429's Retry-After). */
   let resumeAt = 0;
+  /** 429s in a row, with no request answered between them. */
+  let throttledInARow = 0;
 
   const countSent = (urls: readonly string[]) => {
     for (const url of new Set(urls)) {
@@ -270,7 +280,12 @@ export function apiLookups(apiBase: string, options: ApiLookupOptions = {}): Loo
       throw error;
     }
     const wait = error.status === 429 ? error.retryAfterMs : undefined;
-    if (wait !== undefined && wait <= MAX_RETRY_AFTER_WAIT_MS) {
+    if (error.status === 429) throttledInARow += 1;
+    if (
+      wait !== undefined &&
+      wait <= MAX_RETRY_AFTER_WAIT_MS &&
+      throttledInARow <= MAX_THROTTLED_IN_A_ROW
+    ) {
       resumeAt = Math.max(resumeAt, now() + Math.max(wait, MIN_RETRY_AFTER_WAIT_MS));
       stats.waits = (stats.waits ?? 0) + 1;
       return 'again';
@@ -291,6 +306,7 @@ export function apiLookups(apiBase: string, options: ApiLookupOptions = {}): Loo
       if (answer.unreachable)
         stats.unreachable ??= { cause: 'it cannot reach Google', answered: true };
       else countAnswered(urls);
+      throttledInARow = 0;
       return answer;
     } catch (error) {
       if (error instanceof ResolveRequestError) {

@@ -14,6 +14,7 @@ import {
   apiLookups,
   API_UNREACHABLE_AFTER,
   MAX_RETRY_AFTER_WAIT_MS,
+  MAX_THROTTLED_IN_A_ROW,
   type ApiLookupOptions,
 } from '../src/lookups.js';
 import type { CliSummary } from '../src/summary.js';
@@ -127,6 +128,25 @@ describe('apiLookups, an API that refuses or fails', () => {
       retried: 4,
       waits: 1,
       refused: { status: 429, message: 'Please wait an hour.' },
+    });
+  });
+
+  it(`waits out at most ${MAX_THROTTLED_IN_A_ROW} short 429s in a row: an API that keeps asking to wait is refused for good`, async () => {
+    answer = () => refusal(429, 'Please wait a moment.', { 'retry-after': '2' });
+    const time = fakeTime();
+    const lookups = apiLookups(api, time);
+    for (const from of [0, 4, 8]) {
+      expect((await lookups.resolveUrls(links(from), call())).failures).toEqual(
+        Object.fromEntries(links(from).map((url) => [url, 'throttled'])),
+      );
+    }
+    // Three waits, then the fourth 429 is the refusal; nothing more is sent.
+    expect(time.pauses).toEqual([2_000, 2_000, 2_000]);
+    expect(requests).toHaveLength(MAX_THROTTLED_IN_A_ROW + 1);
+    expect(lookups.stats).toMatchObject({
+      links: 0,
+      waits: MAX_THROTTLED_IN_A_ROW,
+      refused: { status: 429, message: 'Please wait a moment.' },
     });
   });
 

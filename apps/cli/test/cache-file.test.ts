@@ -104,6 +104,23 @@ describe('the cache file', () => {
     expect((await restored.get('cid:3'))?.placeId).toBe('ChIJ-lisbon');
   });
 
+  it('never grows past the cap: what the cache let go does not come back from the file', async () => {
+    const file = path.join(dir, 'capped-runs', 'places-v1.json');
+    const place = (n: number) => ({ coordinates: { lat: n, lng: n }, placeId: undefined });
+    let next = 0;
+    // Four runs, each loading the file, finding 3 new places into a cache of 3, and saving.
+    for (let run = 0; run < 4; run += 1) {
+      const cache = new MemoryPlaceCache(undefined, 3);
+      await loadCacheFile(file, cache);
+      for (let i = 0; i < 3; i += 1) await cache.set(`cid:${(next += 1)}`, place(next));
+      expect(await saveCacheFile(file, cache, 3)).toBe(3);
+    }
+    const restored = new MemoryPlaceCache();
+    expect(await loadCacheFile(file, restored)).toEqual({ kind: 'loaded', entries: 3 });
+    // The last run's places: the newest.
+    expect(await restored.get('cid:12')).toEqual(place(12));
+  });
+
   it('drops expired entries and caps an expiry beyond 30 days; skips entries it cannot read', async () => {
     const file = path.join(dir, 'mixed.json');
     const now = Date.now();
