@@ -187,12 +187,13 @@ describe('only the payer acts on a payment', () => {
     }
   });
 
-  it('spends one read on a paid run: its later batches use the verdict the store keeps', async () => {
+  it('spends one read on a paid run: its later batches use the verdict the store keeps, and its capture is never refused by the budget', async () => {
     stack = await startStack({
       stripe: true,
       config: { rateLimits: { ...UNLIMITED, providerReadsPerMinute: 2 } },
     });
     const id = await authorized(30);
+    const other = await authorized(10);
     fake().clearRequests();
     for (let i = 0; i < 6; i += 1) {
       const batch = await stack.post('/api/resolve-urls-batch', {
@@ -202,6 +203,10 @@ describe('only the payer acts on a payment', () => {
       expect(batch.status).toBe(200);
     }
     expect(fake().requests).toHaveLength(1);
+    // Another payment's status read spends what is left (one address, several people)…
+    expect((await stack.get(`/api/payments/${other}`)).status).toBe(200);
+    expect((await stack.get(`/api/payments/${other}`)).status).toBe(429);
+    // …and the run's capture still settles: its authorization is known, the money must move.
     const claim = { paymentIntentId: id, actualAmount: 3, convertedCount: 30, totalCount: 30 };
     expect((await stack.post('/api/capture-payment', claim)).status).toBe(200);
   });

@@ -72,7 +72,10 @@ export function registerPaymentRoutes(app: FastifyInstance): void {
     async (request) => {
       const id = request.body.paymentIntentId;
       await requirePayer(app, request, id);
-      await spendProviderRead(app, request);
+      // A payment whose authorization the store knows of (its run's batches were checked) settles
+      // whatever the budget: the money must move. Others count: an intent never authorized could
+      // be captured in a loop, each a Stripe read.
+      if (await app.payments.readsProviderFor(id)) await spendProviderRead(app, request);
       // The server's count overruling a lower claim is news, not a provider refusal.
       const note = (detail: string) => request.log.info({ payment: id }, detail);
       return app.payments
