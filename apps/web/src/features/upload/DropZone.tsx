@@ -1,4 +1,4 @@
-import { type DragEvent, type Ref, useState } from 'react';
+import { type DragEvent, type Ref, useEffect, useState } from 'react';
 import { UploadIcon } from '../../components/Icons';
 
 interface DropZoneProps {
@@ -19,6 +19,13 @@ export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZ
   const [dragging, setDragging] = useState(false);
   /** How many files the last drop held, when it held more than one (none of them is taken). */
   const [dropped, setDropped] = useState(0);
+  // A file refused since (chosen with the picker) is what the zone is about now.
+  useEffect(() => setDropped(0), [refusedFileName]);
+  /** Opens the picker: the drop's sentence is about a choice no longer being made. */
+  const browse = () => {
+    setDropped(0);
+    onBrowse();
+  };
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
     event.preventDefault();
@@ -34,7 +41,7 @@ export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZ
     <div
       className={`dropzone${dragging ? ' is-dragging' : ''}`}
       data-testid="dropzone"
-      onClick={onBrowse}
+      onClick={browse}
       onDragOver={(event) => {
         event.preventDefault();
         setDragging(true);
@@ -51,7 +58,7 @@ export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZ
         className="button primary"
         onClick={(event) => {
           event.stopPropagation();
-          onBrowse();
+          browse();
         }}
       >
         Choose File

@@ -67,7 +67,20 @@ describe('UploadCard', () => {
     );
     expect(store.getState().state.status).toBe('empty');
     expect(converter.calls).toEqual([]);
-    // One file then is taken, and the sentence goes.
+    // A file refused through the picker since is what the zone speaks of then.
+    await userEvent.upload(fileInput(), new File(['a,b'], 'Want to go.csv'), {
+      applyAccept: false,
+    });
+    expect(screen.queryByText(/You dropped/)).toBeNull();
+    expect(screen.getByText(/was not accepted/).textContent).toBe(
+      '“Want to go.csv” was not accepted: it is not a .zip file.',
+    );
+    // Choose File clears it too.
+    fireEvent.drop(screen.getByTestId('dropzone'), { dataTransfer: { files: [part(1), part(2)] } });
+    expect(screen.getByText(/You dropped/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Choose File' }));
+    expect(screen.queryByText(/You dropped/)).toBeNull();
+    // One file then is taken.
     fireEvent.drop(screen.getByTestId('dropzone'), { dataTransfer: { files: [part(2)] } });
     await waitFor(() => expect(store.getState().state.status).toBe('selecting'));
     expect(screen.queryByText(/You dropped/)).toBeNull();
