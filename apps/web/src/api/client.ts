@@ -12,7 +12,7 @@ import type {
 } from '@placeport/contract/routes';
 import { centsToDollars } from '../lib/money';
 import { type AppConfig, parseConfig } from './config';
-import { requestJson } from './http';
+import { PAYMENT_CALL_TIMEOUT_MS, requestJson } from './http';
 
 export interface CaptureRequest {
   paymentIntentId: string;
@@ -103,8 +103,24 @@ function centsOf(dollars: unknown): number | undefined {
     : undefined;
 }
 
-/** Talks to the API at `base` (empty: the page's own origin). */
-export function createApi(base = ''): Api {
+/** How {@link createApi} is set up beyond its origin. */
+export interface ApiOptions {
+  /**
+   * The signal that ends a payment call left unanswered for `ms` (a lost answer: `NoAnswerError`);
+   * `AbortSignal.timeout` unless a test ends it itself.
+   */
+  deadline?: (ms: number) => AbortSignal;
+}
+
+/**
+ * Talks to the API at `base` (empty: the page's own origin). Payment calls end after
+ * {@link PAYMENT_CALL_TIMEOUT_MS} without an answer, as if the connection had dropped.
+ */
+export function createApi(
+  base = '',
+  { deadline = (ms) => AbortSignal.timeout(ms) }: ApiOptions = {},
+): Api {
+  const paymentDeadline = () => deadline(PAYMENT_CALL_TIMEOUT_MS);
   return {
     async getConfig() {
       return parseConfig(await requestJson<unknown>(`${base}/api/config`, 'GET'));
@@ -114,6 +130,7 @@ export function createApi(base = ''): Api {
         `${base}/api/create-payment-intent`,
         'POST',
         { amount: centsToDollars(maxChargeCents) },
+        paymentDeadline(),
       );
       if (typeof body.clientSecret !== 'string' || typeof body.paymentIntentId !== 'string') {
         throw new Error('The payment service answered without a payment intent.');
@@ -130,6 +147,7 @@ export function createApi(base = ''): Api {
           convertedCount,
           totalCount,
         },
+        paymentDeadline(),
       );
       // A field the answer lacks is derived from what was asked: the hold was the selection's
       // maximum charge, and the reference is the intent's id.
@@ -151,13 +169,18 @@ export function createApi(base = ''): Api {
         await requestJson<Partial<PaymentStatusAnswer>>(
           `${base}/api/payments/${encodeURIComponent(paymentIntentId)}`,
           'GET',
+          undefined,
+          paymentDeadline(),
         ),
       );
     },
     async demoAuthorize(paymentIntentId) {
-      return requestJson<DemoAuthorized>(`${base}/api/demo/authorize`, 'POST', {
-        paymentIntentId,
-      });
+      return requestJson<DemoAuthorized>(
+        `${base}/api/demo/authorize`,
+        'POST',
+        { paymentIntentId },
+        paymentDeadline(),
+      );
     },
   };
 }

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeApi, startFakeApi } from '../test/fake-api';
 import { createApi } from './client';
 import { parseConfig } from './config';
-import { ApiRequestError, readRefusal, refusalOf, requestJson } from './http';
+import {
+  ApiRequestError,
+  NO_ANSWER_TEXT,
+  NoAnswerError,
+  PAYMENT_CALL_TIMEOUT_MS,
+  readRefusal,
+  refusalOf,
+  requestJson,
+} from './http';
 
 let api: FakeApi;
 
@@ -183,6 +191,84 @@ describe('createApi', () => {
       publishableKey: 'pk_test_fake',
     });
     api.options.payments = 'demo';
+  });
+});
+
+describe('a payment call that gets no answer', () => {
+  /**
+   * A server that takes every call and never answers it, and deadlines the test ends: each call's
+   * deadline ends as soon as the server has the call (no real time passes). A call sent without a
+   * deadline is answered with a 500 at once, so the test fails rather than waits.
+   */
+  async function silentServer() {
+    const { createServer } = await import('node:http');
+    const deadlines: { ms: number; controller: AbortController }[] = [];
+    const paths: string[] = [];
+    const server = createServer((request, response) => {
+      paths.push(`${request.method} ${request.url}`);
+      const deadline = deadlines.at(-1)?.controller;
+      if (deadline === undefined || deadline.signal.aborted) response.writeHead(500).end();
+      else deadline.abort(new DOMException('signal timed out', 'TimeoutError'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const client = createApi(`http://127.0.0.1:${port}`, {
+      deadline: (ms) => {
+        const controller = new AbortController();
+        deadlines.push({ ms, controller });
+        return controller.signal;
+      },
+    });
+    const close = () => {
+      server.closeAllConnections();
+      server.close();
+    };
+    return { client, deadlines, paths, close };
+  }
+
+  it('ends at its deadline as a lost answer, never a refusal: create, authorize, capture, status', async () => {
+    const { client, deadlines, paths, close } = await silentServer();
+    const calls = [
+      () => client.createPaymentIntent(400),
+      () => client.demoAuthorize('pi_1'),
+      () =>
+        client.capturePayment({
+          paymentIntentId: 'pi_1',
+          convertedCount: 1,
+          totalCount: 40,
+          actualAmountCents: 10,
+        }),
+      () => client.paymentStatus('pi_1'),
+    ];
+    try {
+      for (const call of calls) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(NoAnswerError);
+        expect((error as Error).message).toBe(NO_ANSWER_TEXT);
+        expect(refusalOf(error)).toBeNull();
+      }
+    } finally {
+      close();
+    }
+    expect(paths).toEqual([
+      'POST /api/create-payment-intent',
+      'POST /api/demo/authorize',
+      'POST /api/capture-payment',
+      'GET /api/payments/pi_1',
+    ]);
+    expect(deadlines.map(({ ms }) => ms)).toEqual(Array(4).fill(PAYMENT_CALL_TIMEOUT_MS));
+  });
+
+  it('a refusal that comes before the deadline stays a refusal', async () => {
+    api.options.refuse = {
+      '/api/demo/authorize': { status: 409, code: 'payment_unexpected_state', message: 'No.' },
+    };
+    const controller = new AbortController();
+    const error = await createApi(api.url, { deadline: () => controller.signal })
+      .demoAuthorize('pi_1')
+      .catch((e: unknown) => e);
+    api.options.refuse = undefined;
+    expect(refusalOf(error)?.code).toBe('payment_unexpected_state');
   });
 });
 

@@ -53,17 +53,56 @@ export function refusalOf(error: unknown): Refusal | null {
   return error instanceof ApiRequestError ? error.refusal : null;
 }
 
+/**
+ * How long a payment call (creating the intent, the demo authorization, the capture, a payment's
+ * status) may go unanswered before the page takes its answer as lost: the connection may have
+ * dropped without the browser noticing, and a page left waiting has no way out but a reload.
+ */
+export const PAYMENT_CALL_TIMEOUT_MS = 30_000;
+
+/** What the page says when a call got no answer before its deadline. */
+export const NO_ANSWER_TEXT =
+  'The server did not answer in time. Check your connection, then try again.';
+
+/**
+ * A call that got no answer before its signal ended it: an answer lost, as when the connection
+ * drops, never a refusal (`refusalOf` is null), so the server may have done what was asked.
+ */
+export class NoAnswerError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super(NO_ANSWER_TEXT, options);
+    this.name = 'NoAnswerError';
+  }
+}
+
+/**
+ * Sends the call and reads its JSON answer. `signal` (a deadline) ends a call that has not been
+ * answered, with a {@link NoAnswerError}.
+ */
 export async function requestJson<T>(
   url: string,
   method: 'GET' | 'POST',
   body?: unknown,
+  signal?: AbortSignal,
 ): Promise<T> {
   const init: RequestInit = { method, credentials: 'include' };
   if (body !== undefined) {
     init.headers = { 'Content-Type': 'application/json' };
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(url, init);
+  if (signal !== undefined) init.signal = signal;
+  try {
+    return await answerOf<T>(await fetch(url, init));
+  } catch (error) {
+    if (signal?.aborted === true && !(error instanceof ApiRequestError)) {
+      throw new NoAnswerError({ cause: error });
+    }
+    throw error;
+  }
+}
+
+/** The JSON of an OK answer, or the answer as an {@link ApiRequestError}. */
+async function answerOf<T>(response: Response): Promise<T> {
   if (!response.ok) {
     const text = await response.text();
     throw new ApiRequestError(

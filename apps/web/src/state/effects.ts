@@ -27,6 +27,7 @@ import {
   captureRetryText,
   distinctLookupRefusals,
   intentRefusalText,
+  PAYMENT_IN_USE_TEXT,
   releaseRefusalText,
 } from './refusals';
 import { StagePacer } from './pacer';
@@ -43,9 +44,10 @@ import type {
 
 /**
  * What a payment provider's confirmation came to: authorized, or not with its message.
- * `maybeAuthorized` marks a refusal to authorize a payment that may already be authorized (the
- * answer of an earlier try was lost): the page then asks the API where the payment stands, and
- * goes on when it is held.
+ * `maybeAuthorized` marks a failure that leaves open whether the payment is authorized (a refusal
+ * to authorize it again after an earlier try's answer was lost, or no answer from the provider):
+ * the page then asks the API where the payment stands, and goes on when it is held. A
+ * confirmation that throws without the API's refusal (no answer) is taken the same way.
  */
 export type AuthorizationOutcome =
   { ok: true } | { ok: false; message: string; maybeAuthorized?: boolean };
@@ -254,16 +256,18 @@ export function createEffects({
   }
 
   /**
-   * Sends the answer about payment `paymentIntentId` while the page still shows that payment's run:
-   * a capture asked again after the person moved on never settles another run's payment.
+   * Sends the answer about payment `paymentIntentId` while the page still shows that payment's run,
+   * and tells whether it was sent: a capture asked again after the person moved on never settles
+   * another run's payment.
    */
-  function sendFor(paymentIntentId: string, event: AppEvent): void {
+  function sendFor(paymentIntentId: string, event: AppEvent): boolean {
     const state = store.getState().state;
     const shown =
       'authorization' in state &&
       state.authorization.kind === 'card' &&
       state.authorization.paymentIntentId === paymentIntentId;
     if (shown) store.getState().send(event);
+    return shown;
   }
 
   /**
@@ -290,6 +294,7 @@ export function createEffects({
    * connection dropped) is asked again after each of {@link CAPTURE_RETRY_DELAYS_MS}, or as soon as
    * the browser is back online, meanwhile shown as not confirmed; a refusal, or the last try, is
    * reported with `failedMessage`, which quotes the payment's reference; that message is returned.
+   * The payment's note is forgotten only once its receipt is shown in this page.
    */
   async function settleHold(
     authorization: Authorization,
@@ -307,8 +312,14 @@ export function createEffects({
           totalCount: places,
           actualAmountCents: chargeCents(converted),
         });
-        sendFor(paymentIntentId, { type: 'captureSettled', ...outcome, settledAt: now() });
-        forgetPayment(notes, paymentIntentId);
+        const shown = sendFor(paymentIntentId, {
+          type: 'captureSettled',
+          ...outcome,
+          settledAt: now(),
+        });
+        // The receipt was shown, or else the person moved on: the note stays, and the next visit
+        // shows the receipt.
+        if (shown) forgetPayment(notes, paymentIntentId);
         return null;
       } catch (error) {
         const refusal = refusalOf(error);
@@ -453,7 +464,7 @@ export function createEffects({
 
   /**
    * True when the API says the payment is held: a refusal to authorize it again came after an
-   * earlier try whose answer was lost.
+   * earlier try whose answer was lost, or the try itself got no answer.
    */
   async function heldAlready(paymentIntentId: string): Promise<boolean> {
     try {
@@ -465,29 +476,44 @@ export function createEffects({
   }
 
   /**
+   * Why the provider's confirmation did not authorize, or null when it did. A confirmation that
+   * threw without the API's refusal (the connection dropped, no answer in time) may have authorized
+   * the payment on the server all the same, so it is `maybeAuthorized` like a refusal of a second try.
+   */
+  async function confirmationFailure(
+    confirm: () => Promise<AuthorizationOutcome>,
+  ): Promise<{ title: string; message: string; maybeAuthorized: boolean } | null> {
+    try {
+      const outcome = await confirm();
+      if (outcome.ok) return null;
+      const { message, maybeAuthorized = false } = outcome;
+      return { title: 'Payment Failed', message, maybeAuthorized };
+    } catch (error) {
+      return {
+        title: 'Payment Error',
+        message: messageOf(error) || MESSAGES.unexpected,
+        maybeAuthorized: refusalOf(error) === null,
+      };
+    }
+  }
+
+  /**
    * Runs the provider's confirmation and reports its outcome as events; true when the payment is
-   * authorized and the conversion started.
+   * authorized and the conversion started. When the answer may have been lost, the API says
+   * whether the payment is held, and an open one goes on: trying again would be refused, and a
+   * new payment would hold the card twice.
    */
   async function confirmAuthorization(
     confirm: () => Promise<AuthorizationOutcome>,
     paymentIntentId: string | null,
   ): Promise<boolean> {
-    const { send } = store.getState();
-    try {
-      const outcome = await confirm();
-      const held =
-        outcome.ok ||
-        (outcome.maybeAuthorized === true &&
-          paymentIntentId !== null &&
-          (await heldAlready(paymentIntentId)));
-      if (!held) {
-        send({ type: 'authorizationFailed' });
-        toastError('Payment Failed', outcome.ok ? MESSAGES.unexpected : outcome.message);
-        return false;
-      }
-    } catch (error) {
-      send({ type: 'authorizationFailed' });
-      toastFailure('Payment Error', error);
+    const failure = await confirmationFailure(confirm);
+    const held =
+      failure === null ||
+      (failure.maybeAuthorized && paymentIntentId !== null && (await heldAlready(paymentIntentId)));
+    if (!held) {
+      store.getState().send({ type: 'authorizationFailed' });
+      toastError(failure.title, failure.message);
       return false;
     }
     return accepted({ type: 'paymentAuthorized' });
@@ -575,12 +601,50 @@ export function createEffects({
     return recalling;
   }
 
-  /** "Settle it now": releases that payment's hold, charging what the server found for it. */
+  /**
+   * Runs `task` holding the Web Lock of payment `paymentIntentId` when no tab holds it, and tells
+   * whether it ran: false when another tab's run is using the payment. Without Web Locks, or when
+   * the lock cannot be asked for, runs it anyway.
+   */
+  async function holdingPaymentIfFree(
+    paymentIntentId: string,
+    task: () => Promise<void>,
+  ): Promise<boolean> {
+    if (!locks) return task().then(() => true);
+    let started = false;
+    try {
+      return await locks.holdIfFree(paymentLockName(paymentIntentId), () => {
+        started = true;
+        return task();
+      });
+    } catch (error) {
+      if (started) throw error;
+      console.warn('The payment lock could not be taken', error);
+      await task();
+      return true;
+    }
+  }
+
+  /**
+   * "Settle it now": releases that payment's hold, charging what the server found for it. The
+   * payment's Web Lock is held meanwhile; when another tab holds it (that tab's run uses the
+   * payment, or settles it), nothing is asked and the card says so.
+   */
   async function settleLastPayment(): Promise<void> {
     const visit = store.getState().lastVisit;
     if (visit === null || visit.payment.status !== 'open' || visit.settling) return;
-    const { payment } = visit;
     store.getState().lastVisitChanged({ ...visit, settling: true, error: null });
+    const free = await holdingPaymentIfFree(visit.payment.reference, () =>
+      releaseLastPayment(visit),
+    );
+    if (!free) {
+      store.getState().lastVisitChanged({ ...visit, settling: false, error: PAYMENT_IN_USE_TEXT });
+    }
+  }
+
+  /** Releases the hold of an earlier visit's payment and shows the receipt, or why it failed. */
+  async function releaseLastPayment(visit: LastVisit): Promise<void> {
+    const { payment } = visit;
     try {
       const outcome = await api.capturePayment({
         paymentIntentId: payment.reference,

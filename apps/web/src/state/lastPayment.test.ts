@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { Api, PaymentStatus } from '../api/client';
-import { ApiRequestError } from '../api/http';
+import { ApiRequestError, NoAnswerError } from '../api/http';
 import {
   CAPTURE_OUTCOME,
   fakeConverter,
@@ -12,6 +12,7 @@ import {
 } from '../test/fixtures';
 import { CAPTURE_RETRY_DELAYS_MS, createEffects, type EffectsDeps } from './effects';
 import { captureFailedMessage } from './messages';
+import { PAYMENT_IN_USE_TEXT } from './refusals';
 import {
   forgetPayment,
   LAST_PAYMENT_MAX_AGE_MS,
@@ -55,20 +56,42 @@ function notedNotes() {
 
 const OPEN: PaymentStatus = { ...OPEN_PAYMENT, settlesAt: NOW + 20 * 60_000 };
 
-/** Locks as a set of held names; `hold` records the name while the task runs. */
-function fakeLocks(held: string[] = []): PaymentLocks & { during: string[][] } {
+/** {@link OPEN} once a capture settled it: $1.20 charged, the rest released. */
+const CAPTURED: PaymentStatus = {
+  ...OPEN,
+  status: 'captured',
+  amountCapturedCents: 120,
+  amountReleasedCents: 280,
+  settlesAt: null,
+};
+
+/**
+ * Locks as a set of held names; `hold` records the names held while the task runs, and `take`
+ * is another tab taking a lock.
+ */
+function fakeLocks(held: string[] = []): PaymentLocks & {
+  during: string[][];
+  take(name: string): void;
+} {
   const names = new Set(held);
   const during: string[][] = [];
+  async function hold(name: string, task: () => Promise<void>): Promise<void> {
+    names.add(name);
+    try {
+      await task();
+    } finally {
+      during.push([...names]);
+      names.delete(name);
+    }
+  }
   return {
     during,
-    async hold(name, task) {
-      names.add(name);
-      try {
-        await task();
-      } finally {
-        during.push([...names]);
-        names.delete(name);
-      }
+    take: (name) => void names.add(name),
+    hold,
+    async holdIfFree(name, task) {
+      if (names.has(name)) return false;
+      await hold(name, task);
+      return true;
     },
     held: async (name) => names.has(name),
   };
@@ -312,7 +335,7 @@ describe('a paid run notes its payment until the capture answers', () => {
     );
   });
 
-  it("never takes a capture asked again for the next run's, after the person moved on", async () => {
+  it("never takes a capture asked again for the next run's after the person moved on, and keeps its note for the next visit", async () => {
     const notes = memoryNotes();
     const pauses = fakePauses();
     const answers = [() => Promise.reject(networkError()), async () => CAPTURE_OUTCOME];
@@ -352,7 +375,17 @@ describe('a paid run notes its payment until the capture answers', () => {
     await run;
     expect(tries).toBe(2);
     expect(store.getState().state).toMatchObject({ capture: { kind: 'pending' } });
-    expect(notes.items.has(RUN_KEY)).toBe(false);
+    // The receipt was not shown here: the note stays, so the next visit shows it.
+    expect(recallPayment(notes, 'pi_123', NOW)).toMatchObject({ converted: 0 });
+    const next = setup(
+      { paymentStatus: async () => ({ ...CAPTURED, reference: 'pi_123' }) },
+      notes,
+    );
+    await next.effects.recallLastPayment();
+    expect(next.store.getState().lastVisit).toMatchObject({
+      payment: { reference: 'pi_123', status: 'captured' },
+      converted: 0,
+    });
   });
 
   it('stops after the last pause and says the capture failed, keeping the note', async () => {
@@ -425,6 +458,27 @@ describe('one note per payment', () => {
     expect(recallPayments(notes, NOW)).toEqual([NOTED, OTHER]);
     expect(notes.items.has(LEGACY_PAYMENT_KEY)).toBe(false);
     expect(JSON.parse(notes.items.get(LEFT_KEY)!)).toEqual(NOTED);
+  });
+
+  it('still shows every other note when the note of an earlier version cannot be moved (storage full)', () => {
+    const notes = memoryNotes({
+      [LEGACY_PAYMENT_KEY]: JSON.stringify(NOTED),
+      [paymentNoteKey('pi_other')]: JSON.stringify(OTHER),
+    });
+    const full: PaymentNotes = {
+      ...notes,
+      key: notes.key,
+      get length() {
+        return notes.length;
+      },
+      setItem: () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      },
+    };
+    expect(recallPayments(full, NOW)).toEqual([OTHER]);
+    // Left where it was, to be moved by a visit whose storage takes it.
+    expect(notes.items.has(LEGACY_PAYMENT_KEY)).toBe(true);
+    expect(recallPayments(notes, NOW)).toEqual([NOTED, OTHER]);
   });
 
   it("drops a note kept under another payment's key", () => {
@@ -507,6 +561,71 @@ describe('an authorization whose answer was lost', () => {
     await effects.authorizeDemo();
     expect(store.getState().state.status).toBe('complete');
     expect(store.getState().toasts[0]).toMatchObject({ title: 'Payment Authorized' });
+  });
+
+  it.each([
+    ['the connection dropped', networkError],
+    ['no answer before its deadline', () => new NoAnswerError()],
+  ])(
+    'goes on when the authorize call got no answer (%s) and the API says the payment is held',
+    async (_why, lost) => {
+      const asked: string[] = [];
+      const { store, effects } = setup(
+        {
+          demoAuthorize: () => Promise.reject(lost()),
+          paymentStatus: async (id) => {
+            asked.push(id);
+            return { ...OPEN, reference: id };
+          },
+          capturePayment: async () => CAPTURE_OUTCOME,
+        },
+        memoryNotes(),
+        null,
+        STATES.paying,
+      );
+      await effects.authorizeDemo();
+      expect(asked).toEqual(['pi_123']);
+      expect(store.getState().state.status).toBe('complete');
+      expect(store.getState().toasts.map((toast) => toast.title)).toEqual(['Payment Authorized']);
+    },
+  );
+
+  it('says the error when the authorize call got no answer and the payment is not held', async () => {
+    for (const paymentStatus of [
+      async () => ({ ...OPEN, status: 'not_authorized' as const }),
+      () => Promise.reject(networkError()),
+    ]) {
+      const { store, effects } = setup(
+        { demoAuthorize: () => Promise.reject(networkError()), paymentStatus },
+        memoryNotes(),
+        null,
+        STATES.paying,
+      );
+      await effects.authorizeDemo();
+      expect(store.getState().state.status).toBe('paying');
+      expect(store.getState().toasts).toMatchObject([
+        { title: 'Payment Error', description: 'Failed to fetch' },
+      ]);
+    }
+  });
+
+  it('asks the API nothing more after a refusal that says the payment was not authorized', async () => {
+    let asked = 0;
+    const { store, effects } = setup(
+      {
+        demoAuthorize: () => Promise.reject(refusedBy(402, 'payment_declined')),
+        paymentStatus: async () => {
+          asked += 1;
+          return OPEN;
+        },
+      },
+      memoryNotes(),
+      null,
+      STATES.paying,
+    );
+    await effects.authorizeDemo();
+    expect(asked).toBe(0);
+    expect(store.getState().state.status).toBe('paying');
   });
 
   it('says the refusal when the API says the payment is not held', async () => {
@@ -594,6 +713,54 @@ describe('a payment an earlier visit left', () => {
     expect(visit?.settling).toBe(false);
     expect(visit?.error).toContain('Stripe could not be reached');
     expect(visit?.error).toContain('Reference: pi_left');
+  });
+
+  it('"Settle it now" holds the payment\'s lock while it settles', async () => {
+    const locks = fakeLocks();
+    let lockedDuringCapture: boolean | undefined;
+    const { store, effects } = setup(
+      {
+        paymentStatus: async () => OPEN,
+        capturePayment: async () => {
+          lockedDuringCapture = await locks.held(paymentLockName('pi_left'));
+          return OPEN_PAYMENT_CAPTURED;
+        },
+      },
+      notedNotes(),
+      locks,
+    );
+    await effects.recallLastPayment();
+    await effects.settleLastPayment();
+    expect(lockedDuringCapture).toBe(true);
+    expect(store.getState().lastVisit?.payment.status).toBe('captured');
+    expect(await locks.held(paymentLockName('pi_left'))).toBe(false);
+  });
+
+  it('"Settle it now" leaves a payment another tab took up since the card was shown, and says so', async () => {
+    const locks = fakeLocks();
+    let captures = 0;
+    const { store, effects } = setup(
+      {
+        paymentStatus: async () => OPEN,
+        capturePayment: async () => {
+          captures += 1;
+          return OPEN_PAYMENT_CAPTURED;
+        },
+      },
+      notedNotes(),
+      locks,
+    );
+    await effects.recallLastPayment();
+    expect(store.getState().lastVisit?.payment.reference).toBe('pi_left');
+    // The page that authorized it is still running (its answer was lost, then it went on).
+    locks.take(paymentLockName('pi_left'));
+    await effects.settleLastPayment();
+    expect(captures).toBe(0);
+    expect(store.getState().lastVisit).toMatchObject({
+      payment: { status: 'open' },
+      settling: false,
+      error: PAYMENT_IN_USE_TEXT,
+    });
   });
 
   it('"Not now" hides an open payment but keeps its note for the next visit', async () => {

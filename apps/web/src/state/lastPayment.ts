@@ -1,13 +1,14 @@
 /**
  * The payments of runs the page may not live to settle (product.md "Money": every money outcome is
  * shown). When a card authorization is submitted, the page notes its id in `localStorage`, one
- * note per payment, and forgets that note when the capture (or release) answers. A page loaded
+ * note per payment, and forgets that note once the page shows the capture's (or release's)
+ * answer; an answer that comes after the person moved on to another run leaves it. A page loaded
  * while notes are kept — after a reload, a closed tab, a crash, another tab's run — asks the API
  * where each payment stands and shows them one at a time: still held, with when the server
  * settles it and a way to settle it now, or the receipt of what the server did.
  *
  * A tab that is still running a payment's conversion (or settling it) holds a Web Lock named after
- * it, so another tab of the same browser never offers to settle a payment in use.
+ * it, so another tab of the same browser never offers to settle a payment in use, nor settles it.
  */
 
 /** Where each note is kept: this prefix and the payment's id, one key per payment. */
@@ -74,13 +75,23 @@ function readNote(text: string | null, now: number): RememberedPayment | null {
   return usable ? (value as RememberedPayment) : null;
 }
 
-/** Moves the one note of an earlier version of the page to its own key. */
+/**
+ * Moves the one note of an earlier version of the page, if any, to its own key. Storage that
+ * refuses (full, say) leaves it where it is, to be moved next visit: the other notes are read all
+ * the same.
+ */
 function migrateLegacyNote(notes: PaymentNotes, now: number): void {
-  const legacy = readNote(notes.getItem(LEGACY_PAYMENT_KEY), now);
-  if (legacy !== null && notes.getItem(paymentNoteKey(legacy.paymentIntentId)) === null) {
-    notes.setItem(paymentNoteKey(legacy.paymentIntentId), JSON.stringify(legacy));
+  try {
+    const text = notes.getItem(LEGACY_PAYMENT_KEY);
+    if (text === null) return;
+    const legacy = readNote(text, now);
+    if (legacy !== null && notes.getItem(paymentNoteKey(legacy.paymentIntentId)) === null) {
+      notes.setItem(paymentNoteKey(legacy.paymentIntentId), JSON.stringify(legacy));
+    }
+    notes.removeItem(LEGACY_PAYMENT_KEY);
+  } catch {
+    // Nothing to do: the earlier version's note waits for a visit whose storage takes it.
   }
-  notes.removeItem(LEGACY_PAYMENT_KEY);
 }
 
 /** The keys of every note kept, read before any is changed. */
@@ -102,7 +113,7 @@ export function recallPayments(notes: PaymentNotes | null, now: number): Remembe
   if (notes === null) return [];
   const payments: RememberedPayment[] = [];
   try {
-    if (notes.getItem(LEGACY_PAYMENT_KEY) !== null) migrateLegacyNote(notes, now);
+    migrateLegacyNote(notes, now);
     for (const key of noteKeys(notes)) {
       const note = readNote(notes.getItem(key), now);
       if (note !== null && key === paymentNoteKey(note.paymentIntentId)) payments.push(note);
@@ -143,8 +154,13 @@ export function paymentLockName(paymentIntentId: string): string {
 
 /** The part of the Web Locks API the page uses; absent in old browsers and in tests. */
 export interface PaymentLocks {
-  /** Runs `task` holding the lock; resolves when the task's promise settles. */
+  /** Runs `task` holding the lock, once it is free; resolves when the task's promise settles. */
   hold(name: string, task: () => Promise<void>): Promise<void>;
+  /**
+   * Runs `task` holding the lock when no tab holds it (Web Locks' `ifAvailable`) and resolves
+   * true once it settles; resolves false at once, without running it, when some tab holds it.
+   */
+  holdIfFree(name: string, task: () => Promise<void>): Promise<boolean>;
   /** True when some tab holds the lock now. */
   held(name: string): Promise<boolean>;
 }
@@ -156,6 +172,15 @@ export function browserLocks(): PaymentLocks | null {
   return {
     async hold(name, task) {
       await locks.request(name, task);
+    },
+    async holdIfFree(name, task) {
+      let ran = false;
+      await locks.request(name, { ifAvailable: true }, async (lock) => {
+        if (lock === null) return;
+        ran = true;
+        await task();
+      });
+      return ran;
     },
     async held(name) {
       const state = await locks.query();

@@ -133,6 +133,14 @@ export function releaseRefusalText(refusal: Refusal | null, reference: string): 
 }
 
 /**
+ * "Settle it now" was not asked: another tab of this browser holds the payment's Web Lock (its run
+ * uses the payment, or it is settling it), and settling it from here would pull the hold from
+ * under that run.
+ */
+export const PAYMENT_IN_USE_TEXT =
+  'This payment is in use in another tab; settle it there or try again when that tab is done.';
+
+/**
  * The capture (or release) got no answer (the connection dropped): the page asks again, and
  * cannot tell yet whether the server settled the payment.
  */

@@ -97,8 +97,38 @@ describe('LastVisitCard', () => {
       converted: 37,
     });
     expect(screen.getByRole('region').textContent).toContain(
-      'Your last conversion finished, but its payment was not settled in that page. The server had found the locations of 12 places for it, so you were charged $1.20 for them, and the rest of the hold, $2.80, was released.',
+      'Your last conversion finished, but that page never got the answer of its settlement. The server had found the locations of 12 places for it, so you were charged $1.20 for them, and the rest of the hold, $2.80, was released.',
     );
+  });
+
+  it("the receipt of that page's own capture, whose answer was lost, charges for the places converted", () => {
+    show({
+      payment: {
+        ...OPEN,
+        status: 'captured',
+        settlesAt: null,
+        placesResolved: 0,
+        amountCapturedCents: 190,
+        amountReleasedCents: 210,
+      },
+      converted: 19,
+    });
+    const card = screen.getByRole('region', { name: 'Your last visit’s payment was settled' });
+    expect(card.textContent).toContain(
+      'Your last conversion finished, but that page never got the answer of its settlement. You were charged $1.90 for the 19 places converted, and the rest of the hold, $2.10, was released.',
+    );
+    expect(card.textContent).not.toContain('The server had found');
+  });
+
+  it('an open hold of a run that never finished says no map files were kept, not that they are gone', () => {
+    show({ payment: OPEN, converted: null });
+    const card = screen.getByRole('region', {
+      name: 'A payment from your last visit is still held',
+    });
+    expect(card.textContent).toContain(
+      'Your last conversion did not finish, so no map files were kept, and $4.00 is still held (authorized, not charged) on your card.',
+    );
+    expect(card.textContent).not.toContain('made in that page');
   });
 
   it('an open hold under the minimum says it will be cancelled, not charged', () => {

@@ -82,7 +82,7 @@ function OpenPayment({ visit }: { visit: LastVisit }) {
     <>
       <p>
         {visit.converted === null
-          ? `Your last conversion did not finish, so ${formatUsd(payment.amountAuthorizedCents)} is still held (authorized, not charged) on your card. Its map files were made in that page and are gone.`
+          ? `Your last conversion did not finish, so no map files were kept, and ${formatUsd(payment.amountAuthorizedCents)} is still held (authorized, not charged) on your card.`
           : `Your last conversion finished (${formatPlaces(visit.converted)} converted), but its payment was not settled, so ${formatUsd(payment.amountAuthorizedCents)} is still held (authorized, not charged) on your card.`}
       </p>
       <p>{`The server settles it by itself ${when}: ${outcome}. Settle it now to release the hold sooner.`}</p>
@@ -91,17 +91,46 @@ function OpenPayment({ visit }: { visit: LastVisit }) {
   );
 }
 
+/**
+ * The receipt of a payment settled without that page seeing it (by the server, by a capture whose
+ * answer was lost, or by "Settle it now"), and what the charge was for, from what is known: the
+ * places that run converted, when its note says, or else the server's own count.
+ */
 function SettledPayment({ visit }: { visit: LastVisit }) {
   const { payment } = visit;
-  const charged = payment.amountCapturedCents;
   const sentence =
-    charged === 0
-      ? `${visit.converted === null ? 'Your last conversion did not finish, so the' : 'Your last conversion finished, but its payment was not settled in that page; the'} payment authorization was cancelled and the hold of ${formatUsd(payment.amountReleasedCents)} released. You have not been charged.`
-      : `${visit.converted === null ? 'Your last conversion did not finish.' : 'Your last conversion finished, but its payment was not settled in that page.'} The server had found the locations of ${formatPlaces(Math.round(charged / PRICE_PER_PLACE_CENTS))} for it, so you were charged ${formatUsd(charged)} for them${payment.amountReleasedCents > 0 ? `, and the rest of the hold, ${formatUsd(payment.amountReleasedCents)}, was released` : ''}.`;
+    payment.amountCapturedCents === 0
+      ? `${visit.converted === null ? 'Your last conversion did not finish, so the' : `${FINISHED_UNSEEN}; the`} payment authorization was cancelled and the hold of ${formatUsd(payment.amountReleasedCents)} released. You have not been charged.`
+      : chargeSentence(visit);
   return (
     <>
       <p>{sentence}</p>
       <PaymentReceipt receipt={{ ...payment, settledAt: visit.settledAt }} />
     </>
   );
+}
+
+/** A run that finished whose page did not learn how its payment was settled. */
+const FINISHED_UNSEEN =
+  'Your last conversion finished, but that page never got the answer of its settlement';
+
+/**
+ * What a charge was for: the places the run converted, when it is exactly their price and the
+ * server had found no more (the page's own capture, whose answer was lost); otherwise the places
+ * the server had found, the floor of any charge.
+ */
+function chargeSentence({ payment, converted }: LastVisit): string {
+  const charged = payment.amountCapturedCents;
+  const ending =
+    converted === null ? 'Your last conversion did not finish.' : `${FINISHED_UNSEEN}.`;
+  const forConverted =
+    converted !== null && charged === chargeCents(converted) && converted >= payment.placesResolved;
+  const charge = forConverted
+    ? `You were charged ${formatUsd(charged)} for the ${formatPlaces(converted)} converted`
+    : `The server had found the locations of ${formatPlaces(Math.round(charged / PRICE_PER_PLACE_CENTS))} for it, so you were charged ${formatUsd(charged)} for them`;
+  const released =
+    payment.amountReleasedCents > 0
+      ? `, and the rest of the hold, ${formatUsd(payment.amountReleasedCents)}, was released`
+      : '';
+  return `${ending} ${charge}${released}.`;
 }

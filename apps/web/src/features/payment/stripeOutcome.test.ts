@@ -34,6 +34,18 @@ describe('confirmationOutcome', () => {
     ).toEqual({ ok: false, message: 'No.', maybeAuthorized: true });
   });
 
+  it('asks the API when Stripe.js got no answer from Stripe: the card may be held already', () => {
+    const lost = refused({
+      type: 'api_connection_error',
+      message: 'We could not connect to Stripe.',
+    });
+    expect(confirmationOutcome(lost)).toEqual({
+      ok: false,
+      message: 'We could not connect to Stripe.',
+      maybeAuthorized: true,
+    });
+  });
+
   it("passes a decline on in Stripe's words", () => {
     const declined = refused({
       type: 'card_error',

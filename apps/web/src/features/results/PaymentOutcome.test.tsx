@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { captureFailedMessage } from '../../state/messages';
+import { captureFailedMessage, releaseFailedMessage } from '../../state/messages';
 import { captureRetryText } from '../../state/refusals';
 import type { Capture } from '../../state/types';
 import { CARD } from '../../test/fixtures';
@@ -25,6 +25,27 @@ describe('PaymentOutcome of a capture not settled', () => {
     ]);
     expect(screen.getByRole('status').textContent).toBe(message);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('while the release of a run with nothing converted is asked again: not cancelled yet, no alert', () => {
+    const message = captureRetryText('pi_123');
+    expect(show({ kind: 'failed', message, retrying: true }, 0)).toEqual([
+      'Payment Not Settled',
+      'No places were converted, but the payment authorization is not cancelled yet, as far as this page knows.',
+      message,
+    ]);
+    expect(screen.getByRole('status').textContent).toBe(message);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a release that failed for a run with nothing converted: could not be cancelled, an alert', () => {
+    const message = releaseFailedMessage('pi_123');
+    expect(show({ kind: 'failed', message }, 0)).toEqual([
+      'Payment Not Settled',
+      'No places were converted, but the payment authorization could not be cancelled from this page.',
+      message,
+    ]);
+    expect(screen.getByRole('alert').textContent).toBe(message);
   });
 
   it('a failed capture shows no final charge, under the minimum neither', () => {

@@ -18,7 +18,8 @@ interface PaymentOutcomeProps {
 
 /**
  * 'Payment Cancelled' when nothing (or too little to charge) converted, else 'Payment Summary';
- * 'Payment Not Settled' when nothing converted and the cancellation itself failed;
+ * 'Payment Not Settled' when nothing converted and the cancellation itself failed (or got no answer
+ * and is asked again);
  * once the capture is settled, its receipt below (and, when the server charged for more places than
  * converted here, why: its own count is the floor); if it failed, or is being asked again after a
  * lost answer, "Not charged yet" instead of a final charge, and the warning with the payment's
@@ -60,21 +61,7 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
     );
   }
 
-  if (capture.kind === 'failed' && converted === 0) {
-    // Nothing converted, yet the authorization could not be cancelled: not a summary of a charge.
-    return (
-      <div className="payment-outcome is-cancelled">
-        <h3>Payment Not Settled</h3>
-        <p>
-          No places were converted, but the payment authorization could not be cancelled from this
-          page.
-        </p>
-        <p className="inline-error" role="alert">
-          {capture.message}
-        </p>
-      </div>
-    );
-  }
+  if (capture.kind === 'failed' && converted === 0) return <UnreleasedHold capture={capture} />;
 
   if (capture.kind === 'failed')
     return <UnsettledPayment capture={capture} converted={converted} />;
@@ -92,6 +79,38 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
       )}
       {capture.kind === 'pending' && <Spinner label="Finalizing your payment…" visibleLabel />}
       {capture.kind === 'settled' && <PaymentReceipt receipt={capture} />}
+    </div>
+  );
+}
+
+/**
+ * Nothing converted, yet the authorization is not cancelled: not a summary of a charge. A release
+ * that got no answer and is asked again is not cancelled yet (a status); one that failed could not
+ * be cancelled from this page (an alert).
+ */
+function UnreleasedHold({ capture }: { capture: Extract<Capture, { kind: 'failed' }> }) {
+  return (
+    <div className="payment-outcome is-cancelled">
+      <h3>Payment Not Settled</h3>
+      {capture.retrying ? (
+        <>
+          <p>
+            No places were converted, but the payment authorization is not cancelled yet, as far as
+            this page knows.
+          </p>
+          <p role="status">{capture.message}</p>
+        </>
+      ) : (
+        <>
+          <p>
+            No places were converted, but the payment authorization could not be cancelled from this
+            page.
+          </p>
+          <p className="inline-error" role="alert">
+            {capture.message}
+          </p>
+        </>
+      )}
     </div>
   );
 }
