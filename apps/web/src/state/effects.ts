@@ -361,9 +361,23 @@ export function createEffects({
    */
   async function holdingPayment(paymentIntentId: string, task: () => Promise<void>): Promise<void> {
     if (!locks) return task();
+    return underPaymentLock(paymentIntentId, (name, run) => locks.hold(name, run), task, undefined);
+  }
+
+  /**
+   * Runs `task` under payment `paymentIntentId`'s lock as `take` asks for it, answering what
+   * `take` does; when the lock cannot be asked for (not when `task` itself fails), runs `task`
+   * anyway and answers `ranAnyway`.
+   */
+  async function underPaymentLock<T>(
+    paymentIntentId: string,
+    take: (name: string, task: () => Promise<void>) => Promise<T>,
+    task: () => Promise<void>,
+    ranAnyway: T,
+  ): Promise<T> {
     let started = false;
     try {
-      await locks.hold(paymentLockName(paymentIntentId), () => {
+      return await take(paymentLockName(paymentIntentId), () => {
         started = true;
         return task();
       });
@@ -371,6 +385,7 @@ export function createEffects({
       if (started) throw error;
       console.warn('The payment lock could not be taken', error);
       await task();
+      return ranAnyway;
     }
   }
 
@@ -611,18 +626,12 @@ export function createEffects({
     task: () => Promise<void>,
   ): Promise<boolean> {
     if (!locks) return task().then(() => true);
-    let started = false;
-    try {
-      return await locks.holdIfFree(paymentLockName(paymentIntentId), () => {
-        started = true;
-        return task();
-      });
-    } catch (error) {
-      if (started) throw error;
-      console.warn('The payment lock could not be taken', error);
-      await task();
-      return true;
-    }
+    return underPaymentLock(
+      paymentIntentId,
+      (name, run) => locks.holdIfFree(name, run),
+      task,
+      true,
+    );
   }
 
   /**
