@@ -54,7 +54,7 @@ describe('SSRF: links outside the allowlist are never requested', () => {
     ['an http IPv4 literal', () => `http://127.0.0.1:${canary.port}/maps?cid=1`],
     ['a decimal IP', 'https://2130706433/maps'],
     ['an IPv6 literal', 'https://[::1]/maps'],
-    ['plain http without a place id', 'http://www.google.com/maps/place/x'],
+    ['plain http on a look-alike', 'http://www.google.com.evil.example/maps/place/x'],
     ['an odd port', 'https://www.google.com:8443/maps/place/x'],
     ['an odd port with a place id', 'https://www.google.com:8443/maps?cid=123'],
     ['another scheme', 'ftp://www.google.com/maps'],
@@ -72,6 +72,15 @@ describe('SSRF: links outside the allowlist are never requested', () => {
     expect(stack.upstream.calls).toHaveLength(0);
     expect(stack.google.requests).toHaveLength(0);
     expect(canary.hits()).toBe(0);
+  });
+
+  it("reads plain http on Google's own host as https (Takeout writes starred links so): only that host is asked", async () => {
+    const link = 'http://www.google.com/maps/place/x';
+    const { status, body } = await stack.post('/api/resolve-urls-batch', { urls: [link] });
+    expect(status).toBe(200);
+    expect(body.failures).not.toEqual({ [link]: 'not_allowed' });
+    expect(stack.google.requests.map((request) => request.host)).toEqual(['www.google.com']);
+    expectOnlyAllowlistedRequests();
   });
 
   it.each([

@@ -51,7 +51,7 @@ describe('planFor', () => {
     'https://evil.example/?cid=123',
     `https://www.google.com.evil.example/maps/place/data=!4m2!3m1!1s${FTID}`,
     `https://maps.google.com.de/maps/place/data=!4m2!3m1!1s${FTID}`,
-    'http://www.google.com/maps/place/NoId',
+    'http://www.google.com.evil.example/maps/place/NoId',
     'not a url',
     'https://www.google.com/search?q=no+place',
     'https://www.google.com/maps?cid=12950491419829437962&query_place_id=ChIJCewJkL2LGGAR3Qmk0vCTGkg',

@@ -297,6 +297,25 @@ describe('countNonBlankRows', () => {
   });
 });
 
+describe('a list in UTF-16 (saved again as "Unicode" by a spreadsheet)', () => {
+  it('is read from its bytes as the same list, in either byte order', () => {
+    const text = `Title,Note,URL\nCafé,Größe,${URL_A}\n`;
+    const le = new Uint8Array([
+      0xff,
+      0xfe,
+      ...new Uint8Array(Uint16Array.from(text, (c) => c.charCodeAt(0)).buffer),
+    ]);
+    const be = new Uint8Array(le.length);
+    for (let i = 0; i < le.length; i += 2) [be[i], be[i + 1]] = [le[i + 1]!, le[i]!];
+    for (const bytes of [le, be]) {
+      expect(parseSavedPlacesCsv(bytes).places).toEqual([
+        { title: 'Café', note: 'Größe', url: URL_A },
+      ]);
+      expect(countNonBlankRows(bytes)).toBe(2);
+    }
+  });
+});
+
 describe('decodeCsvFile', () => {
   const text = 'Title,Note,URL\nCafé Größe,Rüdesheim €5,https://x\n';
   it('reads UTF-8 with or without its mark, and UTF-16 with its mark', () => {

@@ -324,8 +324,8 @@ class RowCount implements RowSink {
  * the archive's place cap stops the parse at the first place past it (`too-many-places`).
  */
 export function parseSavedPlacesCsv(source: CsvSource, counter?: PlaceCounter): ParsedCsv {
-  const input =
-    typeof source === 'string' && source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  const text = asText(source);
+  const input = typeof text === 'string' && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const rows = new ListRows(counter);
   const errors = eachRecord(input, rows);
   const { head } = rows;
@@ -347,7 +347,7 @@ export function parseSavedPlacesCsv(source: CsvSource, counter?: PlaceCounter): 
  */
 export function countNonBlankRows(source: CsvSource, counter?: PlaceCounter): number {
   const count = new RowCount(counter);
-  eachRecord(source, count);
+  eachRecord(asText(source), count);
   return count.rows;
 }
 
@@ -365,6 +365,18 @@ function windows1252(bytes: Uint8Array): string {
   return new TextDecoder('windows-1252')
     .decode(bytes)
     .replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
+}
+
+/**
+ * A list's bytes as text when they start with a UTF-16 byte-order mark (a list saved again as
+ * "Unicode" by a spreadsheet), else as they are: UTF-8, read a piece at a time.
+ */
+function asText(source: CsvSource): CsvSource {
+  if (typeof source === 'string' || source.length < 2) return source;
+  const [first, second] = source;
+  return (first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff)
+    ? decodeCsvFile(source).text
+    : source;
 }
 
 /** How {@link decodeCsvFile} read a CSV file's bytes. */

@@ -54,6 +54,21 @@ describe('linkNeed', () => {
   });
 
   it.each([
+    // Takeout writes the starred places' links over http; Google answers them over https.
+    ['a starred place by its address', 'http://maps.google.com/?q=Oaxaca,+Mexico'],
+    ['a short link', 'http://maps.app.goo.gl/x'],
+    ['a place without an id', 'http://www.google.com/maps/place/NoId'],
+  ])('reads http as https, then follows: %s', (_name, link) => {
+    const https = new URL(link.replace(/^http:/, 'https:'));
+    expect(linkNeed(link)).toEqual({
+      kind: 'lookup',
+      by: 'link',
+      url: https,
+      key: `url:${https.href}`,
+    });
+  });
+
+  it.each([
     [
       '/maps/search/<lat>,<lng>',
       'https://www.google.com/maps/search/48.858370,+2.294481',
@@ -89,9 +104,8 @@ describe('linkNeed', () => {
     ['an odd port over http', `http://maps.google.com:8080/?cid=${CID}`],
     ['userinfo', `https://user:pass@www.google.com/maps/place/x/${DATA}`],
     ['userinfo hiding the host', `https://www.google.com@evil.example/maps/place/x/${DATA}`],
-    ['a short link over http', 'http://maps.app.goo.gl/x'],
     ['goo.gl outside /maps', 'https://goo.gl/x'],
-    ['http without an id', 'http://www.google.com/maps/place/NoId'],
+    ['a look-alike over http', 'http://www.google.com.evil.example/maps/place/NoId'],
     ['Google without /maps or an id', 'https://www.google.com/search?q=no+place'],
     [
       'the consent wall',

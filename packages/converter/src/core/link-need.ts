@@ -24,10 +24,17 @@ export type LinkNeed =
   | { kind: 'lookup'; by: 'link'; url: URL; key: string }
   | { kind: 'not_allowed' };
 
+/**
+ * The link as a URL, `http:` read as `https:` (Takeout writes the starred places' links as
+ * `http://maps.google.com/…`, and Google's own hosts answer only over https); the allowlist then
+ * judges the https link, so a link on another host is refused as before.
+ */
 function parse(link: string): URL | undefined {
   if (link.length > MAX_URL_LENGTH) return undefined;
   try {
-    return new URL(link);
+    const url = new URL(link);
+    if (url.protocol === 'http:') url.protocol = 'https:';
+    return url;
   } catch {
     return undefined;
   }
