@@ -4,7 +4,7 @@
  * state after sending its own event, so an effect whose event was ignored does nothing more.
  */
 import { chargeCents } from '@placeport/contract';
-import type { Api } from '../api/client';
+import type { Api, PaymentStatus } from '../api/client';
 import { refusalOf, type Refusal } from '../api/http';
 import { createLookupEta } from '../lib/eta';
 import type { Converter } from '../worker/converter';
@@ -84,6 +84,9 @@ export interface EffectsDeps {
 
 /** What a button does beyond reporting an event (see {@link createEffects}). */
 export type Effects = ReturnType<typeof createEffects>;
+
+/** Refusals of a settle that mean the payment was settled before it (captured or cancelled). */
+const SETTLED_ALREADY = new Set(['already_captured', 'payment_cancelled']);
 
 /** Main-thread time the Blob work may take before the page gets the thread back (long task: 50 ms). */
 export const BLOB_WORK_BUDGET_MS = 20;
@@ -677,11 +680,27 @@ export function createEffects({
       });
     } catch (error) {
       console.error('The payment of an earlier visit could not be settled', error);
-      store.getState().lastVisitChanged({
-        ...visit,
-        settling: false,
-        error: releaseRefusalText(refusalOf(error), payment.reference),
-      });
+      const refusal = refusalOf(error);
+      // Settled meanwhile (by the tab that ran it, or the server's sweep): the card shows how it
+      // stands now, not "still held" beside "already settled".
+      const settled = SETTLED_ALREADY.has(refusal?.code ?? '') ? await settledNow(payment) : null;
+      store
+        .getState()
+        .lastVisitChanged(
+          settled
+            ? { ...visit, payment: settled, settling: false, settledAt: now(), error: null }
+            : { ...visit, settling: false, error: releaseRefusalText(refusal, payment.reference) },
+        );
+    }
+  }
+
+  /** How a payment stands after a refusal said it was settled; null when it cannot be read or is still open. */
+  async function settledNow(payment: PaymentStatus): Promise<PaymentStatus | null> {
+    try {
+      const read = await api.paymentStatus(payment.reference);
+      return read.status === 'open' ? null : read;
+    } catch {
+      return null;
     }
   }
 

@@ -715,6 +715,46 @@ describe('a payment an earlier visit left', () => {
     expect(visit?.error).toContain('Reference: pi_left');
   });
 
+  it('a settle refused because the payment was settled meanwhile shows how it stands, not "still held" beside it', async () => {
+    let reads = 0;
+    const { store, effects } = setup(
+      {
+        // Open when the card was made; captured by the tab that ran it before "Settle it now".
+        paymentStatus: async () => {
+          reads += 1;
+          return reads === 1
+            ? OPEN
+            : {
+                ...OPEN,
+                status: 'captured',
+                amountCapturedCents: 190,
+                amountReleasedCents: 210,
+                settlesAt: null,
+              };
+        },
+        capturePayment: () =>
+          Promise.reject(
+            new ApiRequestError(409, '409', {
+              status: 409,
+              code: 'already_captured',
+              message: 'Already captured.',
+              retryAfterSeconds: null,
+              amountCaptured: 1.9,
+            }),
+          ),
+      },
+      notedNotes(),
+    );
+    await effects.recallLastPayment();
+    await effects.settleLastPayment();
+    expect(store.getState().lastVisit).toMatchObject({
+      payment: { status: 'captured', amountCapturedCents: 190 },
+      settling: false,
+      settledAt: NOW,
+      error: null,
+    });
+  });
+
   it('"Settle it now" holds the payment\'s lock while it settles', async () => {
     const locks = fakeLocks();
     let lockedDuringCapture: boolean | undefined;

@@ -97,7 +97,7 @@ describe('LastVisitCard', () => {
       converted: 37,
     });
     expect(screen.getByRole('region').textContent).toContain(
-      'Your last conversion finished, but that page never got the answer of its settlement. The server had found the locations of 12 places for it, so you were charged $1.20 for them, and the rest of the hold, $2.80, was released.',
+      'Your last conversion finished, but that page did not show how its payment was settled. The server had found the locations of 12 places for it, so you were charged $1.20 for them, and the rest of the hold, $2.80, was released.',
     );
   });
 
@@ -115,7 +115,7 @@ describe('LastVisitCard', () => {
     });
     const card = screen.getByRole('region', { name: 'Your last visit’s payment was settled' });
     expect(card.textContent).toContain(
-      'Your last conversion finished, but that page never got the answer of its settlement. You were charged $1.90 for the 19 places converted, and the rest of the hold, $2.10, was released.',
+      'Your last conversion finished, but that page did not show how its payment was settled. You were charged $1.90 for the 19 places converted, and the rest of the hold, $2.10, was released.',
     );
     expect(card.textContent).not.toContain('The server had found');
   });

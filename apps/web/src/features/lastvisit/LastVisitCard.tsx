@@ -112,7 +112,7 @@ function SettledPayment({ visit }: { visit: LastVisit }) {
 
 /** A run that finished whose page did not learn how its payment was settled. */
 const FINISHED_UNSEEN =
-  'Your last conversion finished, but that page never got the answer of its settlement';
+  'Your last conversion finished, but that page did not show how its payment was settled';
 
 /**
  * What a charge was for: the places the run converted, when it is exactly their price and the
