@@ -183,7 +183,8 @@ export function checkArchiveSize(size: number, limits: Limits): void {
 }
 
 /**
- * Reads the ZIP directory (and the start of `.json` files only) and chooses the place lists (see
+ * Reads the ZIP directory (and the first few KB of `.json` files, and of `.csv` files when no
+ * Saved folder is known) and chooses the place lists (see
  * {@link isInSavedFolder}, {@link isPlaceListPath}; folders and macOS metadata skipped): the saved
  * lists (`.csv`), then the starred places (`Saved Places.json` or its localized name, product.md:
  * {@link isStarredEntry}) wherever they are. Refuses archives past the

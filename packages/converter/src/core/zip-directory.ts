@@ -164,8 +164,12 @@ function entryData(d: Uint8Array, entry: ZipEntry): Uint8Array {
   return d.subarray(start, start + entry.size);
 }
 
-/** Compressed bytes handed to the streaming inflate at a time by {@link peekZipEntry}. */
-const PEEK_STEP = 4096;
+/**
+ * Compressed bytes handed to the streaming inflate at a time by {@link peekZipEntry}: small, so a
+ * crafted entry (DEFLATE unpacks up to about 1,000 times) makes at most about half a megabyte
+ * before the peek stops.
+ */
+const PEEK_STEP = 512;
 
 /**
  * The first `length` bytes of an entry (fewer when it is shorter), inflating only as much as that
