@@ -66,17 +66,22 @@ export function emptyStats(mode: LookupStats['mode']): LookupStats {
   };
 }
 
-/** Records the links of each call into `stats`: new ones count as links, the others as retries. */
-function linkCounter(stats: LookupStats): (urls: readonly string[]) => void {
+/**
+ * Records the links of each call into `stats`: those sent before count as retries; answers how many
+ * were new (local lookups count those as links, `--api` only the ones the API answered).
+ */
+function linkCounter(stats: LookupStats): (urls: readonly string[]) => number {
   const seen = new Set<string>();
   return (urls) => {
+    let added = 0;
     for (const url of new Set(urls)) {
       if (seen.has(url)) stats.retried += 1;
       else {
         seen.add(url);
-        stats.links += 1;
+        added += 1;
       }
     }
+    return added;
   };
 }
 
@@ -146,7 +151,7 @@ export async function openLocalLookups(options: {
   const stats = emptyStats('local');
   const count = linkCounter(stats);
   const resolveUrls: ResolveUrls = async (urls, { signal }) => {
-    count(urls);
+    stats.links += count(urls);
     const { results, failures, report } = await resolver.resolve(urls, {
       signal,
       requester: { client: 'cli', priority: 'paid' },
@@ -241,7 +246,6 @@ function apiMessage(error: ResolveRequestError): string {
 export function apiLookups(apiBase: string, options: ApiLookupOptions = {}): Lookups {
   const { now = Date.now, sleep = sleepUnlessAborted } = options;
   const stats = emptyStats('api');
-  const sent = new Set<string>();
   const answered = new Set<string>();
   const client = createResolveClient({ apiBase }, options.fetch ?? fetch);
   let unanswered = 0;
@@ -252,11 +256,9 @@ export function apiLookups(apiBase: string, options: ApiLookupOptions = {}): Loo
   /** 429s in a row, with no request answered between them. */
   let throttledInARow = 0;
 
+  const countLinks = linkCounter(stats);
   const countSent = (urls: readonly string[]) => {
-    for (const url of new Set(urls)) {
-      if (sent.has(url)) stats.retried += 1;
-      else sent.add(url);
-    }
+    countLinks(urls);
     stats.apiRequests += 1;
   };
   const countAnswered = (urls: readonly string[]) => {
