@@ -222,7 +222,7 @@ function answerAll(urls: readonly string[], reason: LookupFailure): ResolveAnswe
 
 /** What the API said in a refusal: its error body's message, else the status line's text. */
 function apiMessage(error: ResolveRequestError): string {
-  const text = error.message.slice(`${error.status}: `.length);
+  const text = error.body ?? '';
   const message = readErrorBody(text)?.message.trim();
   if (message) return message;
   // Not the API's error body (a proxy's HTML page): its first line, if short, else nothing more.
@@ -268,10 +268,8 @@ export function apiLookups(apiBase: string, options: ApiLookupOptions = {}): Loo
 
   /** A whole request refused or failed: an answer for its links, 'again' after a wait, or thrown. */
   const onRequestError = (error: ResolveRequestError, urls: string[]): ResolveAnswer | 'again' => {
-    if (error.status < 300) {
-      // The client's words end with what the answer was: "(not JSON, text/html)."
-      const said = error.message.slice(`${error.status}: `.length);
-      stats.notAnApi ??= { requests: 0, detail: /\(([^()]*)\)\.?$/.exec(said)?.[1] ?? said };
+    if (error.notAnApi !== undefined) {
+      stats.notAnApi ??= { requests: 0, detail: error.notAnApi };
       stats.notAnApi.requests += 1;
       throw error;
     }

@@ -47,19 +47,24 @@ export function isDeadline(signal: AbortSignal): boolean {
  * A resolution request the service refused as a whole: `status` is its HTTP status (402/403: the
  * allowance is used; 429/503: busy, worth retrying). The message is the seed's "status: text".
  * `retryAfterMs` is how long the service asked to wait before asking again (its `Retry-After`),
- * when it said.
+ * when it said; `body` the refusal's body as read (its status text when it has none); `notAnApi`
+ * what an OK answer that is not the service's was ("not JSON, text/html").
  */
 export class ResolveRequestError extends Error {
   readonly retryAfterMs: number | undefined;
+  readonly body: string | undefined;
+  readonly notAnApi: string | undefined;
 
   constructor(
     readonly status: number,
     message: string,
-    options: { retryAfterMs?: number | undefined } = {},
+    options: { retryAfterMs?: number | undefined; body?: string; notAnApi?: string } = {},
   ) {
     super(message);
     this.name = 'ResolveRequestError';
     this.retryAfterMs = options.retryAfterMs;
+    this.body = options.body;
+    this.notAnApi = options.notAnApi;
   }
 }
 

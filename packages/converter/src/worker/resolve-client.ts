@@ -70,9 +70,11 @@ export function retryAfterMs(header: string | null, now: number = Date.now()): n
 /** The failure of an OK answer that is not the API's: the run treats it like any failed request. */
 function notAnApi(response: Response, why: string): ResolveRequestError {
   const type = response.headers.get('content-type')?.split(';')[0]?.trim();
+  const detail = `${why}${type ? `, ${type}` : ''}`;
   return new ResolveRequestError(
     response.status,
-    `${response.status}: The server ${NOT_AN_API} (${why}${type ? `, ${type}` : ''}).`,
+    `${response.status}: The server ${NOT_AN_API} (${detail}).`,
+    { notAnApi: detail },
   );
 }
 
@@ -129,7 +131,10 @@ export function createResolveClient(
       throw new ResolveRequestError(
         response.status,
         `${response.status}: ${text || response.statusText}`,
-        { retryAfterMs: retryAfterMs(response.headers.get('retry-after')) },
+        {
+          retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
+          body: text || response.statusText,
+        },
       );
     }
     const answer = await readAnswer(response);
