@@ -480,17 +480,22 @@ export function createEffects({
     if (note.places > 0) rememberPayment(notes, note);
   }
 
+  /** How payment `paymentIntentId` stands, as the API says; null when it cannot be asked. */
+  async function statusNow(paymentIntentId: string): Promise<PaymentStatus | null> {
+    try {
+      return await api.paymentStatus(paymentIntentId);
+    } catch (error) {
+      console.warn('Could not check how the payment stands', error);
+      return null;
+    }
+  }
+
   /**
    * True when the API says the payment is held: a refusal to authorize it again came after an
    * earlier try whose answer was lost, or the try itself got no answer.
    */
   async function heldAlready(paymentIntentId: string): Promise<boolean> {
-    try {
-      return (await api.paymentStatus(paymentIntentId)).status === 'open';
-    } catch (error) {
-      console.warn('Could not check whether the payment is authorized', error);
-      return false;
-    }
+    return (await statusNow(paymentIntentId))?.status === 'open';
   }
 
   /**
@@ -683,7 +688,10 @@ export function createEffects({
       const refusal = refusalOf(error);
       // Settled meanwhile (by the tab that ran it, or the server's sweep): the card shows how it
       // stands now, not "still held" beside "already settled".
-      const settled = SETTLED_ALREADY.has(refusal?.code ?? '') ? await settledNow(payment) : null;
+      const read = SETTLED_ALREADY.has(refusal?.code ?? '')
+        ? await statusNow(payment.reference)
+        : null;
+      const settled = read && read.status !== 'open' ? read : null;
       store
         .getState()
         .lastVisitChanged(
@@ -691,16 +699,6 @@ export function createEffects({
             ? { ...visit, payment: settled, settling: false, settledAt: now(), error: null }
             : { ...visit, settling: false, error: releaseRefusalText(refusal, payment.reference) },
         );
-    }
-  }
-
-  /** How a payment stands after a refusal said it was settled; null when it cannot be read or is still open. */
-  async function settledNow(payment: PaymentStatus): Promise<PaymentStatus | null> {
-    try {
-      const read = await api.paymentStatus(payment.reference);
-      return read.status === 'open' ? null : read;
-    } catch {
-      return null;
     }
   }
 
