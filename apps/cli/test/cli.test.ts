@@ -356,6 +356,8 @@ describe('placeport CLI', () => {
     const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.lists).toHaveLength(1);
     const line = summary.lists[0]!;
+    // The list is named as a retry on the page names it, not after the CSV's file name.
+    expect(line.name).toBe('Want to go (failed places)');
     expect([line.total, line.converted]).toEqual([
       list.places.filter((p) => !p.expected).length,
       retryable.length,

@@ -3,7 +3,7 @@ import { ConverterError, MESSAGES } from './core/errors.js';
 import { LIMITS, PlaceCounter, type Limits } from './core/limits.js';
 import { placeNeed, type PlaceNeed } from './core/link-need.js';
 import { countNonBlankRows, type CsvSource, type ParsedCsv } from './core/csv.js';
-import { FAILED_CSV_SUFFIX, listOutputNames } from './core/names.js';
+import { FAILED_CSV_SUFFIX, failedPlacesListName, listOutputNames } from './core/names.js';
 import { unguardFormula } from './core/failed-csv.js';
 import type { ReadOptions } from './library.js';
 import { parseSavedPlacesJson } from './core/saved-places-json.js';
@@ -174,14 +174,14 @@ export function readCsvFile(
     // The guard is on the Tags cell, so on its first tag.
     if (place.tags?.[0]) place.tags[0] = unguardFormula(place.tags[0]);
   }
-  const outputName = name.endsWith(FAILED_CSV_SUFFIX)
-    ? name.slice(0, -FAILED_CSV_SUFFIX.length) || name
-    : name;
+  // A failed-places CSV is named after its list (`Want to go - failed-places.csv`): the list it
+  // makes is "Want to go (failed places)", as a retry on the page is, its files named after the list.
+  const listName = name.endsWith(FAILED_CSV_SUFFIX) ? name.slice(0, -FAILED_CSV_SUFFIX.length) : '';
   return {
     path: fileName,
-    name,
+    name: listName ? failedPlacesListName(listName) : name,
+    outputName: listName || name,
     kind: 'csv',
-    outputName,
     size: new TextEncoder().encode(content).byteLength,
     rowCount: parsed.places.length,
     ...countSources(parsed),

@@ -4,7 +4,7 @@
  * those places, and conversion like any list. A retry list says what it is in its `origin`.
  */
 import { coordinateSources, type InspectedList } from './inspect.js';
-import { labelledStem } from './core/names.js';
+import { failedPlacesListName, labelledStem } from './core/names.js';
 import { RETRYABLE_AGAIN, type UnplacedReason } from './core/reasons.js';
 import type { ConversionResult, ListSummary } from './core/types.js';
 
@@ -34,7 +34,7 @@ export function retryLists(
     return [
       {
         path: `${RETRY_PATH_PREFIX}${of}`,
-        name: `${source?.name ?? result.name} (failed places)`,
+        name: failedPlacesListName(source?.name ?? result.name),
         kind: 'csv' as const,
         outputName: labelledStem(source?.outputName ?? result.outputName, 'retry'),
         origin: { kind: 'retry' as const, of },

@@ -159,6 +159,15 @@ export function partSuffix(part: number, parts: number): string {
 /** What follows a list's name in its failed-places CSV's name (`Want to go - failed-places.csv`). */
 export const FAILED_CSV_SUFFIX = ' - failed-places';
 
+/**
+ * The name of a list of the places an earlier run could not place, taken up again ("Retry failed
+ * places" on the page, a failed-places CSV given to the CLI): `Want to go (failed places)`. It is
+ * what the run's summary and its files' list name say; the files themselves are `(retry)` ones.
+ */
+export function failedPlacesListName(listName: string): string {
+  return `${listName} (failed places)`;
+}
+
 /** Failed-places CSV file name for a list. */
 export function failedCsvFileName(listName: string): string {
   const stem = safeFileStem(listName);
