@@ -39,9 +39,26 @@ describe('StagePacer', () => {
     pacer.report(report('converting', 75));
     expect(shown).toEqual([]);
     await vi.advanceTimersByTimeAsync(STAGE_PAUSE_MS);
-    expect(shown).toEqual([{ at: 300, stage: 'extracting', percent: 75 }]);
+    expect(shown).toEqual([{ at: 300, stage: 'extracting', percent: 37.5 }]);
     await vi.advanceTimersByTimeAsync(STAGE_PAUSE_MS);
     expect(shown.at(-1)).toEqual({ at: 600, stage: 'converting', percent: 75 });
+  });
+
+  it('moves the bar a step per stage shown late, without a later stage’s current item under it', async () => {
+    const seen: ConversionProgress[] = [];
+    const paced = new StagePacer((p) => seen.push(p));
+    paced.report(report('validating', 10));
+    paced.report(report('extracting', 20, 'https://a'));
+    paced.report(report('converting', 90, 'Café'));
+    void paced.finish();
+    await vi.advanceTimersByTimeAsync(3 * STAGE_PAUSE_MS + BEFORE_COMPLETE_MS);
+    // Extracting, converting and preparing share the way from 10% to the finished 100%.
+    expect(seen.map((p) => [p.stage, p.percent, p.currentItem])).toEqual([
+      ['validating', 10, undefined],
+      ['extracting', 40, undefined],
+      ['converting', 70, undefined],
+      ['preparing', 100, undefined],
+    ]);
   });
 
   it('does not wait when the stage came late anyway', async () => {

@@ -17,6 +17,8 @@ export class StagePacer {
   private readonly queue: ConversionStage[] = [];
   private latest: ConversionProgress | null = null;
   private latestEmitted = true;
+  /** The percent the page was last given. */
+  private shownPercent = 0;
   private lastNewStageAt = Date.now();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private drained: (() => void) | null = null;
@@ -70,6 +72,23 @@ export class StagePacer {
     this.queue.length = 0;
   }
 
+  private show(progress: ConversionProgress): void {
+    this.shownPercent = progress.percent;
+    this.emit(progress);
+  }
+
+  /**
+   * A stage the work has already passed, shown in its turn: the bar moves its share of the way from
+   * what it showed to where the work is (each stage still to show, the latest's included, taking an
+   * equal step), and the current item of a later stage is not shown under it.
+   */
+  private shownLate(stage: ConversionStage, latest: ConversionProgress): ConversionProgress {
+    const steps = this.queue.length + 1;
+    const from = Math.min(this.shownPercent, latest.percent);
+    const percent = from + (latest.percent - from) / steps;
+    return { ...latest, stage, percent, currentItem: undefined };
+  }
+
   private flush(): void {
     this.timer = null;
     const latest = this.latest;
@@ -83,12 +102,12 @@ export class StagePacer {
       const stage = this.queue.shift() as ConversionStage;
       this.shown.add(stage);
       this.lastNewStageAt = Date.now();
-      this.emit(stage === latest.stage ? latest : { ...latest, stage });
+      this.show(stage === latest.stage ? latest : this.shownLate(stage, latest));
       this.latestEmitted = stage === latest.stage;
     }
     if (!this.latestEmitted) {
       this.latestEmitted = true;
-      this.emit(latest);
+      this.show(latest);
     }
     const drained = this.drained;
     this.drained = null;
