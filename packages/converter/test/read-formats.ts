@@ -61,6 +61,16 @@ export function readCsv(text: string): string[][] {
   return parsed.data;
 }
 
+/**
+ * What a text cell of the coordinates CSV holds for `text`: the text, with `'` before one that
+ * starts with `=`, tab or carriage return, or with `+`, `-`, `@` and holds a call, DDE or a
+ * reference to another sheet (read back as written: undoing it would also take off an apostrophe
+ * the text itself starts with).
+ */
+export function coordinatesCsvCell(text: string): string {
+  return /^[=\t\r]/.test(text) || (/^[+\-@]/.test(text) && /[(|!]/.test(text)) ? `'${text}` : text;
+}
+
 /** The entries of a ZIP, by name. */
 export function readZip(bytes: Uint8Array | readonly Uint8Array[]): Record<string, Uint8Array> {
   const whole = bytes instanceof Uint8Array ? bytes : join(bytes);

