@@ -94,7 +94,13 @@ function listPoints(list: ConversionResult): ListPoints | null {
     coordinates[2 * index + 1] = place.coordinates!.lat;
     names.push(placeName(place.title));
   });
-  return { path: list.path, name: list.name, coordinates, names };
+  return {
+    path: list.path,
+    name: list.name,
+    ...(list.origin ? { origin: list.origin } : {}),
+    coordinates,
+    names,
+  };
 }
 
 function fail<T>(error: unknown, fallback: string): Result<T> {

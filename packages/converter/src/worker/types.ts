@@ -57,7 +57,7 @@ export interface ConversionSummary {
  * One converted list's placed places for the results' map: positions as one flat buffer (transferred,
  * not copied) and names in the same order, so 100,000 places cross the worker boundary cheaply.
  */
-export interface ListPoints extends Pick<ListIdentity, 'path' | 'name'> {
+export interface ListPoints extends Pick<ListIdentity, 'path' | 'name' | 'origin'> {
   /** Longitude, latitude pairs: place `i` is at `[coordinates[2 * i], coordinates[2 * i + 1]]`. */
   coordinates: Float64Array;
   /** Place `i`'s name as every output writes it ("Dropped pin" when it has no title). */

@@ -23,6 +23,19 @@ describe('map view', () => {
     ]);
   });
 
+  it("names a retry list's folder as the archive's, not the retry list's own path", () => {
+    const retried = (list: typeof WANT_TO_GO) => ({
+      ...list,
+      path: `retry:${list.path}`,
+      origin: { kind: 'retry' as const, of: list.path },
+    });
+    expect(listOptions([retried(WANT_TO_GO), retried(OTHER_WANT)]).map((o) => o.label)).toEqual([
+      'All lists',
+      'Want to go (Takeout/Saved)',
+      'Want to go (Takeout/Old/Saved)',
+    ]);
+  });
+
   it('joins every list for All lists, in list order', () => {
     const all = selectPoints({ lists: [WANT_TO_GO, LISBON] }, ALL_LISTS);
     expect(Array.from(all.coordinates)).toEqual([-9.14, 38.72, 139.69, 35.68, -9.13, 38.71]);

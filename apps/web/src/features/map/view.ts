@@ -38,8 +38,8 @@ export function listOptions(lists: readonly ListPoints[]): ListOption[] {
     ...lists.map((list) => ({
       value: list.path,
       label:
-        (named.get(list.name) ?? 0) > 1 && folderOf(list.path)
-          ? `${list.name} (${folderOf(list.path)})`
+        (named.get(list.name) ?? 0) > 1 && folderOf(list)
+          ? `${list.name} (${folderOf(list)})`
           : list.name,
     })),
   ];

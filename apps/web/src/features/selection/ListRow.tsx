@@ -25,7 +25,7 @@ interface ListRowProps {
  */
 export function ListRow({ list, id, checked, converted, showFolder, onToggle }: ListRowProps) {
   const convertible = isConvertible(list);
-  const folder = folderOf(list.path);
+  const folder = folderOf(list);
   const sources = placeSources(list);
   const starred = list.kind === 'starred';
   const ids = {

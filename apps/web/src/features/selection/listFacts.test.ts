@@ -41,8 +41,15 @@ describe('placeSources', () => {
 
 describe('folderOf', () => {
   it('is the path without the file name', () => {
-    expect(folderOf('Takeout 2/Saved/Want to go.csv')).toBe('Takeout 2/Saved');
-    expect(folderOf('Want to go.csv')).toBe('');
+    expect(folderOf({ path: 'Takeout 2/Saved/Want to go.csv' })).toBe('Takeout 2/Saved');
+    expect(folderOf({ path: 'Want to go.csv' })).toBe('');
+  });
+
+  it("is, for a retry list, the folder of the archive's list its places come from", () => {
+    const of = 'Takeout 2/Saved/Want to go.csv';
+    expect(folderOf({ path: `retry:${of}`, origin: { kind: 'retry', of } })).toBe(
+      'Takeout 2/Saved',
+    );
   });
 });
 

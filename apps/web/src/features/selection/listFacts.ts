@@ -26,8 +26,13 @@ export function placeSources(list: ListSummary): string | null {
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 
-/** The folder holding a list inside the archive: its path without the file name (`''` at the top). */
-export function folderOf(path: string): string {
+/**
+ * The folder holding a list inside the archive: its path without the file name (`''` at the top);
+ * for a retry list, the folder of the archive's list its places come from (its own path is the
+ * converter's, not a folder).
+ */
+export function folderOf(list: Pick<ListSummary, 'path' | 'origin'>): string {
+  const path = list.origin?.of ?? list.path;
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
 }
@@ -60,6 +65,6 @@ export function matchesFilter(list: ListSummary, query: string): boolean {
   if (needle === '') return true;
   return (
     foldForMatch(listDisplayName(list.name)).includes(needle) ||
-    foldForMatch(folderOf(list.path)).includes(needle)
+    foldForMatch(folderOf(list)).includes(needle)
   );
 }
