@@ -216,14 +216,17 @@ describe('placeport CLI', () => {
       const line = summary.lists[i]!;
       const offline = list.places.filter((p) => p.expected);
       const noLink = list.places.filter((p) => p.kind === 'no-link').length;
+      // Takeout's own "no location" (a search for 0,0) needs no lookup to be known as not found.
+      const zero = list.places.filter((p) => p.kind === 'zero').length;
       expect([line.total, line.converted, line.skipped]).toEqual([
         list.places.length,
         offline.length,
         list.places.length - offline.length,
       ]);
       expect(line.unplaced).toEqual({
-        not_looked_up: list.places.length - offline.length - noLink,
+        not_looked_up: list.places.length - offline.length - noLink - zero,
         ...(noLink ? { no_link: noLink } : {}),
+        ...(zero ? { not_found: zero } : {}),
       });
       const kmlFile = line.files.find((f) => f.endsWith('.kml'))!;
       expect(await readKmlFile(kmlFile)).toEqual(
@@ -422,7 +425,9 @@ describe('placeport CLI', () => {
     });
     expect(requests.length).toBeLessThanOrEqual(2);
     expect(summary.lookups.links).toBe(0);
-    const needLookup = chosen.places.filter((p) => !p.expected && p.kind !== 'no-link').length;
+    const needLookup = chosen.places.filter(
+      (p) => !p.expected && p.kind !== 'no-link' && p.kind !== 'zero',
+    ).length;
     expect(summary.lists[0]!.unplaced.limit).toBe(needLookup);
     expect(summary.lists[0]!.converted).toBe(chosen.places.filter((p) => p.expected).length);
 

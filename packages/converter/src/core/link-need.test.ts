@@ -150,6 +150,28 @@ describe('placeNeed', () => {
     });
   });
 
+  it("takes Takeout's link of a place without a location (a search for 0,0) as not found, without a lookup", () => {
+    for (const url of [
+      'https://www.google.com/maps/search/0,0',
+      'http://www.google.com/maps/search/0.0,-0.0/',
+      'https://www.google.de/maps/search/0,0',
+    ]) {
+      expect(placeNeed({ url })).toEqual({ kind: 'unplaced', reason: 'not_found' });
+    }
+    // The file's own coordinates still place it; a real pair, a query or a look-alike host is not it.
+    expect(
+      placeNeed({ url: 'https://www.google.com/maps/search/0,0', coordinates: { lat: 1, lng: 2 } }),
+    ).toEqual({ kind: 'coordinates', coordinates: { lat: 1, lng: 2 } });
+    expect(placeNeed({ url: 'https://www.google.com/maps/search/0,0.5' }).kind).toBe('coordinates');
+    expect(placeNeed({ url: 'https://www.google.com/maps/search/0,0?q=Cafe+Nord' }).kind).toBe(
+      'lookup',
+    );
+    expect(placeNeed({ url: 'https://www.google.com.evil.example/maps/search/0,0' })).toEqual({
+      kind: 'unplaced',
+      reason: 'not_allowed',
+    });
+  });
+
   it('takes the @ view for the place only where nothing better exists or it lies near the ftid', () => {
     // FTID's place is in Limassol: a view there places it; a view over Sydney is no pin for it.
     expect(

@@ -72,14 +72,31 @@ export function linkNeed(link: string): LinkNeed {
  * What a place of a list needs, as the converter sees it: coordinates from the file (starred
  * places) or from its link in any form (most precise first; the `@` view only as
  * {@link viewMayPlace} allows), else a lookup
- * under its {@link linkNeed} key, else why it cannot be placed: no link at all, or a link the
- * resolver would refuse (`not_allowed`). The selection counts, the pipeline and the CLI's progress
+ * under its {@link linkNeed} key, else why it cannot be placed: no link at all, Takeout's link of a
+ * place without a location (`not_found`), or a link the resolver would refuse (`not_allowed`). The selection counts, the pipeline and the CLI's progress
  * total all read places through this.
  */
 export type PlaceNeed =
   | { kind: 'coordinates'; coordinates: LatLng }
   | { kind: 'lookup'; key: string }
-  | { kind: 'unplaced'; reason: 'no_link' | 'not_allowed' };
+  | { kind: 'unplaced'; reason: 'no_link' | 'not_allowed' | 'not_found' };
+
+/**
+ * What Takeout writes for a place it has no location for: a search for (0, 0), which product.md
+ * reads as missing. It names no place, so following it can only come back empty.
+ */
+const TAKEOUT_NO_LOCATION = /^\/maps\/search\/-?0(?:\.0+)?,-?0(?:\.0+)?\/?$/;
+
+/** True for Takeout's link of a place without a location ({@link TAKEOUT_NO_LOCATION}). */
+function isNoLocationLink(link: string): boolean {
+  const url = parse(link);
+  return (
+    url !== undefined &&
+    url.search === '' &&
+    isGooglePlaceLink(url) &&
+    TAKEOUT_NO_LOCATION.test(url.pathname)
+  );
+}
 
 /**
  * Whether a link's `@` view may stand for its place. The view is where the map was, not the pin
@@ -102,6 +119,8 @@ export function placeNeed(place: Pick<ParsedPlace, 'coordinates' | 'url'>): Plac
     return { kind: 'coordinates', coordinates: found.coordinates };
   }
   if (!place.url.trim()) return { kind: 'unplaced', reason: 'no_link' };
+  // Takeout's own "no location": never looked up (nothing to find), nor charged, nor retried.
+  if (isNoLocationLink(place.url)) return { kind: 'unplaced', reason: 'not_found' };
   // The link's coordinates, in any form, were read above: it needs a lookup or cannot be placed.
   const need = linkNeed(place.url);
   return need.kind === 'lookup'
