@@ -39,9 +39,11 @@ export function SelectionSummary({ archive }: { archive: Archive }) {
         </div>
       </div>
       <p className="selection-charge-note">
-        {free
-          ? 'Your selection is small enough to convert for free.'
-          : `Only converted places are charged, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each.${unusableNote}`}
+        {selected.length > 0 && places === 0
+          ? 'The lists chosen hold no places: choose a list with places to convert it.'
+          : free
+            ? 'Your selection is small enough to convert for free.'
+            : `Only converted places are charged, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each.${unusableNote}`}
       </p>
       {again > 0 && (
         <p className="selection-again-note" role="status">

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AppState } from '../../state/types';
 import {
+  listSummary,
   MANY_LISTS,
   MISSING_COLUMNS_PROBLEM,
   mount,
@@ -153,6 +154,27 @@ describe('the maximum charge beside the place total', () => {
     expect(screen.queryByText(/small enough/)).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Deselect All' }));
     expect(lineMatching(/^Maximum charge/)).toBe('Maximum charge: $0.00');
+  });
+});
+
+describe('a selection that holds no place', () => {
+  it('cannot proceed, and says why, until a list with places is chosen', async () => {
+    const empty = listSummary({
+      path: 'Takeout/Saved/Test.csv',
+      name: 'Test',
+      rowCount: 0,
+      size: 32,
+    });
+    const lists = [empty, ...TRUTH_LISTS.filter((list) => list.problem === undefined)];
+    open(lists, [empty.path]);
+    const proceed = screen.getByRole('button', { name: 'Proceed to Payment' });
+    expect(proceed).toHaveProperty('disabled', true);
+    expect(lineMatching(/hold no places/)).toBe(
+      'The lists chosen hold no places: choose a list with places to convert it.',
+    );
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Day trip' }));
+    expect(proceed).toHaveProperty('disabled', false);
+    expect(screen.queryByText(/hold no places/)).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 import { Dialog } from 'radix-ui';
 import { useId, useState } from 'react';
 import { useEffects, useSend } from '../../app/context';
+import { selectedRows } from '../../state/machine';
 import type { Archive } from '../../state/types';
 import { FILTER_THRESHOLD, matchesFilter, pathsWithRepeatedNames } from './listFacts';
 import { ListFilter } from './ListFilter';
@@ -86,7 +87,8 @@ export function SelectionView({ archive, error }: SelectionViewProps) {
         <button
           type="button"
           className="button primary"
-          disabled={archive.selected.length === 0}
+          // Nothing chosen, or only lists that hold no place (a header alone): nothing to convert.
+          disabled={selectedRows(archive) === 0}
           onClick={() => void effects.proceedToPayment()}
         >
           Proceed to Payment
