@@ -182,6 +182,19 @@ describe('resolution through a real server and the fake Google', () => {
     expect(mixed.body.failures).toEqual({ [links[0]!]: 'unavailable' });
   });
 
+  it('logs Google out of reach as a warning with its code, not as an error with a stack trace', async () => {
+    const network: typeof fetch = () => Promise.reject(new TypeError('fetch failed'));
+    const lines: { level: number; code?: string; err?: unknown }[] = [];
+    const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    stack = await startStack({ config: { fetch: network, logger: { level: 'info', stream } } });
+    const answer = await resolve(placeLinks(4, 0));
+    expect(answer.status).toBe(503);
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    const warning = lines.find((line) => line.level === 40 && line.code === 'google_unreachable');
+    expect(warning).toBeDefined();
+    expect(warning).not.toHaveProperty('err');
+  });
+
   it('gives a free batch its links back when Google could not be reached, so retrying works', async () => {
     const network: typeof fetch = () => Promise.reject(new TypeError('fetch failed'));
     stack = await startStack({ env: { FREE_LINKS_PER_DAY: '8' }, config: { fetch: network } });

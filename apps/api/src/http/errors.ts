@@ -179,8 +179,9 @@ export function providerLog(request: FastifyRequest): Log {
 
 /**
  * Installs the single error handler: every failure leaves as `{ error: { code, message, ...fields } }`
- * ({@link answerTo}). 5xx errors are logged in full and answered with a generic message, so
- * internals (stack traces, upstream replies, keys) never reach the browser. The shared state being
+ * ({@link answerTo}). Unexpected 5xx errors are logged in full and answered with a generic
+ * message, so internals (stack traces, upstream replies, keys) never reach the browser; a 5xx the
+ * API gives on purpose ({@link ApiError}: Google or Stripe out of reach) is a warning with its code. The shared state being
  * away ({@link StoreUnavailableError}, thrown by any store call) is a 503 with `Retry-After`
  * quoting the payment the request was about, logged as a warning, never a 500.
  */
@@ -191,6 +192,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
     if (thrown instanceof StoreUnavailableError || thrown instanceof OverloadedError) {
       request.log.warn({ err: thrown, code }, 'busy or degraded: try again later');
+    } else if (thrown instanceof ApiError && status >= 500) {
+      // A 503 the API means to give (Google or Stripe out of reach, the store full): a warning
+      // with its code and sentence, not an error with a stack trace on every batch of an outage.
+      request.log.warn({ code, status }, thrown.message);
     } else if (status >= 500) {
       request.log.error({ err: thrown }, 'request failed');
     } else {
