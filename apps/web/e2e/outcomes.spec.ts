@@ -10,6 +10,7 @@ import {
   expectedPlacemarks,
   placeLists,
   safeStem,
+  withoutLocation,
   zipUpload,
 } from './support/archives';
 import { expect, test } from './support/fixtures';
@@ -30,13 +31,16 @@ test('Payment Cancelled: when no place converts, the authorization is cancelled 
   page,
   stripeApi,
   fakeStripe,
+  fakeGoogle,
 }) => {
   const takeout = generateTakeout({
     seed: 41,
     quirks: false,
     includeNonPlaceLists: false,
-    lists: [{ name: 'Nowhere', places: 8, kinds: { 'no-link': 1, zero: 3 } }],
+    lists: [{ name: 'Nowhere', places: 8, kinds: { 'no-link': 1, cid: 3 } }],
   });
+  // Google has no location for any place it is asked about.
+  withoutLocation(fakeGoogle, takeout);
   // The places without a link are never held: the card is authorized for the others only.
   const { chargeable } = countsOf(placeLists(takeout));
   expect(chargeable, 'the seed gives both kinds, and a paid selection').toBeGreaterThanOrEqual(5);

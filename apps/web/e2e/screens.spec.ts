@@ -5,7 +5,7 @@
  * the payment is settled, with its receipt under the summary.
  */
 import { generateTakeout, type GeneratedTakeout } from '@placeport/testkit';
-import { placeLists, uploadOf, zipUpload } from './support/archives';
+import { placeLists, uploadOf, withoutLocation, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
 import {
   chooseFile,
@@ -154,8 +154,9 @@ for (const width of WIDTHS) {
           seed: 720 + width,
           quirks: false,
           includeNonPlaceLists: false,
-          lists: [{ name: 'Mystery spots', places: 12, kinds: { zero: 1, 'no-link': 1 } }],
+          lists: [{ name: 'Mystery spots', places: 12, kinds: { cid: 1, 'no-link': 1 } }],
         });
+        withoutLocation(fakeGoogle, nowhere);
         await uploadAndProceed(page, zipUpload(nowhere));
         await paymentDialog(page)
           .getByRole('button', { name: 'Authorize Payment & Convert' })

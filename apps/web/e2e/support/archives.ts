@@ -7,6 +7,7 @@
 import { placeNeed } from '@placeport/converter/internal';
 import {
   generateTakeout,
+  type FakeGoogle,
   type GeneratedList,
   type GeneratedPlace,
   type GeneratedTakeout,
@@ -51,6 +52,34 @@ export function truthOf(place: GeneratedPlace): { lat: number; lng: number } | n
 /** The name the KML must give: the title, trimmed, or "Dropped pin" (product.md "Outputs"). */
 export function placemarkName(place: GeneratedPlace): string {
   return place.title.trim() || 'Dropped pin';
+}
+
+/**
+ * Makes Google have no location for up to `count` of the places `takeout` looks up (the first
+ * CIDs of places needing a lookup, in archive order, with every place sharing them): the fake
+ * Google answers them with its generic page, and the generator's truth says they stay unplaced.
+ * They are held (a lookup is made) but never converted nor charged, as a place Google no longer
+ * knows. Returns how many places that is.
+ */
+export function withoutLocation(
+  google: Pick<FakeGoogle, 'setPlace'>,
+  takeout: GeneratedTakeout,
+  count = Number.POSITIVE_INFINITY,
+): number {
+  const places = placeLists(takeout).flatMap((list) => list.places);
+  const cids = new Set<string>();
+  for (const place of places) {
+    if (cids.size >= count) break;
+    if (place.cid !== undefined && place.expected === undefined) cids.add(place.cid);
+  }
+  let affected = 0;
+  for (const place of places) {
+    if (place.cid === undefined || !cids.has(place.cid) || place.expected !== undefined) continue;
+    delete place.resolvable;
+    affected += 1;
+  }
+  for (const cid of cids) google.setPlace(cid, { generic: true });
+  return affected;
 }
 
 /** The placemarks a list must convert to, in file order. */
