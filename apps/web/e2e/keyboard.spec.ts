@@ -1,14 +1,16 @@
 /**
  * The whole journey with the keyboard alone: Tab to move, Enter and Space to press. The only
  * thing not done with keys is picking the file in the chooser the page opens, which is the
- * operating system's dialog, not the page.
+ * operating system's dialog, not the page. Then the focus where the control that had it changes
+ * or goes (the dialog's views, the format select, Download all), and the focus drawn under forced
+ * colours.
  */
 import { generateTakeout } from '@placeport/testkit';
 import type { Locator, Page } from '@playwright/test';
 import { expectedPlacemarks, FAILED_CSV_HEADER, placeLists, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
 import { readDownload, readKml } from './support/kml';
-import { paymentDialog, resultsHeading, selectionDialog } from './support/page';
+import { chooseFile, paymentDialog, resultsHeading, selectionDialog } from './support/page';
 
 /** More Tab presses than any screen of the page has stops. */
 const MAX_TABS = 60;
@@ -99,4 +101,129 @@ test('keyboard only: upload, select, authorize, convert and download', async ({
     await page.keyboard.press('Enter');
   }
   await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
+});
+
+/**
+ * Expects `element`'s `edge` (its outline, or its top border) to be drawn: a style, a width, and a
+ * colour that is not transparent.
+ */
+async function expectDrawn(element: Locator, edge: 'outline' | 'border-top'): Promise<void> {
+  const [style, width, colour] = await element.evaluate(
+    (target, property) =>
+      ['style', 'width', 'color'].map((part) =>
+        getComputedStyle(target).getPropertyValue(`${property}-${part}`),
+      ),
+    edge,
+  );
+  expect(style, `${edge} style`).not.toBe('none');
+  expect(width, `${edge} width`).not.toBe('0px');
+  expect(colour, `${edge} colour`).not.toBe('rgba(0, 0, 0, 0)');
+}
+
+test('forced colours (Windows High Contrast): the focus is outlined, and the dialog has an edge', async ({
+  page,
+  demoApi,
+}) => {
+  // Forced colours leave out box-shadows: the page's focus ring and the dialog's edge.
+  await page.emulateMedia({ forcedColors: 'active' });
+  await page.goto(demoApi.url);
+  await tabTo(page, page.getByRole('button', { name: 'Choose File' }));
+  await expectDrawn(page.locator(':focus'), 'outline');
+
+  const takeout = generateTakeout({
+    seed: 62,
+    includeNonPlaceLists: false,
+    lists: [{ name: 'Tromsø', places: 6, kinds: { pin: 1 } }],
+  });
+  const chooser = page.waitForEvent('filechooser');
+  await page.keyboard.press('Enter');
+  await (await chooser).setFiles(zipUpload(takeout));
+  const dialog = selectionDialog(page);
+  await expect(dialog).toBeVisible();
+  await expectDrawn(dialog, 'border-top');
+  await tabTo(page, dialog.getByRole('checkbox', { name: /Tromsø/ }));
+  await expectDrawn(page.locator(':focus'), 'outline');
+});
+
+test('keyboard: Escape after the dialog changed view gives the focus back to Select Lists', async ({
+  page,
+  demoApi,
+}) => {
+  const takeout = generateTakeout({
+    seed: 63,
+    includeNonPlaceLists: false,
+    lists: [{ name: 'Bergen', places: 30, kinds: { pin: 1 } }],
+  });
+  await page.goto(demoApi.url);
+  await tabTo(page, page.getByRole('button', { name: 'Choose File' }));
+  const chooser = page.waitForEvent('filechooser');
+  await page.keyboard.press('Enter');
+  await (await chooser).setFiles(zipUpload(takeout));
+  const selectLists = page.getByRole('button', { name: 'Select Lists' });
+
+  // Straight from the selection.
+  await expect(selectionDialog(page)).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(selectLists).toBeFocused();
+
+  // From the payment view, which took the place of the selection under the focus.
+  await page.keyboard.press('Enter');
+  await tabTo(page, selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }));
+  await page.keyboard.press('Enter');
+  const payment = paymentDialog(page);
+  await expect(payment.getByText('Demo mode — no card is charged')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(payment).toBeHidden();
+  await expect(selectLists).toBeFocused();
+
+  // From the selection again after Back to Selection.
+  await page.keyboard.press('Enter');
+  await tabTo(page, selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }));
+  await page.keyboard.press('Enter');
+  await tabTo(page, payment.getByRole('button', { name: 'Back to Selection' }));
+  await page.keyboard.press('Enter');
+  await expect(selectionDialog(page).getByText('1 of 1 lists selected')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(selectionDialog(page)).toBeHidden();
+  await expect(selectLists).toBeFocused();
+});
+
+test('keyboard on the results: the arrow keys step through the formats, and Download all keeps the focus', async ({
+  page,
+  demoApi,
+}) => {
+  const takeout = generateTakeout({
+    seed: 64,
+    includeNonPlaceLists: false,
+    lists: [{ name: 'Stavanger', places: 30, kinds: { pin: 1 } }],
+  });
+  await page.goto(demoApi.url);
+  await chooseFile(page, zipUpload(takeout));
+  await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+  await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+  await expect(resultsHeading(page)).toHaveText('Conversion Complete - 1 File(s) Ready', {
+    timeout: 30_000,
+  });
+  await expect(resultsHeading(page)).toBeFocused();
+
+  // Each arrow key chooses the next format while the files are written; the focus stays, and the
+  // files end in the format last chosen (KML, KMZ, GPX).
+  const format = page.getByRole('combobox', { name: 'File format' });
+  await tabTo(page, format);
+  await page.keyboard.press('ArrowDown');
+  await expect(format).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(format).toBeFocused();
+  await expect(format).toHaveValue('gpx');
+  const gpx = page.getByRole('link', { name: 'Download GPX — Stavanger' });
+  await expect(gpx).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Download (KML|KMZ) —/ })).toHaveCount(0);
+  await expect(format).toBeFocused();
+
+  // Download all: its button gives way to the ZIP's link, which takes the focus.
+  await tabTo(page, page.getByRole('button', { name: 'Download all (GPX, ZIP)' }));
+  const zip = page.waitForEvent('download');
+  await page.keyboard.press('Enter');
+  expect((await zip).suggestedFilename()).toMatch(/\.zip$/);
+  await expect(page.getByRole('link', { name: 'Download all (GPX, ZIP)' })).toBeFocused();
 });

@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG } from '../api/config';
 import { type FakeApi, startFakeApi } from '../test/fake-api';
 import { fakeConverter, LISTS } from '../test/fixtures';
 import { type Converter, WORKER_CRASHED, WORKER_TERMINATED } from '../worker/converter';
-import type { ConversionSummary, ListOutcome } from '../worker/types';
+import type { ConversionSummary, ListOutcome, OutputFormat } from '../worker/types';
 import { createEffects, type ObjectUrls } from './effects';
 import { MESSAGES, releaseFailedMessage } from './messages';
 import { createAppStore } from './store';
@@ -669,6 +669,138 @@ describe('authorizing and converting', () => {
     expect(options).toEqual({ paths: [LISTS[2]!.path], resolve: { apiBase: api.url } });
     expect(api.requests).toEqual([]);
     expect(context.state()).toMatchObject({ status: 'complete', capture: { kind: 'notNeeded' } });
+  });
+});
+
+describe('format choices', () => {
+  const PATH = LISTS[2]!.path;
+
+  /**
+   * A free run of one list, then a worker whose `files` answers only when the test says: each
+   * call as it was asked, with one file of its format, or with a failure.
+   */
+  async function heldFileWrites() {
+    const asked: { format: OutputFormat; answer: (ok?: boolean) => void }[] = [];
+    let onCall = () => undefined as void;
+    const converter = fakeConverter({
+      convert: async () => ({ ok: true, value: summary(outcome(PATH, 3, 3)) }),
+      files: (format) =>
+        new Promise((resolve) => {
+          asked.push({
+            format,
+            answer: (ok = true) =>
+              resolve(
+                ok
+                  ? {
+                      ok: true,
+                      value: {
+                        lists: {
+                          [PATH]: [
+                            {
+                              fileName: `Starred places.${format}`,
+                              mimeType: 'application/octet-stream',
+                              format,
+                              bytes: bytes(format),
+                              placemarks: 3,
+                              part: 1,
+                              parts: 1,
+                            },
+                          ],
+                        },
+                      },
+                    }
+                  : { ok: false, error: { code: 'internal', message: 'Out of memory' } },
+              ),
+          });
+          onCall();
+        }),
+    });
+    const context = setup(converter);
+    await convertFreeList(context);
+    /** Resolves once the worker was asked for files `count` times in all. */
+    const untilAsked = (count: number) =>
+      new Promise<void>((resolve) => {
+        onCall = () => {
+          if (asked.length >= count) resolve();
+        };
+        onCall();
+      });
+    const files = () => {
+      const state = context.state();
+      return state.status === 'complete' ? state.results.flatMap((result) => result.files) : [];
+    };
+    return { ...context, asked, untilAsked, files };
+  }
+
+  it('writes one format at a time; of the formats chosen meanwhile, only the last', async () => {
+    const context = await heldFileWrites();
+    const [kml] = context.files();
+    const choices = [
+      context.effects.chooseFormat('kmz'),
+      context.effects.chooseFormat('gpx'),
+      context.effects.chooseFormat('geojson'),
+    ];
+    expect(context.asked.map((ask) => ask.format)).toEqual(['kmz']);
+    expect(context.state()).toMatchObject({ format: 'kml', formatPending: 'geojson' });
+    context.asked[0]!.answer();
+    await context.untilAsked(2);
+    // The KMZ files came too late: never offered, their URLs revoked, the KML files kept.
+    expect(context.asked.map((ask) => ask.format)).toEqual(['kmz', 'geojson']);
+    expect(context.files()).toEqual([kml]);
+    const kmzUrl = context.created.at(-1)!;
+    expect(context.revoked).toEqual([kmzUrl]);
+    context.asked[1]!.answer();
+    await Promise.all(choices);
+    expect(context.state()).toMatchObject({ format: 'geojson', formatPending: null });
+    expect(context.files().map((file) => [file.format, file.fileName])).toEqual([
+      ['geojson', 'Starred places.geojson'],
+    ]);
+    expect(context.revoked).toEqual([kmzUrl, kml!.url]);
+    expect(context.asked).toHaveLength(2);
+  });
+
+  it('never offers a run the files written for the run before it, in the format it chose too', async () => {
+    const context = await heldFileWrites();
+    const earlier = context.effects.chooseFormat('gpx');
+    // "Convert more lists" and the same list again, while the earlier run's GPX files are written.
+    context.effects.convertMore(true);
+    context.store.getState().send({ type: 'allListsDeselected' });
+    context.store.getState().send({ type: 'listToggled', path: PATH });
+    await context.effects.proceedToPayment();
+    await context.effects.convertFree();
+    const [kml] = context.files();
+    const later = context.effects.chooseFormat('gpx');
+    context.asked[0]!.answer();
+    // The earlier run's files are dropped, and the new run's asked for (or else the writes end).
+    await Promise.race([context.untilAsked(2), earlier]);
+    expect(context.asked).toHaveLength(2);
+    expect(context.files()).toEqual([kml]);
+    context.asked[1]!.answer();
+    await Promise.all([earlier, later]);
+    expect(context.asked.map((ask) => ask.format)).toEqual(['gpx', 'gpx']);
+    expect(context.state()).toMatchObject({ format: 'gpx', formatPending: null });
+    expect(context.files().map((file) => file.url)).toEqual([context.created.at(-1)]);
+  });
+
+  it('going back to the format offered writes nothing, and a dropped format fails silently', async () => {
+    const context = await heldFileWrites();
+    const [kml] = context.files();
+    const choices = [context.effects.chooseFormat('gpx'), context.effects.chooseFormat('kml')];
+    expect(context.state()).toMatchObject({ format: 'kml', formatPending: null });
+    expect(context.asked.map((ask) => ask.format)).toEqual(['gpx']);
+    context.asked[0]!.answer(false);
+    await Promise.all(choices);
+    expect(context.asked).toHaveLength(1);
+    expect(context.files()).toEqual([kml]);
+    expect(context.store.getState().toasts).toEqual([]);
+    // The format last chosen failing is said.
+    const geojson = context.effects.chooseFormat('geojson');
+    context.asked[1]!.answer(false);
+    await geojson;
+    expect(context.state()).toMatchObject({ format: 'kml', formatPending: null });
+    expect(context.store.getState().toasts).toMatchObject([
+      { title: 'Files Not Written', description: 'Out of memory' },
+    ]);
   });
 });
 

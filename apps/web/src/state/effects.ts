@@ -40,6 +40,7 @@ import type {
   FileResult,
   LastVisit,
   MapDownload,
+  StateIn,
 } from './types';
 
 /**
@@ -162,6 +163,8 @@ export function createEffects({
    * and the earlier visits' payments shown (and closed) in this page, so the next one is shown.
    */
   const passedPayments = new Set<string>();
+  /** The worker is writing the run's files in a format: formats chosen meanwhile wait for it. */
+  let writingFormat = false;
 
   /** Sends an event and tells whether the machine took it. */
   function accepted(event: AppEvent): boolean {
@@ -256,6 +259,34 @@ export function createEffects({
       });
     }
     return { results, totals: { ...summary.totals } };
+  }
+
+  /**
+   * Writes the run's map files in `format` and offers them in place of the files `before` offers.
+   * Files no longer wanted (another format was chosen since, or another run's results are shown)
+   * are dropped, and their failure is not said.
+   */
+  async function writeFormat(format: OutputFormat, before: StateIn<'complete'>): Promise<void> {
+    const old = new Set(before.results.flatMap((result) => result.files.map((file) => file.url)));
+    /** The page still shows the files written for `before` (only a run or a format swaps them). */
+    const same = () => {
+      const state = store.getState().state;
+      return state.status === 'complete' && state.results === before.results;
+    };
+    try {
+      const { lists } = valueOf(await converter.files(format));
+      const blobUrl = blobMaker();
+      const files: Record<string, MapDownload[]> = {};
+      for (const [path, outputs] of Object.entries(lists)) {
+        files[path] = await mapDownloads(path, outputs, blobUrl);
+      }
+      if (same() && accepted({ type: 'formatFilesReady', format, files })) revoke(old);
+      else revoke(new Set(Object.values(files).flatMap((list) => list.map((f) => f.url))));
+    } catch (error) {
+      if (same() && accepted({ type: 'formatFailed', format })) {
+        toastFailure('Files Not Written', error);
+      }
+    }
   }
 
   /**
@@ -792,27 +823,23 @@ export function createEffects({
       await convertAndSettle();
     },
 
-    /** The results' format select: the worker writes the run's map files in that format. */
+    /**
+     * The results' format select: the worker writes the run's map files in that format. One write
+     * at a time: formats chosen meanwhile (the arrow keys step through them) wait, and only the
+     * last of them is written next, so the files offered are always all of the format last chosen.
+     */
     async chooseFormat(format: OutputFormat) {
       if (!accepted({ type: 'formatChosen', format })) return;
-      const before = store.getState().state;
-      const old = new Set(
-        before.status === 'complete'
-          ? before.results.flatMap((result) => result.files.map((file) => file.url))
-          : [],
-      );
+      if (writingFormat) return;
+      writingFormat = true;
       try {
-        const { lists } = valueOf(await converter.files(format));
-        const blobUrl = blobMaker();
-        const files: Record<string, MapDownload[]> = {};
-        for (const [path, outputs] of Object.entries(lists)) {
-          files[path] = await mapDownloads(path, outputs, blobUrl);
+        for (;;) {
+          const state = store.getState().state;
+          if (state.status !== 'complete' || state.formatPending === null) return;
+          await writeFormat(state.formatPending, state);
         }
-        if (accepted({ type: 'formatFilesReady', format, files })) revoke(old);
-        else revoke(new Set(Object.values(files).flatMap((list) => list.map((f) => f.url))));
-      } catch (error) {
-        store.getState().send({ type: 'formatFailed', format });
-        toastFailure('Files Not Written', error);
+      } finally {
+        writingFormat = false;
       }
     },
 

@@ -654,6 +654,22 @@ describe('file format and Download all', () => {
     expect(ready.results[0]!.failed).toEqual(RESULT.failed);
   });
 
+  it('takes a later choice over the format being written; back to the files offered, none waits', () => {
+    const asked = transition(complete, { type: 'formatChosen', format: 'gpx' });
+    const later = inState(transition(asked, { type: 'formatChosen', format: 'kmz' }), 'complete');
+    expect([later.format, later.formatPending]).toEqual(['kml', 'kmz']);
+    // The GPX files, no longer wanted, are not taken.
+    expect(transition(later, { type: 'formatFilesReady', format: 'gpx', files: {} })).toBe(later);
+    const back = inState(transition(later, { type: 'formatChosen', format: 'kml' }), 'complete');
+    expect([back.format, back.formatPending, back.results]).toEqual([
+      'kml',
+      null,
+      complete.results,
+    ]);
+    expect(transition(back, { type: 'formatFilesReady', format: 'kmz', files: {} })).toBe(back);
+    expect(transition(back, { type: 'formatFailed', format: 'kmz' })).toBe(back);
+  });
+
   it('keeps the files it had when the worker could not write the other format', () => {
     const asked = transition(complete, { type: 'formatChosen', format: 'kmz' });
     const failed = inState(transition(asked, { type: 'formatFailed', format: 'kmz' }), 'complete');

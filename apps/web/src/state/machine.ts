@@ -384,6 +384,8 @@ function fromComplete(state: StateIn<'complete'>, event: AppEvent): AppState {
     }
     case 'formatChosen':
       if (event.format === (state.formatPending ?? state.format)) return state;
+      // Back to the format of the files offered while another is written: nothing to write.
+      if (event.format === state.format) return { ...state, formatPending: null };
       return { ...state, formatPending: event.format };
     case 'formatFilesReady':
       if (event.format !== state.formatPending) return state;

@@ -1,6 +1,12 @@
 import { useApp } from '../../app/context';
 import { PinIcon } from '../../components/Icons';
 
+/**
+ * The id of the page's main heading, which takes the focus when what had it goes away and the
+ * page has no better place for it (see LastVisitCard).
+ */
+export const PAGE_TITLE_ID = 'page-title';
+
 /** The subtitle product.md gives the header. */
 export const SUBTITLE = 'Convert your Google Maps saved places into KML files for Google My Maps';
 
@@ -14,7 +20,9 @@ export function Header() {
           <span className="brand-mark">
             <PinIcon />
           </span>
-          <h1>{productName}</h1>
+          <h1 id={PAGE_TITLE_ID} tabIndex={-1}>
+            {productName}
+          </h1>
         </div>
         <p className="subtitle">{SUBTITLE}</p>
       </div>

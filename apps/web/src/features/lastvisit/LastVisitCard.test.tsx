@@ -1,18 +1,38 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { Api, PaymentStatus } from '../../api/client';
-import type { LastVisit } from '../../state/types';
+import type { AppState, LastVisit } from '../../state/types';
 import {
+  CARD,
   mount,
   OPEN_PAYMENT as OPEN,
   OPEN_PAYMENT_CAPTURED,
+  RECEIPT,
   receiptLines,
+  STATES,
   UNUSED_API,
 } from '../../test/fixtures';
+import { Header } from '../header/Header';
+import { PaymentOutcome } from '../results/PaymentOutcome';
+import { UploadCard } from '../upload/UploadCard';
 import { LastVisitCard } from './LastVisitCard';
 
-function show(visit: Partial<LastVisit> & { payment: PaymentStatus }, api: Partial<Api> = {}) {
-  const mounted = mount(<LastVisitCard />, { api: { ...UNUSED_API, ...api } });
+/** The captured receipt of {@link OPEN}, as the card shows it once settled. */
+const SETTLED: PaymentStatus = {
+  ...OPEN,
+  status: 'captured',
+  settlesAt: null,
+  amountCapturedCents: 120,
+  amountReleasedCents: 280,
+};
+
+function show(
+  visit: Partial<LastVisit> & { payment: PaymentStatus },
+  api: Partial<Api> = {},
+  { page = <LastVisitCard />, state }: { page?: ReactElement; state?: AppState } = {},
+) {
+  const mounted = mount(page, { api: { ...UNUSED_API, ...api }, ...(state ? { state } : {}) });
   act(() =>
     mounted.store.getState().lastVisitChanged({
       converted: null,
@@ -161,13 +181,89 @@ describe('LastVisitCard', () => {
     expect(within(card).queryByRole('button', { name: 'Settle it now' })).toBeNull();
   });
 
-  it('while settling, both buttons wait', () => {
+  it('while settling, both buttons wait; Settling… keeps the focus, aria-disabled', () => {
     show({ payment: OPEN, settling: true });
     const buttons = screen.getAllByRole<HTMLButtonElement>('button');
-    expect(buttons.map((button) => [button.textContent, button.disabled])).toEqual([
-      ['Settling…', true],
-      ['Not now', true],
+    expect(
+      buttons.map((button) => [
+        button.textContent,
+        button.disabled || button.getAttribute('aria-disabled') === 'true',
+        button.disabled,
+      ]),
+    ).toEqual([
+      ['Settling…', true, false],
+      ['Not now', true, true],
     ]);
+  });
+
+  it('after Settle it now, the focus is on the heading that says it was settled', async () => {
+    show({ payment: OPEN }, { capturePayment: async () => OPEN_PAYMENT_CAPTURED });
+    const settle = screen.getByRole('button', { name: 'Settle it now' });
+    settle.focus();
+    fireEvent.click(settle);
+    const card = await screen.findByRole('region', {
+      name: 'Your last visit’s payment was settled',
+    });
+    expect(document.activeElement).toBe(within(card).getByRole('heading', { level: 2 }));
+  });
+
+  it('heads its receipt one level under the card: h3 under the h2, as axe asks', () => {
+    show({ payment: SETTLED });
+    const receipt = screen.getByRole('group', { name: 'Receipt' });
+    expect(within(receipt).getByRole('heading', { name: 'Receipt' }).tagName).toBe('H3');
+  });
+
+  it("names its receipt by its own heading beside this run's receipt", () => {
+    const page = (
+      <>
+        <LastVisitCard />
+        <PaymentOutcome
+          authorization={CARD}
+          capture={{ kind: 'settled', ...RECEIPT }}
+          totals={{ total: 40, converted: 37, skipped: 3 }}
+        />
+      </>
+    );
+    show({ payment: SETTLED }, {}, { page });
+    const receipts = screen.getAllByRole('group', { name: 'Receipt' });
+    const titles = receipts.map((receipt) => receipt.getAttribute('aria-labelledby'));
+    expect(new Set(titles).size).toBe(2);
+    receipts.forEach((receipt, index) => {
+      expect(receipt.contains(document.getElementById(titles[index]!))).toBe(true);
+    });
+  });
+
+  it.each([
+    ['Dismiss', SETTLED],
+    ['Not now', OPEN],
+  ])('%s gives the focus to Choose File, the page’s first step', (name, payment) => {
+    const page = (
+      <>
+        <LastVisitCard />
+        <UploadCard />
+      </>
+    );
+    show({ payment }, {}, { page });
+    const close = screen.getByRole('button', { name });
+    close.focus();
+    fireEvent.click(close);
+    expect(screen.queryByRole('region', { name: /last visit/ })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Choose File' }));
+  });
+
+  it('Not now with a file chosen gives the focus to the page’s main heading', () => {
+    const page = (
+      <>
+        <Header />
+        <LastVisitCard />
+        <UploadCard />
+      </>
+    );
+    show({ payment: OPEN }, {}, { page, state: STATES.loaded });
+    const close = screen.getByRole('button', { name: 'Not now' });
+    close.focus();
+    fireEvent.click(close);
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
   });
 
   it('a settle that failed is said under the hold, and Settle it now can be pressed again', () => {

@@ -4,12 +4,15 @@ import {
   MINIMUM_CHARGE_CENTS,
   PRICE_PER_PLACE_CENTS,
 } from '@placeport/contract';
+import { useEffect, useRef } from 'react';
 import { useApp, useEffects } from '../../app/context';
 import { Spinner } from '../../components/Spinner';
 import { formatDateTime, formatPlaces } from '../../lib/format';
 import { formatUsd } from '../../lib/money';
 import type { LastVisit } from '../../state/types';
+import { PAGE_TITLE_ID } from '../header/Header';
 import { PaymentReceipt } from '../results/PaymentReceipt';
+import { CHOOSE_FILE_ID } from '../upload/DropZone';
 
 /**
  * A payment an earlier visit left unsettled (a reload or a closed tab during a paid run, or a
@@ -22,6 +25,14 @@ export function LastVisitCard() {
   return visit === null ? null : <LastVisitView visit={visit} />;
 }
 
+/**
+ * Closing the card takes its buttons, and the focus, away: the focus goes to Choose File, the
+ * page's first step, or, with a file already chosen, to the page's main heading (WCAG 2.4.3).
+ */
+function focusPageStart(): void {
+  (document.getElementById(CHOOSE_FILE_ID) ?? document.getElementById(PAGE_TITLE_ID))?.focus();
+}
+
 function LastVisitView({ visit }: { visit: LastVisit }) {
   const effects = useEffects();
   const { payment } = visit;
@@ -29,9 +40,25 @@ function LastVisitView({ visit }: { visit: LastVisit }) {
   const title = open
     ? 'A payment from your last visit is still held'
     : 'Your last visit’s payment was settled';
+  const card = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    // Settled while shown ("Settle it now"): the button went with the hold, the focus with it. The
+    // heading, now the receipt's, takes the focus, so the outcome is read from there on.
+    if (wasOpen.current && !open) {
+      const active = document.activeElement;
+      if (active === null || active === document.body || card.current?.contains(active)) {
+        heading.current?.focus();
+      }
+    }
+    wasOpen.current = open;
+  }, [open]);
   return (
-    <section className="card last-visit" aria-labelledby="last-visit-title">
-      <h2 id="last-visit-title">{title}</h2>
+    <section ref={card} className="card last-visit" aria-labelledby="last-visit-title">
+      <h2 id="last-visit-title" ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
       <div
         className={`payment-outcome ${open || payment.amountCapturedCents > 0 ? 'is-neutral' : 'is-cancelled'}`}
       >
@@ -44,11 +71,14 @@ function LastVisitView({ visit }: { visit: LastVisit }) {
       </div>
       <div className="results-actions">
         {open && (
+          // Settling… keeps the focus (aria-disabled: a disabled button would drop it).
           <button
             type="button"
             className="button primary"
-            disabled={visit.settling}
-            onClick={() => void effects.settleLastPayment()}
+            aria-disabled={visit.settling || undefined}
+            onClick={() => {
+              if (!visit.settling) void effects.settleLastPayment();
+            }}
           >
             {visit.settling ? <Spinner label="Settling…" visibleLabel /> : 'Settle it now'}
           </button>
@@ -57,7 +87,10 @@ function LastVisitView({ visit }: { visit: LastVisit }) {
           type="button"
           className="button"
           disabled={visit.settling}
-          onClick={() => effects.dismissLastPayment()}
+          onClick={() => {
+            effects.dismissLastPayment();
+            focusPageStart();
+          }}
         >
           {open ? 'Not now' : 'Dismiss'}
         </button>
@@ -105,7 +138,7 @@ function SettledPayment({ visit }: { visit: LastVisit }) {
   return (
     <>
       <p>{sentence}</p>
-      <PaymentReceipt receipt={{ ...payment, settledAt: visit.settledAt }} />
+      <PaymentReceipt receipt={{ ...payment, settledAt: visit.settledAt }} level={3} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AppState } from '../../state/types';
 import { fakeConverter, mount, PROGRESS, STATES } from '../../test/fixtures';
@@ -103,9 +103,47 @@ describe('Cancel during processing', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
       await waitFor(() => expect(converter.calls).toEqual(['cancel']));
       expect(store.getState().state).toMatchObject({ status, cancelling: true });
-      expect(screen.getByRole('button', { name: 'Stopping…' })).toHaveProperty('disabled', true);
+      expect(screen.getByRole('button', { name: 'Stopping…' }).getAttribute('aria-disabled')).toBe(
+        'true',
+      );
     },
   );
+
+  it('keeps the focus on the button while it stops, and asks the worker only once', async () => {
+    const converter = fakeConverter();
+    mount(<ProcessingCard />, { state: STATES.extracting, converter });
+    const button = screen.getByRole('button', { name: 'Cancel' });
+    button.focus();
+    fireEvent.click(button);
+    await waitFor(() => expect(converter.calls).toEqual(['cancel']));
+    const stopping = screen.getByRole<HTMLButtonElement>('button', { name: 'Stopping…' });
+    // Only aria-disabled: a disabled button loses the focus (in browsers; jsdom keeps it).
+    expect([stopping, stopping.disabled]).toEqual([button, false]);
+    expect(document.activeElement).toBe(stopping);
+    fireEvent.click(stopping);
+    await Promise.resolve();
+    expect(converter.calls).toEqual(['cancel']);
+  });
+
+  it('gives the focus to the heading when it goes, once the files are handed over', () => {
+    const { store } = mount(<ProcessingCard />, { state: STATES.extracting });
+    const heading = screen.getByRole('heading', { level: 2 });
+    screen.getByRole('button', { name: 'Cancel' }).focus();
+    act(() =>
+      store.getState().send({
+        type: 'progressReported',
+        progress: {
+          stage: 'preparing',
+          fileIndex: 0,
+          fileCount: 1,
+          fileName: 'Want to go.csv',
+          percent: 95,
+        },
+      }),
+    );
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(document.activeElement).toBe(heading);
+  });
 
   it('says what it does', () => {
     mount(<ProcessingCard />, { state: STATES.extracting });

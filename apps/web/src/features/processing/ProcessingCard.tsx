@@ -1,5 +1,5 @@
 import { Progress } from 'radix-ui';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useApp, useEffects } from '../../app/context';
 import { CheckIcon } from '../../components/Icons';
 import { formatSecondsLeft } from '../../lib/eta';
@@ -46,6 +46,19 @@ function ProcessingView({
   const effects = useEffects();
   const heading = useRef<HTMLHeadingElement>(null);
   useReveal(heading);
+  const offersCancel = stage !== 'preparing';
+  /** The focus is on Cancel (or Stopping…). */
+  const cancelFocused = useRef(false);
+  useEffect(() => {
+    // Cancel goes once the files are handed over, and the focus it had falls to the page's top:
+    // the card's heading takes it until the results take it in turn.
+    if (offersCancel || !cancelFocused.current) return;
+    cancelFocused.current = false;
+    const active = document.activeElement;
+    if (active === null || active === document.body) {
+      heading.current?.focus({ preventScroll: true });
+    }
+  }, [offersCancel]);
   const current = PROCESSING_STEPS.findIndex((step) => step.stage === stage);
   const percent = Math.round(progress.percent);
   const item = progress.currentItem === null ? '' : placeLabel(progress.currentItem);
@@ -96,14 +109,20 @@ function ProcessingView({
         </Progress.Root>
         <span className="progress-value">{`${percent}%`}</span>
       </div>
-      {stage !== 'preparing' && (
+      {offersCancel && (
         <div className="processing-cancel">
+          {/* Stopping… keeps the focus Cancel had: it is aria-disabled and ignores presses, as a
+              disabled button would drop the focus to the page's top. */}
           <button
             type="button"
             className="button"
-            disabled={cancelling}
+            aria-disabled={cancelling || undefined}
             aria-describedby="processing-cancel-note"
-            onClick={() => void effects.cancel()}
+            onFocus={() => (cancelFocused.current = true)}
+            onBlur={() => (cancelFocused.current = false)}
+            onClick={() => {
+              if (!cancelling) void effects.cancel();
+            }}
           >
             {cancelling ? 'Stopping…' : 'Cancel'}
           </button>

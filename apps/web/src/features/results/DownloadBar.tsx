@@ -1,6 +1,6 @@
 import { FORMAT_INFO } from '@placeport/converter';
 import { OUTPUT_FORMATS } from '@placeport/contract';
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useEffects, useSend } from '../../app/context';
 import { DownloadIcon } from '../../components/Icons';
 import { Spinner } from '../../components/Spinner';
@@ -27,16 +27,29 @@ export function DownloadBar({ state }: { state: StateIn<'complete'> }) {
   const hasMaps = state.results.some((result) => result.files.length > 0);
   const zipReady = zip.kind === 'ready' && zip.format === format && formatPending === null;
   const busy = zip.kind === 'building' || formatPending !== null;
+  /** The focus is on "Download all" while it is a button (the ZIP not written yet). */
+  const zipButtonFocused = useRef(false);
+  const zipLink = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    // The button the focus was on gave way to the ZIP's link, and the focus fell to the page's
+    // top: it goes on to the link, where the keyboard was.
+    if (!zipReady || !zipButtonFocused.current) return;
+    zipButtonFocused.current = false;
+    const active = document.activeElement;
+    if (active === null || active === document.body) zipLink.current?.focus();
+  }, [zipReady]);
 
   return (
     <div className="download-bar">
       {hasMaps && (
         <div className="format-choice">
           <label htmlFor={selectId}>File format</label>
+          {/* Never disabled, which would drop the focus: the arrow keys step on through the
+              formats while the files are written, and the last one chosen is written. */}
           <select
             id={selectId}
             value={shown}
-            disabled={formatPending !== null}
+            aria-busy={formatPending !== null || undefined}
             onChange={(event) => void effects.chooseFormat(event.target.value as OutputFormat)}
           >
             {OUTPUT_FORMATS.map((option) => (
@@ -53,6 +66,7 @@ export function DownloadBar({ state }: { state: StateIn<'complete'> }) {
       {hasFiles &&
         (zipReady ? (
           <a
+            ref={zipLink}
             className="button primary"
             href={zip.url}
             download={zip.fileName}
@@ -62,11 +76,17 @@ export function DownloadBar({ state }: { state: StateIn<'complete'> }) {
             {hasMaps ? `Download all (${formatName(format)}, ZIP)` : 'Download all (ZIP)'}
           </a>
         ) : (
+          // While the ZIP or the files are written, the button keeps the focus: aria-disabled,
+          // not disabled, and presses ignored.
           <button
             type="button"
             className="button primary"
-            disabled={busy}
-            onClick={() => void effects.downloadAll()}
+            aria-disabled={busy || undefined}
+            onFocus={() => (zipButtonFocused.current = true)}
+            onBlur={() => (zipButtonFocused.current = false)}
+            onClick={() => {
+              if (!busy) void effects.downloadAll();
+            }}
           >
             {zip.kind === 'building' ? (
               <Spinner label="Preparing ZIP…" visibleLabel />

@@ -56,7 +56,7 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
                 // charges): say what it decided, not a reason that does not add up.
                 'The server cancelled your payment authorization: it charged nothing for this run. You have not been charged.'}
         </p>
-        {capture.kind === 'settled' && <PaymentReceipt receipt={capture} />}
+        {capture.kind === 'settled' && <PaymentReceipt receipt={capture} level={4} />}
       </div>
     );
   }
@@ -78,7 +78,7 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
         </p>
       )}
       {capture.kind === 'pending' && <Spinner label="Finalizing your payment…" visibleLabel />}
-      {capture.kind === 'settled' && <PaymentReceipt receipt={capture} />}
+      {capture.kind === 'settled' && <PaymentReceipt receipt={capture} level={4} />}
     </div>
   );
 }

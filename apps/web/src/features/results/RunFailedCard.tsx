@@ -88,7 +88,7 @@ export function FailedRunPayment({
             <p>
               {`${cancelled ? 'You cancelled the conversion' : 'The conversion failed'}, so your payment authorization has been cancelled and the hold of ${formatUsd(capture.amountReleasedCents)} released. You have not been charged.`}
             </p>
-            <PaymentReceipt receipt={capture} />
+            <PaymentReceipt receipt={capture} level={4} />
           </div>
         );
       }
@@ -102,7 +102,7 @@ export function FailedRunPayment({
           {capture.amountReleasedCents > 0 && (
             <p>{`The rest of the hold, ${formatUsd(capture.amountReleasedCents)}, was released.`}</p>
           )}
-          <PaymentReceipt receipt={capture} />
+          <PaymentReceipt receipt={capture} level={4} />
         </div>
       );
     }

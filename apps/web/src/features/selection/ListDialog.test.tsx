@@ -1,9 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { AppState } from '../../state/types';
+import type { AppEvent, AppState } from '../../state/types';
 import { LISTS, mount, STATES } from '../../test/fixtures';
 import { lineMatching, linesOf } from '../../test/reads';
+import { UploadCard } from '../upload/UploadCard';
 import { ListDialog } from './ListDialog';
 
 describe('selection dialog', () => {
@@ -57,6 +58,27 @@ describe('selection dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(store.getState().state.status).toBe('loaded');
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it.each<[string, AppEvent[]]>([
+    ['the selection', []],
+    // The view changes under the focus, which the dialog itself then holds.
+    ['the payment view, its intent awaited', [{ type: 'paymentRequested', requestId: 1 }]],
+  ])('gives the focus to Select Lists when Escape closes it from %s', async (_, events) => {
+    const { store } = mount(
+      <>
+        <UploadCard />
+        <ListDialog />
+      </>,
+      { state: STATES.selecting },
+    );
+    const dialog = screen.getByRole('dialog');
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    act(() => events.forEach((event) => store.getState().send(event)));
+    await userEvent.keyboard('{Escape}');
+    expect(store.getState().state.status).toBe('loaded');
+    const selectLists = screen.getByRole('button', { name: 'Select Lists' });
+    await waitFor(() => expect(document.activeElement).toBe(selectLists));
   });
 
   it('shows an error inside the dialog', () => {

@@ -2,6 +2,7 @@ import { Dialog } from 'radix-ui';
 import { useLayoutEffect, useRef } from 'react';
 import { useApp, useSend } from '../../app/context';
 import { PaymentView } from '../payment/PaymentView';
+import { SELECT_LISTS_ID } from '../upload/FileSummary';
 import { isFilledFilter } from './ListFilter';
 import { SelectionView } from './SelectionView';
 
@@ -34,7 +35,18 @@ export function ListDialog() {
           ref={content}
           className="dialog-content"
           data-view={view}
-          onCloseAutoFocus={(event) => event.preventDefault()}
+          onCloseAutoFocus={(event) => {
+            // Select Lists opens the dialog again, so the focus goes back to it (there is no
+            // Trigger for Radix to return to). It is given here, once the focus trap has let go:
+            // while the dialog itself held the focus (after its view changed), the trap took the
+            // focus back from the button as it appeared, and lost it to the page's top. A card
+            // that took the focus meanwhile (processing, after Authorize) keeps it.
+            event.preventDefault();
+            const active = document.activeElement;
+            if (active === null || active === document.body) {
+              document.getElementById(SELECT_LISTS_ID)?.focus();
+            }
+          }}
           onEscapeKeyDown={(event) => {
             // Escape in a filled filter box clears the filter; the dialog stays open.
             if (isFilledFilter(event.target)) event.preventDefault();

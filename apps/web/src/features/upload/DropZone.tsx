@@ -1,6 +1,12 @@
 import { type DragEvent, type Ref, useEffect, useState } from 'react';
 import { UploadIcon } from '../../components/Icons';
 
+/**
+ * The id of the Choose File button, the page's first step: what the focus goes to when a notice
+ * above it is closed (see LastVisitCard).
+ */
+export const CHOOSE_FILE_ID = 'choose-file';
+
 interface DropZoneProps {
   onFile: (file: File) => void;
   /** Opens the file picker (the card's {@link ZipFileInput}). */
@@ -54,6 +60,7 @@ export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZ
       <p className="dropzone-hint">or click to browse files</p>
       <button
         ref={chooseRef}
+        id={CHOOSE_FILE_ID}
         type="button"
         className="button primary"
         onClick={(event) => {

@@ -3,6 +3,9 @@ import { Spinner } from '../../components/Spinner';
 import { formatFileSize } from '../../lib/format';
 import type { FileInfo } from '../../state/types';
 
+/** The id of Select Lists, which the selection dialog gives the focus to when it closes. */
+export const SELECT_LISTS_ID = 'select-lists';
+
 interface FileSummaryProps {
   file: FileInfo;
   /** Null while the archive is being read. */
@@ -10,8 +13,8 @@ interface FileSummaryProps {
   canRemove: boolean;
   onRemove: () => void;
   /**
-   * Offered when the selection dialog was closed, to open it again. The button takes the focus
-   * when it appears, since the dialog that had it is gone.
+   * Offered when the selection dialog was closed, to open it again. The dialog gives it the focus
+   * as it closes (see ListDialog), since the dialog that had the focus is gone.
    */
   onSelectLists?: () => void;
 }
@@ -42,7 +45,12 @@ export function FileSummary({
       </div>
       <div className="file-actions">
         {onSelectLists && (
-          <button type="button" className="button primary" onClick={onSelectLists} autoFocus>
+          <button
+            type="button"
+            id={SELECT_LISTS_ID}
+            className="button primary"
+            onClick={onSelectLists}
+          >
             Select Lists
           </button>
         )}

@@ -171,6 +171,32 @@ describe('UploadCard', () => {
     expect(opened).toBe(1);
   });
 
+  it.each([
+    ['no CSV files', { ok: true as const, value: { lists: [] } }],
+    [
+      'a truncated ZIP',
+      {
+        ok: false as const,
+        error: { code: 'incomplete-zip', message: MESSAGES.incompleteZip },
+      },
+    ],
+  ])(
+    'gives the focus back to Choose File when an archive with %s is refused',
+    async (_, answer) => {
+      let answerNow: () => void = () => undefined;
+      const read = new Promise<void>((resolve) => (answerNow = resolve));
+      const converter = fakeConverter({ inspect: () => read.then(() => answer) });
+      const { store } = mount(<UploadCard />, { converter });
+      await userEvent.upload(fileInput(), new File([''], 'takeout.zip'));
+      // The spinner took the drop zone's place, and the focus went with it.
+      expect(store.getState().state.status).toBe('inspecting');
+      expect(document.activeElement).toBe(document.body);
+      answerNow();
+      await screen.findByRole('alert');
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Choose File' }));
+    },
+  );
+
   it('says what to do next after "No CSV files found in the zip file."', () => {
     mount(<UploadCard />, {
       state: { status: 'empty', error: MESSAGES.noCsv, refusedFileName: null },

@@ -18,16 +18,17 @@ export function UploadCard() {
   const picker = useRef<HTMLInputElement>(null);
   const chooseButton = useRef<HTMLButtonElement>(null);
   const hadFile = useRef(state.status !== 'empty');
-  const removed = state.status === 'empty' && state.error === null;
   useEffect(() => {
-    // Remove took the file and its buttons away, the focus with them (to the page's top, or from
-    // a closed dialog to nowhere): it goes to what replaced them, Choose File (WCAG 2.4.3).
-    if (removed && hadFile.current) {
+    // The file and its buttons went away, the focus with them (to the page's top, or from a closed
+    // dialog to nowhere): Remove took them, or the archive was refused once read (no CSV files, a
+    // truncated ZIP), its spinner gone. The focus goes to what replaced them, Choose File (WCAG
+    // 2.4.3); the error panel, an alert, is read out all the same.
+    if (state.status === 'empty' && hadFile.current) {
       const active = document.activeElement;
       if (active === null || active === document.body) chooseButton.current?.focus();
     }
     hadFile.current = state.status !== 'empty';
-  }, [removed, state.status]);
+  }, [state.status]);
   // A failed conversion's message is in its own card, beside what became of the payment.
   const error =
     state.status === 'empty' || state.status === 'loaded' || state.status === 'selecting'
