@@ -289,6 +289,19 @@ describe('only links that need a lookup are sent and counted (product.md, "Needs
     });
   });
 
+  it("without a payment: Takeout's link of a place without a location is not_found, unsent and free", async () => {
+    stack = await startStack({ env: { FREE_LINKS_PER_DAY: '4' } });
+    const nowhere = 'https://www.google.com/maps/search/0,0';
+    const first = await resolve([nowhere, pin]);
+    expect(first.status).toBe(200);
+    expect(first.body.failures).toEqual({ [nowhere]: 'not_found' });
+    expect(stack.google.requests).toHaveLength(0);
+    // The day's 4 free lookups are all still there.
+    const lookups = placeLinks(4);
+    const { body } = await resolve(lookups);
+    expect(Object.keys(body.results as object).sort()).toEqual([...lookups].sort());
+  });
+
   it("with a payment: refused and pinned links use nothing of the payment's allowance", async () => {
     stack = await startStack();
     const id = await paidIntent(5);

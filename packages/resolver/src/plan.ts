@@ -14,7 +14,9 @@ export type Plan =
   | { kind: 'known'; coordinates: LatLng; placeId: string | undefined }
   | { kind: 'place'; ids: PlaceIds; key: string; page: URL }
   | { kind: 'link'; page: URL }
-  | { kind: 'refused' };
+  | { kind: 'refused' }
+  /** Takeout's link of a place without a location: not found, with nothing to look up. */
+  | { kind: 'nowhere' };
 
 /** The https place page the resolver fetches for a place, whatever form the user's link had. */
 export function placePageUrl(ids: PlaceIds): URL {
@@ -29,6 +31,8 @@ export function planFor(text: string): Plan {
   switch (need.kind) {
     case 'not_allowed':
       return { kind: 'refused' };
+    case 'no_location':
+      return { kind: 'nowhere' };
     case 'coordinates':
       return { kind: 'known', coordinates: need.coordinates, placeId: need.placeId };
     case 'lookup':

@@ -71,7 +71,7 @@ export interface ResolverOptions {
 /** Google's Places API (New) origin. */
 export const PLACES_API_ORIGIN = 'https://places.googleapis.com';
 
-type Job = { plan: Exclude<Plan, { kind: 'refused' | 'known' }>; links: string[] };
+type Job = { plan: Exclude<Plan, { kind: 'refused' | 'known' | 'nowhere' }>; links: string[] };
 
 function jobKey(plan: Job['plan']): string {
   return plan.kind === 'place' ? plan.key : `link:${plan.page.href}`;
@@ -141,6 +141,7 @@ export function createResolver(options: ResolverOptions): Resolver {
       const plan = planFor(link);
       if (plan.kind === 'refused') fail('not_allowed', 'not_a_maps_link', [link]);
       else if (plan.kind === 'known') answer(plan, 'url-pin', [link]);
+      else if (plan.kind === 'nowhere') fail('not_found', 'no_location', [link]);
       else {
         const key = jobKey(plan);
         const job = jobs.get(key) ?? { plan, links: [] };

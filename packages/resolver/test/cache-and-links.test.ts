@@ -22,6 +22,15 @@ describe('the cache holds only strong answers, keyed by the id looked up', () =>
     expect(r.cache.size).toBe(0);
   });
 
+  it("answers Takeout's link of a place without a location (a search for 0,0) not_found, without a request", async () => {
+    r = await rig();
+    const nowhere = 'https://www.google.com/maps/search/0,0';
+    const outcome = await r.resolver.resolve([nowhere]);
+    expect(outcome).toMatchObject({ results: {}, failures: { [nowhere]: 'not_found' } });
+    expect(outcome.report.details).toEqual({ no_location: 1 });
+    expect(r.google.requests).toHaveLength(0);
+  });
+
   it('answers a repeated place from the cache with no request', async () => {
     r = await rig();
     await r.resolver.resolve([placeLink(201)]);

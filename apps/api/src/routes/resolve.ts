@@ -46,7 +46,8 @@ function capped(limit: number): Transform {
 /**
  * The distinct links of a request that need a lookup, by the resolver's own rule ({@link linkNeed}),
  * and those it would refuse (`not_allowed`). Only the first are counted against an allowance and
- * sent to the resolver; links that carry their coordinates are answered but not counted either.
+ * sent to the resolver; links that carry their coordinates, and Takeout's link of a place without
+ * a location (`not_found` with nothing to look up), are answered by it but not counted either.
  */
 function sortLinks(links: readonly string[]) {
   const lookups: string[] = [];
@@ -55,7 +56,7 @@ function sortLinks(links: readonly string[]) {
   for (const link of links) {
     const kind = linkNeed(link).kind;
     if (kind === 'lookup') lookups.push(link);
-    else if (kind === 'coordinates') answered.push(link);
+    else if (kind === 'coordinates' || kind === 'no_location') answered.push(link);
     else refused.push(link);
   }
   return { lookups, answered, refused };

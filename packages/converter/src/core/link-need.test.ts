@@ -42,8 +42,8 @@ describe('linkNeed', () => {
     ['goo.gl/maps', 'https://goo.gl/maps/x'],
     // Only the view: the resolver looks the place up (the converter places it by the view itself).
     ['the @ view only', 'https://www.google.com/maps/place/Somewhere/@48.1,11.5,17z'],
-    // (0, 0) is no coordinate: the link is followed like any other.
-    ['a dropped pin at 0,0', 'https://www.google.com/maps/search/0,0'],
+    // (0, 0) is no coordinate, and a query is something to look for: followed like any other.
+    ['a search for 0,0 with a query', 'https://www.google.com/maps/search/0,0?q=Cafe+Nord'],
   ])('follows a Maps link without an id: %s', (_name, link) => {
     expect(linkNeed(link)).toEqual({
       kind: 'lookup',
@@ -147,6 +147,13 @@ describe('placeNeed', () => {
     expect(placeNeed({ url: 'https://www.google.com.de/maps/search/48.1,11.5' })).toEqual({
       kind: 'coordinates',
       coordinates: { lat: 48.1, lng: 11.5 },
+    });
+  });
+
+  it("takes Takeout's link of a place without a location (a search for 0,0) for no lookup, by the resolver's rule too", () => {
+    expect(linkNeed('https://www.google.com/maps/search/0,0')).toEqual({ kind: 'no_location' });
+    expect(linkNeed('https://www.google.com.evil.example/maps/search/0,0')).toEqual({
+      kind: 'not_allowed',
     });
   });
 

@@ -12,6 +12,8 @@ import type { LatLng, ParsedPlace } from './types.js';
  *   Google's hosts: looked up by that id;
  * - `lookup` `by: 'link'`: an allowlisted Maps link without an id (a short link): followed hop by
  *   hop;
+ * - `no_location`: Takeout's link of a place it has no location for (a search for 0,0, which
+ *   product.md reads as missing): it names no place, so nothing is looked up and it is not found;
  * - `not_allowed`: the resolver refuses it — not a Google Maps link on Google's own domains
  *   (look-alikes, IP literals, odd ports, userinfo), ids that disagree, too long, or no URL at all.
  *
@@ -22,7 +24,11 @@ export type LinkNeed =
   | { kind: 'coordinates'; coordinates: LatLng; placeId: string | undefined }
   | { kind: 'lookup'; by: 'place'; ids: PlaceIds; key: string }
   | { kind: 'lookup'; by: 'link'; url: URL; key: string }
+  | { kind: 'no_location' }
   | { kind: 'not_allowed' };
+
+/** Takeout's link of a place without a location: a search for (0, 0), nothing else. */
+const TAKEOUT_NO_LOCATION = /^\/maps\/search\/-?0(?:\.0+)?,-?0(?:\.0+)?\/?$/;
 
 /**
  * The link as a URL, `http:` read as `https:` (Takeout writes the starred places' links as
@@ -57,6 +63,9 @@ export function linkNeed(link: string): LinkNeed {
   if (!googlePlace && !allowed) return { kind: 'not_allowed' };
   const ids = placeIdsOf(link);
   if (ids === 'conflict') return { kind: 'not_allowed' };
+  if (googlePlace && !ids && url.search === '' && TAKEOUT_NO_LOCATION.test(url.pathname)) {
+    return { kind: 'no_location' };
+  }
   const found = extractCoordinates(link);
   if (found && found.source !== 'centre') {
     return { kind: 'coordinates', coordinates: found.coordinates, placeId: ids?.placeId };
@@ -82,23 +91,6 @@ export type PlaceNeed =
   | { kind: 'unplaced'; reason: 'no_link' | 'not_allowed' | 'not_found' };
 
 /**
- * What Takeout writes for a place it has no location for: a search for (0, 0), which product.md
- * reads as missing. It names no place, so following it can only come back empty.
- */
-const TAKEOUT_NO_LOCATION = /^\/maps\/search\/-?0(?:\.0+)?,-?0(?:\.0+)?\/?$/;
-
-/** True for Takeout's link of a place without a location ({@link TAKEOUT_NO_LOCATION}). */
-function isNoLocationLink(link: string): boolean {
-  const url = parse(link);
-  return (
-    url !== undefined &&
-    url.search === '' &&
-    isGooglePlaceLink(url) &&
-    TAKEOUT_NO_LOCATION.test(url.pathname)
-  );
-}
-
-/**
  * Whether a link's `@` view may stand for its place. The view is where the map was, not the pin
  * (product.md "Coordinates": the last resort; "Resolution": weak evidence, used only within 20 km
  * of the ftid's S2 cell). So it places a link that names no place (nothing could be looked up),
@@ -119,11 +111,10 @@ export function placeNeed(place: Pick<ParsedPlace, 'coordinates' | 'url'>): Plac
     return { kind: 'coordinates', coordinates: found.coordinates };
   }
   if (!place.url.trim()) return { kind: 'unplaced', reason: 'no_link' };
-  // Takeout's own "no location": never looked up (nothing to find), nor charged, nor retried.
-  if (isNoLocationLink(place.url)) return { kind: 'unplaced', reason: 'not_found' };
   // The link's coordinates, in any form, were read above: it needs a lookup or cannot be placed.
   const need = linkNeed(place.url);
-  return need.kind === 'lookup'
-    ? { kind: 'lookup', key: need.key }
-    : { kind: 'unplaced', reason: 'not_allowed' };
+  if (need.kind === 'lookup') return { kind: 'lookup', key: need.key };
+  // Takeout's own "no location": never looked up (nothing to find), nor charged, nor retried.
+  if (need.kind === 'no_location') return { kind: 'unplaced', reason: 'not_found' };
+  return { kind: 'unplaced', reason: 'not_allowed' };
 }
