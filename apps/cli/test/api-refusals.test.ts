@@ -6,8 +6,7 @@
  */
 import { generateTakeout } from '@placeport/testkit';
 import { writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -18,10 +17,10 @@ import {
   type ApiLookupOptions,
 } from '../src/lookups.js';
 import type { CliSummary } from '../src/summary.js';
-import { NOWHERE, run, tempFolder, until } from './support.js';
+import { NOWHERE, run, startStandInApi, tempFolder, until, type StandInAnswer } from './support.js';
 
 /** What the stand-in answers to its `n`th request (0-based). */
-type Answer = { status: number; headers?: Record<string, string>; body: string };
+type Answer = StandInAnswer;
 
 const links = (from: number, count = 4) =>
   Array.from(
@@ -49,19 +48,10 @@ describe('apiLookups, an API that refuses or fails', () => {
   let answer: (n: number, urls: string[]) => Answer = (_n, urls) => ok(urls);
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        const { urls } = JSON.parse(body) as { urls: string[] };
-        requests.push(urls);
-        const { status, headers, body: text } = answer(requests.length - 1, urls);
-        res.writeHead(status, headers);
-        res.end(text);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ url: api, server } = await startStandInApi(({ urls }) => {
+      requests.push(urls);
+      return answer(requests.length - 1, urls);
+    }));
   });
 
   afterAll(() => server.close());
@@ -244,17 +234,7 @@ describe('placeport --api, what the summary says when the API refuses or fails',
 
   beforeAll(async () => {
     ({ dir, remove } = await tempFolder('api-refusals'));
-    server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        const { status, headers, body } = answer(requests);
-        requests += 1;
-        res.writeHead(status, headers);
-        res.end(body);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ url: api, server } = await startStandInApi(() => answer(requests++)));
     await writeFile(path.join(dir, 'takeout.zip'), takeout.zip);
   });
 

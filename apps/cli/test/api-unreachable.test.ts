@@ -6,13 +6,12 @@
  */
 import { generateTakeout } from '@placeport/testkit';
 import { writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLookups, API_UNREACHABLE_AFTER } from '../src/lookups.js';
 import type { CliSummary } from '../src/summary.js';
-import { NOWHERE, run, tempFolder, until } from './support.js';
+import { NOWHERE, run, startStandInApi, tempFolder, until } from './support.js';
 
 describe('placeport --api, the API out of reach of Google', () => {
   let dir: string;
@@ -31,24 +30,20 @@ describe('placeport --api, the API out of reach of Google', () => {
 
   beforeAll(async () => {
     ({ dir, remove } = await tempFolder('api-unreachable'));
-    server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        requests += 1;
-        res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '60' });
-        res.end(
-          JSON.stringify({
-            error: {
-              code: 'google_unreachable',
-              message:
-                'Google cannot be reached from this server right now, so these links were not looked up.',
-            },
-          }),
-        );
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ url: api, server } = await startStandInApi(() => {
+      requests += 1;
+      return {
+        status: 503,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': '60' },
+        body: JSON.stringify({
+          error: {
+            code: 'google_unreachable',
+            message:
+              'Google cannot be reached from this server right now, so these links were not looked up.',
+          },
+        }),
+      };
+    }));
   });
 
   afterAll(async () => {
@@ -92,12 +87,10 @@ describe('apiLookups, an API that takes requests and never answers', () => {
 
   beforeAll(async () => {
     // Reads each request whole, then says nothing: only the client's signal ends it.
-    silent = createServer((req) => {
-      req.resume();
-      req.on('end', () => (received += 1));
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    api = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    ({ url: api, server: silent } = await startStandInApi(() => {
+      received += 1;
+      return undefined;
+    }));
   });
 
   afterAll(() => {

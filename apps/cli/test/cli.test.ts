@@ -11,14 +11,20 @@ import { resolvedUrlFor } from '@placeport/converter';
 import { placeIdsOf } from '@placeport/converter/internal';
 import { REASON_TEXT } from '@placeport/contract';
 import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { gpx as gpxToGeoJson } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectedName, expectedPoint, readKmlFile, run as runBin, tempFolder } from './support.js';
+import {
+  expectedName,
+  expectedPoint,
+  readKmlFile,
+  run as runBin,
+  startStandInApi,
+  tempFolder,
+} from './support.js';
 import type { CliSummary } from '../src/summary.js';
 
 /** The free tier of the PlacePort API: more links than this in one request answer 402. */
@@ -45,35 +51,29 @@ describe('placeport CLI', () => {
     google = await startFakeGoogle();
     // A stand-in for the PlacePort API's resolve endpoint, with its free tier's per-request limit:
     // answers from the testkit's coordinates for each place id.
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        const { urls } = JSON.parse(body) as { urls: string[] };
-        requests.push(urls);
-        const json = (status: number, value: unknown) => {
-          res.writeHead(status, { 'Content-Type': 'application/json' });
-          res.end(JSON.stringify(value));
-        };
-        if (req.url !== '/api/resolve-urls-batch') return json(404, {});
-        if (refuseAll || urls.length > FREE_LINKS_PER_REQUEST) {
-          return json(402, {
-            error: { code: 'free_limit', message: 'The free lookups for today are used up.' },
-          });
-        }
-        const results: Record<string, string> = {};
-        for (const url of urls) {
-          const ids = placeIdsOf(url);
-          const place = placeLists.flatMap((l) => l.places).find((p) => p.url === url);
-          if (ids && ids !== 'conflict' && ids.ftid)
-            results[url] = resolvedUrlFor(coordinatesForFtid(ids.ftid), ids.placeId);
-          else if (place?.resolvable) results[url] = resolvedUrlFor(place.resolvable);
-        }
-        json(200, { results, failures: {} });
+    ({ url: api, server } = await startStandInApi(({ path: where, urls }) => {
+      requests.push(urls);
+      const json = (status: number, value: unknown) => ({
+        status,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(value),
       });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      if (where !== '/api/resolve-urls-batch') return json(404, {});
+      if (refuseAll || urls.length > FREE_LINKS_PER_REQUEST) {
+        return json(402, {
+          error: { code: 'free_limit', message: 'The free lookups for today are used up.' },
+        });
+      }
+      const results: Record<string, string> = {};
+      for (const url of urls) {
+        const ids = placeIdsOf(url);
+        const place = placeLists.flatMap((l) => l.places).find((p) => p.url === url);
+        if (ids && ids !== 'conflict' && ids.ftid)
+          results[url] = resolvedUrlFor(coordinatesForFtid(ids.ftid), ids.placeId);
+        else if (place?.resolvable) results[url] = resolvedUrlFor(place.resolvable);
+      }
+      return json(200, { results, failures: {} });
+    }));
   });
 
   afterAll(async () => {

@@ -1,5 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +84,41 @@ export function start(
     });
   });
   return { child, done };
+}
+
+/** What a stand-in API answers to one request. */
+export interface StandInAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A local stand-in for the PlacePort API on a free loopback port, at `url`. Each request is read
+ * whole, then `answer` is given its path and the `urls` of its JSON body (none when the body is
+ * not one); an answer of undefined leaves the request open (an API that never answers).
+ */
+export async function startStandInApi(
+  answer: (request: { path: string; urls: string[] }) => StandInAnswer | undefined,
+): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      let urls: string[] = [];
+      try {
+        urls = (JSON.parse(body) as { urls?: string[] }).urls ?? [];
+      } catch {
+        // Not a resolve request's body: answered with no links.
+      }
+      const answered = answer({ path: req.url ?? '', urls });
+      if (answered === undefined) return;
+      res.writeHead(answered.status, answered.headers);
+      res.end(answered.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
 /**
