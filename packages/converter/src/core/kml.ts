@@ -1,7 +1,14 @@
 import { toKmlCoordinates } from './latlng.js';
-import { linkText } from './link-text.js';
+import { linkText, MAPS_LINK_TEXT } from './link-text.js';
 import type { LatLng, ParsedPlace } from './types.js';
-import { escapeXml, Markup, stripForbiddenXmlChars, xml, xmlDocumentStart } from './xml.js';
+import {
+  escapeXml,
+  Markup,
+  needsEscaping,
+  stripForbiddenXmlChars,
+  xml,
+  xmlDocumentStart,
+} from './xml.js';
 
 /** The seed's document name and description. */
 export const KML_DOCUMENT_NAME = 'My Saved Places';
@@ -34,7 +41,9 @@ export function placeDescription(place: ParsedPlace): string {
     html += `${html ? '<br><br>' : ''}Tags: ${htmlText(tagsText(place.tags))}`;
   }
   if (place.url && WEB_LINK.test(place.url)) {
-    const text = escapeXml(linkText(place.url));
+    const words = linkText(place.url);
+    // Google's own words need no escaping; "Open <host>" names a host, which may hold anything.
+    const text = words === MAPS_LINK_TEXT ? words : escapeXml(words);
     html += `${html ? '<br><br>' : ''}<a href="${escapeXml(place.url)}">${text}</a>`;
   }
   return html;
@@ -48,6 +57,8 @@ const WEB_LINK = /^https?:\/\//i;
  * too (and inside CDATA an XML 1.1 reader would turn them into \n anyway).
  */
 function htmlText(text: string): string {
+  // Most notes hold nothing to escape and no line break: one scan says so.
+  if (!needsEscaping(text, true)) return text;
   const escaped = escapeXml(text.replace(/[\u0085\u2028\u2029]/g, '\n'));
   return escaped.includes('\n') ? escaped.replace(/\r?\n/g, '<br>') : escaped;
 }
@@ -62,7 +73,11 @@ function htmlText(text: string): string {
  */
 function placemark(place: MappedPlace): string {
   const description = placeDescription(place);
-  const name = escapeXml(stripForbiddenXmlChars(place.title).trim() || UNTITLED_PLACE_NAME);
+  const { title } = place;
+  // A title with nothing to escape or strip (most) is written as it is, trimmed.
+  const name = needsEscaping(title)
+    ? escapeXml(stripForbiddenXmlChars(title).trim() || UNTITLED_PLACE_NAME)
+    : title.trim() || UNTITLED_PLACE_NAME;
   const balloon = description ? `<description><![CDATA[${description}]]></description>` : '';
   const data =
     place.tags && place.tags.length > 0

@@ -9,9 +9,19 @@
 const FORBIDDEN =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // Anything that needs work: a special character, a forbidden one, or any surrogate (checked precisely after).
-const NEEDS_WORK =
-  /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\u0085\u2028\u2029\uD800-\uDFFF\uFFFE\uFFFF]/;
+const WORK = String.raw`&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\u0085\u2028\u2029\uD800-\uDFFF\uFFFE\uFFFF`;
+const NEEDS_WORK = new RegExp(`[${WORK}]`);
+// The same, or a line feed (which HTML text turns into `<br>`).
+const NEEDS_WORK_OR_LF = new RegExp(String.raw`[\n${WORK}]`);
 const MAY_BE_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+/**
+ * False when {@link escapeXml} would give `text` back as it is (most of a list's text), and, with
+ * `lineFeeds`, when it holds no line feed either.
+ */
+export function needsEscaping(text: string, lineFeeds = false): boolean {
+  return (lineFeeds ? NEEDS_WORK_OR_LF : NEEDS_WORK).test(text);
+}
 
 /** Removes characters that may not appear in an XML 1.0 document. */
 export function stripForbiddenXmlChars(text: string): string {
