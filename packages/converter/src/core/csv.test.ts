@@ -63,6 +63,43 @@ describe('parseSavedPlacesCsv', () => {
     expect(parsed.places).toHaveLength(1);
   });
 
+  it('takes a description as free text: a quote in it neither fails the list nor swallows the header', () => {
+    const places = `Title,Note,URL,Comment\nA,,${URL_A},\n"B","x",${URL_A},\n`;
+    for (const description of [
+      '"Best" coffee in town',
+      'Trip,"La dolce vita',
+      '"Eat, pray, love" trip\n"La dolce vita" spots',
+      'Unclosed "quote',
+    ]) {
+      for (const newline of ['\n', '\r\n']) {
+        const csv = `${description.replace(/\n/g, newline)}${newline}${newline}${places}`;
+        for (const source of [csv, new TextEncoder().encode(`\uFEFF${csv}`)]) {
+          const parsed = parseSavedPlacesCsv(source);
+          expect(parsed.description).toBe(description);
+          expect(parsed.places.map((place) => place.title)).toEqual(['A', 'B']);
+        }
+      }
+    }
+  });
+
+  it('reads a description written as one quoted cell as that cell', () => {
+    const places = `Title,Note,URL\nA,,${URL_A}\n`;
+    expect(parseSavedPlacesCsv(`"Eat, pray, ""love"""\n\n${places}`).description).toBe(
+      'Eat, pray, "love"',
+    );
+    expect(parseSavedPlacesCsv(`"Two lines,\nof ""notes"""\n\n${places}`).description).toBe(
+      'Two lines,\nof "notes"',
+    );
+  });
+
+  it('looks for the header in the first five non-blank lines only, as before', () => {
+    const lines = (n: number) =>
+      Array.from({ length: n }, (_, i) => `About "it" ${i}`).join('\n\n');
+    const places = `Title,Note,URL\nA,,${URL_A}\n`;
+    expect(parseSavedPlacesCsv(`${lines(4)}\n${places}`).places).toHaveLength(1);
+    expect(() => parseSavedPlacesCsv(`${lines(5)}\n${places}`)).toThrow(ConverterError);
+  });
+
   it('trims headers and tolerates BOM, CRLF and quoted multi-line notes (their CRLF read as LF)', () => {
     const csv = `\uFEFF Title , Note ,URL ,Comment\r\n"Bar ""Le Zinc""","line one\r\nline two, with comma",${URL_A},\r\n`;
     expect(parseSavedPlacesCsv(csv).places).toEqual([

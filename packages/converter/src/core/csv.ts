@@ -50,23 +50,87 @@ function headerColumns(row: readonly string[]): string[] | undefined {
 }
 
 /**
+ * Where the header is among `lines` (a list's first lines, as they are): the first of its first
+ * {@link HEADER_SEARCH_ROWS} non-blank lines whose cells, split at commas, name a header (a
+ * header is never quoted); -1 when none does.
+ */
+function headerLineIndex(lines: readonly string[]): number {
+  let seen = 0;
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    if (headerColumns(line.replace(/^\uFEFF/, '').split(','))) return i;
+    seen += 1;
+    if (seen === HEADER_SEARCH_ROWS) return -1;
+  }
+  return -1;
+}
+
+/**
  * Whether the start of a CSV file (a few KB of its text) has a list's header within its first
  * {@link HEADER_SEARCH_ROWS} non-blank lines: how a folder of lists is told from other products'
- * CSVs when the archive has no folder known to be Takeout's "Saved". Cells are split at commas
- * (a header is never quoted); a line cut by the sample's end is not read.
+ * CSVs when the archive has no folder known to be Takeout's "Saved". A line cut by the sample's end
+ * is not read.
  */
 export function hasListHeader(head: string): boolean {
   const lines = head.split(/\r\n|\r|\n/);
   // The last piece may be cut mid-line unless the whole file fitted in the sample.
   lines.pop();
-  let seen = 0;
-  for (const line of lines) {
-    if (line.trim() === '') continue;
-    if (headerColumns(line.replace(/^\uFEFF/, '').split(','))) return true;
-    seen += 1;
-    if (seen === HEADER_SEARCH_ROWS) return false;
+  return headerLineIndex(lines) >= 0;
+}
+
+/** How much of a list's start is searched for a description above its header. */
+export const DESCRIPTION_SEARCH = 64 * 1024;
+
+/** A description Takeout wrote as one quoted CSV cell (`"Eat, pray, love"`), as its text. */
+const QUOTED_CELL = /^"(?:[^"]|"")*"$/;
+
+/**
+ * The list's description and where its header starts (in the units of `source`: characters of a
+ * text, bytes of bytes), when the header is a plain line below one or more lines of description.
+ * The description is free text, not CSV: its lines are taken as they are (trimmed, blank ones
+ * dropped), so a quote in it (`"Best" coffee in town`, `Trip,"La dolce vita`) neither fails the
+ * list nor swallows the header; one written as a single quoted cell is read as that cell. Undefined
+ * when the header is the first line, or is not found as a plain line in the first
+ * {@link DESCRIPTION_SEARCH} units (then the whole list is read as CSV).
+ */
+function descriptionAbove(
+  source: CsvSource,
+): { description: string; headerAt: number } | undefined {
+  const whole = source.length <= DESCRIPTION_SEARCH;
+  const sample =
+    typeof source === 'string'
+      ? source.slice(0, DESCRIPTION_SEARCH)
+      : piecesDecoder.decode(source.subarray(0, DESCRIPTION_SEARCH));
+  const lines: string[] = [];
+  const starts: number[] = [];
+  const ends = /\r\n?|\n/g;
+  let at = 0;
+  let nonBlank = 0;
+  // The header is among the first few non-blank lines, or not there at all.
+  for (let end = ends.exec(sample); end && nonBlank < HEADER_SEARCH_ROWS; end = ends.exec(sample)) {
+    const line = sample.slice(at, end.index);
+    starts.push(at);
+    lines.push(line);
+    if (line.trim() !== '') nonBlank += 1;
+    at = end.index + end[0].length;
   }
-  return false;
+  if (whole && nonBlank < HEADER_SEARCH_ROWS && at < sample.length) {
+    starts.push(at);
+    lines.push(sample.slice(at));
+  }
+  const index = headerLineIndex(lines);
+  if (index <= 0) return undefined;
+  const text = lines
+    .slice(0, index)
+    .map((line) => line.replace(/^\uFEFF/, '').trim())
+    .filter((line) => line !== '')
+    .join('\n');
+  const start = starts[index]!;
+  return {
+    description: QUOTED_CELL.test(text) ? text.slice(1, -1).replace(/""/g, '"').trim() : text,
+    headerAt: typeof source === 'string' ? start : encoder.encode(sample.slice(0, start)).length,
+  };
 }
 
 function trimmed(row: readonly string[]): string[] {
@@ -326,17 +390,27 @@ class RowCount implements RowSink {
 export function parseSavedPlacesCsv(source: CsvSource, counter?: PlaceCounter): ParsedCsv {
   const text = asText(source);
   const input = typeof text === 'string' && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const above = descriptionAbove(input);
   const rows = new ListRows(counter);
-  const errors = eachRecord(input, rows);
+  const errors = eachRecord(
+    above
+      ? typeof input === 'string'
+        ? input.slice(above.headerAt)
+        : input.subarray(above.headerAt)
+      : input,
+    rows,
+  );
   const { head } = rows;
   if (errors.length > 0) throw new ConverterError('csv-parse', parseErrorMessage(errors));
   if (head.length === 0) throw new ConverterError('csv-empty', MESSAGES.csvEmpty);
   if (!rows.found) throw new ConverterError('csv-columns', columnsMessage(trimmed(head[0]!)));
 
-  const description = head
-    .slice(0, -1)
-    .map((row) => row.join(',').trim())
-    .join('\n');
+  const description =
+    above?.description ??
+    head
+      .slice(0, -1)
+      .map((row) => row.join(',').trim())
+      .join('\n');
   return { places: rows.places, columns: rows.columns, ...(description ? { description } : {}) };
 }
 
