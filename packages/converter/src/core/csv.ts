@@ -287,9 +287,18 @@ function eachRecord(source: CsvSource, sink: RowSink): string[] {
   );
   let rest = '';
   let at = 0;
+  // A record longer than a piece (a note of megabytes, or a list that is one endless line) is
+  // parsed again only once twice as much of it is read: reading it again with every piece would
+  // take time growing with the square of its length, seconds for a few megabytes.
+  let parseFrom = 0;
   for (let piece = pieces.next(); !piece.done;) {
     const next = pieces.next();
     const text = rest + piece.value;
+    if (!next.done && text.length < parseFrom) {
+      rest = text;
+      piece = next;
+      continue;
+    }
     const {
       data,
       errors: found,
@@ -301,6 +310,7 @@ function eachRecord(source: CsvSource, sink: RowSink): string[] {
     for (let i = 0; i < data.length; i += 1) if (!isBlankRow(data[i]!)) sink.row(data[i]!);
     rest = text.slice(meta.cursor - at);
     at = meta.cursor;
+    parseFrom = rest.length > PIECE_BYTES ? 2 * rest.length : 0;
     piece = next;
   }
   return errors;

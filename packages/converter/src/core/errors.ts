@@ -34,9 +34,20 @@ export class ConverterError extends Error {
   }
 }
 
-/** The seed's column error, naming the columns that were found. */
+/**
+ * The most of a file's first row {@link columnsMessage} repeats: a file that is not a list may
+ * start with a line of megabytes, which no message should carry.
+ */
+export const MAX_FOUND_COLUMNS_CHARS = 200;
+
+/** The seed's column error, naming the columns that were found (the first {@link MAX_FOUND_COLUMNS_CHARS} characters of them). */
 export function columnsMessage(found: readonly string[]): string {
-  return `CSV file must contain "Title" and "URL" columns. Found columns: ${found.join(', ')}`;
+  const columns = found.join(', ');
+  const shown =
+    columns.length > MAX_FOUND_COLUMNS_CHARS
+      ? `${columns.slice(0, MAX_FOUND_COLUMNS_CHARS).replace(/[\uD800-\uDBFF]$/, '')}…`
+      : columns;
+  return `CSV file must contain "Title" and "URL" columns. Found columns: ${shown}`;
 }
 
 /**
