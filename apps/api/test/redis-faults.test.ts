@@ -321,6 +321,140 @@ describe('Redis hung', () => {
   });
 });
 
+describe('Redis failing between the steps of a paid batch', () => {
+  /**
+   * Takes one command away from every client of this test's Redis (they all log in as the
+   * `default` user), as a Redis dying between two calls of a batch would; `allow` gives it back.
+   */
+  const deny = (command: string) => admin.call('ACL', 'SETUSER', 'default', `-${command}`);
+  const allow = (command: string) => admin.call('ACL', 'SETUSER', 'default', `+${command}`);
+  const resolvedCount = (id: string) => admin.scard(redisKeys.resolved(id));
+
+  it('a batch whose places were counted answers with them, though its use could not be recorded', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    expect((await resolve(a, pinned(3), id)).status).toBe(200);
+    // SADD (the count) still works; HSET (the time of use) fails.
+    await deny('hset');
+    try {
+      const batch = await resolve(a, pinned(4, 3), id);
+      expect(batch.status).toBe(200);
+      expect(Object.keys(batch.body.results as object)).toEqual(pinned(4, 3));
+    } finally {
+      await allow('hset');
+    }
+    // Capture charges these 7: the client got every one of them.
+    expect(await resolvedCount(id)).toBe(7);
+  });
+
+  it('a batch whose places could not be counted answers 503 and counts none; sent again it is counted', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    await resolve(a, pinned(3), id);
+    const links = placeLinks(4);
+    // The links are counted against the allowance before the lookup; adding the places fails.
+    beforeUpstream = async () => {
+      beforeUpstream = () => undefined;
+      await deny('sadd');
+    };
+    try {
+      expectStoreUnavailable(await resolve(a, links, id));
+    } finally {
+      await allow('sadd');
+    }
+    expect(await resolvedCount(id)).toBe(3);
+    const again = await resolve(a, links, id);
+    expect(again.status).toBe(200);
+    expect(await resolvedCount(id)).toBe(7);
+  });
+
+  it('a batch whose payment started settling while it was looked up is refused and adds nothing', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    await resolve(a, pinned(3), id);
+    beforeUpstream = async () => {
+      beforeUpstream = () => undefined;
+      // What a capture on another instance does first; it reads the count after this.
+      const settling = JSON.stringify({ status: 'settling', places: 20 });
+      await admin.set(redisKeys.verdict(id), settling, 'PX', 60_000);
+    };
+    const refused = await resolve(a, placeLinks(4), id);
+    expect(refused.status).toBe(402);
+    expect(errorOf(refused).code).toBe('payment_not_authorized');
+    expect(refused.body.results).toBeUndefined();
+    expect(await resolvedCount(id)).toBe(3);
+  });
+
+  it('a counted batch whose kept verdict was lost answers, though Stripe cannot be asked again', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    await resolve(a, pinned(3), id);
+    beforeUpstream = async () => {
+      beforeUpstream = () => undefined;
+      await admin.del(redisKeys.verdict(id));
+      // Every try of the check that follows the count (the SDK retries twice).
+      stripe.failNext(3, 500, { type: 'api_error', message: 'Stripe is down' });
+    };
+    const failedBefore = stripe.requests.filter((request) => request.status === 500).length;
+    const batch = await resolve(a, placeLinks(4), id);
+    expect(batch.status).toBe(200);
+    expect(Object.keys(batch.body.results as object)).toHaveLength(4);
+    expect(await resolvedCount(id)).toBe(7);
+    // The check was tried and failed every time (none of the failures is left for later tests).
+    expect(stripe.requests.filter((request) => request.status === 500)).toHaveLength(
+      failedBefore + 3,
+    );
+  });
+
+  it('a counted batch whose kept verdict was lost is refused when Stripe says the payment was cancelled', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    await resolve(a, pinned(3), id);
+    beforeUpstream = async () => {
+      beforeUpstream = () => undefined;
+      await admin.del(redisKeys.verdict(id));
+      // Cancelled elsewhere (the Dashboard, say): its places will never be charged.
+      const cancelled = await fetch(`${stripe.url}/v1/payment_intents/${id}/cancel`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stripe.secretKey}` },
+      });
+      expect(cancelled.status).toBe(200);
+    };
+    const refused = await resolve(a, placeLinks(4), id);
+    expect(refused.status).toBe(402);
+    expect(errorOf(refused).code).toBe('payment_not_authorized');
+  });
+});
+
+describe('Redis refusing writes', () => {
+  it('out of memory: health says so, writes answer 503, and it is healthy again once a write succeeds', async () => {
+    const lines: string[] = [];
+    const logger = { level: 'info', stream: { write: (line: string) => lines.push(line) } };
+    const a = await instance({ logger });
+    const id = await authorizedIntent(a, 20);
+    expect((await resolve(a, pinned(3), id)).status).toBe(200);
+    // Under noeviction every write is now refused (OOM); reads still answer.
+    await admin.config('SET', 'maxmemory', '1');
+    expectStoreUnavailable(await resolve(a, pinned(2, 3), id));
+    expect((await health(a)).body).toEqual({ ok: true, status: 'degraded', store: 'unavailable' });
+    expectStoreUnavailable(await resolve(a, pinned(2, 3), id));
+    expect((await send(a, '/api/config')).status).toBe(200);
+
+    await admin.config('SET', 'maxmemory', '0');
+    // A request lets one probe write through; once it succeeds the store is healthy again.
+    await until(async () => {
+      await resolve(a, pinned(2, 3), id);
+      return (await health(a)).body.status === 'ok';
+    });
+    expect((await resolve(a, pinned(2, 3), id)).status).toBe(200);
+    const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(
+      messages.filter((msg) => msg.startsWith('shared state (Redis) unavailable')),
+    ).toHaveLength(1);
+    expect(messages.filter((msg) => msg === 'shared state (Redis) is back')).toHaveLength(1);
+  });
+});
+
 describe('Redis restarted without persistence', () => {
   it("forgets every key, yet the payer's capture succeeds: the intent's metadata names them", async () => {
     // This test's Redis persists nothing, as a misconfigured one would.
@@ -364,6 +498,16 @@ describe('Redis restarted without persistence', () => {
     expect(problems).toHaveLength(2);
     expect(problems[0]).toContain('maxmemory-policy is allkeys-lru');
     expect(problems[1]).toContain('Redis does not persist');
+
+    // RDB snapshots alone: a crash goes back to the last one, a capture made since included.
+    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    await admin.config('SET', 'save', '3600 1');
+    lines.length = 0;
+    await instance({ logger });
+    const snapshots = lines
+      .filter((line) => line.includes('unsafe for payments'))
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(snapshots).toEqual([expect.stringContaining('RDB snapshots alone lose every write')]);
   });
 });
 

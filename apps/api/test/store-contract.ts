@@ -208,13 +208,42 @@ export function describeStateStoreContract(
     });
 
     describe('resolved count', () => {
+      const added = (count: number) => ({ added: true, count, verdict: undefined });
+
       it('counts distinct places per payment', async () => {
         expect(await store.resolvedCount('pi_1')).toBe(0);
-        expect(await store.addResolved('pi_1', ['p1', 'p2', 'p1'])).toBe(2);
-        expect(await store.addResolved('pi_1', ['p2', 'p3'])).toBe(3);
-        expect(await store.addResolved('pi_1', [])).toBe(3);
+        expect(await store.addResolved('pi_1', ['p1', 'p2', 'p1'])).toEqual(added(2));
+        expect(await store.addResolved('pi_1', ['p2', 'p3'])).toEqual(added(3));
+        expect(await store.addResolved('pi_1', [])).toEqual(added(3));
         expect(await store.resolvedCount('pi_1')).toBe(3);
         expect(await store.resolvedCount('pi_2')).toBe(0);
+      });
+
+      it('adds places while the kept verdict is none or requires_capture, and says which', async () => {
+        const authorized = { status: 'requires_capture', places: 20 } as const;
+        expect(await store.addResolved('pi_1', ['p1'])).toEqual(added(1));
+        await store.keepVerdict('pi_1', authorized, DAY_MS);
+        expect(await store.addResolved('pi_1', ['p2', 'p3'])).toEqual({
+          added: true,
+          count: 3,
+          verdict: authorized,
+        });
+        expect(await store.resolvedCount('pi_1')).toBe(3);
+      });
+
+      it('adds nothing once the payment is settling or settled, and returns that verdict', async () => {
+        const stops = ['settling', 'succeeded', 'canceled'] as const;
+        for (const [index, status] of stops.entries()) {
+          const id = `pi_stop_${index}`;
+          await store.addResolved(id, ['p1', 'p2']);
+          const verdict = { status, places: 20 };
+          await store.replaceVerdict(id, verdict, DAY_MS);
+          expect(await store.addResolved(id, ['p3', 'p4']), status).toEqual({
+            added: false,
+            verdict,
+          });
+          expect(await store.resolvedCount(id), status).toBe(2);
+        }
       });
 
       it('counts every place once under concurrent additions', async () => {

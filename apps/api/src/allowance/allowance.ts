@@ -109,15 +109,25 @@ export class Allowance {
   }
 
   /**
-   * Records the links resolved for a payment as its server's count, then makes sure the payment
-   * is still open before its batch answers: capture and the settlement sweep mark a payment
-   * `settling` and only then read its count, so a batch that recorded its places too late to be
-   * counted finds the mark here and is refused (`not_authorized`) rather than answered unpaid.
+   * Counts the links resolved for a payment as its server's count, or refuses the batch
+   * (`not_authorized`, nothing counted) when the payment is settling or settled: the store adds
+   * them only while no such verdict is kept, in one step, and capture and the settlement sweep
+   * mark a payment `settling` before they read its count, so a batch's places are either counted
+   * in time to be charged, and answered, or refused, never answered unpaid. When the store had
+   * lost the verdict, the payment is checked again after counting: only a refusal refuses the
+   * batch, and a store or provider failure there is logged, since its places are counted.
    * Nothing for the free tier.
    */
   async resolved(requester: Requester, links: readonly string[], log: Log): Promise<void> {
     if (requester.kind !== 'payment' || links.length === 0) return;
-    await this.payments.usage.record(requester.id, links.map(linkKey), log);
-    await this.payments.authorizedPlaces(requester.id, log);
+    const kept = await this.payments.usage.record(requester.id, links.map(linkKey), log);
+    if (kept !== undefined) return;
+    try {
+      await this.payments.authorizedPlaces(requester.id, log);
+    } catch (error) {
+      if (error instanceof PaymentError) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      log(`a counted batch's payment could not be checked again (its places were counted): ${why}`);
+    }
   }
 }

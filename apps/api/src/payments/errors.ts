@@ -42,6 +42,17 @@ export class PaymentError extends Error {
 }
 
 /**
+ * The refusal of more lookups on a payment that is not (or no longer) authorized: before a batch
+ * is looked up, and after, when its places came too late to be charged.
+ */
+export function notAuthorized(): PaymentError {
+  return new PaymentError(
+    'not_authorized',
+    'This payment is not authorized, so it cannot cover more links.',
+  );
+}
+
+/**
  * Runs a provider call; a {@link PaymentFailure} is logged in the provider's own words (they
  * never reach the browser) and thrown on.
  */

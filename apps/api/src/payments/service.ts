@@ -1,4 +1,4 @@
-import { PaymentError, providerStep, type Log } from './errors.js';
+import { notAuthorized, PaymentError, providerStep, type Log } from './errors.js';
 import { chargeCents, isUnderMinimum, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import type { CaptureBody, CaptureReceipt, PaymentStatus } from '@placeport/contract/routes';
 import { dollarsToCents, formatDollars, placesForAmount } from './money.js';
@@ -37,12 +37,7 @@ function receipt(intent: IntentView, capturedCents: number): CaptureReceipt {
 
 /** Refuses more lookups on a payment that is not (or no longer) authorized. */
 function placesIfAuthorized(status: string, places: number): number {
-  if (status !== 'requires_capture') {
-    throw new PaymentError(
-      'not_authorized',
-      'This payment is not authorized, so it cannot cover more links.',
-    );
-  }
+  if (status !== 'requires_capture') throw notAuthorized();
   return places;
 }
 

@@ -1,5 +1,5 @@
-import { PAYMENT_STATE_TTL_MS, type StateStore } from '../state/index.js';
-import type { Log } from './errors.js';
+import { PAYMENT_STATE_TTL_MS, type PaymentVerdict, type StateStore } from '../state/index.js';
+import { notAuthorized, type Log } from './errors.js';
 import {
   PaymentFailure,
   type IntentView,
@@ -29,19 +29,28 @@ export class PaymentUsage {
   ) {}
 
   /**
-   * Records places the server resolved for a payment (distinct keys) and the time of use in the
-   * store. The intent hears of it at most once a {@link USAGE_REPORT_INTERVAL_MS} of the app's
-   * clock, counted from the first lookup; a failed write is logged and left to the next one.
-   * Returns the payment's count.
+   * Counts places the server resolved for a payment (distinct keys) in the store, in one step
+   * with the check that the payment is not settling or settled; when it is, nothing is counted
+   * and the batch is refused (`not_authorized`). Counted places are charged, so their batch
+   * answers with them: what follows is bookkeeping, done best effort (a failure is logged, never
+   * thrown): the time of use and, at most once a {@link USAGE_REPORT_INTERVAL_MS} of the app's
+   * clock counted from the first lookup, the usage written to the intent. Returns the verdict
+   * kept when the places were counted: `requires_capture`, or undefined when the store had none.
    */
-  async record(id: string, placeKeys: string[], log: Log): Promise<number> {
-    const count = await this.state.addResolved(id, placeKeys);
-    const at = Math.floor(this.now());
-    const { reportDue } = await this.state.recordUse(id, at, USAGE_REPORT_INTERVAL_MS);
-    if (reportDue) {
-      await this.write(id, { resolved: count, lastUsed: Math.floor(at / 1000) }, log);
+  async record(id: string, placeKeys: string[], log: Log): Promise<PaymentVerdict | undefined> {
+    const added = await this.state.addResolved(id, placeKeys);
+    if (!added.added) throw notAuthorized();
+    try {
+      const at = Math.floor(this.now());
+      const { reportDue } = await this.state.recordUse(id, at, USAGE_REPORT_INTERVAL_MS);
+      if (reportDue) {
+        await this.write(id, { resolved: added.count, lastUsed: Math.floor(at / 1000) }, log);
+      }
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      log(`the use of a counted batch was not recorded (its places were): ${why}`);
     }
-    return count;
+    return added.verdict;
   }
 
   /**

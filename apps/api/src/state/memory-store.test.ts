@@ -77,9 +77,9 @@ describe('MemoryStateStore bounds', () => {
       newlyCounted: 6,
     });
     // A payment bigger than the cap alone is kept whole while it is the newest.
-    expect(await store.addResolved('pi_4', keys('d', 12))).toBe(12);
+    expect(await store.addResolved('pi_4', keys('d', 12))).toMatchObject({ count: 12 });
     expect(await store.resolvedCount('pi_4')).toBe(12);
-    expect(await store.addResolved('pi_5', keys('e', 1))).toBe(1);
+    expect(await store.addResolved('pi_5', keys('e', 1))).toMatchObject({ count: 1 });
     expect(await store.resolvedCount('pi_4')).toBe(0);
   });
 

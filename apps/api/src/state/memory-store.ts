@@ -5,6 +5,7 @@ import {
   PAYMENT_STATE_TTL_MS,
   PLACE_TTL_MS,
   utcDayOf,
+  type AddedPlaces,
   type CounterHit,
   type FreeBudget,
   type LinkReservation,
@@ -197,13 +198,16 @@ export class MemoryStateStore implements StateStore {
     return { ok: true, newlyCounted: fresh.size };
   }
 
-  async addResolved(intentId: string, placeKeys: string[]): Promise<number> {
+  async addResolved(intentId: string, placeKeys: string[]): Promise<AddedPlaces> {
     const now = this.clock.now();
+    const kept = this.verdicts.get(intentId, now);
+    const verdict = kept && { ...kept };
+    if (verdict && verdict.status !== 'requires_capture') return { added: false, verdict };
     const places = this.resolved.get(intentId, now) ?? new Set<string>();
-    if (placeKeys.length === 0) return places.size;
+    if (placeKeys.length === 0) return { added: true, count: places.size, verdict };
     for (const key of placeKeys) places.add(key);
     this.resolved.set(intentId, places, now + PAYMENT_STATE_TTL_MS, now);
-    return places.size;
+    return { added: true, count: places.size, verdict };
   }
 
   async bindPayer(intentId: string, payerHash: string): Promise<boolean> {

@@ -126,6 +126,44 @@ describe('RedisStateStore', () => {
     ]) {
       await admin.set(redisKeys.verdict('pi_bad'), bad);
       expect(await store.verdictOf('pi_bad')).toBeUndefined();
+      // Adding places reads it the same way: none kept, so they are added.
+      expect(await store.addResolved('pi_bad', ['p'])).toEqual({
+        added: true,
+        count: 1,
+        verdict: undefined,
+      });
+    }
+  });
+
+  it('names what is unsafe for payments in its configuration: eviction, and anything but appendonly', async () => {
+    const store = (await open()) as RedisStateStore;
+    const configure = async (appendonly: string, save: string) => {
+      await admin.config('SET', 'appendonly', appendonly);
+      await admin.config('SET', 'save', save);
+    };
+    try {
+      await configure('yes', '');
+      expect(await store.durabilityProblems()).toEqual([]);
+      await configure('yes', '3600 1');
+      expect(await store.durabilityProblems()).toEqual([]);
+      await configure('no', '');
+      expect(await store.durabilityProblems()).toEqual([
+        expect.stringMatching(/^Redis does not persist .*Turn on appendonly yes/),
+      ]);
+      // Snapshots alone: a crash goes back to the last one, a capture made since included.
+      await configure('no', '3600 1 300 100');
+      expect(await store.durabilityProblems()).toEqual([
+        'RDB snapshots alone lose every write since the last snapshot: a captured payment can look open again, counts and payer bindings made since are lost; turn on appendonly yes (appendfsync everysec).',
+      ]);
+      await admin.config('SET', 'maxmemory-policy', 'allkeys-lru');
+      expect(await store.durabilityProblems()).toEqual([
+        expect.stringContaining('maxmemory-policy is allkeys-lru'),
+        expect.stringContaining('RDB snapshots alone'),
+      ]);
+    } finally {
+      // As startRedis() set it for the other tests of this file.
+      await configure('no', '');
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
     }
   });
 
@@ -143,7 +181,7 @@ describe('RedisStateStore', () => {
       ok: true,
       newlyCounted: 1000,
     });
-    expect(await store.addResolved('pi_big', links)).toBe(1000);
+    expect(await store.addResolved('pi_big', links)).toMatchObject({ added: true, count: 1000 });
     expect(await admin.scard(redisKeys.links('pi_big'))).toBe(1000);
   });
 
@@ -190,7 +228,7 @@ describe('RedisStateStore', () => {
       expect(await b.placeCache().get('pid:ChIJ_x')).toEqual(place);
 
       await a.addResolved('pi_1', ['p1', 'p2']);
-      expect(await b.addResolved('pi_1', ['p2', 'p3'])).toBe(3);
+      expect(await b.addResolved('pi_1', ['p2', 'p3'])).toMatchObject({ count: 3 });
       expect(await a.resolvedCount('pi_1')).toBe(3);
 
       await a.hit('client', 60_000, 1);
@@ -287,6 +325,84 @@ describe('while Redis is away', () => {
       await store.close();
       await own.stop();
     }
+  });
+
+  describe('refusing writes while up', () => {
+    /** A store on a Redis of its own, its outages recorded in `events`, and a client beside it. */
+    async function refusing(
+      run: (parts: {
+        store: RedisStateStore;
+        own: Redis;
+        events: string[];
+        other: RedisServerHandle;
+      }) => Promise<void>,
+    ): Promise<void> {
+      const [server, other] = [await startRedis(), await startRedis()];
+      const own = new Redis(server.url);
+      const events: string[] = [];
+      const store = await RedisStateStore.connect(server.url, {
+        onUnavailable: (error) => events.push(`unavailable: ${error?.message}`),
+        onAvailable: () => events.push('available'),
+      });
+      try {
+        await run({ store, own, events, other });
+      } finally {
+        await store.close();
+        own.disconnect();
+        await server.stop();
+        await other.stop();
+      }
+    }
+
+    /** Until a write succeeds the store says it is unavailable; each call lets one probe through. */
+    const probed = (store: RedisStateStore) =>
+      until(async () => {
+        await store.payerOf('pi_1');
+        return store.available();
+      });
+
+    it('out of memory: reads answer, writes fail, unavailable until a probe write succeeds', async () => {
+      await refusing(async ({ store, own, events }) => {
+        await store.bindPayer('pi_1', 'hash');
+        await own.config('SET', 'maxmemory', '1');
+        await expect(store.bindPayer('pi_2', 'hash')).rejects.toThrow(
+          /^Redis: OOM command not allowed/,
+        );
+        expect(store.available()).toBe(false);
+        // Reads answer, and an answer says nothing of writes.
+        expect(await store.payerOf('pi_1')).toBe('hash');
+        expect(store.available()).toBe(false);
+        await expect(store.addResolved('pi_1', ['p'])).rejects.toBeInstanceOf(
+          StoreUnavailableError,
+        );
+        expect(events).toEqual([
+          "unavailable: OOM command not allowed when used memory > 'maxmemory'.",
+        ]);
+
+        await own.config('SET', 'maxmemory', '0');
+        await probed(store);
+        expect(events).toHaveLength(2);
+        expect(events[1]).toBe('available');
+        expect(await store.bindPayer('pi_2', 'hash')).toBe(true);
+        // The probe's key goes by itself.
+        expect(await own.pttl(redisKeys.probe)).toBeGreaterThan(0);
+      });
+    });
+
+    it('a read-only replica: unavailable until it takes writes again', async () => {
+      await refusing(async ({ store, own, events, other }) => {
+        await own.replicaof('127.0.0.1', other.port);
+        await expect(store.hit('k', 60_000, 10)).rejects.toThrow(/^Redis: READONLY/);
+        expect(store.available()).toBe(false);
+        expect(await store.payerOf('pi_1')).toBeUndefined();
+        expect(events).toEqual([expect.stringMatching(/^unavailable: READONLY/)]);
+
+        await own.replicaof('NO', 'ONE');
+        await probed(store);
+        expect(events).toEqual([expect.stringMatching(/^unavailable: READONLY/), 'available']);
+        expect(await store.hit('k', 60_000, 10)).toMatchObject({ count: 1 });
+      });
+    });
   });
 
   it('keeps every acknowledged write across a crash when Redis persists (AOF)', async () => {

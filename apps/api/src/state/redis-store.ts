@@ -1,5 +1,5 @@
 import type { CachedPlace, PlaceCache } from '@placeport/resolver';
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
 import * as v from 'valibot';
 import {
   assertWhole,
@@ -7,6 +7,7 @@ import {
   PAYMENT_STATE_TTL_MS,
   PLACE_TTL_MS,
   utcDayOf,
+  type AddedPlaces,
   type CounterHit,
   type FreeBudget,
   type LinkReservation,
@@ -19,7 +20,11 @@ import {
 /** Every key PlacePort writes starts with this, so one Redis can serve other things too. */
 export const REDIS_KEY_PREFIX = 'placeport:';
 
-/** Where each kind of state lives in Redis (one key per entry; no script touches two keys). */
+/**
+ * Where each kind of state lives in Redis (one key per entry). Only `addResolved` touches two
+ * keys (a payment's resolved set and its verdict): the store is one Redis, not a Cluster, where
+ * the two could live on different nodes.
+ */
 export const redisKeys = {
   /** String: JSON `{ lat, lng, placeId? }`, expiring after {@link PLACE_TTL_MS}. */
   place: (key: string) => `${REDIS_KEY_PREFIX}place:${key}`,
@@ -42,6 +47,8 @@ export const redisKeys = {
   counter: (key: string) => `${REDIS_KEY_PREFIX}rate:${key}`,
   /** String: the holder's id, expiring with the lease. */
   lease: (name: string) => `${REDIS_KEY_PREFIX}lease:${name}`,
+  /** String: the write that asks a Redis refusing writes whether it takes them again. */
+  probe: `${REDIS_KEY_PREFIX}probe`,
 };
 
 /** Reaching the server at start; past this the API refuses to start rather than hang. */
@@ -61,10 +68,12 @@ export const RECONNECT_MAX_DELAY_MS = 1_000;
 const KEEP_ALIVE_MS = 30_000;
 /** Arguments per SADD inside a script (Lua's `unpack` has a stack limit). */
 const SADD_CHUNK = 500;
+/** The probe's key only has to be written; it goes by itself. */
+const PROBE_TTL_MS = 10_000;
 
 /**
- * The Lua scripts, each on one key (KEYS[1]); ioredis runs them by SHA (`EVALSHA`), sending the
- * body again when the server lacks it (`defineCommand`).
+ * The Lua scripts, each on one key (KEYS[1]) unless {@link SCRIPT_KEYS} says otherwise; ioredis
+ * runs them by SHA (`EVALSHA`), sending the body again when the server lacks it (`defineCommand`).
  */
 const SCRIPTS = {
   /**
@@ -93,15 +102,29 @@ end
 redis.call('PEXPIRE', key, ARGV[2])
 return {1, #fresh}
 `,
-  /** Adds resolved places to the set. ARGV[1] TTL (ms), ARGV[2…] places. Returns the count. */
+  /**
+   * Adds resolved places to the set KEYS[1] unless the verdict KEYS[2] says the payment is
+   * settling or settled (a well-formed one: anything else counts as none, as in `verdictOf`).
+   * ARGV[1] TTL (ms), ARGV[2…] places. Returns {1, count, verdict or nil} or {0, 0, verdict}.
+   */
   addResolved: `
+local kept = redis.call('GET', KEYS[2])
+if kept then
+  local ok, verdict = pcall(cjson.decode, kept)
+  local stops = { settling = true, succeeded = true, canceled = true }
+  if ok and type(verdict) == 'table' and stops[verdict.status]
+    and type(verdict.places) == 'number' and verdict.places >= 0
+    and verdict.places == math.floor(verdict.places) then
+    return {0, 0, kept}
+  end
+end
 if #ARGV > 1 then
   for i = 2, #ARGV, ${SADD_CHUNK} do
     redis.call('SADD', KEYS[1], unpack(ARGV, i, math.min(i + ${SADD_CHUNK - 1}, #ARGV)))
   end
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
 end
-return redis.call('SCARD', KEYS[1])
+return {1, redis.call('SCARD', KEYS[1]), kept}
 `,
   /**
    * Records a use in the payment's hash. ARGV[1] now (ms), ARGV[2] report interval (ms), ARGV[3]
@@ -188,10 +211,13 @@ return 0
 `,
 };
 
-/** A script as `defineCommand` adds it to the client: the key, then the arguments. */
+/** Scripts on more than one key, and how many they take (`defineCommand`'s `numberOfKeys`). */
+const SCRIPT_KEYS: Partial<Record<keyof typeof SCRIPTS, number>> = { addResolved: 2 };
+
+/** A script as `defineCommand` adds it to the client: its keys, then the arguments. */
 type ScriptCommands = Record<
   keyof typeof SCRIPTS,
-  (key: string, ...args: Array<string | number>) => Promise<unknown>
+  (...keysThenArgs: Array<string | number>) => Promise<unknown>
 >;
 
 function pairOf(reply: unknown): [number, number] {
@@ -242,6 +268,15 @@ function decode<T>(schema: v.GenericSchema<unknown, T>, text: string | null): T 
   }
 }
 
+/** The reply of the `addResolved` script, its verdict read as `verdictOf` reads it. */
+function addedPlacesOf(reply: unknown): AddedPlaces {
+  const [added, count, kept]: unknown[] = Array.isArray(reply) ? reply : [];
+  const verdict = decode(StoredVerdict, typeof kept === 'string' ? kept : null);
+  if (added === 1 && typeof count === 'number') return { added: true, count, verdict };
+  if (added === 0 && verdict) return { added: false, verdict };
+  throw new Error(`unexpected reply from a Redis script: ${JSON.stringify(reply)}`);
+}
+
 /**
  * `url` with its password (and a user name, which for Redis ACLs is half the secret) replaced by
  * `***`, for messages. Never put the raw `REDIS_URL` in a log or an error.
@@ -261,9 +296,9 @@ export function redactRedisUrl(url: string): string {
 /** Options of {@link RedisStateStore.connect}. */
 export interface RedisStateStoreOptions {
   /**
-   * Told once when Redis becomes unavailable after start (the connection dropped, or a command
-   * timed out), with the first error seen; ioredis reconnects by itself. The API passes its
-   * logger. Messages hold host and port, never the password.
+   * Told once when Redis becomes unavailable after start (the connection dropped, a command
+   * timed out, or it refuses writes), with the first error seen; ioredis reconnects by itself.
+   * The API passes its logger. Messages hold host and port, never the password.
    */
   onUnavailable?: (error: Error | undefined) => void;
   /** Told once when Redis answers again after {@link onUnavailable}. */
@@ -274,22 +309,37 @@ export interface RedisStateStoreOptions {
 const COMMAND_TIMED_OUT = 'Command timed out';
 
 /**
+ * How Redis starts its refusal of a write while it is up: out of memory under `noeviction`
+ * (`OOM`), a read-only replica (`READONLY`), a snapshot that failed to save (`MISCONF`).
+ */
+const REFUSES_WRITES = /^(?:OOM|READONLY|MISCONF)\b/;
+
+/**
  * The shared state of several API instances, in one Redis (`REDIS_URL`). Each operation is one
- * command or one Lua script on one key, so it is atomic across instances; every key starts with
- * {@link REDIS_KEY_PREFIX} and expires. Time is Redis's own (relative `PEXPIRE`), except the free
- * budget's day, which is the caller's `now`.
+ * command or one Lua script (on one key, but for `addResolved`'s two), so it is atomic across
+ * instances; every key starts with {@link REDIS_KEY_PREFIX} and expires. Time is Redis's own
+ * (relative `PEXPIRE`), except the free budget's day, which is the caller's `now`.
  *
  * Faults are answers: while Redis is away every operation fails at once (no offline queue, no
  * retries of commands in flight, which could count twice) with {@link StoreUnavailableError}, a
  * command that hangs fails after {@link COMMAND_TIMEOUT_MS} and the ones after it at once until
- * Redis answers a probe, and ioredis reconnects by itself.
+ * Redis answers a probe, a Redis that refuses writes is unavailable until a probe write succeeds,
+ * and ioredis reconnects by itself.
  */
 export class RedisStateStore implements StateStore {
   readonly kind = 'redis' as const;
   private readonly cache: PlaceCache;
   /** Set by a command that timed out on a connection that looks ready; cleared by any answer. */
   private hung = false;
-  /** The one `PING` asking a hung Redis whether it answers again (see {@link call}). */
+  /**
+   * Set by a write Redis refused while up (see {@link REFUSES_WRITES}); cleared only by a write
+   * that succeeds, since reads go on answering.
+   */
+  private refusingWrites = false;
+  /**
+   * The one probe under way (see {@link call}): a `PING` asking a hung Redis whether it answers
+   * again, or a write asking one that refuses writes whether it takes them again.
+   */
   private probe: Promise<unknown> | undefined;
 
   /** {@link RedisStateStoreOptions.onUnavailable} was told and Redis has not answered since. */
@@ -318,7 +368,7 @@ export class RedisStateStore implements StateStore {
   }
 
   available(): boolean {
-    return this.client.status === 'ready' && !this.hung;
+    return this.client.status === 'ready' && !this.hung && !this.refusingWrites;
   }
 
   /**
@@ -328,6 +378,12 @@ export class RedisStateStore implements StateStore {
    * it answers again, commands fail at once instead of each waiting out the timeout, and one
    * `PING` at a time asks whether it is back. So a hang costs one request the timeout, not every
    * request, and no write piles up in the socket to run when a frozen Redis wakes.
+   *
+   * Once Redis has refused a write while up (out of memory, a read-only replica, a failed
+   * snapshot), the store is unavailable (health says so, and the outage is logged once) though
+   * commands still run: reads answer and writes fail as Redis refuses them. Only a write that
+   * succeeds says writes are taken again, so one small write at a time, {@link redisKeys.probe},
+   * is tried alongside the commands until one does.
    */
   private async call<T>(command: (redis: Redis) => Promise<T>): Promise<T> {
     if (this.hung) {
@@ -338,6 +394,16 @@ export class RedisStateStore implements StateStore {
         .finally(() => (this.probe = undefined));
       throw new StoreUnavailableError('unreachable', 'Redis: no answer (it hangs)');
     }
+    if (this.refusingWrites) {
+      this.probe ??= this.client
+        .set(redisKeys.probe, '1', 'PX', PROBE_TTL_MS)
+        .then(() => {
+          this.refusingWrites = false;
+          this.answered();
+        })
+        .catch(() => undefined)
+        .finally(() => (this.probe = undefined));
+    }
     try {
       const answer = await command(this.client);
       this.answered();
@@ -347,30 +413,40 @@ export class RedisStateStore implements StateStore {
       if (cause.message === COMMAND_TIMED_OUT && !this.hung) {
         this.hung = true;
         this.lost(cause);
+      } else if (
+        error instanceof ReplyError &&
+        REFUSES_WRITES.test(cause.message) &&
+        !this.refusingWrites
+      ) {
+        this.refusingWrites = true;
+        this.lost(cause);
       }
       throw new StoreUnavailableError('unreachable', `Redis: ${cause.message}`, { cause });
     }
   }
 
-  /** Redis answered: it neither hangs nor is away. */
+  /** Redis answered: it does not hang, and is back unless it still refuses writes. */
   private answered(): void {
     this.hung = false;
-    if (this.down && this.client.status === 'ready') {
+    if (this.down && !this.refusingWrites && this.client.status === 'ready') {
       this.down = false;
       this.options.onAvailable?.();
     }
   }
 
-  /** Redis went away (the connection closed) or hangs: told once, until it answers again. */
+  /**
+   * Redis went away (the connection closed), hangs or refuses writes: told once, until it
+   * answers again (and takes writes).
+   */
   private lost(error: Error | undefined): void {
     if (this.closing || this.down) return;
     this.down = true;
     this.options.onUnavailable?.(error);
   }
 
-  /** Runs one of the {@link SCRIPTS} on `key`, as {@link call} does a command. */
-  private script(name: keyof ScriptCommands, key: string, ...args: Array<string | number>) {
-    return this.call((redis) => (redis as unknown as ScriptCommands)[name](key, ...args));
+  /** Runs one of the {@link SCRIPTS} on its `keys`, as {@link call} does a command. */
+  private script(name: keyof ScriptCommands, keys: string[], ...args: Array<string | number>) {
+    return this.call((redis) => (redis as unknown as ScriptCommands)[name](...keys, ...args));
   }
 
   /**
@@ -401,7 +477,8 @@ export class RedisStateStore implements StateStore {
       throw new Error(`REDIS_URL is not a usable Redis URL (${where}).`, { cause: error });
     }
     for (const [name, lua] of Object.entries(SCRIPTS)) {
-      redis.defineCommand(name, { numberOfKeys: 1, lua });
+      const numberOfKeys = SCRIPT_KEYS[name as keyof typeof SCRIPTS] ?? 1;
+      redis.defineCommand(name, { numberOfKeys, lua });
     }
     const secret = passwordOf(url);
     // Set once connected: before that, errors explain a failed start instead.
@@ -437,10 +514,12 @@ export class RedisStateStore implements StateStore {
    * What makes this Redis unsafe for payments, read from its configuration at start (the API logs
    * each as an error): a `maxmemory-policy` other than `noeviction` (under memory pressure Redis
    * would drop keys, payer bindings and server counts of open payments among them, where
-   * `noeviction` refuses writes instead, which the API answers 503), and no persistence at all
-   * (`appendonly no` and no `save` schedule: a restart forgets every binding and count). Empty
-   * when both are right; a Redis that refuses `CONFIG GET` (managed services often do) gets a
-   * reminder to check by hand.
+   * `noeviction` refuses writes instead, which the API answers 503), and `appendonly no`: with no
+   * `save` schedule a restart forgets every binding and count, and with one a crash goes back to
+   * the last snapshot, so a payment captured since looks open again (its lookups served free
+   * until the next usage report reads the intent) and the counts and bindings made since are
+   * lost. Empty when both are right; a Redis that refuses `CONFIG GET` (managed services often
+   * do) gets a reminder to check by hand.
    */
   async durabilityProblems(): Promise<string[]> {
     // One name a call: Redis before 7 takes a single pattern.
@@ -454,7 +533,7 @@ export class RedisStateStore implements StateStore {
         config[name] = await read(name);
     } catch (error) {
       return [
-        `Redis refused CONFIG GET (${(error as Error).message}): make sure it persists (appendonly yes, or RDB snapshots) and uses maxmemory-policy noeviction, or payments can be forgotten`,
+        `Redis refused CONFIG GET (${(error as Error).message}): make sure it persists every write (appendonly yes) and uses maxmemory-policy noeviction, or payments can be forgotten`,
       ];
     }
     const problems: string[] = [];
@@ -464,9 +543,11 @@ export class RedisStateStore implements StateStore {
         `Redis maxmemory-policy is ${policy}: under memory pressure it would evict keys, payer bindings and server counts of open payments among them. Set maxmemory-policy noeviction (writes are then refused, which the API answers 503).`,
       );
     }
-    if (config.appendonly === 'no' && (config.save ?? '').trim() === '') {
+    if (config.appendonly === 'no') {
       problems.push(
-        'Redis does not persist (appendonly no, no save schedule): a restart forgets every payer binding, verdict and server count. Turn on appendonly yes (or RDB snapshots).',
+        (config.save ?? '').trim() === ''
+          ? 'Redis does not persist (appendonly no, no save schedule): a restart forgets every payer binding, verdict and server count. Turn on appendonly yes (appendfsync everysec).'
+          : 'RDB snapshots alone lose every write since the last snapshot: a captured payment can look open again, counts and payer bindings made since are lost; turn on appendonly yes (appendfsync everysec).',
       );
     }
     return problems;
@@ -489,7 +570,7 @@ export class RedisStateStore implements StateStore {
     const [ok, value] = pairOf(
       await this.script(
         'reserveLinks',
-        redisKeys.links(intentId),
+        [redisKeys.links(intentId)],
         allowed,
         PAYMENT_STATE_TTL_MS,
         ...linkKeys,
@@ -498,14 +579,10 @@ export class RedisStateStore implements StateStore {
     return ok === 1 ? { ok: true, newlyCounted: value } : { ok: false, remaining: value };
   }
 
-  async addResolved(intentId: string, placeKeys: string[]): Promise<number> {
-    return numberOf(
-      await this.script(
-        'addResolved',
-        redisKeys.resolved(intentId),
-        PAYMENT_STATE_TTL_MS,
-        ...placeKeys,
-      ),
+  async addResolved(intentId: string, placeKeys: string[]): Promise<AddedPlaces> {
+    const keys = [redisKeys.resolved(intentId), redisKeys.verdict(intentId)];
+    return addedPlacesOf(
+      await this.script('addResolved', keys, PAYMENT_STATE_TTL_MS, ...placeKeys),
     );
   }
 
@@ -554,7 +631,7 @@ export class RedisStateStore implements StateStore {
     const due = numberOf(
       await this.script(
         'recordUse',
-        redisKeys.use(intentId),
+        [redisKeys.use(intentId)],
         at,
         reportEveryMs,
         PAYMENT_STATE_TTL_MS,
@@ -566,7 +643,7 @@ export class RedisStateStore implements StateStore {
   async recordAuthorization(intentId: string, at: number): Promise<number> {
     assertWhole('at', at);
     return numberOf(
-      await this.script('recordAuthorization', redisKeys.use(intentId), at, PAYMENT_STATE_TTL_MS),
+      await this.script('recordAuthorization', [redisKeys.use(intentId)], at, PAYMENT_STATE_TTL_MS),
     );
   }
 
@@ -586,7 +663,7 @@ export class RedisStateStore implements StateStore {
     const [ok, remaining] = pairOf(
       await this.script(
         'takeFree',
-        redisKeys.free(clientKey, now),
+        [redisKeys.free(clientKey, now)],
         count,
         perDay,
         freeDayTtlMs(now),
@@ -597,23 +674,23 @@ export class RedisStateStore implements StateStore {
 
   async returnFreeLinks(clientKey: string, count: number, now: number): Promise<void> {
     assertWhole('count', count);
-    await this.script('returnFree', redisKeys.free(clientKey, now), count);
+    await this.script('returnFree', [redisKeys.free(clientKey, now)], count);
   }
 
   async hit(key: string, windowMs: number, max: number): Promise<CounterHit> {
     assertWhole('windowMs', windowMs, 1);
     assertWhole('max', max);
-    const [count, resetMs] = pairOf(await this.script('hit', redisKeys.counter(key), windowMs));
+    const [count, resetMs] = pairOf(await this.script('hit', [redisKeys.counter(key)], windowMs));
     return { allowed: count <= max, count, resetMs };
   }
 
   async tryLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
     assertWhole('ttlMs', ttlMs, 1);
-    return numberOf(await this.script('tryLease', redisKeys.lease(name), holder, ttlMs)) === 1;
+    return numberOf(await this.script('tryLease', [redisKeys.lease(name)], holder, ttlMs)) === 1;
   }
 
   async releaseLease(name: string, holder: string): Promise<boolean> {
-    return numberOf(await this.script('releaseLease', redisKeys.lease(name), holder)) === 1;
+    return numberOf(await this.script('releaseLease', [redisKeys.lease(name)], holder)) === 1;
   }
 
   async close(): Promise<void> {

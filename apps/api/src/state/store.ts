@@ -65,6 +65,24 @@ export interface PaymentVerdict {
   places: number;
 }
 
+/**
+ * The result of {@link StateStore.addResolved}: the places added and the payment's count, or
+ * nothing added because its kept verdict says it is settling or settled.
+ */
+export type AddedPlaces =
+  | {
+      added: true;
+      /** Distinct places resolved for the payment so far, these included. */
+      count: number;
+      /** The verdict kept when they were added: `requires_capture`, or none (never kept, or lost). */
+      verdict: PaymentVerdict | undefined;
+    }
+  | {
+      added: false;
+      /** The `settling`, `succeeded` or `canceled` verdict that stopped them. */
+      verdict: PaymentVerdict;
+    };
+
 /** The result of {@link StateStore.recordUse}. */
 export interface PaymentUse {
   /**
@@ -114,9 +132,12 @@ export interface StateStore {
   /**
    * Records places the server resolved for a payment (a set: the same place twice counts once)
    * and returns how many distinct places it has resolved so far, the floor of what capture
-   * charges. Kept {@link PAYMENT_STATE_TTL_MS} from the last addition.
+   * charges; only while the payment's kept verdict is none or `requires_capture`, in the same
+   * atomic step. Capture and the sweep mark a payment `settling` before they read its count, so
+   * places are either added before the mark, and charged, or refused after it (nothing added),
+   * never added too late to be charged. Kept {@link PAYMENT_STATE_TTL_MS} from the last addition.
    */
-  addResolved(intentId: string, placeKeys: string[]): Promise<number>;
+  addResolved(intentId: string, placeKeys: string[]): Promise<AddedPlaces>;
 
   /**
    * Records which browser created a payment (the hash of its payer cookie), kept
@@ -208,9 +229,9 @@ export interface StateStore {
 /**
  * Thrown by every {@link StateStore} operation the store cannot carry out now, so that callers can
  * answer 503 instead of 500: `unreachable` when Redis is down, restarting, refusing writes (out of
- * memory under `noeviction`) or too slow to answer (a command timeout); `full` when the memory
- * store refuses a new payment because all it may keep are open authorizations. The cause holds
- * the client's own error for the log.
+ * memory under `noeviction`, a read-only replica, a failed snapshot) or too slow to answer (a
+ * command timeout); `full` when the memory store refuses a new payment because all it may keep
+ * are open authorizations. The cause holds the client's own error for the log.
  */
 export class StoreUnavailableError extends Error {
   constructor(
