@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadSettings, SettingsError } from './config.js';
 
@@ -116,6 +117,57 @@ describe('loadSettings', () => {
     expect(problemsOf({ TRUST_PROXY: 'true' })).toContain('never true');
     expect(problemsOf({ TRUST_PROXY: 'TRUE' })).toContain('never true');
     expect(problemsOf({ TRUST_PROXY: 'proxy.example' })).toContain('TRUST_PROXY');
+  });
+
+  describe('TRUST_PROXY ranges', () => {
+    const keys = { STRIPE_SECRET_KEY: SECRET, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE };
+    const trusted = (value: string) => loadSettings({ ...keys, TRUST_PROXY: value }).trustProxy;
+    const refused = (value: string) => problemsOf({ ...keys, TRUST_PROXY: value });
+
+    it('takes ranges up to an IPv4 /8 and an IPv6 /32, and every one Fastify then compiles', () => {
+      const values = [
+        '10.0.0.0/8',
+        '203.0.113.7/32',
+        '2001:db8::/32',
+        '2001:db8::1/128',
+        '::ffff:10.0.0.0/104',
+        '::ffff:10.0.0.1',
+      ];
+      for (const value of values) {
+        expect(trusted(value), value).toEqual([value]);
+        // Fastify compiles it at construction (proxy-addr), throwing on what it cannot read.
+        expect(() => Fastify({ trustProxy: value }), value).not.toThrow();
+      }
+      expect(trusted('10.0.0.0/8, 2001:db8::/32')).toEqual(['10.0.0.0/8', '2001:db8::/32']);
+    });
+
+    it('refuses wider ranges, which let every client inside choose its own address', () => {
+      for (const value of ['10.0.0.0/7', '0.0.0.0/1,128.0.0.0/1', '2001:db8::/31', '::/1']) {
+        expect(refused(value), value).toMatch(/TRUST_PROXY: .* is wider than an IPv[46] \/(8|32)/);
+        expect(refused(value), value).toContain('could choose its own address');
+      }
+      expect(refused('10.0.0.1, 10.0.0.0/7')).toContain('10.0.0.0/7 is wider than an IPv4 /8');
+    });
+
+    it('refuses IPv6 ranges that hold every IPv4 client (as ::ffff:a.b.c.d) past the IPv4 limit', () => {
+      for (const value of ['::ffff:0.0.0.0/96', '::ffff:10.0.0.0/103', '::/32', '::/80']) {
+        expect(refused(value), value).toContain('could choose its own address');
+      }
+    });
+
+    it('refuses /0 and what is no address as a settings error, never a crash at start', () => {
+      const settingsError = (value: string) => {
+        expect(() => loadSettings({ ...keys, TRUST_PROXY: value }), value).toThrow(SettingsError);
+        return refused(value);
+      };
+      expect(settingsError('0.0.0.0/0')).toContain('0.0.0.0/0 is wider than an IPv4 /8');
+      expect(settingsError('::/0')).toContain('::/0 is wider than an IPv6 /32');
+      expect(settingsError('10.0.0.0/33')).toContain('10.0.0.0/33');
+      expect(settingsError('2001:db8::/129')).toContain('2001:db8::/129');
+      for (const value of ['10.0.0.256', '1.2.3', '10.0.0.01', ':::1', '1:2:3:4:5:6:7:8:9']) {
+        expect(settingsError(value), value).toContain(`${value} is not an IP address`);
+      }
+    });
   });
 
   describe('demo payments (no Stripe keys)', () => {

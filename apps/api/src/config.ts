@@ -1,7 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ipaddr from 'ipaddr.js';
 import * as v from 'valibot';
 import { REACHABLE_DEMO_MAX_PLACES } from '@placeport/contract';
 
@@ -36,7 +38,8 @@ export interface Settings {
   /**
    * Proxies in front of the API whose `X-Forwarded-For` is believed (`TRUST_PROXY`): a hop count,
    * or a list of proxy addresses/CIDRs; false when none. Never "any": with `true` every client
-   * could pick its own address, and so its own rate-limit key and free budget.
+   * could pick its own address, and so its own rate-limit key and free budget; for the same
+   * reason no range is wider than an IPv4 /8 or an IPv6 /32.
    */
   trustProxy: number | string[] | false;
   /**
@@ -184,6 +187,14 @@ const EnvSchema = v.object({
         (text) => text.trim().toLowerCase() === 'false' || TRUST_PROXY_VALUE.test(text.trim()),
         'must be a number of proxy hops (e.g. 1) or a comma-separated list of proxy addresses (e.g. 10.0.0.1, 10.0.1.0/24)',
       ),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed || !TRUST_PROXY_VALUE.test(dataset.value.trim())) return;
+        const trusted = trustProxyOf(dataset.value);
+        for (const entry of Array.isArray(trusted) ? trusted : []) {
+          const problem = untrustworthyRange(entry);
+          if (problem) addIssue({ message: problem });
+        }
+      }),
     ),
   ),
   DEMO_PAYMENTS: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'off'),
@@ -227,6 +238,54 @@ const EnvSchema = v.object({
 /** A hop count (1–99), or comma-separated IPv4/IPv6 addresses, each with an optional /prefix. */
 const TRUST_PROXY_VALUE =
   /^(?:\d{1,2}|[0-9A-Fa-f.:]{2,45}(?:\/\d{1,3})?(?:\s*,\s*[0-9A-Fa-f.:]{2,45}(?:\/\d{1,3})?){0,31})$/;
+
+/**
+ * The widest proxy range `TRUST_PROXY` takes, by IP version. Fastify believes the
+ * `X-Forwarded-For` entry before any trusted address, so a client inside a trusted range can
+ * choose its own address (its own rate limits and free budget); a range wider than these holds
+ * far more than a provider's proxies, and the widest (`0.0.0.0/1,128.0.0.0/1`, `::/1`) hold
+ * everyone, as `true` would.
+ */
+const WIDEST_PROXY_PREFIX = { 4: 8, 6: 32 } as const;
+
+/**
+ * IPv4 addresses as an IPv6 socket sees them (`::ffff:a.b.c.d`, the first 96 bits): Fastify
+ * matches an IPv4 client against an IPv6 range in this form, so such a range is measured as IPv4.
+ */
+const IPV4_MAPPED = { base: ipaddr.IPv6.parse('::ffff:0:0'), prefix: 96 };
+
+/**
+ * Why one `TRUST_PROXY` entry (an address, or an address/prefix) cannot be trusted, or undefined
+ * when it can. What Fastify's own reading (proxy-addr) would refuse is refused here first (no
+ * address, a prefix past the address's bits, /0), so a bad value stops start-up with the other
+ * settings' problems instead of crashing it; `isIP` is the stricter reader (no `127.1`).
+ */
+function untrustworthyRange(entry: string): string | undefined {
+  const slash = entry.lastIndexOf('/');
+  const address = slash === -1 ? entry : entry.slice(0, slash);
+  const version = isIP(address);
+  if (version !== 4 && version !== 6) return `${entry} is not an IP address or range`;
+  const bits = version === 4 ? 32 : 128;
+  const prefix = slash === -1 ? bits : Number(entry.slice(slash + 1));
+  if (!Number.isInteger(prefix) || prefix > bits) {
+    return `${entry}: an IPv${version} prefix is at most /${bits}`;
+  }
+  const why = `every client inside it could choose its own address (and its own rate limits and free budget) through X-Forwarded-For; name the proxies' own addresses`;
+  if (prefix < WIDEST_PROXY_PREFIX[version]) {
+    return `${entry} is wider than an IPv${version} /${WIDEST_PROXY_PREFIX[version]}: ${why}`;
+  }
+  if (version === 6) {
+    // Holds IPv4-mapped addresses: the whole block when at most /96, else a part of it.
+    const mapped = IPV4_MAPPED.base.match(
+      ipaddr.IPv6.parse(address),
+      Math.min(prefix, IPV4_MAPPED.prefix),
+    );
+    if (mapped && prefix - IPV4_MAPPED.prefix < WIDEST_PROXY_PREFIX[4]) {
+      return `${entry} holds IPv4 addresses (as ::ffff:a.b.c.d) wider than an IPv4 /${WIDEST_PROXY_PREFIX[4]}: ${why}`;
+    }
+  }
+  return undefined;
+}
 
 /** Hosts that are only reachable from this machine: demo payments are safe there. */
 export function isLoopbackHost(host: string): boolean {
