@@ -302,6 +302,18 @@ describe('only links that need a lookup are sent and counted (product.md, "Needs
     expect(Object.keys(body.results as object).sort()).toEqual([...lookups].sort());
   });
 
+  it('answers links named like object properties (__proto__) as not_allowed, never drops one', async () => {
+    stack = await startStack();
+    const named = ['__proto__', 'constructor', 'toString'];
+    const { status, body } = await resolve([...named, pin]);
+    expect(status).toBe(200);
+    // JSON.parse keeps `__proto__` as a key of its own, as a browser's does.
+    expect(Object.entries(body.failures as object).sort()).toEqual(
+      named.map((link) => [link, 'not_allowed']).sort(),
+    );
+    expect(Object.keys(body.results as object)).toEqual([pin]);
+  });
+
   it("with a payment: refused and pinned links use nothing of the payment's allowance", async () => {
     stack = await startStack();
     const id = await paidIntent(5);

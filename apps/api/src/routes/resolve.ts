@@ -121,11 +121,15 @@ export function registerResolveRoute(app: FastifyInstance): void {
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) gone.abort();
       });
-      const { results, failures, report } = await app.resolver.resolve([...lookups, ...answered], {
+      const resolved = await app.resolver.resolve([...lookups, ...answered], {
         // The client gone, or the server closing: the batch answers with what it found.
         signal: AbortSignal.any([gone.signal, app.closing]),
         requester: queueTurn(requester),
       });
+      const { results, report } = resolved;
+      // Keyed by links as sent, any text: on a plain object a refused `__proto__` would set the
+      // prototype and vanish from the answer. (The resolver never gets such a link.)
+      const failures: Resolved['failures'] = Object.assign(Object.create(null), resolved.failures);
       for (const link of refused) failures[link] = 'not_allowed';
       request.log.info({ resolve: report, refused: refused.length }, 'resolved batch');
       await app.allowance.resolved(requester, Object.keys(results), log);
