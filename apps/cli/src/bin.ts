@@ -5,7 +5,7 @@
  * converter, the writers, the summary) is an ES module bundle, `dist/main.js`, imported only for a
  * run, so `placeport --help` costs little more than Node starting.
  */
-import { processPrinter, readMachine, type Machine } from './config.js';
+import { printable, processPrinter, readMachine, type Machine } from './config.js';
 import { startCommand, type ConvertCommand } from './usage.js';
 
 /**
@@ -29,7 +29,12 @@ async function run(command: ConvertCommand, machine: Machine): Promise<void> {
   process.exitCode = await runCommand(command, machine);
 }
 
-const start = startCommand(process.argv.slice(2), processPrinter, readMachine);
+// Usage messages quote the arguments given (an option's name, a --format's value): made printable.
+const start = startCommand(
+  process.argv.slice(2),
+  { ...processPrinter, stderr: (text) => processPrinter.stderr(printable(text)) },
+  readMachine,
+);
 if (start.kind === 'exit') process.exitCode = start.code;
 // A failure the run does not answer itself ends the process as an uncaught error would (exit 1).
 else void run(start.command, start.machine);

@@ -5,7 +5,7 @@
  * Where it is by default is `defaultCacheFile` (config.ts), which `--help` shows without loading this.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CACHE_MAX_ENTRIES, CACHE_TTL_MS, type MemoryPlaceCache } from '@placeport/resolver';
 import * as v from 'valibot';
@@ -29,35 +29,77 @@ const CacheFile = v.object({
   entries: v.array(v.unknown()),
 });
 
-/** What loading found: how many places came back, or why the file was not used. */
+/**
+ * What loading found: how many places came back; no file yet (or an empty one); a PlacePort cache
+ * file that cannot be read in full, or a path where no file can be (a folder), which the run
+ * replaces at its end where it can; or a file that is not a PlacePort cache file at all, which is
+ * never written over.
+ */
 export type LoadOutcome =
   | { kind: 'loaded'; entries: number }
   | { kind: 'missing' }
-  | { kind: 'unreadable'; reason: string };
+  | { kind: 'unreadable'; reason: string }
+  | { kind: 'foreign'; reason: string };
 
 /** One entry as the file holds it: `[key, lat, lng, placeId | null, expiresAt]`. */
 type FileEntry = v.InferOutput<typeof Entry>;
 
-/** The file's readable entries, or why there are none (missing, or not a cache file). */
+/**
+ * Larger than any cache file this version writes (CACHE_MAX_ENTRIES entries take about 10 MB): a
+ * larger file at the cache's path is someone else's (an archive given by mistake), and is not read.
+ */
+const MAX_CACHE_FILE_BYTES = 128 * 1024 * 1024;
+
+/** How every cache file this version writes begins, whole or cut short. */
+const OWN_FILE_START = `{"version":${CACHE_FILE_VERSION},`;
+
+/**
+ * The file's readable entries, or why there are none. A file is taken to be a PlacePort cache file
+ * only when it is JSON holding this version's `version` field, or begins as this version writes
+ * it: anything else (a list, an archive, a note given as `--cache-file`) is `foreign`, and the CLI
+ * refuses to write over it. A device or a pipe is never read.
+ */
 async function readEntries(
   file: string,
 ): Promise<{ kind: 'read'; entries: FileEntry[] } | Exclude<LoadOutcome, { kind: 'loaded' }>> {
+  let info;
+  try {
+    info = await stat(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'missing' };
+    // Nothing can be written there either (a file in place of a folder above it, no permission).
+    return { kind: 'unreadable', reason: code ?? String(error) };
+  }
+  // A folder is never replaced by a file: saving fails, the run goes on without the cache.
+  if (info.isDirectory()) return { kind: 'unreadable', reason: 'EISDIR' };
+  if (!info.isFile()) return { kind: 'foreign', reason: 'it is not a regular file' };
+  if (info.size > MAX_CACHE_FILE_BYTES) {
+    return { kind: 'foreign', reason: 'it is far larger than a cache file' };
+  }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'missing' };
-    return { kind: 'unreadable', reason: code ?? String(error) };
+    return { kind: 'foreign', reason: `it cannot be read, ${code ?? String(error)}` };
   }
+  // An empty file holds nothing to lose: it is a first run's file.
+  if (text.trim() === '') return { kind: 'missing' };
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    return { kind: 'unreadable', reason: 'not JSON' };
+    return text.startsWith(OWN_FILE_START)
+      ? { kind: 'unreadable', reason: 'cut short' }
+      : { kind: 'foreign', reason: 'it is not JSON' };
+  }
+  const version = (data as { version?: unknown } | null)?.version;
+  if (typeof data !== 'object' || Array.isArray(data) || version !== CACHE_FILE_VERSION) {
+    return { kind: 'foreign', reason: 'it is JSON, but not of a PlacePort cache file' };
   }
   const parsed = v.safeParse(CacheFile, data);
-  if (!parsed.success) return { kind: 'unreadable', reason: 'not a PlacePort cache file' };
+  if (!parsed.success) return { kind: 'unreadable', reason: 'its entries are not a list' };
   // An entry this version cannot read is dropped; the others still count.
   const entries = parsed.output.entries.flatMap((item) => {
     const entry = v.safeParse(Entry, item);
@@ -68,8 +110,9 @@ async function readEntries(
 
 /**
  * Restores the file's live entries into `cache`, each with its own expiry (never later than a fresh
- * entry's would be). A missing file is a first run; a file that cannot be read or parsed is
- * reported and left for {@link saveCacheFile} to replace, and the run starts with an empty cache.
+ * entry's would be). A missing or empty file is a first run; an unreadable cache file is reported and
+ * left for {@link saveCacheFile} to replace, and the run starts with an empty cache; a file that is
+ * not a cache file is answered `foreign`, for the caller to refuse.
  */
 export async function loadCacheFile(file: string, cache: MemoryPlaceCache): Promise<LoadOutcome> {
   const read = await readEntries(file);
@@ -82,12 +125,18 @@ export async function loadCacheFile(file: string, cache: MemoryPlaceCache): Prom
   return { kind: 'loaded', entries: cache.size };
 }
 
+/** Why a file at the cache's path that is not a PlacePort cache file is left alone, and what to do. */
+export function foreignFileMessage(file: string, reason: string): string {
+  return `The cache file ${file} is not a PlacePort cache file (${reason}), so placeport will not write over it: give another --cache-file (or --no-cache), or remove that file.`;
+}
+
 /**
  * Writes the cache's live entries to `file` atomically: into a temporary file beside it, then
  * renamed over it, so an interrupted run never leaves half a file. Just before writing, the file
  * is read again and its live entries the cache does not hold are kept (the cache's own win), so a
  * second run at the same time, which saved meanwhile, does not lose what it found, up to
- * `maxEntries` in all. Resolves to how many entries were written.
+ * `maxEntries` in all. Resolves to how many entries were written; throws (with
+ * {@link foreignFileMessage}) when what is at `file` now is not a PlacePort cache file.
  */
 export async function saveCacheFile(
   file: string,
@@ -106,6 +155,8 @@ export async function saveCacheFile(
   await makeFolder(path.dirname(file));
   const held = new Set(entries.map(([key]) => key));
   const onDisk = await readEntries(file);
+  // Loading refused such a file; one put there since is not written over either.
+  if (onDisk.kind === 'foreign') throw new Error(foreignFileMessage(file, onDisk.reason));
   if (onDisk.kind === 'read') {
     const now = Date.now();
     // The file holds no more than the cache may (CACHE_MAX_ENTRIES): the other run's entries that

@@ -13,6 +13,7 @@ Usage:
   placeport convert <archive.zip> --out <dir> [options]
   placeport convert <list - failed-places.csv> --out <dir> [options]   (retry an earlier run's failures)
   placeport --help
+  placeport --version
 
 Getting the archive: at https://takeout.google.com, deselect all, then select "Saved" (your saved
 lists) and "Maps (your places)" (your starred places), and export. Both are converted: the lists
@@ -49,6 +50,7 @@ Options:
   --json                         Print a machine-readable summary instead of text.
   --force                        Replace files already in the --out folder (see Output).
   -h, --help                     Show this help.
+  --version                      Show placeport's version.
 
 The cache file:
   Places found in a run are kept, so running again (e.g. after Google refused some lookups) looks
@@ -98,8 +100,9 @@ Exit codes:
        not fatal; an empty list is not an error)
   1    bad input (not a ZIP, no lists, more than ${CAP} places, an unreadable list, an unknown
        --list), or files that could not be written (the other lists still are; the summary says why)
-  2    wrong usage (unknown option, missing --out, --offline with --api, …), an --out folder
-       that cannot be made or written, or files already in it without --force (nothing written)
+  2    wrong usage (unknown option, missing --out, --offline with --api, …), a cache file that
+       is not placeport's (never written over), an --out folder that cannot be made or written,
+       or files already in it without --force (nothing written)
   3    Google (or, with --api, the PlacePort API, or Google from it) could not be reached: lookups
        stopped, the lists were written with what had coordinates, the rest is in the failed-places
        CSVs

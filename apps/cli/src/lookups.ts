@@ -15,6 +15,7 @@ import {
 import { createResolveClient } from '@placeport/converter/worker';
 import type { CliEnvironment } from './config.js';
 import { describeNetworkError, watchNetwork } from './network.js';
+import { UsageError } from './usage.js';
 
 /** What the lookups of one run did. */
 export interface LookupStats {
@@ -102,14 +103,16 @@ export interface LocalLookups extends Lookups {
 }
 
 /**
- * Local lookups with their cache, restored from `cacheFile` when there is one (a file that cannot be
- * read is reported through `warn`, and the run starts with an empty cache). Each batch the pipeline
- * sends goes to the resolver as a paid client (local runs have no free tier to share), and its
- * answer is returned as the pipeline's `{ results, failures }`. When the resolver says Google cannot
- * be reached (its breaker opened because nothing answered: details `unreachable`), the answer says
- * so, and the pipeline stops sending and retrying; the statistics keep the network's cause. The resolver, undici and
- * the cache file's code are imported here, when a run has links to look up, so `--help`, `--offline`
- * and archives whose links all carry coordinates never load them.
+ * Local lookups with their cache, restored from `cacheFile` when there is one (a cache file that
+ * cannot be read is reported through `warn`, and the run starts with an empty cache; a file that
+ * is not a cache file throws {@link UsageError}). Each batch the pipeline sends goes to the
+ * resolver as a paid client (local runs have no free tier to share), and its answer is returned as
+ * the pipeline's `{ results, failures }`. When the resolver says Google cannot be reached (its
+ * breaker opened because nothing answered: details `unreachable`), or no request of the run has
+ * got any answer yet, the answer says so, and the pipeline stops sending and retrying; the
+ * statistics keep the network's cause. The resolver, undici and the cache file's code are imported
+ * here, when a run has links to look up, so `--help`, `--offline` and archives whose links all
+ * carry coordinates never load them.
  */
 export async function openLocalLookups(options: {
   cacheFile: string | undefined;
@@ -130,6 +133,11 @@ export async function openLocalLookups(options: {
   if (cacheFile) {
     const outcome = await cacheFiles.loadCacheFile(cacheFile, cache);
     if (outcome.kind === 'loaded') loaded = outcome.entries;
+    // Not a PlacePort cache file (an archive or a note given as --cache-file): the run would write
+    // over it at its end, so it stops now, before any lookup.
+    if (outcome.kind === 'foreign') {
+      throw new UsageError(cacheFiles.foreignFileMessage(cacheFile, outcome.reason));
+    }
     if (outcome.kind === 'unreadable') {
       damaged = true;
       options.warn(
@@ -159,8 +167,13 @@ export async function openLocalLookups(options: {
     stats.cacheHits += report.cacheHits;
     stats.upstreamRequests.pages += report.upstreamRequests.pages;
     stats.upstreamRequests.places += report.upstreamRequests.places;
-    const unreachable = (report.details.unreachable ?? 0) > 0 && !signal.aborted;
-    if (unreachable) stats.unreachable ??= { cause: network.lastFailure() ?? 'no answer' };
+    // The resolver says `unreachable` only once its breaker opened, at the 8th request in a row
+    // without an answer: a run of a few links that got no answer at all is just as cut off.
+    const failure = network.lastFailure();
+    const unreachable =
+      !signal.aborted &&
+      ((report.details.unreachable ?? 0) > 0 || (failure !== undefined && !network.anyAnswer()));
+    if (unreachable) stats.unreachable ??= { cause: failure ?? 'no answer' };
     return { results, failures, ...(unreachable ? { unreachable: true } : {}) };
   };
   return {

@@ -15,6 +15,7 @@ import {
   inspectCsv,
   LIMITS,
   type ConversionOptions,
+  type Limits,
   type ConversionProgress,
   type InspectedList,
 } from '@placeport/converter';
@@ -58,7 +59,7 @@ import {
   type CacheSummary,
   type CliSummary,
 } from './summary.js';
-import { startCommand, usageProblem, UsageError, type ConvertCommand } from './usage.js';
+import { jsonError, startCommand, usageProblem, UsageError, type ConvertCommand } from './usage.js';
 
 /** Links per request to a PlacePort API: its free tier answers 402 past that many in one request. */
 export const API_CHUNK_SIZE = FREE_TIER_MAX_URLS;
@@ -171,10 +172,12 @@ export async function runCommand(
   try {
     return await convert(command, io, machine.env, machine.interrupts ?? processInterrupts);
   } catch (error) {
-    // An ambiguous --list or an unusable output folder is wrong usage, found once reading starts.
+    // An ambiguous --list, an unusable output folder or cache file is wrong usage, found once
+    // reading starts.
     if (!(error instanceof UsageError)) throw error;
+    if (command.json) io.stdout(jsonError('usage', error.message));
     io.stderr(usageProblem(error));
-    return 2;
+    return EXIT.usage;
   }
 }
 
@@ -183,14 +186,16 @@ const INPUT_MESSAGE =
   'Give a ZIP file from Google Takeout with your saved places, or a failed-places CSV to retry.';
 
 /**
- * The lists `--list` names, in that order: each by its path in the archive, else the one list with
- * that name. Names repeat across folders (product.md), so a name that several lists share is wrong
- * usage, refused with their paths, any of which selects exactly. A name that matches nothing is bad
- * input (ConverterError `unknown-list`).
+ * The lists `--list` names, in that order, each once (a list named twice, by its name and by its
+ * path, is converted once): each by its path in the archive, else the one list with that name.
+ * Names repeat across folders (product.md), so a name that several lists share is wrong usage,
+ * refused with their paths, any of which selects exactly. A name that matches nothing is bad input
+ * (ConverterError `unknown-list`).
  */
 function pickListsOrRefuse(lists: InspectedList[], wanted: readonly string[]): InspectedList[] {
   try {
-    return pickLists(lists, wanted);
+    const picked = pickLists(lists, wanted);
+    return [...new Map(picked.map((list) => [list.path, list])).values()];
   } catch (error) {
     if (!(error instanceof ConverterError) || error.code !== 'ambiguous-list') throw error;
     const name = wanted.find((want) => lists.filter((list) => list.name === want).length > 1)!;
@@ -203,16 +208,35 @@ function pickListsOrRefuse(lists: InspectedList[], wanted: readonly string[]): I
 
 /**
  * The text of a CSV given on its own, in the encoding it was saved in (`decodeCsvFile`): a
- * failed-places CSV edited in Excel comes back in Windows-1252, which is said on stderr.
+ * failed-places CSV edited in Excel comes back in Windows-1252, which is said through `warn` (the
+ * file's name may hold anything, so it goes where every message is made printable).
  */
-function csvText(bytes: Buffer, file: string): string {
+function csvText(bytes: Buffer, file: string, warn: (text: string) => void): string {
   const { text, encoding } = decodeCsvFile(bytes);
   if (encoding === 'windows-1252') {
-    process.stderr.write(
-      `placeport: ${path.basename(file)} is not UTF-8; it was read as Windows-1252, as Excel saves a CSV.\n`,
+    warn(
+      `placeport: ${path.basename(file)} is not UTF-8; it was read as Windows-1252, as Excel saves a CSV.`,
     );
   }
   return text;
+}
+
+/**
+ * Refuses a CSV given on its own past the converter's limit for the lists of one archive
+ * (`maxCsvBytes`), before it is read: Node would hold it several times over while decoding and
+ * parsing it, and past a few hundred MB end the process with no word of why.
+ */
+export function checkCsvSize(
+  size: number,
+  file: string,
+  limits: Pick<Limits, 'maxCsvBytes'> = LIMITS,
+): void {
+  if (size <= limits.maxCsvBytes) return;
+  const megabytes = Math.round(limits.maxCsvBytes / (1024 * 1024));
+  throw new ConverterError(
+    'archive-too-large',
+    `${path.basename(file)} is larger than ${megabytes} MB, far more than a list of saved places holds. Give the ZIP file from Google Takeout (export only "Saved" and "Maps (your places)"), or a failed-places CSV to retry.`,
+  );
 }
 
 /**
@@ -221,7 +245,17 @@ function csvText(bytes: Buffer, file: string): string {
  */
 async function readLists(
   command: ConvertCommand,
+  io: CliIo,
 ): Promise<{ lists: InspectedList[]; retry: RetryInput | undefined }> {
+  // Measured before it is read: a Takeout part of several GB (or a CSV of hundreds of MB) is
+  // refused at once, not read for seconds (or refused by Node past 2 GiB with no word of the limit).
+  const info = await stat(command.archive).catch(() => undefined);
+  if (info?.isDirectory()) {
+    throw new ConverterError(
+      'not-a-zip',
+      `${command.archive} is a folder. Give the ZIP file you downloaded from Google Takeout instead (or one CSV list from it).`,
+    );
+  }
   const isZip = /\.zip$/i.test(command.archive);
   const isCsv = /\.csv$/i.test(command.archive);
   if (!isZip && !isCsv) throw new ConverterError('not-a-zip', INPUT_MESSAGE);
@@ -232,13 +266,8 @@ async function readLists(
       .replace(/\.csv$/i, '')
       .endsWith(FAILED_CSV_SUFFIX);
   const retry = isRetry ? await retryInput(command.archive) : undefined;
-  // Measured before it is read: a Takeout part of several GB is refused at once, not read for
-  // seconds (or refused by Node past 2 GiB with no word of the limit).
-  const size = await stat(command.archive).then(
-    (info) => info.size,
-    () => undefined,
-  );
-  if (isZip && size !== undefined) checkArchiveSize(size, LIMITS);
+  if (info && isZip) checkArchiveSize(info.size, LIMITS);
+  if (info && isCsv) checkCsvSize(info.size, command.archive);
   const bytes = await readFile(command.archive).catch((error: NodeJS.ErrnoException) => {
     throw new ConverterError(
       'extract-failed',
@@ -256,7 +285,7 @@ async function readLists(
           inflate: zlibInflate,
           release: releaseBytes,
         })
-      : inspectCsv(csvText(bytes, command.archive), path.basename(command.archive)));
+      : inspectCsv(csvText(bytes, command.archive, io.stderr), path.basename(command.archive)));
   } finally {
     // The lists are read: nothing refers to the file's bytes any more.
     releaseBytes(bytes);
@@ -265,6 +294,13 @@ async function readLists(
     lists: command.lists.length === 0 ? lists : pickListsOrRefuse(lists, command.lists),
     retry,
   };
+}
+
+/** Whether two paths name one file: the same path, or links to the same file. */
+async function sameFile(first: string, second: string): Promise<boolean> {
+  if (path.resolve(first) === path.resolve(second)) return true;
+  const [a, b] = await Promise.all([first, second].map((file) => stat(file).catch(() => null)));
+  return !!a && !!b && a.dev === b.dev && a.ino === b.ino;
 }
 
 /**
@@ -318,7 +354,12 @@ async function convert(
     stop.abort();
   });
   try {
-    const { lists: chosen, retry } = await readLists(command);
+    if (command.cacheFile && (await sameFile(command.archive, command.cacheFile))) {
+      throw new UsageError(
+        `--cache-file ${command.cacheFile} is the file being converted: give another --cache-file (the cache is written over at the end of a run).`,
+      );
+    }
+    const { lists: chosen, retry } = await readLists(command, io);
     const outDir = path.resolve(command.out);
     const outProblem = await outFolderProblem(outDir);
     if (outProblem) throw new UsageError(outProblem);
@@ -375,8 +416,9 @@ async function convert(
         try {
           cache.saved = await local.save(command.cacheFile);
         } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
           io.stderr(
-            `placeport: warning: the cache file ${command.cacheFile} could not be saved (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+            `placeport: warning: ${code ? `the cache file ${command.cacheFile} could not be saved (${code}).` : (error as Error).message}`,
           );
         }
       }
@@ -418,11 +460,7 @@ async function convert(
     if (error instanceof UsageError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (command.json) {
-      io.stdout(
-        JSON.stringify({
-          error: { code: error instanceof ConverterError ? error.code : 'unexpected', message },
-        }),
-      );
+      io.stdout(jsonError(error instanceof ConverterError ? error.code : 'unexpected', message));
     }
     io.stderr(`placeport: ${message}`);
     return interrupted ? EXIT[interrupted] : EXIT.failed;

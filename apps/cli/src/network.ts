@@ -48,20 +48,24 @@ export interface WatchedFetch {
   fetch: typeof globalThis.fetch;
   /** Why the latest request got no answer, when no answer came after it; else undefined. */
   lastFailure(): string | undefined;
+  /** Whether any request so far got an answer (of any status). */
+  anyAnswer(): boolean;
 }
 
 /** Wraps `inner`: every request that ends without an answer is described; any answer clears it. */
 export function watchNetwork(inner: typeof globalThis.fetch): WatchedFetch {
   let failure: string | undefined;
+  let answered = false;
   const watched: typeof globalThis.fetch = async (input, init) => {
     try {
       const response = await inner(input, init);
       failure = undefined;
+      answered = true;
       return response;
     } catch (error) {
       failure = describeNetworkError(error);
       throw error;
     }
   };
-  return { fetch: watched, lastFailure: () => failure };
+  return { fetch: watched, lastFailure: () => failure, anyAnswer: () => answered };
 }

@@ -213,12 +213,12 @@ function lookupLines(summary: CliSummary): string[] {
       ? `The PlacePort API refused the lookups (${lookups.refused.status}: ${lookups.refused.message}).`
       : 'The PlacePort API would not look up every place: its allowance was used up.';
     lines.push(
-      `${refusal} Places it did not look up are in the failed-places CSVs. To look them up from your own computer instead, run the same command without --api.`,
+      `${refusal} Places it did not look up are in the failed-places CSVs. To look them up from your own computer instead, give those CSVs back to placeport convert without --api (a retry needs no --force), or run the same command without --api and with --force.`,
     );
   }
   if (lookups.mode === 'local' && !unreachable && (unplaced.throttled || unplaced.unavailable)) {
     lines.push(
-      `Some lookups were refused by Google or failed: run the same command again later.${summary.cache ? ' Places already found are in the cache file and are not looked up again.' : ''}${proxyNote(lookups)}`,
+      `Some lookups were refused by Google or failed (in the failed-places CSVs): give those back to placeport convert later (a retry needs no --force), or run the same command again with --force.${summary.cache ? ' Places already found are in the cache file and are not looked up again.' : ''}${proxyNote(lookups)}`,
     );
   }
   if (summary.interrupted) {

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from '@placeport/contract';
 import { defaultCacheFile, EnvironmentError, type CliEnvironment, type Machine } from './config.js';
 import { helpText } from './help.js';
+import packageJson from '../package.json' with { type: 'json' };
 
 /** Wrong usage: the message is printed with a pointer to `--help`, and the exit code is 2. */
 export class UsageError extends Error {
@@ -39,7 +40,29 @@ export interface ConvertCommand {
   cacheFile: string | undefined;
 }
 
-export type Command = { kind: 'help'; toStdout: boolean } | ConvertCommand;
+export type Command = { kind: 'help'; toStdout: boolean } | { kind: 'version' } | ConvertCommand;
+
+/** What a conversion's command line looks like, for the refusal of one that is not. */
+const CONVERT_USAGE = 'expected "convert <archive.zip | failed-places.csv> --out <dir>"';
+
+/**
+ * Node's own words for an option `parseArgs` refused, as a sentence naming the option (its text
+ * suggests a `--` whose quote it never closes, and speaks of arguments rather than values).
+ */
+function parseProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown }).code;
+  const option = /'(-[^' ]*)/.exec(message)?.[1];
+  if (!option) return message;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `${option} is not an option of placeport`;
+  if (code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return message;
+  if (message.includes('does not take an argument')) return `${option} takes no value`;
+  // `--out --json`: the next word is taken for another option, not for --out's value.
+  if (message.includes('is ambiguous')) {
+    return `${option} needs a value (for one that starts with "-", write ${option}=<value>)`;
+  }
+  return `${option} needs a value`;
+}
 
 /** The form Google Maps Platform keys take (as the API checks `GOOGLE_MAPS_API_KEY`). */
 const API_KEY = /^[A-Za-z0-9_-]{8,200}$/;
@@ -92,17 +115,19 @@ export function parseCommandLine(
         json: { type: 'boolean', default: false },
         force: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(parseProblem(error));
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help', toStdout: true };
+  if (values.version) return { kind: 'version' };
   if (positionals.length === 0) return { kind: 'help', toStdout: false };
   const [command, archive, ...rest] = positionals;
   if (command !== 'convert' || !archive || rest.length > 0 || !values.out) {
-    throw new UsageError('expected "convert <archive.zip | failed-places.csv> --out <dir>"');
+    throw new UsageError(CONVERT_USAGE);
   }
   const formats: OutputFormat[] = [];
   for (const format of values.format ?? ['kml']) {
@@ -173,6 +198,23 @@ export interface Printer {
 export type Start<M extends Machine> =
   { kind: 'exit'; code: number } | { kind: 'convert'; command: ConvertCommand; machine: M };
 
+/** The version of this `placeport`, as `--version` prints it. */
+export const VERSION = packageJson.version;
+
+/**
+ * A failure as `--json` prints it on stdout, `{"error":{"code","message"}}`, the one shape every
+ * failure of a run with `--json` takes (`usage` for wrong usage, else the converter's code).
+ */
+export function jsonError(code: string, message: string): string {
+  return JSON.stringify({ error: { code, message } });
+}
+
+/** Whether `--json` is among the options (not after `--`), even when the command line is wrong. */
+function asksForJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
 /** The line printed for wrong usage (exit 2). */
 export function usageProblem(error: UsageError | EnvironmentError): string {
   return `placeport: ${error.message}\nRun "placeport --help" for the options.`;
@@ -180,8 +222,9 @@ export function usageProblem(error: UsageError | EnvironmentError): string {
 
 /**
  * Reads the machine and the command line, and answers what needs no conversion: `--help` (exit 0,
- * on stdout), no command (exit 2, the help on stderr), wrong usage or a bad environment setting
- * (exit 2, {@link usageProblem}). Needs none of the conversion's code, so the process entry answers
+ * on stdout), `--version` (exit 0), no command (exit 2, the help on stderr), wrong usage or a bad
+ * environment setting (exit 2, {@link usageProblem}; with `--json` among the arguments, also
+ * {@link jsonError} on stdout). Needs none of the conversion's code, so the process entry answers
  * these without loading it. Other errors are thrown.
  */
 export function startCommand<M extends Machine>(
@@ -198,10 +241,16 @@ export function startCommand<M extends Machine>(
     command = parseCommandLine(argv, context.env, cacheFile);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof EnvironmentError)) throw error;
+    if (asksForJson(argv)) print.stdout(jsonError('usage', error.message));
     print.stderr(usageProblem(error));
     return { kind: 'exit', code: 2 };
   }
   if (command.kind === 'convert') return { kind: 'convert', command, machine: context };
+  if (command.kind === 'version') {
+    print.stdout(VERSION);
+    return { kind: 'exit', code: 0 };
+  }
+  if (!command.toStdout && asksForJson(argv)) print.stdout(jsonError('usage', CONVERT_USAGE));
   (command.toStdout ? print.stdout : print.stderr)(helpText(cacheFile));
   return { kind: 'exit', code: command.toStdout ? 0 : 2 };
 }

@@ -146,23 +146,57 @@ describe('the cache file', () => {
     expect(capped[2]).toBeLessThanOrEqual(Date.now() + 30 * DAY);
   });
 
-  it('tells a missing file (first run) from one it cannot read or parse', async () => {
+  it('tells a missing or empty file (first run) from a cache file it cannot read and from a file that is not one', async () => {
     const cache = new MemoryPlaceCache();
     expect(await loadCacheFile(path.join(dir, 'absent.json'), cache)).toEqual({ kind: 'missing' });
-    const cases: Array<[string, string]> = [
+    const empty = path.join(dir, 'empty.json');
+    await writeFile(empty, '');
+    expect(await loadCacheFile(empty, cache)).toEqual({ kind: 'missing' });
+    // Ours, but not whole: replaced at the end of the run.
+    const ours: Array<[string, string]> = [
       ['truncated.json', '{"version":1,"entries":[["cid:1",'],
-      ['other.json', '{"version":2,"entries":[]}'],
-      ['array.json', '[]'],
+      ['no-entries.json', '{"version":1,"entries":5}'],
     ];
-    for (const [name, text] of cases) {
+    for (const [name, text] of ours) {
       const file = path.join(dir, name);
       await writeFile(file, text);
       expect(await loadCacheFile(file, cache)).toMatchObject({ kind: 'unreadable' });
+    }
+    // Not ours: never written over.
+    const foreign: Array<[string, string | Uint8Array]> = [
+      ['notes.txt', 'my notes\n'],
+      ['other.json', '{"version":2,"entries":[]}'],
+      ['array.json', '[]'],
+      ['settings.json', '{"theme":"dark"}'],
+      ['takeout.zip', Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0])],
+    ];
+    for (const [name, content] of foreign) {
+      const file = path.join(dir, name);
+      await writeFile(file, content);
+      expect({ name, outcome: await loadCacheFile(file, cache) }).toMatchObject({
+        name,
+        outcome: { kind: 'foreign' },
+      });
     }
     const folder = path.join(dir, 'a-folder.json');
     await mkdir(folder);
     expect(await loadCacheFile(folder, cache)).toEqual({ kind: 'unreadable', reason: 'EISDIR' });
     expect(cache.size).toBe(0);
+  });
+
+  it('never writes over a file that is not a cache file, but fills an empty one', async () => {
+    const cache = new MemoryPlaceCache();
+    await cache.set('cid:7', { coordinates: { lat: 1, lng: 2 }, placeId: undefined });
+    const notes = path.join(dir, 'my-notes.txt');
+    await writeFile(notes, 'precious\n');
+    await expect(saveCacheFile(notes, cache)).rejects.toThrow(
+      `The cache file ${notes} is not a PlacePort cache file (it is not JSON), so placeport will not write over it: give another --cache-file (or --no-cache), or remove that file.`,
+    );
+    expect(await readFile(notes, 'utf8')).toBe('precious\n');
+    const empty = path.join(dir, 'fresh.json');
+    await writeFile(empty, '');
+    expect(await saveCacheFile(empty, cache)).toBe(1);
+    expect(JSON.parse(await readFile(empty, 'utf8'))).toMatchObject({ version: 1 });
   });
 
   it('fails to save where a folder stands in the way, leaving no temporary file behind', async () => {

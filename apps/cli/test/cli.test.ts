@@ -7,10 +7,10 @@ import {
   type FakeGoogle,
   type GeneratedList,
 } from '@placeport/testkit';
-import { resolvedUrlFor } from '@placeport/converter';
+import { LIMITS, resolvedUrlFor } from '@placeport/converter';
 import { placeIdsOf } from '@placeport/converter/internal';
 import { REASON_TEXT } from '@placeport/contract';
-import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { gpx as gpxToGeoJson } from '@tmcw/togeojson';
@@ -25,6 +25,7 @@ import {
   startStandInApi,
   tempFolder,
 } from './support.js';
+import { checkCsvSize } from '../src/main.js';
 import type { CliSummary } from '../src/summary.js';
 
 /** The free tier of the PlacePort API: more links than this in one request answer 402. */
@@ -100,6 +101,7 @@ describe('placeport CLI', () => {
       '--no-cache',
       '--json',
       '--force',
+      '--version',
     ]) {
       expect(result.stdout).toContain(option);
     }
@@ -113,6 +115,77 @@ describe('placeport CLI', () => {
     expect(result.stdout).toMatch(/^ {2}3 {4}Google .*could not be reached/m);
     expect(result.stdout).toMatch(/^ {2}130 {2}interrupted by Ctrl-C/m);
     expect(result.stdout).not.toMatch(/PLACEPORT_/);
+  });
+
+  it('prints its version with --version and exits 0', async () => {
+    const { version } = JSON.parse(
+      await readFile(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    expect(await run(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('names an unknown option, or one missing its value, in a sentence pointing to --help', async () => {
+    const out = path.join(dir, 'usage-words');
+    const cases: Array<[string[], string]> = [
+      [['--bogus'], '--bogus is not an option of placeport'],
+      [['-x'], '-x is not an option of placeport'],
+      [['--out'], '--out needs a value'],
+      [['--json=yes'], '--json takes no value'],
+      // What the arguments hold reaches the terminal as \xHH, never as a control character.
+      [
+        ['--format', '\u001b[2J'],
+        '--format must be one of kml, kmz, gpx, geojson, csv (got "\\x1B[2J")',
+      ],
+    ];
+    for (const [extra, sentence] of cases) {
+      const result = await run(['convert', archive, '--out', out, ...extra]);
+      expect({ extra, code: result.code, stderr: result.stderr }).toEqual({
+        extra,
+        code: 2,
+        stderr: `placeport: ${sentence}\nRun "placeport --help" for the options.\n`,
+      });
+    }
+    await expect(readdir(out)).rejects.toThrow();
+  });
+
+  it('with --json, prints every refusal of the command line as {"error":{"code":"usage","message"}} on stdout', async () => {
+    const out = path.join(dir, 'usage-json');
+    const cases: Array<[string[], string]> = [
+      [
+        ['convert', archive, '--out', out, '--format', 'pdf', '--json'],
+        '--format must be one of kml, kmz, gpx, geojson, csv (got "pdf")',
+      ],
+      [
+        ['convert', archive, '--out', out, '--json', '--bogus'],
+        '--bogus is not an option of placeport',
+      ],
+      [['convert', archive, '--json', '--out'], '--out needs a value'],
+      [['--json'], 'expected "convert <archive.zip | failed-places.csv> --out <dir>"'],
+      [
+        ['convert', archive, '--out', out, '--offline', '--api', api, '--json'],
+        '--offline and --api cannot be used together: choose one',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const result = await run(args);
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({
+        args,
+        code: 2,
+        stdout: `${JSON.stringify({ error: { code: 'usage', message } })}\n`,
+      });
+    }
+    const badOrigin = await runBin(['convert', archive, '--out', out, '--json'], {
+      google: 'not-an-origin',
+      cacheHome: dir,
+    });
+    expect(badOrigin.code).toBe(2);
+    expect(JSON.parse(badOrigin.stdout)).toEqual({
+      error: {
+        code: 'usage',
+        message: 'PLACEPORT_MAPS_ORIGIN must be an http(s) origin, e.g. http://127.0.0.1:4010',
+      },
+    });
+    await expect(readdir(out)).rejects.toThrow();
   });
 
   it('exits 2 on wrong usage, before reading or fetching anything', async () => {
@@ -175,6 +248,39 @@ describe('placeport CLI', () => {
     expect(refused.stderr).toMatch(/more than 256 MB once unpacked/);
   });
 
+  it('says a folder given as the input is a folder, and to give the Takeout ZIP instead (exit 1)', async () => {
+    for (const name of ['folder.zip', 'Takeout']) {
+      const folder = path.join(dir, name);
+      await mkdir(folder);
+      expect(await run(['convert', folder, '--out', path.join(dir, 'from-folder')])).toMatchObject({
+        code: 1,
+        stderr: `placeport: ${folder} is a folder. Give the ZIP file you downloaded from Google Takeout instead (or one CSV list from it).\n`,
+      });
+    }
+  });
+
+  it('refuses a CSV past the converter’s limit for lists before reading it, and takes one at the limit', async () => {
+    // Sparse: past the limit, no disk used, never read.
+    const huge = path.join(dir, 'Everything.csv');
+    await writeFile(huge, '');
+    await truncate(huge, LIMITS.maxCsvBytes + 1);
+    const refused = await run(['convert', huge, '--out', path.join(dir, 'huge'), '--json']);
+    const message =
+      'Everything.csv is larger than 256 MB, far more than a list of saved places holds. Give the ZIP file from Google Takeout (export only "Saved" and "Maps (your places)"), or a failed-places CSV to retry.';
+    expect(refused).toMatchObject({
+      code: 1,
+      stdout: `${JSON.stringify({ error: { code: 'archive-too-large', message } })}\n`,
+      stderr: `placeport: ${message}\n`,
+    });
+    await expect(readdir(path.join(dir, 'huge'))).rejects.toThrow();
+    // The bound itself, with a limit of its own (a file of 256 MB would be read whole).
+    const limit = { maxCsvBytes: 2 * 1024 * 1024 };
+    expect(() => checkCsvSize(limit.maxCsvBytes, 'at.csv', limit)).not.toThrow();
+    expect(() => checkCsvSize(limit.maxCsvBytes + 1, 'past.csv', limit)).toThrow(
+      'past.csv is larger than 2 MB',
+    );
+  });
+
   it('refuses an archive past 512 MB before reading it (a several-GB Takeout part)', async () => {
     // Sparse: 3 GB long, no disk used; Node could not even read it into one buffer.
     const huge = path.join(dir, 'takeout-20261126-001.zip');
@@ -183,7 +289,7 @@ describe('placeport CLI', () => {
     expect(await run(['convert', huge, '--out', dir])).toMatchObject({
       code: 1,
       stderr:
-        'placeport: This ZIP file is larger than 512 MB. Export only "Saved" from Google Takeout and try again.\n',
+        'placeport: This ZIP file is larger than 512 MB. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.\n',
     });
   });
 
@@ -312,15 +418,19 @@ describe('placeport CLI', () => {
     );
   });
 
+  /** Text whose characters are all below U+0100, saved one byte each, as Excel saves Windows-1252. */
+  const writeWindows1252 = (file: string, text: string) =>
+    writeFile(
+      file,
+      Uint8Array.from(text, (c) => c.charCodeAt(0)),
+    );
+
   it('reads a failed-places CSV saved again by Excel in Windows-1252, and says so', async () => {
     const csv = path.join(dir, 'Cafés - failed-places.csv');
     const text =
       'Title,Note,URL,Comment,Reason\r\n' +
       'Caf\u00e9 Gr\u00f6\u00dfe,\u0093Fr\u00fch\u0094 \u00805,"https://www.google.com/maps/search/48.85837,2.294481",,x\r\n';
-    await writeFile(
-      csv,
-      Uint8Array.from(text, (c) => c.charCodeAt(0)),
-    );
+    await writeWindows1252(csv, text);
     const out = path.join(dir, 'cp1252');
     const result = await run(['convert', csv, '--out', out, '--offline']);
     expect(result.code).toBe(0);
@@ -330,6 +440,21 @@ describe('placeport CLI', () => {
     const kml = await readFile(path.join(out, 'Cafés (retry).kml'), 'utf8');
     expect(kml).toContain('<name>Café Größe</name>');
     expect(kml).toContain('“Früh” €5');
+  });
+
+  it('shows control characters in the name of a Windows-1252 CSV as \\xHH in its notice', async () => {
+    const csv = path.join(dir, '\u001b]0;owned\u0007\u001b[31mCafés.csv');
+    const text =
+      'Title,Note,URL,Comment\r\n' +
+      'Caf\u00e9,,"https://www.google.com/maps/search/48.85837,2.294481",\r\n';
+    await writeWindows1252(csv, text);
+    const result = await run(['convert', csv, '--out', path.join(dir, 'cp1252-name'), '--offline']);
+    expect(result.code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+    expect(result.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(result.stderr).toContain(
+      'placeport: \\x1B]0;owned\\x07\\x1B[31mCafés.csv is not UTF-8; it was read as Windows-1252',
+    );
   });
 
   it('takes a failed-places CSV back and looks up just those places, writing files named after the list, as a retry', async () => {
@@ -437,7 +562,9 @@ describe('placeport CLI', () => {
       'The PlacePort API refused the lookups (402: The free lookups for today are used up.).',
     );
     expect(text.stdout).not.toContain('Looked up');
-    expect(text.stdout).toContain('without --api');
+    expect(text.stdout).toContain(
+      'To look them up from your own computer instead, give those CSVs back to placeport convert without --api (a retry needs no --force), or run the same command without --api and with --force.',
+    );
     expect(text.stdout).toContain(REASON_TEXT.limit);
   });
 
@@ -503,6 +630,23 @@ describe('placeport CLI', () => {
     expect(ambiguous.stderr).toContain('  Takeout/Saved/Food.csv\n');
     expect(ambiguous.stderr).toContain('  Takeout 2/Saved/Food.csv\n');
     await expect(readdir(ambiguousOut)).rejects.toThrow();
+    const ambiguousJson = await run([
+      'convert',
+      twinsZip,
+      '--out',
+      ambiguousOut,
+      '--list',
+      'Food',
+      '--json',
+    ]);
+    expect(ambiguousJson.code).toBe(2);
+    expect(JSON.parse(ambiguousJson.stdout)).toEqual({
+      error: {
+        code: 'usage',
+        message:
+          '--list "Food" names 2 lists in this archive; give its path instead:\n  Takeout/Saved/Food.csv\n  Takeout 2/Saved/Food.csv',
+      },
+    });
 
     // A path selects exactly one, and its files keep the name they get beside its twin.
     const exactOut = path.join(dir, 'twins-exact');
@@ -519,6 +663,31 @@ describe('placeport CLI', () => {
     expect((await readdir(exactOut)).sort()).toEqual([
       'Food (Takeout 2) - failed-places.csv',
       'Food (Takeout 2).kml',
+    ]);
+  });
+
+  it('converts a list chosen twice (by its name and by its path) once', async () => {
+    const chosen = placeLists.find((l) => l.name === 'Want to go')!;
+    const out = path.join(dir, 'chosen-twice');
+    const result = await run([
+      'convert',
+      archive,
+      '--out',
+      out,
+      '--offline',
+      '--json',
+      '--list',
+      'Want to go',
+      '--list',
+      chosen.path,
+    ]);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as CliSummary;
+    expect(summary.lists.map((l) => l.path)).toEqual([chosen.path]);
+    expect(summary.totals.total).toBe(chosen.places.length);
+    expect((await readdir(out)).sort()).toEqual([
+      'Want to go - failed-places.csv',
+      'Want to go.kml',
     ]);
   });
 

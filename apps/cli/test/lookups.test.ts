@@ -13,7 +13,7 @@ import {
 } from '@placeport/testkit';
 import { cidFromFtid } from '@placeport/converter/internal';
 import { REASON_TEXT } from '@placeport/contract';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import {
@@ -250,6 +250,56 @@ describe('placeport convert, looking places up from this computer', () => {
     });
   });
 
+  it('(c2) never writes over a cache path that holds something else, nor the input itself: exit 2 before any lookup', async () => {
+    const takeout = generateTakeout({
+      seed: 12,
+      includeNonPlaceLists: false,
+      lists: [{ name: 'East', places: 6, kinds: FINDABLE }],
+    });
+    const ws = await workspace('foreign-cache', takeout.zip);
+    const args = ['convert', ws.archive, '--out', ws.out];
+    const notes = path.join(ws.home, 'notes.txt');
+    await writeFile(notes, 'precious\n');
+    const refused = await ws.run([...args, '--cache-file', notes]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `placeport: The cache file ${notes} is not a PlacePort cache file (it is not JSON), so placeport will not write over it: give another --cache-file (or --no-cache), or remove that file.`,
+    );
+    const json = await ws.run([...args, '--cache-file', notes, '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {
+        code: 'usage',
+        message: expect.stringContaining(`The cache file ${notes} is not a PlacePort cache file`),
+      },
+    });
+    const input = await ws.run([...args, '--cache-file', ws.archive]);
+    expect(input.code).toBe(2);
+    expect(input.stderr).toContain(
+      `placeport: --cache-file ${ws.archive} is the file being converted: give another --cache-file`,
+    );
+    expect(await readFile(notes, 'utf8')).toBe('precious\n');
+    expect(await readFile(ws.archive)).toEqual(Buffer.from(takeout.zip));
+    expect(google.count()).toBe(0);
+    await expect(readdir(ws.out)).resolves.toEqual([]);
+
+    // An empty file is a first run's; a cache file of ours whose entries are damaged is replaced.
+    const empty = path.join(ws.home, 'empty.json');
+    await writeFile(empty, '');
+    const filled = await ws.run([...args, '--cache-file', empty, '--json']);
+    expect(filled.code).toBe(0);
+    expect(JSON.parse(await readFile(empty, 'utf8'))).toMatchObject({ version: 1 });
+    const damaged = path.join(ws.home, 'damaged.json');
+    await writeFile(damaged, '{"version":1,"entries":5}');
+    const replaced = await ws.run([...args, '--cache-file', damaged, '--force']);
+    expect(replaced.code).toBe(0);
+    expect(replaced.stderr).toContain(`the cache file ${damaged} could not be read`);
+    expect(JSON.parse(await readFile(damaged, 'utf8'))).toMatchObject({
+      version: 1,
+      entries: expect.any(Array),
+    });
+  });
+
   it('(d) reports every place left without coordinates by reason, in text and --json, and exits 0', async () => {
     const takeout = generateTakeout({
       seed: 3,
@@ -312,7 +362,19 @@ describe('placeport convert, looking places up from this computer', () => {
         ),
       );
     }
-    expect(text.stdout).toContain('run the same command again later');
+    expect(text.stdout).toContain(
+      'Some lookups were refused by Google or failed (in the failed-places CSVs): give those back to placeport convert later (a retry needs no --force), or run the same command again with --force.',
+    );
+    // What it says works: the failed-places CSV given back needs no --force.
+    const retried = await ws.run([
+      'convert',
+      path.join(ws.home, 'text', 'Mixed - failed-places.csv'),
+      '--out',
+      path.join(ws.home, 'text'),
+      '--no-cache',
+    ]);
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toContain('Mixed (failed places):');
   });
 
   it('(e) never sends a link the resolver would refuse: look-alike hosts are not_allowed, not counted, never requested', async () => {

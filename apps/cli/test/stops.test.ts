@@ -182,6 +182,43 @@ describe('runs that cannot look everything up', () => {
     await expectStoppedEarly(summary, result.stderr);
   });
 
+  it('Google refusing every connection with only 1 or 2 places to look up: said the same way, exit 3, no retry advice', async () => {
+    // Too few requests for the resolver's breaker (it opens at the 8th failure in a row): the run
+    // must still see that nothing answered at all.
+    const origin = await refusedOrigin();
+    const runs = [1, 2].map(async (places) => {
+      const few = generateTakeout({
+        seed: 23,
+        quirks: false,
+        includeNonPlaceLists: false,
+        lists: [{ name: 'Few', places, kinds: { ftid: 1 } }],
+      });
+      expect(needingLookup(few.lists)).toHaveLength(places);
+      const ws = await workspace(`refused-${places}`, few.zip);
+      const text = await runBin(['convert', ws.archive, '--out', ws.out], ws.where(origin));
+      const json = await runBin(
+        ['convert', ws.archive, '--out', ws.out, '--json', '--force'],
+        ws.where(origin),
+      );
+      return { places, text, json };
+    });
+    for (const { places, text, json } of await Promise.all(runs)) {
+      const where =
+        places === 1
+          ? '1 place was not looked up and is in the failed-places CSV'
+          : `${places} places were not looked up and are in the failed-places CSV`;
+      expect({ places, code: text.code }).toEqual({ places, code: 3 });
+      expect(text.stdout).toContain(
+        `Cannot reach Google (connection refused): check your connection, or run with --offline; ${where}.`,
+      );
+      expect(text.stdout).not.toContain('Some lookups were refused');
+      expect(json.code).toBe(3);
+      const summary = JSON.parse(json.stdout) as CliSummary;
+      expect(summary.lookups.unreachable).toEqual({ cause: 'connection refused' });
+      expect(summary.totals.unplaced).toEqual({ unavailable: places });
+    }
+  });
+
   it('Ctrl-C in the middle of the lookups: every list written with what has coordinates, the rest "interrupted", the summary, exit 130; the next run resumes from the cache file', async () => {
     const takeout = generateTakeout({
       seed: 23,

@@ -84,6 +84,23 @@ describe('what the summary says of an API that failed, and of a proxy', () => {
     );
   });
 
+  it('after a refusal, points to what works with files already written: the CSVs back, or --force', () => {
+    const refused = throughApi({
+      refused: { status: 402, message: 'The free lookups are used up.' },
+    });
+    expect(formatSummary(refused)).toContain(
+      'The PlacePort API refused the lookups (402: The free lookups are used up.). Places it did not look up are in the failed-places CSVs. To look them up from your own computer instead, give those CSVs back to placeport convert without --api (a retry needs no --force), or run the same command without --api and with --force.',
+    );
+    const local = offTheNetwork();
+    delete local.lookups.unreachable;
+    local.cache = { file: 'places-v1.json', loaded: 0, saved: 12 };
+    const text = formatSummary(local);
+    expect(text).toContain(
+      'Some lookups were refused by Google or failed (in the failed-places CSVs): give those back to placeport convert later (a retry needs no --force), or run the same command again with --force. Places already found are in the cache file and are not looked up again.',
+    );
+    expect(text).not.toContain('run the same command again later');
+  });
+
   it('says proxies are not supported when one is set and the lookups could not get through', () => {
     const text = formatSummary(
       throughApi({ unreachable: { cause: 'connection refused' }, proxy: 'HTTPS_PROXY' }),

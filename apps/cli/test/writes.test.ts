@@ -220,6 +220,36 @@ describe('placeport writes safely', () => {
     },
   );
 
+  it('with --json, prints a refused --out as {"error":{"code":"usage","message"}} on stdout', async () => {
+    const file = path.join(dir, 'not-a-folder-json.kml');
+    await writeFile(file, 'mine');
+    const blocker = path.join(dir, 'a-file-in-the-way-json');
+    await writeFile(blocker, 'mine');
+    const cases: Array<[string, string]> = [
+      [file, `--out ${file} is a file, not a folder`],
+      [
+        path.join(blocker, 'maps'),
+        `--out ${path.join(blocker, 'maps')} cannot be used: a file is in the way of the folder (ENOTDIR)`,
+      ],
+      ...(process.platform === 'linux'
+        ? ([
+            [
+              '/proc/self',
+              '--out /proc/self cannot be written: files cannot be created there (ENOENT)',
+            ],
+          ] as Array<[string, string]>)
+        : []),
+    ];
+    for (const [out, message] of cases) {
+      const result = await offline(['convert', pins, '--out', out, '--json']);
+      expect({ out, code: result.code, stdout: result.stdout }).toEqual({
+        out,
+        code: 2,
+        stdout: `${JSON.stringify({ error: { code: 'usage', message } })}\n`,
+      });
+    }
+  });
+
   it('leaves nothing of its check in --out: the folder holds only what the run wrote', async () => {
     const out = path.join(dir, 'probe-gone');
     const result = await offline(['convert', pins, '--out', out]);

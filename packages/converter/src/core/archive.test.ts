@@ -343,7 +343,7 @@ describe('archive limits (checked from the directory, before inflating)', () => 
     const bomb = makeZipBomb(300 * 1024 * 1024);
     const heapBefore = process.memoryUsage().arrayBuffers;
     expect(codeOf(() => readArchive(bomb))).toBe(
-      'archive-too-large: The lists in this ZIP file add up to more than 256 MB once unpacked. Export only "Saved" from Google Takeout and try again.',
+      'archive-too-large: The lists in this ZIP file add up to more than 256 MB once unpacked. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.',
     );
     expect(process.memoryUsage().arrayBuffers - heapBefore).toBeLessThan(50 * 1024 * 1024);
   });

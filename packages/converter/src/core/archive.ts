@@ -177,7 +177,7 @@ export function checkArchiveSize(size: number, limits: Limits): void {
   if (size > limits.maxArchiveBytes) {
     throw new ConverterError(
       'archive-too-large',
-      `This ZIP file is larger than ${describeBytes(limits.maxArchiveBytes)}. Export only "Saved" from Google Takeout and try again.`,
+      `This ZIP file is larger than ${describeBytes(limits.maxArchiveBytes)}. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.`,
     );
   }
 }
@@ -204,7 +204,7 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
   if (directory.length > limits.maxEntries) {
     throw new ConverterError(
       'too-many-entries',
-      `This ZIP file holds more than ${limits.maxEntries.toLocaleString('en-US')} files. Export only "Saved" from Google Takeout and try again.`,
+      `This ZIP file holds more than ${limits.maxEntries.toLocaleString('en-US')} files. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.`,
     );
   }
   const csvs: ChosenEntry[] = [];
@@ -228,7 +228,7 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
   if (chosen.length > limits.maxLists) {
     throw new ConverterError(
       'too-many-entries',
-      `This ZIP file holds more than ${limits.maxLists.toLocaleString('en-US')} lists. Export only "Saved" from Google Takeout and try again.`,
+      `This ZIP file holds more than ${limits.maxLists.toLocaleString('en-US')} lists. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.`,
     );
   }
   let csvBytes = 0;
@@ -236,7 +236,7 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
   if (csvBytes > limits.maxCsvBytes) {
     throw new ConverterError(
       'archive-too-large',
-      `The lists in this ZIP file add up to more than ${describeBytes(limits.maxCsvBytes)} once unpacked. Export only "Saved" from Google Takeout and try again.`,
+      `The lists in this ZIP file add up to more than ${describeBytes(limits.maxCsvBytes)} once unpacked. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.`,
     );
   }
   return chosen;

@@ -82,7 +82,7 @@ describe('converter worker API', () => {
       error: {
         code: 'archive-too-large',
         message:
-          'This ZIP file is larger than 1 KB. Export only "Saved" from Google Takeout and try again.',
+          'This ZIP file is larger than 1 KB. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.',
       },
     });
     expect(read).not.toHaveBeenCalled();
