@@ -203,8 +203,10 @@ function* piecesOf(bytes: Uint8Array): Generator<string> {
   let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (at < bytes.length) {
     let end = Math.min(bytes.length, at + PIECE_BYTES);
-    const lineEnd = end < bytes.length ? bytes.lastIndexOf(10, end - 1) : -1;
-    if (lineEnd >= at) end = lineEnd + 1;
+    // Looked for in this piece only: searching back from its end to the list's start would read a
+    // line of megabytes again for every piece of it.
+    const lineEnd = end < bytes.length ? bytes.subarray(at, end).lastIndexOf(10) : -1;
+    if (lineEnd >= 0) end = at + lineEnd + 1;
     else while (end < bytes.length && end > at + 1 && (bytes[end]! & 0xc0) === 0x80) end -= 1;
     yield piecesDecoder.decode(bytes.subarray(at, end));
     at = end;
@@ -220,8 +222,8 @@ function* textPiecesOf(text: string): Generator<string> {
   let at = 0;
   while (at < text.length) {
     let end = Math.min(text.length, at + PIECE_BYTES);
-    const lineEnd = end < text.length ? text.lastIndexOf('\n', end - 1) : -1;
-    if (lineEnd >= at) end = lineEnd + 1;
+    const lineEnd = end < text.length ? text.slice(at, end).lastIndexOf('\n') : -1;
+    if (lineEnd >= 0) end = at + lineEnd + 1;
     else if (end < text.length && end > at + 1 && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) {
       end -= 1;
     }
