@@ -82,6 +82,15 @@ describe('parseSavedPlacesCsv', () => {
     }
   });
 
+  it('finds the header after a description that is not UTF-8, counting its lines in the bytes', () => {
+    const head = Uint8Array.from('Caf\u00e9s \u00e0 Paris\r\n\r\n', (c) => c.charCodeAt(0));
+    // Not Google's order: a header read from the wrong byte is no header at all.
+    const places = new TextEncoder().encode(`Title,URL,Note\r\nA,${URL_A},\r\n`);
+    const parsed = parseSavedPlacesCsv(new Uint8Array([...head, ...places]));
+    expect(parsed.description).toBe('Caf\ufffds \ufffd Paris');
+    expect(parsed.places.map((place) => place.url)).toEqual([URL_A]);
+  });
+
   it('reads a description written as one quoted cell as that cell', () => {
     const places = `Title,Note,URL\nA,,${URL_A}\n`;
     expect(parseSavedPlacesCsv(`"Eat, pray, ""love"""\n\n${places}`).description).toBe(

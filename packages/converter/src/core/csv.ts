@@ -126,11 +126,24 @@ function descriptionAbove(
     .map((line) => line.replace(/^\uFEFF/, '').trim())
     .filter((line) => line !== '')
     .join('\n');
-  const start = starts[index]!;
   return {
     description: QUOTED_CELL.test(text) ? text.slice(1, -1).replace(/""/g, '"').trim() : text,
-    headerAt: typeof source === 'string' ? start : encoder.encode(sample.slice(0, start)).length,
+    headerAt: typeof source === 'string' ? starts[index]! : lineStart(source, index),
   };
+}
+
+/**
+ * Where line `line` (counted from 0) of `bytes` starts: after that many line ends (LF, CRLF or
+ * CR), counted in the bytes themselves, since bytes that are not UTF-8 decode to characters of
+ * another length, while a line end's byte is never part of a UTF-8 character.
+ */
+function lineStart(bytes: Uint8Array, line: number): number {
+  let at = 0;
+  for (let ended = 0; ended < line; ended += 1) {
+    while (bytes[at] !== 10 && bytes[at] !== 13) at += 1;
+    at += bytes[at] === 13 && bytes[at + 1] === 10 ? 2 : 1;
+  }
+  return at;
 }
 
 function trimmed(row: readonly string[]): string[] {
