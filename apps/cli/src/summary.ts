@@ -128,6 +128,12 @@ function reasonLines(unplaced: UnplacedCounts, indent: string): string[] {
 }
 
 /**
+ * Why the advice is to give the failed-places CSVs back rather than to run the same command
+ * again: that would stop on the files the first run wrote (without --force).
+ */
+const NO_FORCE = 'a retry needs no --force';
+
+/**
  * The sentence printed when Google (or the PlacePort API) could not be reached and the run stopped
  * looking up: what the network said, what to do, and where the places not looked up are.
  */
@@ -142,11 +148,11 @@ export function unreachableSentence(summary: CliSummary): string | undefined {
       ? `1 place was not looked up and is in the failed-places ${csvs}`
       : `${plural(count, 'place')} were not looked up and are in the failed-places ${csvs}`;
   if (lookups.mode === 'api' && lookups.unreachable.answered) {
-    return `The PlacePort API at ${lookups.api} cannot reach Google: try again later, or run without --api to look places up from this computer; ${where}.`;
+    return `The PlacePort API at ${lookups.api} cannot reach Google; ${where}. Give those back to placeport convert later, or without --api to look them up from this computer (${NO_FORCE}).`;
   }
   return lookups.mode === 'api'
-    ? `Cannot reach the PlacePort API at ${lookups.api} (${lookups.unreachable.cause}): check that it is running, or run without --api; ${where}.${proxyNote(lookups)}`
-    : `Cannot reach Google (${lookups.unreachable.cause}): check your connection, or run with --offline; ${where}.${proxyNote(lookups)}`;
+    ? `Cannot reach the PlacePort API at ${lookups.api} (${lookups.unreachable.cause}); ${where}. Check that it is running, then give those back to placeport convert, or without --api to look them up from this computer (${NO_FORCE}).${proxyNote(lookups)}`
+    : `Cannot reach Google (${lookups.unreachable.cause}); ${where}. Check your connection, then give those back to placeport convert to look them up (${NO_FORCE}).${proxyNote(lookups)}`;
 }
 
 /** A sentence to add when a proxy is set in the environment: lookups never go through it. */
@@ -176,13 +182,13 @@ export function apiProblemSentences(summary: CliSummary): string[] {
   if (Object.keys(errors).length > 0) {
     const wrongAddress = Object.keys(errors).some((status) => Number(status) < 500);
     lines.push(
-      `The PlacePort API at ${lookups.api} answered ${statusCounts(errors)}; ${wrongAddress ? 'check the --api address, or run' : 'run again later, or'} without --api.`,
+      `The PlacePort API at ${lookups.api} answered ${statusCounts(errors)}; ${wrongAddress ? 'check the --api address, then give' : 'give'} the failed-places CSVs back to placeport convert${wrongAddress ? '' : ' later'}, or without --api to look them up from this computer (${NO_FORCE}).`,
     );
   }
   if (lookups.notAnApi) {
     const { requests, detail } = lookups.notAnApi;
     lines.push(
-      `The server at ${lookups.api} answered something that is not a PlacePort API to ${plural(requests, 'request')} (${detail}): check the --api address (a network's sign-in page answers so too), or run without --api.`,
+      `The server at ${lookups.api} answered something that is not a PlacePort API to ${plural(requests, 'request')} (${detail}): check the --api address (a network's sign-in page answers so too), then give the failed-places CSVs back to placeport convert, or without --api to look them up from this computer (${NO_FORCE}).`,
     );
   }
   return lines;
@@ -213,12 +219,12 @@ function lookupLines(summary: CliSummary): string[] {
       ? `The PlacePort API refused the lookups (${lookups.refused.status}: ${lookups.refused.message}).`
       : 'The PlacePort API would not look up every place: its allowance was used up.';
     lines.push(
-      `${refusal} Places it did not look up are in the failed-places CSVs. To look them up from your own computer instead, give those CSVs back to placeport convert without --api (a retry needs no --force), or run the same command without --api and with --force.`,
+      `${refusal} Places it did not look up are in the failed-places CSVs. To look them up from your own computer instead, give those CSVs back to placeport convert without --api (${NO_FORCE}), or run the same command without --api and with --force.`,
     );
   }
   if (lookups.mode === 'local' && !unreachable && (unplaced.throttled || unplaced.unavailable)) {
     lines.push(
-      `Some lookups were refused by Google or failed (in the failed-places CSVs): give those back to placeport convert later (a retry needs no --force), or run the same command again with --force.${summary.cache ? ' Places already found are in the cache file and are not looked up again.' : ''}${proxyNote(lookups)}`,
+      `Some lookups were refused by Google or failed (in the failed-places CSVs): give those back to placeport convert later (${NO_FORCE}), or run the same command again with --force.${summary.cache ? ' Places already found are in the cache file and are not looked up again.' : ''}${proxyNote(lookups)}`,
     );
   }
   if (summary.interrupted) {
@@ -228,7 +234,9 @@ function lookupLines(summary: CliSummary): string[] {
     );
   }
   if (lookups.mode === 'offline' && unplaced.not_looked_up) {
-    lines.push('Lookups were off (--offline): run without --offline to look those places up.');
+    lines.push(
+      `Lookups were off (--offline): give the failed-places CSVs back to placeport convert without --offline to look those places up (${NO_FORCE}).`,
+    );
   }
   return lines;
 }

@@ -301,7 +301,7 @@ describe('placeport --api, what the summary says when the API refuses or fails',
     // Each run: 10 requests and the retry round's first, which the same 500 stops.
     const perRun = summary.lookups.apiRequests;
     expect(summary.lookups.apiErrors).toEqual({ 500: perRun });
-    const sentence = `The PlacePort API at ${api} answered 500 to ${perRun} requests; run again later, or without --api.`;
+    const sentence = `The PlacePort API at ${api} answered 500 to ${perRun} requests; give the failed-places CSVs back to placeport convert later, or without --api to look them up from this computer (a retry needs no --force).`;
     expect(json.stderr).toContain(`placeport: ${sentence}`);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(sentence);

@@ -74,7 +74,7 @@ describe('placeport --api, the API out of reach of Google', () => {
     const text = await run([...args, '--force'], where);
     expect(text.code).toBe(3);
     expect(text.stdout).toContain(
-      `The PlacePort API at ${api} cannot reach Google: try again later, or run without --api to look places up from this computer; ${places} places were not looked up and are in the failed-places CSVs.`,
+      `The PlacePort API at ${api} cannot reach Google; ${places} places were not looked up and are in the failed-places CSVs. Give those back to placeport convert later, or without --api to look them up from this computer (a retry needs no --force).`,
     );
     expect(text.stdout).not.toContain('Looked up');
   });

@@ -361,7 +361,9 @@ describe('placeport CLI', () => {
     const text = await run(['convert', archive, '--out', out, '--offline', '--force']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(REASON_TEXT.not_looked_up);
-    expect(text.stdout).toContain('run without --offline');
+    expect(text.stdout).toContain(
+      'Lookups were off (--offline): give the failed-places CSVs back to placeport convert without --offline to look those places up (a retry needs no --force).',
+    );
   });
 
   it('--format, repeated: every list in each format, each read back by its own reader', async () => {

@@ -148,7 +148,7 @@ describe('runs that cannot look everything up', () => {
     const text = await runBin(['convert', ws.archive, '--out', ws.out], ws.where(origin));
     expect(text.code).toBe(3);
     expect(text.stdout).toContain(
-      `Cannot reach Google (connection refused): check your connection, or run with --offline; ${unreachablePlaces} places were not looked up and are in the failed-places CSVs.`,
+      `Cannot reach Google (connection refused); ${unreachablePlaces} places were not looked up and are in the failed-places CSVs. Check your connection, then give those back to placeport convert to look them up (a retry needs no --force).`,
     );
     expect(text.stdout).toContain('– Test: empty (the list holds no places)');
     expect(text.stdout).not.toContain('run the same command again later');
@@ -176,7 +176,7 @@ describe('runs that cannot look everything up', () => {
     expect(summary.lookups.unreachable?.cause).toMatch(/^DNS .*x\.invalid$|^no answer in time$/);
     expect(result.stderr).toMatch(
       new RegExp(
-        `Cannot reach Google \\(.+\\): check your connection, or run with --offline; ${unreachablePlaces} places were not looked up and are in the failed-places CSVs\\.`,
+        `Cannot reach Google \\(.+\\); ${unreachablePlaces} places were not looked up and are in the failed-places CSVs\\. Check your connection, then give those back to placeport convert to look them up \\(a retry needs no --force\\)\\.`,
       ),
     );
     await expectStoppedEarly(summary, result.stderr);
@@ -209,7 +209,7 @@ describe('runs that cannot look everything up', () => {
           : `${places} places were not looked up and are in the failed-places CSV`;
       expect({ places, code: text.code }).toEqual({ places, code: 3 });
       expect(text.stdout).toContain(
-        `Cannot reach Google (connection refused): check your connection, or run with --offline; ${where}.`,
+        `Cannot reach Google (connection refused); ${where}. Check your connection, then give those back to placeport convert to look them up (a retry needs no --force).`,
       );
       expect(text.stdout).not.toContain('Some lookups were refused');
       expect(json.code).toBe(3);

@@ -41,7 +41,7 @@ describe('the summary a person reads', () => {
       'Tried to look up 1,200 places from this computer: 0 from the cache file, 1,039 requests to Google.',
     );
     expect(text).toContain(
-      'Cannot reach Google (DNS found no address for www.google.com): check your connection, or run with --offline; 4,815 places were not looked up and are in the failed-places CSV.',
+      'Cannot reach Google (DNS found no address for www.google.com); 4,815 places were not looked up and are in the failed-places CSV. Check your connection, then give those back to placeport convert to look them up (a retry needs no --force).',
     );
   });
 });
@@ -72,7 +72,7 @@ describe('what the summary says of an API that failed, and of a proxy', () => {
 
   it('names the statuses, most requests first, and points at the address for a 404', () => {
     expect(formatSummary(throughApi({ apiErrors: { 503: 1, 404: 2 } }))).toContain(
-      'The PlacePort API at http://api.example answered 404 to 2 requests and 503 to 1 request; check the --api address, or run without --api.',
+      'The PlacePort API at http://api.example answered 404 to 2 requests and 503 to 1 request; check the --api address, then give the failed-places CSVs back to placeport convert, or without --api to look them up from this computer (a retry needs no --force).',
     );
   });
 
