@@ -68,6 +68,14 @@ beforeEach(async () => {
   answers = [];
 });
 
+/** Runs `step` before the next upstream request of the resolver, and only then. */
+function beforeNextLookup(step: () => void | Promise<void>): void {
+  beforeUpstream = () => {
+    beforeUpstream = () => undefined;
+    return step();
+  };
+}
+
 afterEach(async () => {
   for (const app of apps.splice(0)) await app.close();
   admin.disconnect();
@@ -242,10 +250,7 @@ describe('Redis stopped', () => {
     const a = await instance();
     const id = await authorizedIntent(a, 20);
     const links = placeLinks(5);
-    beforeUpstream = () => {
-      beforeUpstream = () => undefined;
-      return killRedis();
-    };
+    beforeNextLookup(killRedis);
     expectStoreUnavailable(await resolve(a, links, id));
 
     await restartRedis(a);
@@ -329,11 +334,16 @@ describe('Redis failing between the steps of a paid batch', () => {
   const deny = (command: string) => admin.call('ACL', 'SETUSER', 'default', `-${command}`);
   const allow = (command: string) => admin.call('ACL', 'SETUSER', 'default', `+${command}`);
   const resolvedCount = (id: string) => admin.scard(redisKeys.resolved(id));
-
-  it('a batch whose places were counted answers with them, though its use could not be recorded', async () => {
+  /** An instance and a payment of 20 places that has resolved 3. */
+  const paidWithThree = async () => {
     const a = await instance();
     const id = await authorizedIntent(a, 20);
-    expect((await resolve(a, pinned(3), id)).status).toBe(200);
+    return { a, id, first: await resolve(a, pinned(3), id) };
+  };
+
+  it('a batch whose places were counted answers with them, though its use could not be recorded', async () => {
+    const { a, id, first } = await paidWithThree();
+    expect(first.status).toBe(200);
     // SADD (the count) still works; HSET (the time of use) fails.
     await deny('hset');
     try {
@@ -348,15 +358,12 @@ describe('Redis failing between the steps of a paid batch', () => {
   });
 
   it('a batch whose places could not be counted answers 503 and counts none; sent again it is counted', async () => {
-    const a = await instance();
-    const id = await authorizedIntent(a, 20);
-    await resolve(a, pinned(3), id);
+    const { a, id } = await paidWithThree();
     const links = placeLinks(4);
     // The links are counted against the allowance before the lookup; adding the places fails.
-    beforeUpstream = async () => {
-      beforeUpstream = () => undefined;
+    beforeNextLookup(async () => {
       await deny('sadd');
-    };
+    });
     try {
       expectStoreUnavailable(await resolve(a, links, id));
     } finally {
@@ -369,15 +376,12 @@ describe('Redis failing between the steps of a paid batch', () => {
   });
 
   it('a batch whose payment started settling while it was looked up is refused and adds nothing', async () => {
-    const a = await instance();
-    const id = await authorizedIntent(a, 20);
-    await resolve(a, pinned(3), id);
-    beforeUpstream = async () => {
-      beforeUpstream = () => undefined;
+    const { a, id } = await paidWithThree();
+    beforeNextLookup(async () => {
       // What a capture on another instance does first; it reads the count after this.
       const settling = JSON.stringify({ status: 'settling', places: 20 });
       await admin.set(redisKeys.verdict(id), settling, 'PX', 60_000);
-    };
+    });
     const refused = await resolve(a, placeLinks(4), id);
     expect(refused.status).toBe(402);
     expect(errorOf(refused).code).toBe('payment_not_authorized');
@@ -386,15 +390,12 @@ describe('Redis failing between the steps of a paid batch', () => {
   });
 
   it('a counted batch whose kept verdict was lost answers, though Stripe cannot be asked again', async () => {
-    const a = await instance();
-    const id = await authorizedIntent(a, 20);
-    await resolve(a, pinned(3), id);
-    beforeUpstream = async () => {
-      beforeUpstream = () => undefined;
+    const { a, id } = await paidWithThree();
+    beforeNextLookup(async () => {
       await admin.del(redisKeys.verdict(id));
       // Every try of the check that follows the count (the SDK retries twice).
       stripe.failNext(3, 500, { type: 'api_error', message: 'Stripe is down' });
-    };
+    });
     const failedBefore = stripe.requests.filter((request) => request.status === 500).length;
     const batch = await resolve(a, placeLinks(4), id);
     expect(batch.status).toBe(200);
@@ -407,11 +408,8 @@ describe('Redis failing between the steps of a paid batch', () => {
   });
 
   it('a counted batch whose kept verdict was lost is refused when Stripe says the payment was cancelled', async () => {
-    const a = await instance();
-    const id = await authorizedIntent(a, 20);
-    await resolve(a, pinned(3), id);
-    beforeUpstream = async () => {
-      beforeUpstream = () => undefined;
+    const { a, id } = await paidWithThree();
+    beforeNextLookup(async () => {
       await admin.del(redisKeys.verdict(id));
       // Cancelled elsewhere (the Dashboard, say): its places will never be charged.
       const cancelled = await fetch(`${stripe.url}/v1/payment_intents/${id}/cancel`, {
@@ -419,7 +417,7 @@ describe('Redis failing between the steps of a paid batch', () => {
         headers: { authorization: `Bearer ${stripe.secretKey}` },
       });
       expect(cancelled.status).toBe(200);
-    };
+    });
     const refused = await resolve(a, placeLinks(4), id);
     expect(refused.status).toBe(402);
     expect(errorOf(refused).code).toBe('payment_not_authorized');
