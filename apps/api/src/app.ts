@@ -253,6 +253,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       mapsOrigin: settings.mapsUpstreamOrigin,
       placesOrigin: settings.placesApiOrigin,
       googleMapsApiKey: settings.googleMapsApiKey,
+      onPlacesKeyRejected: (reason) =>
+        app.log.error(
+          { placesKeyRejected: reason },
+          'Google refused GOOGLE_MAPS_API_KEY for the Places API: places are looked up from their pages until it is answered again (check the key, and that its project has the Places API (New) and billing enabled)',
+        ),
       cache: state.placeCache(),
       tuning: config.resolver,
     }),

@@ -133,8 +133,10 @@ describe('resolution through a real server and the fake Google', () => {
     });
   });
 
-  it('falls back to the place page when the Places API refuses', async () => {
-    stack = await startStack({ placesApiKey: 'wrong-key-123456' });
+  it('falls back to the place pages when Google refuses the key, says so once, offers it no more', async () => {
+    const lines: string[] = [];
+    const logger = { level: 'info', stream: { write: (line: string) => lines.push(line) } };
+    stack = await startStack({ placesApiKey: 'wrong-key-123456', config: { logger } });
     const ftid = ftidFor(10);
     const { body } = await resolve([takeoutLink(ftid)]);
     expect(coordinatesOf((body.results as Record<string, string>)[takeoutLink(ftid)])).toEqual(
@@ -143,6 +145,16 @@ describe('resolution through a real server and the fake Google', () => {
     expect(
       stack.google.requests.map((request) => request.host === 'www.google.com' || request.path),
     ).toEqual([`/v1/places/${placeIdFromFtid(ftid)}`, true]);
+    stack.google.clearRequests();
+    const next = ftidFor(11);
+    const second = await resolve([takeoutLink(next)]);
+    expect(Object.keys(second.body.results as object)).toEqual([takeoutLink(next)]);
+    expect(stack.google.requests.map((request) => request.host)).toEqual(['www.google.com']);
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged.filter((line) => line.placesKeyRejected)).toEqual([
+      expect.objectContaining({ level: 50, placesKeyRejected: 'API_KEY_INVALID' }),
+    ]);
+    expect(lines.join('')).not.toContain('wrong-key-123456');
   });
 
   it('falls back to the place page when the Places API cannot be reached', async () => {

@@ -31,6 +31,11 @@ export interface LookupStats {
   cacheHits: number;
   /** Local: requests sent to Google, by path (place pages, Places API). */
   upstreamRequests: { pages: number; places: number };
+  /**
+   * Local, with a key: Google refused it for the Places API (its reason: `API_KEY_INVALID`,
+   * `SERVICE_DISABLED`, `BILLING_DISABLED`…), so the places were looked up from their pages.
+   */
+  placesKeyRejected?: string;
   /** API: requests sent to the PlacePort API. */
   apiRequests: number;
   /**
@@ -154,6 +159,7 @@ export async function openLocalLookups(options: {
     mapsOrigin: env.mapsOrigin,
     ...(env.placesApiOrigin ? { placesOrigin: env.placesApiOrigin } : {}),
     googleMapsApiKey: options.googleMapsApiKey,
+    onPlacesKeyRejected: (reason) => options.warn(placesKeyWarning(reason)),
     cache,
   });
   const stats = emptyStats('local');
@@ -167,6 +173,7 @@ export async function openLocalLookups(options: {
     stats.cacheHits += report.cacheHits;
     stats.upstreamRequests.pages += report.upstreamRequests.pages;
     stats.upstreamRequests.places += report.upstreamRequests.places;
+    if (report.placesKeyRejected) stats.placesKeyRejected = report.placesKeyRejected;
     // The resolver says `unreachable` only once its breaker opened, at the 8th request in a row
     // without an answer: a run of a few links that got no answer at all is just as cut off.
     const failure = network.lastFailure();
@@ -184,6 +191,15 @@ export async function openLocalLookups(options: {
     save: (file) => cacheFiles.saveCacheFile(file, cache),
   };
 }
+
+/** Said the moment Google refuses the key: the run goes on with the place pages. */
+export function placesKeyWarning(reason: string): string {
+  return `Google refused the API key for the Places API (${reason}); looking places up from their pages instead. ${KEY_ADVICE}`;
+}
+
+/** What to check when Google refuses the key. */
+export const KEY_ADVICE =
+  'Check that the key (--google-maps-api-key or GOOGLE_MAPS_API_KEY) is right and that its Google Cloud project has the Places API (New) and billing enabled.';
 
 /**
  * Requests in a row to a PlacePort API that got no answer at all (connection refused, DNS, a

@@ -386,7 +386,12 @@ async function convert(
         cacheFile: command.cacheFile,
         googleMapsApiKey: command.lookups.googleMapsApiKey,
         env,
-        warn: (text) => io.stderr(`placeport: warning: ${text}`),
+        // A warning in the middle of the lookups (Google refused the key) goes above the progress.
+        warn: (text) => {
+          const print = () => io.stderr(`placeport: warning: ${text}`);
+          if (progress) progress.above(print);
+          else print();
+        },
       });
     }
     const conversion: ConversionOptions = {

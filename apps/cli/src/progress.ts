@@ -88,6 +88,11 @@ export interface ProgressLine {
   update(done: number, total: number): void;
   /** Shows the last state and ends the line, so what follows starts on a line of its own. */
   finish(): void;
+  /**
+   * Runs `print` (which writes whole lines, a warning) with the line out of its way: on a terminal
+   * the progress line is cleared first and drawn again below what was printed.
+   */
+  above(print: () => void): void;
 }
 
 /**
@@ -119,6 +124,15 @@ export function createProgressLine(
       state = { done, total };
       if ((!terminal || done < total) && time - lastShown < interval) return;
       lastShown = time;
+      show();
+    },
+    above(print) {
+      if (!terminal || shownText === undefined || !state) {
+        print();
+        return;
+      }
+      write('\r\u001b[K');
+      print();
       show();
     },
     finish() {

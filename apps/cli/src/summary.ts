@@ -1,6 +1,6 @@
 import { formatCount, REASON_TEXT, type UnplacedReason } from '@placeport/contract';
 import type { ConversionResult } from '@placeport/converter';
-import type { LookupStats } from './lookups.js';
+import { KEY_ADVICE, type LookupStats } from './lookups.js';
 import type { ListWrite } from './outputs.js';
 
 /** Counts of places left without coordinates, by reason. */
@@ -208,6 +208,11 @@ function lookupLines(summary: CliSummary): string[] {
         : `through the PlacePort API at ${lookups.api} (${plural(lookups.apiRequests, 'request')})`;
     lines.push(
       `${tried ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} ${how}.`,
+    );
+  }
+  if (lookups.mode === 'local' && lookups.placesKeyRejected) {
+    lines.push(
+      `Google refused the API key for the Places API (${lookups.placesKeyRejected}): places were looked up from their pages instead. ${KEY_ADVICE}`,
     );
   }
   const unplaced = summary.totals.unplaced;

@@ -5,6 +5,7 @@
  */
 import {
   FAKE_GOOGLE_API_KEY,
+  FAKE_GOOGLE_DISABLED_KEY,
   ftidForCid,
   generateTakeout,
   startFakeGoogle,
@@ -173,6 +174,48 @@ describe('placeport convert, looking places up from this computer', () => {
     expect(placesApiRequests(google)).toBe(ids);
     expect(pageRequests(google)).toBe(0);
   });
+
+  it.each([
+    ['an invalid key', 'not-a-key', 'API_KEY_INVALID'],
+    ['a key without the Places API', FAKE_GOOGLE_DISABLED_KEY, 'SERVICE_DISABLED'],
+  ])(
+    '(b) %s: says so at once and in the summary, and the pages place every place',
+    async (_, key, reason) => {
+      const takeout = generateTakeout({
+        seed: 8,
+        includeNonPlaceLists: false,
+        lists: [{ name: 'Trip', places: 12, kinds: { ftid: 1 } }],
+      });
+      const [list] = takeout.lists;
+      const ws = await workspace(`rejected-key-${reason}`, takeout.zip);
+      const args = ['convert', ws.archive, '--out', ws.out, '--no-cache'];
+      const json = await ws.run([...args, '--json', '--google-maps-api-key', key]);
+      expect(json.code).toBe(0);
+      const summary = JSON.parse(json.stdout) as CliSummary;
+      expect(summary.lists[0]).toMatchObject({ converted: list!.places.length, unplaced: {} });
+      expect(await readKmlFile(summary.lists[0]!.files[0]!)).toEqual(
+        list!.places.map(expectedPoint),
+      );
+      expect(summary.lookups.placesKeyRejected).toBe(reason);
+      expect(summary.lookups.upstreamRequests.pages).toBe(
+        new Set(list!.places.map((p) => p.ftid)).size,
+      );
+      const warnings = json.stderr
+        .split('\n')
+        .filter((line) => line.includes('refused the API key'));
+      expect(warnings).toEqual([
+        `placeport: warning: Google refused the API key for the Places API (${reason}); looking places up from their pages instead. Check that the key (--google-maps-api-key or GOOGLE_MAPS_API_KEY) is right and that its Google Cloud project has the Places API (New) and billing enabled.`,
+      ]);
+      expect(json.stderr).not.toContain(key);
+
+      const text = await ws.run([...args, '--force'], { GOOGLE_MAPS_API_KEY: key });
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain(
+        `Google refused the API key for the Places API (${reason}): places were looked up from their pages instead.`,
+      );
+      expect(text.stdout).toContain(`12 of 12 places placed.`);
+    },
+  );
 
   it('(c) a second run fetches nothing: every place comes from the cache file', async () => {
     const takeout = generateTakeout({

@@ -81,6 +81,32 @@ describe('createProgressLine', () => {
     ]);
   });
 
+  it('prints a warning on a line of its own, with the progress drawn again below it', () => {
+    const written: string[] = [];
+    const write = (text: string) => written.push(text);
+    const line = createProgressLine(write, () => 0);
+    line.above(() => write('before any progress\n'));
+    line.update(3, 10);
+    line.above(() => write('warning\n'));
+    expect(written).toEqual([
+      'before any progress\n',
+      '\rLooking up places: 3 / 10\u001b[K',
+      '\r\u001b[K',
+      'warning\n',
+      '\rLooking up places: 3 / 10\u001b[K',
+    ]);
+    // Not a terminal: whole lines already, nothing to clear.
+    const logged: string[] = [];
+    const log = createProgressLine(
+      (text) => logged.push(text),
+      () => 0,
+      { terminal: false },
+    );
+    log.update(3, 10);
+    log.above(() => logged.push('warning\n'));
+    expect(logged).toEqual(['Looking up places: 3 / 10\n', 'warning\n']);
+  });
+
   it(`estimates from the recent rate (the last ${RATE_WINDOW_MS / 1000} s), not the average since the start`, () => {
     let time = 0;
     const written: string[] = [];

@@ -15,6 +15,7 @@ import {
   fetchMapsPage,
   fetchPlaceLocation,
   type Answer,
+  type KeyRejected,
   type UpstreamOptions,
 } from './upstream.js';
 
@@ -32,6 +33,16 @@ export const FAILURE_REASONS: readonly FailureReason[] = LOOKUP_FAILURES;
 export type LookupOutcome =
   { found: CachedPlace; verdict: Verdict } | { reason: FailureReason; detail: string };
 
+/**
+ * Whether Google refuses the Places API key, shared by the lookups of one resolver: its reason
+ * (`API_KEY_INVALID`, `SERVICE_DISABLED`…) from the refusal until the key is answered again.
+ */
+export interface PlacesKeyState {
+  rejected: string | undefined;
+  /** Told once each time the key goes from answered to refused. */
+  onRejected: (reason: string) => void;
+}
+
 /** What a lookup needs from its resolver. */
 export interface LookupContext {
   upstream: UpstreamOptions;
@@ -39,6 +50,7 @@ export interface LookupContext {
   cache: PlaceCache;
   breakers: { pages: Breaker; places: Breaker };
   googleMapsApiKey: string | undefined;
+  placesKey: PlacesKeyState;
   retryDelayMs: number;
   signal: AbortSignal;
   /** Counts each request sent upstream, per path. */
@@ -54,7 +66,7 @@ function failed(reason: FailureReason, detail: string): LookupOutcome {
 }
 
 /** Whether an answer is no answer at all: a network error or a timeout. */
-function unanswered(answer: Answer<unknown>): boolean {
+function unanswered(answer: Answer<unknown> | KeyRejected): boolean {
   return answer.kind === 'timeout' || (answer.kind === 'transient' && answer.why === 'network');
 }
 
@@ -66,10 +78,10 @@ function unanswered(answer: Answer<unknown>): boolean {
  * settles nothing, and the breaker hears so ({@link Breaker.inconclusive}): were it the probe of an
  * open breaker, nothing else would ever be let through again.
  */
-async function withRetry<T>(
+async function withRetry<A extends Answer<unknown> | KeyRejected>(
   context: LookupContext,
   breaker: Breaker,
-  send: () => Promise<Answer<T>>,
+  send: () => Promise<A>,
 ) {
   try {
     const first = await send();
@@ -121,6 +133,16 @@ async function fromPlacesApi(
     context.onRequest('places');
     return fetchPlaceLocation(context.upstream, ids.placeId!, apiKey, context.signal);
   });
+  const key = context.placesKey;
+  if (answer.kind === 'key_rejected') {
+    // Every place would be refused alike: the path pauses as for a refusal (and tries the key
+    // again after it, in case it was fixed), and the pages answer meanwhile.
+    if (key.rejected === undefined) key.onRejected(answer.why);
+    key.rejected = answer.why;
+    breaker.refused();
+    return undefined;
+  }
+  if (answer.kind === 'ok' || answer.kind === 'missing') key.rejected = undefined;
   if (answer.kind === 'ok') {
     breaker.succeeded();
     return remember(

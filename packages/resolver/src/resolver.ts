@@ -12,6 +12,7 @@ import {
   type FailureReason,
   type LookupContext,
   type LookupOutcome,
+  type PlacesKeyState,
 } from './lookup.js';
 import { planFor, type Plan } from './plan.js';
 
@@ -26,6 +27,12 @@ export interface BatchReport {
   details: Record<string, number>;
   sources: Partial<Record<EvidenceSource, number>>;
   deadlineHit: boolean;
+  /**
+   * Google's reason for refusing the Places API key (`API_KEY_INVALID`, `SERVICE_DISABLED`…), when
+   * it refused it and has not answered it since: the Places API was skipped and the places' pages
+   * answered instead.
+   */
+  placesKeyRejected?: string;
 }
 
 /** What a batch answers: the seed's `results`, and a reason for every link without coordinates. */
@@ -63,6 +70,11 @@ export interface ResolverOptions {
   /** Origin of the Places API (New). */
   placesOrigin?: string;
   googleMapsApiKey?: string | undefined;
+  /**
+   * Called when Google refuses the key (with its reason), once each time it goes from answered to
+   * refused, so the operator can be told at once; every batch's report says so too.
+   */
+  onPlacesKeyRejected?: (reason: string) => void;
   cache?: PlaceCache;
   clock?: Clock;
   tuning?: Partial<ResolverTuning>;
@@ -103,6 +115,10 @@ export function createResolver(options: ResolverOptions): Resolver {
   const cache = options.cache ?? new MemoryPlaceCache(undefined, undefined, clock);
   const queue = new FairQueue(tuning);
   const breakers = { pages: new Breaker(clock, tuning), places: new Breaker(clock, tuning) };
+  const placesKey: PlacesKeyState = {
+    rejected: undefined,
+    onRejected: (reason) => options.onPlacesKeyRejected?.(reason),
+  };
   const upstream = {
     fetch: options.fetch,
     clock,
@@ -177,6 +193,7 @@ export function createResolver(options: ResolverOptions): Resolver {
       cache,
       breakers,
       googleMapsApiKey: options.googleMapsApiKey,
+      placesKey,
       retryDelayMs: tuning.retryDelayMs,
       signal: deadline.signal,
       onRequest: (path) => {
@@ -225,6 +242,7 @@ export function createResolver(options: ResolverOptions): Resolver {
     for (const job of waiting) {
       if (!settled.has(job)) settle(job, { reason: 'unavailable', detail: 'deadline' });
     }
+    if (placesKey.rejected !== undefined) report.placesKeyRejected = placesKey.rejected;
     return { results: { ...results }, failures: { ...failures }, report };
   }
 

@@ -47,6 +47,9 @@ export type Answer<T> =
   | { kind: 'timeout' }
   | { kind: 'missing'; why: string };
 
+/** The Places API refusing the key itself (see {@link keyRejection}), with Google's reason. */
+export type KeyRejected = { kind: 'key_rejected'; why: string };
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** A redirect that is Google refusing us rather than sending us on: the consent wall or `/sorry/`. */
@@ -64,11 +67,11 @@ function statusRefusal(status: number): Refusal | undefined {
   return undefined;
 }
 
-async function guarded<T>(
+async function guarded<T, Other = never>(
   options: UpstreamOptions,
   parent: AbortSignal,
-  run: (signal: AbortSignal) => Promise<Answer<T>>,
-): Promise<Answer<T>> {
+  run: (signal: AbortSignal) => Promise<Answer<T> | Other>,
+): Promise<Answer<T> | Other> {
   const timed = timeoutSignal(options.clock, options.requestTimeoutMs, parent);
   try {
     return await run(timed.signal);
@@ -133,16 +136,50 @@ export function fetchMapsPage(
   });
 }
 
+/** Google's reason for an API error (`API_KEY_INVALID`, `SERVICE_DISABLED`…), when its body names one. */
+function errorReason(text: string): string | undefined {
+  let body: { error?: { details?: unknown } };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return undefined;
+  }
+  const details = body?.error?.details;
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details as Array<{ reason?: unknown } | null>) {
+    const reason = detail?.reason;
+    // Printed in logs and the CLI's summary: only Google's own upper-case names get through.
+    if (typeof reason === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(reason)) return reason;
+  }
+  return undefined;
+}
+
+/**
+ * Whether Google refused the key itself rather than the place: an invalid or expired key (400
+ * `API_KEY_INVALID`), or a key or project the Places API (New) is not open to (401, 403
+ * `PERMISSION_DENIED`: the API not enabled, billing off, the key restricted to other APIs, hosts or
+ * apps). Answers Google's reason, or the status when it names none; undefined for a place's own
+ * error (400 for an id that is not one).
+ */
+export function keyRejection(status: number, text: string): string | undefined {
+  const reason = errorReason(text);
+  if (status === 401 || status === 403) return reason ?? `status_${status}`;
+  if (status !== 400) return undefined;
+  if (reason?.startsWith('API_KEY_')) return reason;
+  return /API key (?:not valid|expired)/.test(text) ? 'API_KEY_INVALID' : undefined;
+}
+
 /**
  * Places API (New) `GET /v1/places/{id}` with the `location` field mask. 404 and invalid ids are
- * `missing`; 429 and `RESOURCE_EXHAUSTED` are Google refusing us; 5xx and network errors transient.
+ * `missing`; 429 and `RESOURCE_EXHAUSTED` are Google refusing us; a refused key is `key_rejected`
+ * ({@link keyRejection}); 5xx and network errors transient.
  */
 export function fetchPlaceLocation(
   options: UpstreamOptions,
   placeId: string,
   apiKey: string,
   signal: AbortSignal,
-): Promise<Answer<LatLng>> {
+): Promise<Answer<LatLng> | KeyRejected> {
   const url = `${options.placesOrigin}/v1/places/${encodeURIComponent(placeId)}`;
   return guarded(options, signal, async (timed) => {
     const response = await options.fetch(url, {
@@ -155,6 +192,8 @@ export function fetchPlaceLocation(
       const refused = statusRefusal(response.status);
       if (refused) return { kind: 'refused', why: refused };
       if (text.includes('RESOURCE_EXHAUSTED')) return { kind: 'refused', why: 'quota' };
+      const rejected = keyRejection(response.status, text);
+      if (rejected) return { kind: 'key_rejected', why: rejected };
       if (response.status >= 500) return { kind: 'transient', why: 'status_5xx' };
       return { kind: 'missing', why: `status_${response.status}` };
     }

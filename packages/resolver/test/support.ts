@@ -25,7 +25,9 @@ export interface Rig {
 export async function rig(
   options: {
     google?: FakeGoogleOptions;
-    apiKey?: boolean;
+    /** true: the fake's valid key; a string: that key. */
+    apiKey?: boolean | string;
+    onPlacesKeyRejected?: (reason: string) => void;
     tuning?: Partial<ResolverTuning>;
   } = {},
 ): Promise<Rig> {
@@ -35,7 +37,8 @@ export async function rig(
     fetch: globalThis.fetch,
     mapsOrigin: google.url,
     placesOrigin: google.url,
-    googleMapsApiKey: options.apiKey ? FAKE_GOOGLE_API_KEY : undefined,
+    googleMapsApiKey: options.apiKey === true ? FAKE_GOOGLE_API_KEY : options.apiKey || undefined,
+    ...(options.onPlacesKeyRejected ? { onPlacesKeyRejected: options.onPlacesKeyRejected } : {}),
     cache,
     tuning: { retryDelayMs: 1, ...options.tuning },
   });

@@ -1,6 +1,11 @@
-import { coordinatesForCid, THROTTLE_MODES } from '@placeport/testkit';
+import {
+  coordinatesForCid,
+  FAKE_GOOGLE_API_KEY,
+  FAKE_GOOGLE_DISABLED_KEY,
+  THROTTLE_MODES,
+} from '@placeport/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createResolver } from '../src/resolver.js';
+import { createResolver, type ResolverOptions } from '../src/resolver.js';
 import { placeLink, pointOf, rig, type Rig } from './support.js';
 
 let r: Rig | undefined;
@@ -16,7 +21,7 @@ const links = (from: number, count: number) =>
  * A resolver on `rig`'s fake Google with a clock the test moves (`advance`), one slot and a 30 s
  * first back-off, so a test can stand inside and past the pause.
  */
-function backingOffResolver(rig: Rig) {
+function backingOffResolver(rig: Rig, more: Partial<ResolverOptions> = {}) {
   let now = 1_000_000;
   const clock = {
     now: () => now,
@@ -29,6 +34,7 @@ function backingOffResolver(rig: Rig) {
     mapsOrigin: rig.google.url,
     clock,
     tuning: { concurrency: 1, backoffBaseMs: 30_000, retryDelayMs: 1 },
+    ...more,
   });
   return { resolver, advance: (ms: number) => (now += ms) };
 }
@@ -93,6 +99,65 @@ describe('when Google refuses us, the rest of the batch is not sent', () => {
     );
     // After the refusal, no more Places API calls: its breaker is open.
     expect(outcome.report.upstreamRequests).toEqual({ places: 1, pages: 3 });
+  });
+
+  it.each([
+    ['an invalid key', 'nope', 'API_KEY_INVALID'],
+    [
+      'a key whose project has not enabled the Places API',
+      FAKE_GOOGLE_DISABLED_KEY,
+      'SERVICE_DISABLED',
+    ],
+  ])(
+    '%s: the pages answer every place, the key is not offered again, the report says why',
+    async (_, key, reason) => {
+      const told: string[] = [];
+      r = await rig({ apiKey: key, onPlacesKeyRejected: (why) => told.push(why) });
+      const first = await r.resolver.resolve(links(400, 40));
+      expect(links(400, 40).map((link) => pointOf(first.results[link]))).toEqual(
+        Array.from({ length: 40 }, (_, i) => coordinatesForCid(String(400 + i))),
+      );
+      expect(first.report.placesKeyRejected).toBe(reason);
+      expect(told).toEqual([reason]);
+      // At most the requests already in flight when the first refusal came back were refused.
+      expect(first.report.upstreamRequests.places).toBeLessThanOrEqual(32);
+      expect(first.report.upstreamRequests.pages).toBe(40);
+      const second = await r.resolver.resolve(links(440, 5));
+      expect(second.report.upstreamRequests).toEqual({ places: 0, pages: 5 });
+      expect(second.report.placesKeyRejected).toBe(reason);
+      expect(told).toHaveLength(1);
+    },
+  );
+
+  it('a refused key is tried again after its pause, and answered once the API was enabled', async () => {
+    r = await rig();
+    let enabled = false;
+    const told: string[] = [];
+    const { resolver, advance } = backingOffResolver(r, {
+      placesOrigin: r.google.url,
+      googleMapsApiKey: FAKE_GOOGLE_DISABLED_KEY,
+      // The project turns the Places API on: Google now answers this key (the fake, its own key).
+      fetch: (input, init) => {
+        const headers = { ...(init?.headers as Record<string, string>) };
+        if (enabled && headers['X-Goog-Api-Key']) headers['X-Goog-Api-Key'] = FAKE_GOOGLE_API_KEY;
+        return globalThis.fetch(input, { ...init, headers });
+      },
+      onPlacesKeyRejected: (why) => told.push(why),
+    });
+    const refused = await resolver.resolve([placeLink(460)]);
+    expect(refused.report).toMatchObject({
+      upstreamRequests: { places: 1, pages: 1 },
+      placesKeyRejected: 'SERVICE_DISABLED',
+    });
+    enabled = true;
+    advance(29_000);
+    expect((await resolver.resolve([placeLink(461)])).report.upstreamRequests.places).toBe(0);
+    advance(2_000);
+    const fixed = await resolver.resolve([placeLink(462)]);
+    expect(fixed.report.upstreamRequests).toEqual({ places: 1, pages: 0 });
+    expect(fixed.report.placesKeyRejected).toBeUndefined();
+    expect(pointOf(fixed.results[placeLink(462)])).toEqual(coordinatesForCid('462'));
+    expect(told).toEqual(['SERVICE_DISABLED']);
   });
 
   it('a place Google refuses on its own is throttled; 5xx is unavailable after one retry', async () => {

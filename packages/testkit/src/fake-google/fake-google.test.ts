@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { coordinatesForCid, coordinatesForFtid, type LatLng } from '../takeout/index.js';
 import { distanceMetres } from './geo.js';
+import { FAKE_GOOGLE_DISABLED_KEY } from './places-api.js';
 import {
   ALL_PAGE_FORMS,
   CAMERA_OFFSET_METRES,
@@ -329,9 +330,25 @@ describe('fake Places API (New)', () => {
     });
   });
 
-  it('refuses a wrong key and a missing field mask', async () => {
+  it('refuses a wrong key, a key without the Places API and a missing field mask, as Google does', async () => {
     const wrongKey = await places({ 'X-Goog-Api-Key': 'nope', 'X-Goog-FieldMask': 'location' });
-    expect(wrongKey.status).toBe(403);
+    expect(wrongKey.status).toBe(400);
+    expect(await wrongKey.json()).toMatchObject({
+      error: {
+        code: 400,
+        status: 'INVALID_ARGUMENT',
+        message: 'API key not valid. Please pass a valid API key.',
+        details: [{ reason: 'API_KEY_INVALID', domain: 'googleapis.com' }, {}],
+      },
+    });
+    const disabled = await places({
+      'X-Goog-Api-Key': FAKE_GOOGLE_DISABLED_KEY,
+      'X-Goog-FieldMask': 'location',
+    });
+    expect(disabled.status).toBe(403);
+    expect(await disabled.json()).toMatchObject({
+      error: { status: 'PERMISSION_DENIED', details: [{ reason: 'SERVICE_DISABLED' }] },
+    });
     const noMask = await places({ 'X-Goog-Api-Key': google.apiKey });
     expect(noMask.status).toBe(400);
   });
@@ -340,7 +357,7 @@ describe('fake Places API (New)', () => {
     const slow = await startFakeGoogle({ delayMs: 1000 });
     const delayed = fetch(`${slow.url}/v1/places/${PLACE_ID}`);
     expect(await stillPendingAfter(delayed, places({}))).toBe(true);
-    expect((await delayed).status).toBe(403);
+    expect((await delayed).status).toBe(400);
     await slow.close();
   });
 });

@@ -28,7 +28,11 @@ export { ftidForCid } from './ftid.js';
 export { LOCALIZED_PRODUCT_NAMES, PAGE_LANGUAGES, type PageLanguage } from './localized.js';
 export { REAL_PLACE_PAGES, realPageForCid, type RealPlacePage } from './real-pages.js';
 export { THROTTLE_MODES, type ThrottleMode } from './throttle.js';
-export { PLACES_API_FAILURES, type PlacesApiBehaviour } from './places-api.js';
+export {
+  FAKE_GOOGLE_DISABLED_KEY,
+  PLACES_API_FAILURES,
+  type PlacesApiBehaviour,
+} from './places-api.js';
 export {
   ADVERSARIAL_PAGE_BYTES,
   ADVERSARIAL_PAGE_NAMES,

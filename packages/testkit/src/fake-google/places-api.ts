@@ -32,6 +32,43 @@ export interface PlacesApiContext {
   throttleAll(): ThrottleMode | undefined;
 }
 
+/**
+ * A key the fake knows but whose project has the Places API (New) turned off: answered 403
+ * `SERVICE_DISABLED`, as Google answers a key whose project never enabled the API.
+ */
+export const FAKE_GOOGLE_DISABLED_KEY = 'fake-google-maps-key-places-api-disabled';
+
+/** Google's answer to a key that does not exist (or expired): 400 `API_KEY_INVALID`. */
+function invalidKey(response: ServerResponse): void {
+  apiError(response, 400, 'API key not valid. Please pass a valid API key.', [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'API_KEY_INVALID',
+      domain: 'googleapis.com',
+      metadata: { service: 'places.googleapis.com' },
+    },
+    {
+      '@type': 'type.googleapis.com/google.rpc.LocalizedMessage',
+      locale: 'en-US',
+      message: 'API key not valid. Please pass a valid API key.',
+    },
+  ]);
+}
+
+/** Google's answer to a key whose project has not enabled the Places API (New). */
+function serviceDisabled(response: ServerResponse): void {
+  const message =
+    'Places API (New) has not been used in project 000000000000 before or it is disabled. Enable it by visiting https://console.developers.google.com/apis/api/places.googleapis.com/overview?project=000000000000 then retry. If you enabled this API recently, wait a few minutes for the action to propagate to our systems and retry.';
+  apiError(response, 403, message, [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'SERVICE_DISABLED',
+      domain: 'googleapis.com',
+      metadata: { service: 'places.googleapis.com', consumer: 'projects/000000000000' },
+    },
+  ]);
+}
+
 /** What a hanging answer awaits: no timer, so nothing but the closing server ends the request. */
 export const NEVER = new Promise<void>(() => undefined);
 
@@ -84,8 +121,13 @@ export async function answerPlacesApi(
   response: ServerResponse,
   placeId: string,
 ): Promise<void> {
-  if (request.headers['x-goog-api-key'] !== context.apiKey) {
-    apiError(response, 403, 'API key not valid. Please pass a valid API key.');
+  const key = request.headers['x-goog-api-key'];
+  if (key === FAKE_GOOGLE_DISABLED_KEY) {
+    serviceDisabled(response);
+    return;
+  }
+  if (key !== context.apiKey) {
+    invalidKey(response);
     return;
   }
   if (throttled(response, context.throttleAll())) return;
