@@ -1,5 +1,6 @@
 import { formatCount, REASON_TEXT, type UnplacedReason } from '@placeport/contract';
 import type { ConversionResult } from '@placeport/converter';
+import { FAILED_CSV_SUFFIX } from '@placeport/converter/internal';
 import { KEY_ADVICE, type LookupStats } from './lookups.js';
 import type { ListWrite } from './outputs.js';
 
@@ -281,8 +282,12 @@ export function formatSummary(summary: CliSummary): string {
   const { total, converted, skipped, unplaced } = summary.totals;
   lines.push('', `${formatCount(converted)} of ${plural(total, 'place')} placed.`);
   if (skipped > 0) {
+    // A full disk can refuse the failed-places CSV itself: then those places are only named here.
+    const csvLost = summary.lists.some((list) =>
+      list.notWritten?.some(({ file }) => file.endsWith(`${FAILED_CSV_SUFFIX}.csv`)),
+    );
     lines.push(
-      `${plural(skipped, 'place')} without coordinates (listed in the failed-places CSVs, with the reason):`,
+      `${plural(skipped, 'place')} without coordinates (listed in the failed-places CSVs, with the reason${csvLost ? ', but for the lists whose CSV could not be written: ✗ above' : ''}):`,
       ...reasonLines(unplaced, ''),
     );
   }

@@ -46,6 +46,27 @@ describe('the summary a person reads', () => {
   });
 });
 
+describe('a failed-places CSV that could not be written', () => {
+  it('is not pointed to as holding those places; the list is marked ✗ with the reason', () => {
+    const summary = offTheNetwork();
+    const [list] = summary.lists;
+    list!.files = ['out/Everything.kml'];
+    list!.notWritten = [
+      { file: 'out/Everything - failed-places.csv', reason: 'the disk is full (ENOSPC)' },
+    ];
+    const text = formatSummary(summary);
+    expect(text).toContain('✗ Everything: 696 of 5,629 places placed');
+    expect(text).toContain('    out/Everything - failed-places.csv: the disk is full (ENOSPC)');
+    expect(text).toContain(
+      '4,933 places without coordinates (listed in the failed-places CSVs, with the reason, but for the lists whose CSV could not be written: ✗ above):',
+    );
+    // Written, the plain sentence.
+    expect(formatSummary(offTheNetwork())).toContain(
+      '4,933 places without coordinates (listed in the failed-places CSVs, with the reason):',
+    );
+  });
+});
+
 describe('what the summary says of an API that failed, and of a proxy', () => {
   /** 8 places, none placed, looked up through an API at `api`. */
   function throughApi(lookups: Partial<CliSummary['lookups']>): CliSummary {
