@@ -14,6 +14,21 @@ afterEach(async () => {
   r = undefined;
 });
 
+/** Runs `test` with a server on loopback that would answer a secret, counting its connections. */
+async function withLoopbackServer(
+  test: (port: number, connections: () => number) => Promise<void>,
+) {
+  let connections = 0;
+  const server = createServer((_request, response) => response.end('secret'));
+  server.on('connection', () => (connections += 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await test((server.address() as AddressInfo).port, () => connections);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 describe('time bounds', () => {
   // The hanging place never answers and the other bound is 10 minutes: only the bound under test
   // ends these; the bound is 5 s so the other place's one loopback request fits on a loaded machine.
@@ -66,28 +81,40 @@ describe('connections only to public addresses', () => {
   });
 
   it('refuses a host that resolves to a private address, before connecting', async () => {
-    let connections = 0;
-    const server = createServer((_request, response) => response.end('secret'));
-    server.on('connection', () => (connections += 1));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    try {
+    await withLoopbackServer(async (port, connections) => {
       // DNS (poisoned, rebinding, or an internal override) says Google is on loopback.
       const fetch = createPublicFetch({
         lookup: (_hostname, _options, callback) =>
           callback(null, [{ address: '127.0.0.1', family: 4 }]),
       });
       await expect(fetch(`http://www.google.com:${port}/maps`)).rejects.toThrow();
-      expect(connections).toBe(0);
+      expect(connections()).toBe(0);
       const allowed = createPublicFetch({
         lookup: (_hostname, _options, callback) =>
           callback(null, [{ address: '127.0.0.1', family: 4 }]),
       });
       await expect(allowed(`http://maps.google.com:${port}/`)).rejects.toThrow();
-      expect(connections).toBe(0);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+      expect(connections()).toBe(0);
+    });
+  });
+});
+
+describe('a host written as an address', () => {
+  // Node connects to an address without a DNS lookup, so the lookup's check never sees it.
+  it.each([
+    ['loopback', (port: number) => `http://127.0.0.1:${port}/`],
+    ['IPv4-mapped loopback', (port: number) => `http://[::ffff:127.0.0.1]:${port}/`],
+    ['loopback as one number', (port: number) => `http://2130706433:${port}/`],
+    ['loopback in hex', (port: number) => `http://0x7f.1:${port}/`],
+  ])('%s is refused before connecting', async (_name, url) => {
+    await withLoopbackServer(async (port, connections) => {
+      const error = await createPublicFetch()(url(port)).catch((failure: unknown) => failure);
+      expect((error as Error).cause).toMatchObject({
+        code: 'ERR_PRIVATE_ADDRESS',
+        message: expect.stringMatching(/^(127\.0\.0\.1|::ffff:7f00:1) is not a public address$/),
+      });
+      expect(connections()).toBe(0);
+    });
   });
 });
 

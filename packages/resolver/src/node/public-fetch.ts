@@ -1,13 +1,17 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 
-/** Thrown (through fetch) when a host resolves to an address that is not public. */
+/** Thrown (through fetch) when a host is, or resolves to, an address that is not public. */
 export class PrivateAddressError extends Error {
   readonly code = 'ERR_PRIVATE_ADDRESS';
   constructor(hostname: string, address: string) {
-    super(`${hostname} resolves to ${address}, which is not a public address`);
+    super(
+      hostname === address
+        ? `${address} is not a public address`
+        : `${hostname} resolves to ${address}, which is not a public address`,
+    );
   }
 }
 
@@ -56,13 +60,33 @@ export interface PublicFetchOptions {
 }
 
 /**
+ * A connector for undici that refuses a host written as an address (`127.0.0.1`, `[::1]`,
+ * `[::ffff:10.0.0.1]`; the URL parser has already turned `2130706433` into `127.0.0.1`) that is not
+ * public: Node connects to such a host without a DNS lookup, so {@link publicOnlyLookup} never
+ * sees it. Every connection goes through here, a redirect's included.
+ */
+function publicOnlyConnector(lookup: LookupFunction): buildConnector.connector {
+  const connect = buildConnector({ lookup });
+  return (options, callback) => {
+    const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (ipaddr.isValid(host) && !isPublicAddress(host)) {
+      callback(new PrivateAddressError(host, host), null);
+      return;
+    }
+    connect(options, callback);
+  };
+}
+
+/**
  * The fetch the resolver uses in production: undici's, on an agent whose every connection goes
- * through {@link publicOnlyLookup}, so no request reaches a loopback, private or reserved address.
- * (Only a test-only maps origin override, which the settings name explicitly, bypasses it.)
+ * through {@link publicOnlyConnector} and {@link publicOnlyLookup}, so no request (nor any redirect
+ * it follows) reaches a loopback, private or reserved address, whether the URL names it or DNS
+ * answers it. (Only a test-only maps origin override, which the settings name explicitly, bypasses
+ * it.)
  */
 export function createPublicFetch(options: PublicFetchOptions = {}): typeof globalThis.fetch {
   const agent = new Agent({
-    connect: { lookup: publicOnlyLookup(options.lookup) },
+    connect: publicOnlyConnector(publicOnlyLookup(options.lookup)),
     connections: options.connections ?? 16,
   });
   return ((input: string | URL, init?: RequestInit) =>
