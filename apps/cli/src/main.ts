@@ -365,6 +365,14 @@ async function convert(
     if (outProblem) throw new UsageError(outProblem);
     // Before any lookup: a refusal now costs nothing, after an hour of lookups it costs the hour.
     const early = await existingBeforeRun(chosen, command.formats, outDir, retry);
+    // A list CSV converted to CSV into its own folder: even --force never writes over the input.
+    for (const { target } of early) {
+      if (await sameFile(target, command.archive)) {
+        throw new UsageError(
+          `${target} is the file being converted, and this run would write over it: give another --out folder.`,
+        );
+      }
+    }
     const refusedEarly = refuseExisting(early, outDir, command, io, false);
     if (refusedEarly !== undefined) return refusedEarly;
     if (io.progress) progress = createProgressLine(io.progress);

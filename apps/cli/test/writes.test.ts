@@ -321,6 +321,27 @@ describe('placeport writes safely', () => {
     ]);
   });
 
+  it('never writes over the list being converted, even with --force (exit 2)', async () => {
+    const folder = path.join(dir, 'own-folder');
+    await mkdir(folder, { recursive: true });
+    const list = path.join(folder, 'Food.csv');
+    const text =
+      'Title,Note,URL\nA,,https://www.google.com/maps/place/A/data=!4m2!3m1!8m2!3d38.7!4d-9.1\n';
+    await writeFile(list, text);
+    for (const force of [[], ['--force']]) {
+      const result = await offline(['convert', list, '--out', folder, '--format', 'csv', ...force]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `placeport: ${list} is the file being converted, and this run would write over it: give another --out folder.`,
+      );
+    }
+    expect(await readFile(list, 'utf8')).toBe(text);
+    expect(await readdir(folder)).toEqual(['Food.csv']);
+    // Another format beside it is fine.
+    expect((await offline(['convert', list, '--out', folder])).code).toBe(0);
+    expect((await readdir(folder)).sort()).toEqual(['Food.csv', 'Food.kml']);
+  });
+
   it('reports a list whose file cannot be written, with the reason, and writes the others (exit 1)', async () => {
     const out = path.join(dir, 'blocked');
     await mkdir(path.join(out, 'Food.kml'), { recursive: true });
