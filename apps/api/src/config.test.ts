@@ -272,7 +272,12 @@ describe('loadSettings', () => {
       loadSettings({ REDIS_URL: 'redis://:pw@127.0.0.1:6379/0', PAYER_COOKIE_SECRET: secret })
         .redisUrl,
     ).toBe('redis://:pw@127.0.0.1:6379/0');
-    expect(problemsOf({ REDIS_URL: 'http://127.0.0.1' })).toContain('REDIS_URL');
+    expect(problemsOf({ REDIS_URL: 'http://127.0.0.1' })).toContain(
+      'REDIS_URL: must be a redis://, rediss:// or unix:// (a socket: unix:///run/redis.sock) URL',
+    );
+    expect(
+      loadSettings({ REDIS_URL: 'unix:///run/redis.sock', PAYER_COOKIE_SECRET: secret }).redisUrl,
+    ).toBe('unix:///run/redis.sock');
   });
 
   it('takes PAYER_COOKIE_SECRET as a comma-separated list: the first signs, all verify', () => {

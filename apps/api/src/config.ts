@@ -223,7 +223,7 @@ const EnvSchema = v.object({
   REDIS_URL: v.optional(
     url(
       (url) => ['redis:', 'rediss:', 'unix:'].includes(url.protocol),
-      'must be a redis:// or rediss:// URL',
+      'must be a redis://, rediss:// or unix:// (a socket: unix:///run/redis.sock) URL',
     ),
   ),
   LOG_LEVEL: v.optional(
