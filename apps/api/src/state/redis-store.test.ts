@@ -146,6 +146,13 @@ describe('RedisStateStore', () => {
       expect(await store.durabilityProblems()).toEqual([]);
       await configure('yes', '3600 1');
       expect(await store.durabilityProblems()).toEqual([]);
+      await admin.config('SET', 'appendfsync', 'always');
+      expect(await store.durabilityProblems()).toEqual([]);
+      await admin.config('SET', 'appendfsync', 'no');
+      expect(await store.durabilityProblems()).toEqual([
+        expect.stringMatching(/^Redis appendfsync is no: .*Set appendfsync everysec\.$/),
+      ]);
+      await admin.config('SET', 'appendfsync', 'everysec');
       await configure('no', '');
       expect(await store.durabilityProblems()).toEqual([
         expect.stringMatching(/^Redis does not persist .*Turn on appendonly yes/),
@@ -163,6 +170,7 @@ describe('RedisStateStore', () => {
     } finally {
       // As startRedis() set it for the other tests of this file.
       await configure('no', '');
+      await admin.config('SET', 'appendfsync', 'everysec');
       await admin.config('SET', 'maxmemory-policy', 'noeviction');
     }
   });

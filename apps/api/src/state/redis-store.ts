@@ -518,7 +518,8 @@ export class RedisStateStore implements StateStore {
    * `save` schedule a restart forgets every binding and count, and with one a crash goes back to
    * the last snapshot, so a payment captured since looks open again (its lookups served free
    * until the next usage report reads the intent) and the counts and bindings made since are
-   * lost. Empty when both are right; a Redis that refuses `CONFIG GET` (managed services often
+   * lost; and `appendfsync no` (the system flushes the log when it likes, so a machine crash loses
+   * up to about 30 s of it). Empty when all are right; a Redis that refuses `CONFIG GET` (managed services often
    * do) gets a reminder to check by hand.
    */
   async durabilityProblems(): Promise<string[]> {
@@ -529,7 +530,7 @@ export class RedisStateStore implements StateStore {
     };
     const config: Record<string, string | undefined> = {};
     try {
-      for (const name of ['maxmemory-policy', 'appendonly', 'save'])
+      for (const name of ['maxmemory-policy', 'appendonly', 'appendfsync', 'save'])
         config[name] = await read(name);
     } catch (error) {
       return [
@@ -548,6 +549,10 @@ export class RedisStateStore implements StateStore {
         (config.save ?? '').trim() === ''
           ? 'Redis does not persist (appendonly no, no save schedule): a restart forgets every payer binding, verdict and server count. Turn on appendonly yes (appendfsync everysec).'
           : 'RDB snapshots alone lose every write since the last snapshot: a captured payment can look open again, counts and payer bindings made since are lost; turn on appendonly yes (appendfsync everysec).',
+      );
+    } else if (config.appendonly === 'yes' && config.appendfsync === 'no') {
+      problems.push(
+        'Redis appendfsync is no: the system writes the log to disk when it likes (about every 30 s on Linux), so a machine that crashes or loses power forgets the captures, counts and payer bindings of that time. Set appendfsync everysec.',
       );
     }
     return problems;
