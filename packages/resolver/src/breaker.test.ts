@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Breaker } from './breaker.js';
-import { UNREACHABLE_AFTER_FAILURES } from './limits.js';
+import { UNREACHABLE_AFTER_FAILURES, UNREACHABLE_BACKOFF_MAX_MS } from './limits.js';
 
 function clockAt(start: number, random = 0.5) {
   const clock = {
@@ -111,5 +111,53 @@ describe('Breaker', () => {
     expect(breaker.refusing).toBe(false);
     breaker.refused();
     expect(breaker.cause).toBe('refused');
+  });
+
+  it(`while unreachable, pauses at most ${UNREACHABLE_BACKOFF_MAX_MS / 1000} s; refused, up to its maximum`, () => {
+    const pausesAfter = (fail: (breaker: Breaker) => void) => {
+      const clock = clockAt(0);
+      const breaker = new Breaker(clock, { backoffBaseMs: 30_000, backoffMaxMs: 900_000 });
+      return [1, 2, 3, 4, 5].map(() => {
+        clock.time += breaker.retryAfterMs();
+        breaker.allow();
+        fail(breaker);
+        return breaker.retryAfterMs();
+      });
+    };
+    const probeUnreachable = (breaker: Breaker) => {
+      // The first time, the failures in a row; then each probe's own.
+      if (!breaker.refusing)
+        for (let i = 1; i < UNREACHABLE_AFTER_FAILURES; i += 1) breaker.unreachable();
+      breaker.unreachable();
+    };
+    expect(pausesAfter(probeUnreachable)).toEqual([30_000, 60_000, 60_000, 60_000, 60_000]);
+    expect(pausesAfter((breaker) => breaker.refused())).toEqual([
+      30_000, 60_000, 120_000, 240_000, 480_000,
+    ]);
+  });
+
+  it('tells whoever waits when its probe is answered, whatever the answer', async () => {
+    const clock = clockAt(0);
+    const breaker = new Breaker(clock, { backoffBaseMs: 1_000, backoffMaxMs: 1_000 });
+    expect(breaker.probe).toBeUndefined();
+    breaker.refused();
+    // Open and not probing: nothing to wait for, the caller fails at once.
+    expect(breaker.probe).toBeUndefined();
+    for (const answer of ['succeeded', 'refused', 'unreachable', 'inconclusive'] as const) {
+      clock.time += breaker.retryAfterMs();
+      if (!breaker.refusing) breaker.refused();
+      clock.time += breaker.retryAfterMs();
+      expect(breaker.allow()).toBe(true);
+      const probe = breaker.probe;
+      expect(probe).toBeInstanceOf(Promise);
+      let told = false;
+      void probe!.then(() => (told = true));
+      await Promise.resolve();
+      expect(told).toBe(false);
+      breaker[answer]();
+      await probe;
+      expect(told).toBe(true);
+      expect(breaker.probe).toBeUndefined();
+    }
   });
 });

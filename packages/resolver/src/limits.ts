@@ -40,6 +40,11 @@ export const UNREACHABLE_AFTER_FAILURES = 8;
 export const BACKOFF_BASE_MS = 30_000;
 /** Longest pause of a path after repeated refusals. */
 export const BACKOFF_MAX_MS = 15 * 60_000;
+/**
+ * Longest pause of a path while Google cannot be reached (before jitter): a probe then is one
+ * request, and the API tells callers to come back in a minute (`Retry-After: 60`).
+ */
+export const UNREACHABLE_BACKOFF_MAX_MS = 60_000;
 
 /** Coordinates are kept for 30 days, the longest Google Maps Platform terms allow caching lat/lng. */
 export const CACHE_TTL_MS = 30 * 24 * 60 * 60 * 1000;

@@ -121,6 +121,27 @@ export async function fromCache(
   };
 }
 
+/**
+ * Whether a request may be sent on a breaker's path now. While the probe of a half-open breaker is
+ * out, the answer waits for it (or for `signal`): when Google is back the probe closes the breaker
+ * and every lookup waiting goes on, rather than all but the probe failing at once.
+ */
+async function allowed(breaker: Breaker, signal: AbortSignal): Promise<boolean> {
+  for (;;) {
+    if (breaker.allow()) return true;
+    const probe = breaker.probe;
+    if (!probe || signal.aborted) return false;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      signal.addEventListener('abort', done, { once: true });
+      void probe.then(done);
+    });
+  }
+}
+
 /** The Places API for a place id, when a key is set and Google is not refusing that path. */
 async function fromPlacesApi(
   context: LookupContext,
@@ -184,7 +205,7 @@ async function fromPages(
     if (!isAllowedFetchUrl(url)) {
       return failed(fromLink && hop === 0 ? 'not_allowed' : 'not_found', 'left_allowlist');
     }
-    if (!breaker.allow()) {
+    if (!(await allowed(breaker, context.signal))) {
       // Open: Google refused us (throttled), or cannot be reached from here (unavailable).
       return breaker.cause === 'unreachable'
         ? failed('unavailable', 'unreachable')

@@ -198,6 +198,36 @@ describe('when Google cannot be reached at all', () => {
   );
 });
 
+describe('when Google comes back', () => {
+  it("the lookups waiting beside the breaker's probe go on once it is answered, not fail with it", async () => {
+    r = await rig();
+    let down = true;
+    let sent = 0;
+    const { resolver, advance } = backingOffResolver(r, {
+      fetch: (input, init) => {
+        sent += 1;
+        return down ? Promise.reject(new TypeError('fetch failed')) : globalThis.fetch(input, init);
+      },
+      tuning: { concurrency: 8, backoffBaseMs: 30_000, retryDelayMs: 1 },
+    });
+    const outage = await resolver.resolve(links(600, 20));
+    expect(Object.values(outage.failures)).toEqual(links(600, 20).map(() => 'unavailable'));
+    expect(outage.report.details.unreachable).toBeGreaterThan(0);
+    down = false;
+    // Within the pause nothing is sent; past it, one probe and then every other lookup.
+    advance(29_000);
+    sent = 0;
+    expect((await resolver.resolve([placeLink(650)])).report.details).toEqual({ unreachable: 1 });
+    expect(sent).toBe(0);
+    advance(2_000);
+    const back = await resolver.resolve(links(660, 40));
+    expect(back.failures).toEqual({});
+    expect(links(660, 40).map((link) => pointOf(back.results[link]))).toEqual(
+      Array.from({ length: 40 }, (_, i) => coordinatesForCid(String(660 + i))),
+    );
+  });
+});
+
 /** Resolves once `done` holds, checking every 10 ms (the test's own timeout bounds it). */
 async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
