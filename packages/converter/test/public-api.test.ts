@@ -1,9 +1,11 @@
 /**
  * The published surface: every export of the main entry and of `./worker` has TSDoc in the shipped
- * `.d.ts` files (what an editor shows another project), and the main entry stays small. Reads the
+ * `.d.ts` files (what an editor shows another project), the main entry stays small, and the
+ * packages' exports offer their types to `import` only, as Node offers their code. Reads the
  * built `dist/` (turbo builds the package before its tests).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -58,4 +60,36 @@ describe('the public API', () => {
       expect(names).not.toContain(internal);
     }
   });
+});
+
+describe('the exports of the packages other projects import', () => {
+  /** Each package's directory, beside this one. */
+  const PACKAGES = ['converter', 'resolver', 'contract'];
+  const options = {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  };
+
+  it.each(PACKAGES)(
+    '@placeport/%s: TypeScript finds every entry for import and none for require (which Node refuses)',
+    (name) => {
+      const dir = fileURLToPath(new URL(`../../${name}/`, import.meta.url));
+      const manifest = JSON.parse(readFileSync(`${dir}package.json`, 'utf8')) as {
+        exports: Record<string, { import: { types: string; default: string } }>;
+      };
+      // A CommonJS file of the package itself, resolving the package by its name.
+      const from = `${dir}x.cts`;
+      for (const [entry, conditions] of Object.entries(manifest.exports)) {
+        const specifier = `@placeport/${name}${entry.slice(1)}`;
+        const resolve = (mode: ts.ResolutionMode) =>
+          ts.resolveModuleName(specifier, from, options, ts.sys, undefined, undefined, mode)
+            .resolvedModule?.resolvedFileName;
+        expect(resolve(ts.ModuleKind.ESNext)).toBe(path.join(dir, conditions.import.types));
+        expect({ specifier, required: resolve(ts.ModuleKind.CommonJS) }).toEqual({
+          specifier,
+          required: undefined,
+        });
+      }
+    },
+  );
 });
