@@ -3,7 +3,8 @@
  * for it, or none we could trust), `throttled` (Google refused us; try later), `unavailable` (the
  * lookup failed: network, timeout), `not_allowed` (not a Google Maps link), `limit` (the payment's
  * or free tier's allowance is used). The API answers the first four in `failures`; an allowance
- * used up refuses the whole request (402 or 403), and the client marks those places `limit`.
+ * used up refuses the whole request (402 or 403; 413 for more links than a free request may hold),
+ * and the client marks those places `limit`.
  */
 export type LookupFailure = 'not_found' | 'throttled' | 'unavailable' | 'not_allowed' | 'limit';
 

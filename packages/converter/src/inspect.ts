@@ -4,7 +4,7 @@ import { LIMITS, PlaceCounter, type Limits } from './core/limits.js';
 import { placeNeed, type PlaceNeed } from './core/link-need.js';
 import { countNonBlankRows, type CsvSource, type ParsedCsv } from './core/csv.js';
 import { FAILED_CSV_SUFFIX, failedPlacesListName, listOutputNames } from './core/names.js';
-import { unguardFormula } from './core/failed-csv.js';
+import { unguardFailedPlaces } from './core/failed-csv.js';
 import type { ReadOptions } from './library.js';
 import { parseSavedPlacesJson } from './core/saved-places-json.js';
 import { parseSavedPlacesCsv } from './core/csv.js';
@@ -154,7 +154,8 @@ export function readArchive(
 
 /**
  * One CSV file as a list of its own (the `placeport` command's input besides a ZIP): a saved list,
- * or a failed-places CSV of an earlier run, whose formula guards are taken off and whose files are
+ * or a failed-places CSV of an earlier run, whose formula guards are taken off
+ * ({@link unguardFailedPlaces}) and whose files are
  * named after the list it came from (`Want to go - failed-places.csv` writes `Want to go.kml`
  * before any retry label). Its places count against `limits.maxPlaces`; a CSV that cannot be read
  * throws its ConverterError (there is no other list to go on with).
@@ -167,13 +168,7 @@ export function readCsvFile(
   const name = fileName.replace(/\.csv$/i, '');
   const parsed = parseList(content, 'csv', new PlaceCounter((options.limits ?? LIMITS).maxPlaces));
   if (parsed instanceof ConverterError) throw parsed;
-  for (const place of parsed.places) {
-    place.title = unguardFormula(place.title);
-    if (place.note) place.note = unguardFormula(place.note);
-    if (place.comment) place.comment = unguardFormula(place.comment);
-    // The guard is on the Tags cell, so on its first tag.
-    if (place.tags?.[0]) place.tags[0] = unguardFormula(place.tags[0]);
-  }
+  unguardFailedPlaces(parsed);
   // A failed-places CSV is named after its list (`Want to go - failed-places.csv`): the list it
   // makes is "Want to go (failed places)", as a retry on the page is, its files named after the list.
   const listName = name.endsWith(FAILED_CSV_SUFFIX) ? name.slice(0, -FAILED_CSV_SUFFIX.length) : '';

@@ -16,8 +16,11 @@ import { readCsv, readGeoJson, readGpx, readKmz, readZip } from '../test/read-fo
 import {
   convertArchive,
   inspectArchive,
+  listFiles,
   OUTPUT_FORMATS,
   resolvedUrlFor,
+  runFiles,
+  zipFileName,
   zipRun,
   type ConvertedArchive,
   type OutputFormat,
@@ -336,6 +339,77 @@ describe('choosing lists', () => {
       message:
         '2 lists are named "Want to go"; choose one by its path: Takeout/Saved/Want to go.csv, Takeout 2/Saved/Want to go.csv',
     });
+  });
+});
+
+/** An archive of one list of one place, placed by its link. */
+const onePlace = zipSync({
+  'Takeout/Saved/Want to go.csv': strToU8(
+    'Title,URL\nA,"https://www.google.com/maps/search/1,2"\n',
+  ),
+});
+
+describe('the bytes an archive is given as', () => {
+  const zip = onePlace;
+  /** The same bytes inside a larger buffer, at an offset: a view, not the whole buffer. */
+  const padded = new Uint8Array(zip.length + 7);
+  padded.set(zip, 3);
+
+  it.each([
+    ['an ArrayBuffer', zip.slice().buffer],
+    ['a DataView at an offset', new DataView(padded.buffer, 3, zip.length)],
+    ['a Node Buffer', Buffer.from(zip)],
+  ])('reads %s as its Uint8Array', async (_, bytes) => {
+    expect(inspectArchive(bytes).lists.map((list) => [list.path, list.rowCount])).toEqual([
+      ['Takeout/Saved/Want to go.csv', 1],
+    ]);
+    expect((await convertArchive(bytes)).totals).toEqual({ total: 1, converted: 1, skipped: 0 });
+  });
+
+  it('refuses anything else with a TypeError saying what to pass', async () => {
+    const blob = new Blob([zip]);
+    expect(() => inspectArchive(blob as never)).toThrow(
+      new TypeError(
+        "The archive must be the ZIP file's bytes (a Uint8Array, an ArrayBuffer or another ArrayBufferView), not what was given (Blob). Read a Blob or File first with its arrayBuffer() method.",
+      ),
+    );
+    await expect(convertArchive('takeout.zip' as never)).rejects.toThrow(
+      "convertArchive takes the ZIP file's bytes (a Uint8Array, an ArrayBuffer or another ArrayBufferView) or what inspectArchive or inspectCsv returned, not what was given (string).",
+    );
+    await expect(convertArchive({ places: [] } as never)).rejects.toBeInstanceOf(TypeError);
+  });
+});
+
+describe('a format that is not one', () => {
+  const zip = onePlace;
+  const refusal = {
+    code: 'unknown-format',
+    message:
+      '"pdf" is not a file format PlacePort writes. Choose one of: kml, kmz, gpx, geojson, csv.',
+  };
+
+  it('is refused by convertArchive before anything is looked up, and by every writer of a run', async () => {
+    let asked = 0;
+    const refused = await convertArchive(zip, {
+      formats: ['kml', 'pdf' as OutputFormat],
+      resolveUrls: async () => {
+        asked += 1;
+        return { results: {} };
+      },
+    }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ConverterError);
+    expect(refused).toMatchObject(refusal);
+    expect(asked).toBe(0);
+    const { lists } = await convertArchive(zip);
+    const pdf = 'pdf' as OutputFormat;
+    for (const write of [
+      () => zipFileName(pdf),
+      () => listFiles(lists[0]!, pdf),
+      () => [...runFiles(lists, pdf)],
+      () => zipRun(lists, pdf),
+    ]) {
+      expect(write).toThrow(expect.objectContaining(refusal));
+    }
   });
 });
 

@@ -6,6 +6,7 @@
 import type { Inflate } from './core/archive.js';
 import { ConverterError } from './core/errors.js';
 import {
+  checkFormat,
   eachListFile,
   listParts,
   partList,
@@ -59,14 +60,60 @@ function limitsOf(options: ReadOptions): Limits {
 }
 
 /**
- * Opens a Google Takeout archive (the ZIP's bytes) and lists its place lists without converting
- * them: name, path (a list's identity, since names repeat across folders), places, how many are
- * placed without a lookup and how many need one, and why a list cannot be converted. Each list
- * keeps its places as read (`parsed`), so converting the inspection reads nothing twice.
+ * An archive's bytes as the library takes them: a `Uint8Array` (a Node `Buffer` is one), an
+ * `ArrayBuffer` (what `Blob.arrayBuffer()` and `fetch` give), or any other view of one (a
+ * `DataView`, another typed array).
+ */
+export type ArchiveBytes = ArrayBufferLike | ArrayBufferView;
+
+/** Whether `value` is an `ArrayBuffer` or a `SharedArrayBuffer`, from this realm or another. */
+function isBuffer(value: unknown): value is ArrayBufferLike {
+  const tag = Object.prototype.toString.call(value);
+  return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]';
+}
+
+/** Whether `value` is {@link ArchiveBytes}. */
+function isArchiveBytes(value: unknown): value is ArchiveBytes {
+  return ArrayBuffer.isView(value) || isBuffer(value);
+}
+
+/** What a caller passed instead of bytes, named for a message. */
+function kindOf(value: unknown): string {
+  if (value === null || typeof value !== 'object') return value === null ? 'null' : typeof value;
+  return (value as object).constructor?.name ?? 'object';
+}
+
+/** What {@link ArchiveBytes} are, in a message's words. */
+const BYTES_WORDS =
+  "the ZIP file's bytes (a Uint8Array, an ArrayBuffer or another ArrayBufferView)";
+
+/**
+ * The archive's bytes as the `Uint8Array` the reader works on: a `Uint8Array` as it is, any other
+ * {@link ArchiveBytes} as a view over the same memory (nothing is copied).
+ *
+ * @throws TypeError for anything else, saying what was passed and what to pass instead.
+ */
+export function archiveBytesOf(input: unknown): Uint8Array {
+  if (input instanceof Uint8Array) return input;
+  if (ArrayBuffer.isView(input)) {
+    return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  }
+  if (isBuffer(input)) return new Uint8Array(input);
+  throw new TypeError(
+    `The archive must be ${BYTES_WORDS}, not what was given (${kindOf(input)}). Read a Blob or File first with its arrayBuffer() method.`,
+  );
+}
+
+/**
+ * Opens a Google Takeout archive (the ZIP's bytes: {@link ArchiveBytes}) and lists its place lists
+ * without converting them: name, path (a list's identity, since names repeat across folders),
+ * places, how many are placed without a lookup and how many need one, and why a list cannot be
+ * converted. Each list keeps its places as read (`parsed`), so converting the inspection reads
+ * nothing twice.
  *
  * @throws {@link ConverterError} for an archive that cannot be used, with a message fit for people
  * (`code` is one of `incomplete-zip`, `no-csv`, `no-place-lists`, `archive-too-large`,
- * `too-many-entries`).
+ * `too-many-entries`, `unsupported-compression`), and a TypeError when `bytes` are not bytes.
  *
  * @example
  * ```ts
@@ -74,9 +121,9 @@ function limitsOf(options: ReadOptions): Limits {
  * for (const list of lists) console.log(list.name, list.rowCount, list.needsLookup);
  * ```
  */
-export function inspectArchive(bytes: Uint8Array, options: ReadOptions = {}): ArchiveInspection {
+export function inspectArchive(bytes: ArchiveBytes, options: ReadOptions = {}): ArchiveInspection {
   return {
-    lists: readArchive(bytes, { ...options, limits: limitsOf(options) }),
+    lists: readArchive(archiveBytesOf(bytes), { ...options, limits: limitsOf(options) }),
   };
 }
 
@@ -152,8 +199,10 @@ export function pickLists<T extends { path: string; name: string }>(
  * without them, from `resolveUrls`. A list that cannot be read is reported with its reason
  * (`skippedReason`) and the others go on.
  *
- * @throws {@link ConverterError} as {@link inspectArchive} does, and `unknown-list` /
- * `ambiguous-list` for a `lists` entry that names no list or several.
+ * @throws {@link ConverterError} as {@link inspectArchive} does, `unknown-list` /
+ * `ambiguous-list` for a `lists` entry that names no list or several, and `unknown-format` for a
+ * `formats` entry that is not one of `OUTPUT_FORMATS` (before anything is looked up); a TypeError
+ * when `input` is neither bytes nor an inspection.
  *
  * @example
  * ```ts
@@ -162,10 +211,12 @@ export function pickLists<T extends { path: string; name: string }>(
  * ```
  */
 export async function convertArchive(
-  input: Uint8Array | ArchiveInspection,
+  input: ArchiveBytes | ArchiveInspection,
   options: ConvertArchiveOptions = {},
 ): Promise<ConvertedArchive> {
-  const { lists: all } = input instanceof Uint8Array ? inspectArchive(input, options) : input;
+  const { lists: all } = isArchiveBytes(input)
+    ? inspectArchive(input, options)
+    : inspectionOf(input);
   const chosen = options.lists ? pickLists(all, options.lists) : all;
   const lists = await convertLists(chosen, {
     ...options,
@@ -178,6 +229,16 @@ export async function convertArchive(
     if (failed) files.push(failed);
   }
   return { lists, files, totals: totalsOf(lists) };
+}
+
+/** What {@link convertArchive} got when it is not bytes: an inspection, or a TypeError saying so. */
+function inspectionOf(input: unknown): ArchiveInspection {
+  if (Array.isArray((input as Partial<ArchiveInspection> | null)?.lists)) {
+    return input as ArchiveInspection;
+  }
+  throw new TypeError(
+    `convertArchive takes ${BYTES_WORDS} or what inspectArchive or inspectCsv returned, not what was given (${kindOf(input)}).`,
+  );
 }
 
 /** The failed-places CSV of a converted list, when some of its places have no coordinates. */
@@ -291,7 +352,10 @@ export function zipRun(
   );
 }
 
-/** The file name "Download all" suggests: the format in the name, so several can sit side by side. */
+/**
+ * The file name "Download all" suggests: the format in the name, so several can sit side by side.
+ * Throws ConverterError `unknown-format` for a format that is not one of `OUTPUT_FORMATS`.
+ */
 export function zipFileName(format: OutputFormat): string {
-  return `PlacePort ${FORMAT_INFO[format].name} files.zip`;
+  return `PlacePort ${FORMAT_INFO[checkFormat(format)].name} files.zip`;
 }

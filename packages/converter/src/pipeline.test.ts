@@ -218,6 +218,31 @@ describe('convertLists', () => {
     }
   });
 
+  it('answers a request too large to be free (413) limit, and never sends it again', async () => {
+    const calls: string[][] = [];
+    const pauses: number[] = [];
+    const [result] = await convertLists([listA], {
+      resolveUrls: async (urls) => {
+        calls.push(urls);
+        throw new ResolveRequestError(
+          413,
+          '413: Without a payment, a request can hold at most 4 links.',
+        );
+      },
+      sleep: async (ms) => {
+        pauses.push(ms);
+      },
+    });
+    expect(result?.places.slice(1, 4).map((place) => place.reason)).toEqual([
+      'limit',
+      'limit',
+      'limit',
+    ]);
+    // Refused for its size, the same request would be refused again: no pause, no retry round.
+    expect(calls).toHaveLength(1);
+    expect(pauses).toEqual([]);
+  });
+
   it('sends throttled and unavailable links again once, together at the end of the run, after one pause', async () => {
     let clock = 0;
     const pauses: number[] = [];

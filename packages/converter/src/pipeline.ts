@@ -5,7 +5,7 @@
  * with progress reported from one place (`progress.ts`).
  */
 import { ConverterError } from './core/errors.js';
-import type { OutputFormat } from './core/formats/output.js';
+import { checkFormat, type OutputFormat } from './core/formats/output.js';
 import type { ConversionProgress, Logger, ResolveUrls } from './core/seams.js';
 import type { ConversionResult, ParsedPlace } from './core/types.js';
 import { planRun, resolveChunkSizeFor, type ListInput, type RunPlan } from './plan.js';
@@ -119,6 +119,7 @@ export async function convertLists(
   lists: readonly ListInput[],
   options: PipelineOptions = {},
 ): Promise<ConversionResult[]> {
+  const formats = (options.formats ?? DEFAULT_FORMATS).map(checkFormat);
   const logger = options.logger ?? { warn: () => {} };
   const plan = planRun(lists);
   const progress = new RunProgress(
@@ -143,7 +144,7 @@ export async function convertLists(
     const { path, name, origin } = lists[index]!;
     const identity = { path, name, origin, fileName, outputName };
     results[index] = writeList(identity, parsed, places, {
-      formats: options.formats ?? DEFAULT_FORMATS,
+      formats,
       maxPerFile: options.maxPlacemarksPerFile,
       resolvedCount,
     });

@@ -53,10 +53,18 @@ export interface LookupSettings {
   onSettled: (count: number, url: string) => void;
 }
 
+/**
+ * The statuses of a request refused for what it may cost, answered `limit` (not retried: the same
+ * request would be refused again): 402 (payment required, the day's free lookups used), 403 (the
+ * payment's links used) and 413, a PlacePort API refusing a request with more links than a free one
+ * may hold (`payload_too_large`, before its body is read).
+ */
+const LIMIT_STATUSES = new Set([402, 403, 413]);
+
 /** The reason a whole failed request gives each of its links. */
 function batchFailure(error: unknown, timedOut: boolean): LookupFailure {
   if (timedOut || !(error instanceof ResolveRequestError)) return 'unavailable';
-  if (error.status === 402 || error.status === 403) return 'limit';
+  if (LIMIT_STATUSES.has(error.status)) return 'limit';
   // Any other refusal of the whole request (a 400 such as too_many_urls, a 5xx) says nothing about
   // the links themselves: they were checked against the resolver's allowlist before they were
   // sent, so they stay retryable rather than being called "not a Google Maps link".

@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import type { MappedPlace } from '../src/core/kml.js';
+import { isValidCoordinate } from '../src/core/latlng.js';
 import { hostileText } from './read-formats.js';
 
 /** The Louvre, with a Takeout link and its pin, unless `overrides` say otherwise. */
@@ -14,11 +15,16 @@ export const place = (overrides: Partial<MappedPlace> = {}): MappedPlace => ({
   ...overrides,
 });
 
-/** Any latitude and longitude in range, the poles and the antimeridian included. */
-export const anyLatLng = fc.record({
-  lat: fc.double({ min: -90, max: 90, noNaN: true }),
-  lng: fc.double({ min: -180, max: 180, noNaN: true }),
-});
+/**
+ * Any latitude and longitude in range, the poles and the antimeridian included; never 0, 0, which
+ * is Takeout's "no location" and which no writer writes (`isValidCoordinate`).
+ */
+export const anyLatLng = fc
+  .record({
+    lat: fc.double({ min: -90, max: 90, noNaN: true }),
+    lng: fc.double({ min: -180, max: 180, noNaN: true }),
+  })
+  .filter(({ lat, lng }) => isValidCoordinate(lat, lng));
 
 /** A place's text fields, each hostile (see `hostileText`): title, note, comment, up to three tags, url. */
 export const hostilePlaceText = fc.record({

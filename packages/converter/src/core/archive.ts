@@ -1,4 +1,9 @@
-import { ConverterError, MESSAGES } from './errors.js';
+import {
+  compressionName,
+  ConverterError,
+  MESSAGES,
+  unsupportedCompressionMessage,
+} from './errors.js';
 import { hasListHeader } from './csv.js';
 import { describeBytes, type Limits } from './limits.js';
 import { fileNameFromPath, folderNamesOf, listNameFromPath } from './names.js';
@@ -9,6 +14,7 @@ import {
 } from './saved-places-json.js';
 import type { ListKind } from './types.js';
 import {
+  canUnpack,
   fflateInflate,
   peekZipEntry,
   readZipDirectory,
@@ -190,7 +196,9 @@ export function checkArchiveSize(size: number, limits: Limits): void {
  * {@link isStarredEntry}) wherever they are. Refuses archives past the
  * limits before any inflating. Throws ConverterError: `incomplete-zip` when the directory cannot be
  * read (a download cut short), `no-csv` when the archive holds neither a CSV nor starred places,
- * `no-place-lists` when it holds only lists that are not places.
+ * `no-place-lists` when it holds only lists that are not places, `unsupported-compression` when a
+ * chosen list is compressed otherwise than stored or DEFLATE (the archive was made again by another
+ * tool: none of its lists is left out unsaid).
  */
 function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
   checkArchiveSize(bytes.length, limits);
@@ -225,6 +233,13 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
     ...starred,
   ];
   if (chosen.length === 0) throw new ConverterError('no-place-lists', MESSAGES.noPlaceLists);
+  const packed = chosen.find((entry) => !canUnpack(entry.zip));
+  if (packed) {
+    throw new ConverterError(
+      'unsupported-compression',
+      unsupportedCompressionMessage(compressionName(packed.zip.compression)),
+    );
+  }
   if (chosen.length > limits.maxLists) {
     throw new ConverterError(
       'too-many-entries',

@@ -240,3 +240,32 @@ describe('toKmlCoordinates', () => {
     expect(toKmlCoordinates({ lat: -0.0000001, lng: 1e-7 })).toBe('0.0000001,-0.0000001,0');
   });
 });
+
+describe('resolvedUrlFor', () => {
+  it('makes a URL for coordinates at the ends of their ranges', () => {
+    expect(resolvedUrlFor({ lat: 90, lng: -180 })).toBe(
+      'https://www.google.com/maps/search/?api=1&query=90,-180',
+    );
+    expect(resolvedUrlFor({ lat: -90, lng: 180 })).toBe(
+      'https://www.google.com/maps/search/?api=1&query=-90,180',
+    );
+  });
+
+  it.each([
+    [NaN, 2],
+    [2, NaN],
+    [Infinity, 2],
+    [90.0000001, 2],
+    [-90.0000001, 2],
+    [200, 2],
+    [2, 180.0000001],
+    [2, -180.0000001],
+    [0, 0],
+  ])('refuses latitude %d, longitude %d, which is no place, with a sentence', (lat, lng) => {
+    expect(() => resolvedUrlFor({ lat, lng })).toThrow(
+      new RangeError(
+        `Latitude ${lat} and longitude ${lng} are not a place on Earth: a latitude is a number from -90 to 90, a longitude one from -180 to 180, and 0, 0 means "no location". Answer the link as not_found instead of making a URL for it.`,
+      ),
+    );
+  });
+});

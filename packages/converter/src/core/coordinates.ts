@@ -1,4 +1,4 @@
-import { formatDegrees, toLatLng } from './latlng.js';
+import { degreesOf, toLatLng } from './latlng.js';
 import type { LatLng } from './types.js';
 
 /** Which form of a URL gave the coordinates, most precise first (product.md "Coordinates"). */
@@ -149,9 +149,16 @@ export function extractCoordinates(url: string): ExtractedCoordinates | undefine
 /**
  * The URL the API returns for a place it resolved: it carries the coordinates as an explicit pair the
  * converter reads back, and the place id so Google Maps opens the same place.
+ *
+ * @throws RangeError for coordinates that are not a place (`NaN`, a latitude past ±90, a longitude
+ * past ±180, or 0, 0): answer such a link `not_found` instead.
  */
 export function resolvedUrlFor(coordinates: LatLng, placeId?: string): string {
-  const query = `api=1&query=${formatDegrees(coordinates.lat)},${formatDegrees(coordinates.lng)}`;
+  const { lat, lng } = degreesOf(
+    coordinates,
+    'Answer the link as not_found instead of making a URL for it.',
+  );
+  const query = `api=1&query=${lat},${lng}`;
   const place = placeId ? `&query_place_id=${encodeURIComponent(placeId)}` : '';
   return `https://www.google.com/maps/search/?${query}${place}`;
 }

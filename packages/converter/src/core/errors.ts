@@ -4,6 +4,7 @@ export type ConverterErrorCode =
   | 'no-csv'
   | 'no-place-lists'
   | 'incomplete-zip'
+  | 'unsupported-compression'
   | 'extract-failed'
   | 'archive-too-large'
   | 'unreadable-file'
@@ -56,6 +57,34 @@ export function columnsMessage(found: readonly string[]): string {
  */
 export function tooManyPlacesMessage(max: number): string {
   return `This file holds more than ${max.toLocaleString('en-US')} places, the most PlacePort converts at once. Put some of its lists in a ZIP file of their own and convert the parts one after the other.`;
+}
+
+/**
+ * An archive whose lists were compressed with a method PlacePort cannot unpack (`method`, as
+ * {@link compressionName} names it): Takeout writes DEFLATE, so the archive was made again by
+ * another tool (7-Zip's bzip2 or LZMA, WinZip's …), and downloading it again would not help.
+ */
+export function unsupportedCompressionMessage(method: string): string {
+  return `This ZIP file was compressed with a method PlacePort cannot read (${method}). Use the ZIP file exactly as Google Takeout gave it, or create it again as a plain ZIP file.`;
+}
+
+/** The ZIP compression methods (APPNOTE 4.4.5) other tools use that PlacePort cannot unpack. */
+const COMPRESSION_NAMES: Readonly<Record<number, string>> = {
+  9: 'Deflate64',
+  12: 'bzip2',
+  14: 'LZMA',
+  19: 'LZ77',
+  93: 'Zstandard',
+  95: 'XZ',
+  96: 'JPEG',
+  97: 'WavPack',
+  98: 'PPMd',
+  99: 'AES encryption',
+};
+
+/** A ZIP compression method's name, for a person: `bzip2`, or `method 42` when it has none. */
+export function compressionName(method: number): string {
+  return COMPRESSION_NAMES[method] ?? `method ${method}`;
 }
 
 /** The seed's parser error, joining the parser's messages with a comma. */

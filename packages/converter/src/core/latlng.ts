@@ -47,10 +47,43 @@ export function formatDegrees(value: number): string {
   return `${sign}${whole}.${ZEROS[places - digits.length]}${digits}`;
 }
 
+/** A point's latitude and longitude as text, each written by {@link formatDegrees}. */
+export interface LatLngText {
+  lat: string;
+  lng: string;
+}
+
+/**
+ * A point as text, once it is known to be a place ({@link isValidCoordinate}); `instead` tells the
+ * caller what to do with a point that is not.
+ *
+ * @throws RangeError naming the numbers, the ranges and `instead`.
+ */
+export function degreesOf(point: LatLng, instead: string): LatLngText {
+  const { lat, lng } = point;
+  if (!isValidCoordinate(lat, lng)) {
+    throw new RangeError(
+      `Latitude ${lat} and longitude ${lng} are not a place on Earth: a latitude is a number from -90 to 90, a longitude one from -180 to 180, and 0, 0 means "no location". ${instead}`,
+    );
+  }
+  return { lat: formatDegrees(lat), lng: formatDegrees(lng) };
+}
+
+/**
+ * A place's coordinates as every writer writes them (KML, GPX, GeoJSON and the coordinates CSV
+ * all ask here), so no file ever holds `NaN` or a latitude of 95: wrong coordinates are unwritable.
+ *
+ * @throws RangeError for a point that is not a place ({@link degreesOf}).
+ */
+export function writtenDegrees(point: LatLng): LatLngText {
+  return degreesOf(point, 'Leave such a place out: a map file holds only places with coordinates.');
+}
+
 /**
  * The one place that writes KML's coordinate order: longitude first, then latitude, then altitude 0.
  * Every other piece of code passes LatLng objects with named fields.
  */
 export function toKmlCoordinates(point: LatLng): string {
-  return `${formatDegrees(point.lng)},${formatDegrees(point.lat)},0`;
+  const { lat, lng } = writtenDegrees(point);
+  return `${lng},${lat},0`;
 }

@@ -115,4 +115,18 @@ describe('readZipDirectory and readZipEntry', () => {
     }
     expect(() => readZipDirectory(strToU8('not a zip file, only text'))).toThrow();
   });
+
+  it('throws at once, never scans, for bytes without a length (an ArrayBuffer passed as bytes)', () => {
+    // Counts what the scan reads, and stops a scan that would never end.
+    let reads = 0;
+    const buffer = new Proxy(zipSync(FILES).buffer, {
+      get(target, key) {
+        reads += 1;
+        if (reads > 100_000) throw new Error('the scan did not stop');
+        return Reflect.get(target, key, target) as unknown;
+      },
+    }) as unknown as Uint8Array;
+    expect(() => readZipDirectory(buffer)).toThrow(RangeError);
+    expect(reads).toBeLessThan(10);
+  });
 });

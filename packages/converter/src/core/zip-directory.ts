@@ -98,9 +98,12 @@ function zip64Values(
 
 /**
  * The entries of a ZIP, in directory order, without inflating anything. Throws (a RangeError or
- * the like) when the directory at the end of the file is missing or cut short.
+ * the like) when the directory at the end of the file is missing or cut short, and at once when
+ * `d` has no length to scan back from (an `ArrayBuffer` passed as if it were bytes): the scan
+ * below ends only on integer bounds.
  */
 export function readZipDirectory(d: Uint8Array): ZipEntry[] {
+  if (!Number.isSafeInteger(d.length)) throw new RangeError('not bytes: no length to read');
   let end = d.length - 22;
   for (; end < 0 || u32(d, end) !== 0x06054b50; end -= 1) {
     if (end <= 0 || d.length - end > 65558) throw new RangeError('no ZIP directory');
@@ -139,6 +142,11 @@ export function readZipDirectory(d: Uint8Array): ZipEntry[] {
     at = nameStart + nameLength + extraLength + u16(d, at + 32);
   }
   return entries;
+}
+
+/** Whether an entry's data can be unpacked: stored (0) or DEFLATE (8), what Takeout writes. */
+export function canUnpack(entry: ZipEntry): boolean {
+  return entry.compression === 0 || entry.compression === 8;
 }
 
 /**

@@ -1,3 +1,6 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FREE_TIER_MAX_URLS } from '@placeport/contract';
 import { generateTakeout, kmlPoints } from '@placeport/testkit';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
@@ -322,5 +325,81 @@ describe('converter worker API', () => {
     await api.inspect(takeout.zip, 'a.zip');
     await api.reset();
     expect((await api.convert({ paths: [placeLists[0]!.path] })).ok).toBe(false);
+  });
+});
+
+describe('converting through a PlacePort API without a payment (its free tier)', () => {
+  /** Distinct places that each need a lookup (an ftid, no coordinates), in one saved list. */
+  const links = Array.from(
+    { length: 10 },
+    (_, i) =>
+      `https://www.google.com/maps/place/Place+${i}/data=!4m2!3m1!1s0x47e66e2964e34e2d:0x${(0x8ddca9ee380ef7e0n + BigInt(i)).toString(16)}`,
+  );
+  const archive = zipSync({
+    'Takeout/Saved/Want to go.csv': strToU8(
+      `Title,URL\n${links.map((link, i) => `Place ${i},${link}`).join('\n')}\n`,
+    ),
+  });
+
+  /**
+   * A local server answering `POST /api/resolve-urls-batch` as the API answers a request without a
+   * payment: 413 `payload_too_large` past FREE_TIER_MAX_URLS links, 402 `free_budget_used` past the
+   * day's free lookups, else a pin for every link.
+   */
+  async function freeTierApi(freeLookups: number) {
+    const requests: string[][] = [];
+    let left = freeLookups;
+    const refuse = (res: ServerResponse, status: number, code: string, message: string) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code, message } }));
+    };
+    const server = createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += String(chunk);
+      const { urls } = JSON.parse(body) as { urls: string[] };
+      requests.push(urls);
+      if (urls.length > FREE_TIER_MAX_URLS) {
+        return refuse(
+          res,
+          413,
+          'payload_too_large',
+          `Without a payment, a request can hold at most ${FREE_TIER_MAX_URLS} links.`,
+        );
+      }
+      if (urls.length > left) {
+        return refuse(res, 402, 'free_budget_used', 'The free lookups of today are used.');
+      }
+      left -= urls.length;
+      const results = Object.fromEntries(
+        urls.map((url) => [url, resolvedUrlFor({ lat: 48 + links.indexOf(url) / 100, lng: 2 })]),
+      );
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ results, failures: {} }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { apiBase: `http://127.0.0.1:${port}`, requests, close: () => server.close() };
+  }
+
+  it(`sends ${FREE_TIER_MAX_URLS} links a request and places what the day's free lookups cover; the rest are limit, asked once`, async () => {
+    const api = createConverterWorkerApi({ logger: quiet });
+    const fake = await freeTierApi(8);
+    try {
+      const inspected = await api.inspect(archive, 'takeout.zip');
+      if (!inspected.ok) throw new Error(inspected.error.message);
+      const run = await api.convert({
+        paths: ['Takeout/Saved/Want to go.csv'],
+        resolve: { apiBase: fake.apiBase },
+      });
+      if (!run.ok) throw new Error(run.error.message);
+      const { stats } = run.value.lists[0]!;
+      expect(stats.converted).toBe(8);
+      expect(stats.unplaced).toEqual({ limit: 2 });
+      expect(fake.requests.map((urls) => urls.length)).toEqual([4, 4, 2]);
+      // Refused for its cost, a request is not sent again.
+      expect(fake.requests.flat().sort()).toEqual([...links].sort());
+    } finally {
+      fake.close();
+    }
   });
 });

@@ -1,14 +1,16 @@
+import { FREE_TIER_MAX_URLS } from '@placeport/contract';
 import * as Comlink from 'comlink';
 import { ConverterError, MESSAGES, toErrorShape } from '../core/errors.js';
 import { checkArchiveSize } from '../core/archive.js';
 import { LIMITS, type Limits } from '../core/limits.js';
-import { isOutputFormat, type OutputFormat, type OutputPart } from '../core/formats/output.js';
+import { checkFormat, type OutputPart } from '../core/formats/output.js';
 import { placeName } from '../core/formats/place-text.js';
 import { CSV_MIME_TYPE } from '../core/names.js';
 import type { Logger } from '../core/seams.js';
 import type { ConversionResult, Result } from '../core/types.js';
 import type { InspectedList } from '../inspect.js';
 import {
+  archiveBytesOf,
   convertArchive,
   inspectArchive,
   listFiles,
@@ -51,16 +53,6 @@ function mapFile({ data, ...part }: OutputPart): MapOutputFile {
   return { ...part, bytes: encode(data) };
 }
 
-function checkFormat(format: unknown): OutputFormat {
-  if (!isOutputFormat(format)) {
-    throw new ConverterError(
-      'unknown-format',
-      `"${String(format)}" is not a file format PlacePort writes.`,
-    );
-  }
-  return format;
-}
-
 /**
  * The archive's bytes. A `File` is measured before it is read, so one past the size limit is
  * refused at once (a Takeout part of 2 GB or more cannot even be read into one buffer), and a
@@ -72,8 +64,7 @@ async function toBytes(
   limits: Limits,
   logger: Logger,
 ): Promise<Uint8Array> {
-  if (input instanceof Uint8Array) return input;
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (!(input instanceof Blob)) return archiveBytesOf(input);
   checkArchiveSize(input.size, limits);
   try {
     return new Uint8Array(await input.arrayBuffer());
@@ -171,6 +162,10 @@ export function createConverterWorkerApi(
               ? {
                   resolveUrls: createResolveClient(options.resolve, dependencies.fetch),
                   resolveTimeoutMs: options.resolve.timeoutMs,
+                  // Without a payment the API takes at most this many links a request.
+                  ...(options.resolve.paymentIntentId
+                    ? {}
+                    : { resolveChunkSize: FREE_TIER_MAX_URLS }),
                 }
               : {}),
             ...(onProgress ? { onProgress } : {}),

@@ -8,7 +8,11 @@ export type { ConversionProgress, ConversionStage } from '../core/seams.js';
 export interface ResolveOptions {
   /** Base URL of the PlacePort API, e.g. `https://placeport.example` or `http://127.0.0.1:8080`. */
   apiBase: string;
-  /** The authorized payment, which raises the server's batch limit to the intent's place count. */
+  /**
+   * The authorized payment, which raises the server's batch limit to the intent's place count.
+   * Without it the lookups are the API's free tier: `FREE_TIER_MAX_URLS` (4) links a request and
+   * the API's free lookups of the day; places past those get the reason `limit`.
+   */
   paymentIntentId?: string;
   /** Whole-batch timeout; defaults to the seed's 120 000 ms. */
   timeoutMs?: number;

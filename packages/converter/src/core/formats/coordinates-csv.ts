@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import type { MappedPlace } from '../kml.js';
 import { FORMULA_START } from '../failed-csv.js';
-import { formatDegrees } from '../latlng.js';
+import { writtenDegrees } from '../latlng.js';
 import { cleanText, placeName, placeTags } from './place-text.js';
 
 /** The columns of the coordinates CSV, in order (product.md "Outputs"). */
@@ -39,7 +39,7 @@ function textCell(text: string): string {
  * and spreadsheets: UTF-8 with a BOM, CRLF line ends. Text cells are neutralised against formulas
  * (`textCell`) but the coordinates are not: papaparse's `escapeFormulae` would write `-12.5` as
  * `'-12.5`, a text that My Maps and spreadsheets no longer read as a number; they are plain decimals
- * written by `formatDegrees`, so they cannot hold a formula. Tags are joined with ", " like the KML
+ * written by `writtenDegrees`, so they cannot hold a formula. Tags are joined with ", " like the KML
  * balloon's `Tags: a, b` and GPX's `<desc>`, so a place reads the same in every format (Takeout's own
  * CSV separates them with ";").
  */
@@ -47,10 +47,11 @@ export function buildCoordinatesCsv(places: readonly MappedPlace[]): string {
   const rows = new Array<string[]>(places.length);
   for (let i = 0; i < places.length; i += 1) {
     const place = places[i]!;
+    const { lat, lng } = writtenDegrees(place.coordinates);
     rows[i] = [
       textCell(placeName(place.title)),
-      formatDegrees(place.coordinates.lat),
-      formatDegrees(place.coordinates.lng),
+      lat,
+      lng,
       textCell(cleanText(place.note)),
       textCell(cleanText(place.comment)),
       textCell(placeTags(place)),

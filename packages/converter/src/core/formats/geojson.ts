@@ -1,5 +1,5 @@
 import type { MappedPlace } from '../kml.js';
-import { formatDegrees } from '../latlng.js';
+import { writtenDegrees } from '../latlng.js';
 import { cleanText, describedWithLink, placeName } from './place-text.js';
 
 /** What {@link buildGeoJson} needs of a list: written as the collection's `name` and `description`. */
@@ -26,12 +26,9 @@ export interface PlaceProperties {
   description: string;
 }
 
-/** Degrees as a JSON number rounded to 7 decimals (about 1 cm), like every other format writes them. */
-function degrees(value: number): number {
-  return Number(formatDegrees(value));
-}
-
 function feature(place: MappedPlace): string {
+  // Degrees as JSON numbers rounded to 7 decimals (about 1 cm), like every other format writes them.
+  const { lat, lng } = writtenDegrees(place.coordinates);
   const properties: PlaceProperties = {
     name: placeName(place.title),
     note: cleanText(place.note),
@@ -44,7 +41,7 @@ function feature(place: MappedPlace): string {
     type: 'Feature',
     geometry: {
       type: 'Point',
-      coordinates: [degrees(place.coordinates.lng), degrees(place.coordinates.lat)],
+      coordinates: [Number(lng), Number(lat)],
     },
     properties,
   });

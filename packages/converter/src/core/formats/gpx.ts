@@ -1,5 +1,5 @@
 import { KML_DOCUMENT_NAME, type MappedPlace } from '../kml.js';
-import { formatDegrees } from '../latlng.js';
+import { writtenDegrees } from '../latlng.js';
 import type { LatLng } from '../types.js';
 import { escapeXml, xml, xmlDocumentStart } from '../xml.js';
 import { linkText } from '../link-text.js';
@@ -27,13 +27,13 @@ export interface GpxList {
 }
 
 /**
- * Latitude and longitude as GPX 1.1's attributes: 7-decimal plain text (`formatDegrees`). GPX's
+ * Latitude and longitude as GPX 1.1's attributes: 7-decimal plain text (`writtenDegrees`). GPX's
  * longitude type stops short of 180 (`maxExclusive`), so the antimeridian is written as -180, the
  * same meridian; every other value is as KML writes it.
  */
 function gpxPoint(point: LatLng): string {
-  const lon = formatDegrees(point.lng);
-  return `lat="${formatDegrees(point.lat)}" lon="${lon === '180' ? '-180' : lon}"`;
+  const { lat, lng } = writtenDegrees(point);
+  return `lat="${lat}" lon="${lng === '180' ? '-180' : lng}"`;
 }
 
 /**

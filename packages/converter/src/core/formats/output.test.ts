@@ -198,6 +198,30 @@ describe('writeListFiles', () => {
 });
 
 describe('writePlaces', () => {
+  it.each(OUTPUT_FORMATS)(
+    '%s: writes coordinates at the ends of their ranges and refuses any past them, NaN or 0, 0',
+    (format) => {
+      const at = (lat: number, lng: number) => () =>
+        writePlaces(format, [place({ coordinates: { lat, lng } })]);
+      expect(at(90, 180)).not.toThrow();
+      expect(at(-90, -180)).not.toThrow();
+      for (const [lat, lng] of [
+        [NaN, 2],
+        [2, NaN],
+        [90.0000001, 2],
+        [95, 2],
+        [2, -180.0000001],
+        [0, 0],
+      ] as const) {
+        expect(at(lat, lng)).toThrow(
+          new RangeError(
+            `Latitude ${lat} and longitude ${lng} are not a place on Earth: a latitude is a number from -90 to 90, a longitude one from -180 to 180, and 0, 0 means "no location". Leave such a place out: a map file holds only places with coordinates.`,
+          ),
+        );
+      }
+    },
+  );
+
   it('carries the list name and description where the format has room', () => {
     const list = { name: 'Ramen & more', description: 'Tokyo <2024>' };
     const kml = parseKml(writePlaces('kml', [place()], list) as string).doc;

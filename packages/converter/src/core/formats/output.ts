@@ -2,7 +2,8 @@
  * The output formats of a run and the one entry point that writes a list's files in any of them.
  * KML is the default and follows the seed; the others carry the same places (product.md "Outputs").
  */
-import type { OutputFormat } from '@placeport/contract';
+import { isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from '@placeport/contract';
+import { ConverterError } from '../errors.js';
 import {
   buildKml,
   kmlChunks,
@@ -29,6 +30,26 @@ export { splitEvenly } from './split.js';
 
 /** The formats' names, their order and the guard are the contract's (the CLI parses them too). */
 export { OUTPUT_FORMATS, isOutputFormat, type OutputFormat } from '@placeport/contract';
+
+/**
+ * `format` when it is one of {@link OUTPUT_FORMATS}. A JavaScript caller (or a page across the
+ * worker boundary) may pass anything: every entry point that takes a format asks here first, so
+ * `'pdf'` is refused in words rather than failing deep inside a writer.
+ *
+ * @throws ConverterError `unknown-format`, naming the formats there are.
+ */
+export function checkFormat(format: unknown): OutputFormat {
+  if (isOutputFormat(format)) return format;
+  throw unknownFormat(format);
+}
+
+/** {@link checkFormat}'s refusal of `format`. */
+function unknownFormat(format: unknown): ConverterError {
+  return new ConverterError(
+    'unknown-format',
+    `"${String(format)}" is not a file format PlacePort writes. Choose one of: ${OUTPUT_FORMATS.join(', ')}.`,
+  );
+}
 
 /** What a UI and a download need to know about a format. */
 export interface FormatInfo {
@@ -95,7 +116,8 @@ export function outputFileName(
   parts = 1,
 ): string {
   const stem = safeFileStem(listName) || DEFAULT_FILE_STEM;
-  return fileNameWithin(stem, `${partSuffix(part, parts)}.${FORMAT_INFO[format].extension}`);
+  const { extension } = FORMAT_INFO[checkFormat(format)];
+  return fileNameWithin(stem, `${partSuffix(part, parts)}.${extension}`);
 }
 
 /** What the writers need of a list beyond its places. */
@@ -165,7 +187,7 @@ export function writePlaces(
     case 'csv':
       return buildCoordinatesCsv(places);
     default:
-      return unknownFormat(format);
+      throw unknownFormat(format satisfies never);
   }
 }
 
@@ -182,10 +204,6 @@ export function writePlacesChunks(
   return format === 'kml'
     ? kmlChunks(places, KML_DOCUMENT_NAME, folderOf(list))
     : [writePlaces(format, places, list)];
-}
-
-function unknownFormat(format: never): never {
-  throw new RangeError(`Unknown output format: ${String(format)}`);
 }
 
 /** A file of a list, named and counted, with the places it holds, not yet written. */
@@ -205,7 +223,7 @@ export function listParts(
   maxPerFile: number = LIMITS.maxPlacemarksPerKml,
 ): ListPart[] {
   const chunks = splitEvenly(places, maxPerFile);
-  const { mimeType } = FORMAT_INFO[format];
+  const { mimeType } = FORMAT_INFO[checkFormat(format)];
   return chunks.map((chunk, index) => ({
     fileName: outputFileName(list.outputName ?? list.name, format, index + 1, chunks.length),
     mimeType,
