@@ -2,6 +2,7 @@ import { extractCoordinates, LOOKUP_FAILURES, type LookupFailure } from '@placep
 import {
   cacheKeyOf,
   isAllowedFetchUrl,
+  isValidCoordinate,
   isShortLink,
   placeIdsOf,
   type PlaceIds,
@@ -114,7 +115,13 @@ export async function fromCache(
 ): Promise<LookupOutcome | undefined> {
   const key = cacheKeyOf(ids);
   const cached = key ? await context.cache.get(key) : undefined;
-  if (!cached || (ids.ftid && !plausible(ids, cached.coordinates))) return undefined;
+  if (!cached) return undefined;
+  // A shared store or a cache file edited by hand may hold anything: a point that is no place
+  // (0, 0; out of range) is looked up again, as one implausible for the ftid is.
+  const { lat, lng } = cached.coordinates;
+  if (!isValidCoordinate(lat, lng) || (ids.ftid && !plausible(ids, cached.coordinates))) {
+    return undefined;
+  }
   return {
     found: { coordinates: cached.coordinates, placeId: cached.placeId ?? ids.placeId },
     verdict: { point: cached.coordinates, strength: 'strong', source: 'cache' },

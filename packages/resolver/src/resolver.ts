@@ -1,4 +1,5 @@
 import { resolvedUrlFor } from '@placeport/converter';
+import { isValidCoordinate } from '@placeport/converter/internal';
 import { Breaker } from './breaker.js';
 import { MemoryPlaceCache, type CachedPlace, type PlaceCache } from './cache.js';
 import { systemClock, timeoutSignal, type Clock } from './clock.js';
@@ -143,6 +144,12 @@ export function createResolver(options: ResolverOptions): Resolver {
       call.onProgress?.(done, distinct.length);
     };
     const answer = (found: CachedPlace, source: EvidenceSource, targets: readonly string[]) => {
+      // Every source checks its points already; a point that is no place still never becomes a
+      // URL (resolvedUrlFor refuses it), nor fails the batch.
+      if (!isValidCoordinate(found.coordinates.lat, found.coordinates.lng)) {
+        fail('not_found', 'no_location', targets);
+        return;
+      }
       const resolved = resolvedUrlFor(found.coordinates, found.placeId);
       for (const link of targets) results[link] = resolved;
       report.resolved += targets.length;

@@ -88,6 +88,24 @@ describe('the cache holds only strong answers, keyed by the id looked up', () =>
     expect(pointOf(outcome.results[placeLink(203)])).toEqual(truth);
     expect(outcome.report.cacheHits).toBe(0);
   });
+  it.each([
+    ['0, 0', { lat: 0, lng: 0 }],
+    ['out of range', { lat: 95, lng: 10 }],
+  ])(
+    'a cached point that is no place (%s) is looked up again, by ftid or by cid',
+    async (_, bad) => {
+      r = await rig();
+      for (const cid of ['209', '210'])
+        await r.cache.set(`cid:${cid}`, { coordinates: bad, placeId: undefined });
+      const byCid = 'https://maps.google.com/?cid=210';
+      const outcome = await r.resolver.resolve([placeLink(209), byCid]);
+      expect(outcome.failures).toEqual({});
+      expect(pointOf(outcome.results[placeLink(209)])).toEqual(coordinatesForCid('209'));
+      expect(pointOf(outcome.results[byCid])).toEqual(coordinatesForCid('210'));
+      expect(outcome.report.cacheHits).toBe(0);
+    },
+  );
+
   it('checks a cached answer against the ftid whatever the order of links to the place', async () => {
     r = await rig();
     const truth = coordinatesForCid('208');
