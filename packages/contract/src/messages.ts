@@ -14,6 +14,9 @@ export const MESSAGES = {
     'No saved place lists found in this archive. In Google Takeout, select Saved (and Maps (your places) for starred places).',
   /** product.md: the ZIP cannot be read, most often a download cut short. */
   incompleteZip: 'This file is not a complete ZIP archive. Download it again from Google Takeout.',
+  /** A file named .zip that is no ZIP at all (it does not start as one): not a download cut short. */
+  notAZipInside:
+    'This file is not a ZIP archive. Choose the ZIP file you downloaded from Google Takeout (its name starts with "takeout-").',
   extractFailed: 'Failed to extract zip file.',
   /** The browser could not read the chosen file (moved, deleted, a folder, no permission). */
   fileUnreadable:

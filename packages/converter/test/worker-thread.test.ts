@@ -46,7 +46,7 @@ describe('the worker API through a real worker thread and Comlink', () => {
   });
 
   it('brings errors back as data across the boundary', async () => {
-    expect(await api.inspect(new Uint8Array([1, 2, 3]), 'broken.zip')).toMatchObject({
+    expect(await api.inspect(new Uint8Array([0x50, 0x4b, 3]), 'broken.zip')).toMatchObject({
       ok: false,
       error: {
         code: 'incomplete-zip',

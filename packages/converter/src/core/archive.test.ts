@@ -2,7 +2,7 @@ import { makeZipBomb } from '@placeport/testkit';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readArchive } from '../inspect.js';
-import { ConverterError } from './errors.js';
+import { ConverterError, MESSAGES } from './errors.js';
 import { LIMITS } from './limits.js';
 
 const URL_A = 'https://www.google.com/maps/search/48.85837,2.294481';
@@ -301,7 +301,19 @@ describe('archive rules (seed section 5, product.md)', () => {
         code: message,
       });
     }
+  });
+
+  it('says a file that is not a ZIP at all is not one (another file named .zip), not that it is cut', () => {
+    const message = `not-a-zip: ${MESSAGES.notAZipInside}`;
     expect(codeOf(() => readArchive(strToU8('this is not a zip file at all')))).toBe(message);
+    expect(codeOf(() => readArchive(strToU8('%PDF-1.7\n%âãÏÓ\n')))).toBe(message);
+    expect(MESSAGES.notAZipInside).toBe(
+      'This file is not a ZIP archive. Choose the ZIP file you downloaded from Google Takeout (its name starts with "takeout-").',
+    );
+    // Starting as a ZIP does, it is one cut short.
+    expect(codeOf(() => readArchive(strToU8('PK\u0003\u0004 and then nothing')))).toMatch(
+      /^incomplete-zip: /,
+    );
   });
 
   it('skips an entry that fails to inflate and keeps the others', () => {

@@ -195,7 +195,8 @@ export function checkArchiveSize(size: number, limits: Limits): void {
  * lists (`.csv`), then the starred places (`Saved Places.json` or its localized name, product.md:
  * {@link isStarredEntry}) wherever they are. Refuses archives past the
  * limits before any inflating. Throws ConverterError: `incomplete-zip` when the directory cannot be
- * read (a download cut short), `no-csv` when the archive holds neither a CSV nor starred places,
+ * read (a download cut short), `not-a-zip` when the file is not a ZIP at all (it does not start as
+ * one, and has no directory), `no-csv` when the archive holds neither a CSV nor starred places,
  * `no-place-lists` when it holds only lists that are not places, `unsupported-compression` when a
  * chosen list is compressed otherwise than stored or DEFLATE (the archive was made again by another
  * tool: none of its lists is left out unsaid).
@@ -206,7 +207,11 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
   try {
     directory = readZipDirectory(bytes);
   } catch {
-    // The directory at the end of the file is missing or cut: a download cut short.
+    // The directory at the end of the file is missing or cut: a download cut short, when the file
+    // starts as a ZIP does (`PK`); otherwise it is another file named .zip (a PDF, a page saved).
+    if (bytes.length >= 2 && (bytes[0] !== 0x50 || bytes[1] !== 0x4b)) {
+      throw new ConverterError('not-a-zip', MESSAGES.notAZipInside);
+    }
     throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
   }
   if (directory.length > limits.maxEntries) {

@@ -4,6 +4,7 @@ export type ConverterErrorCode =
   | 'no-csv'
   | 'no-place-lists'
   | 'incomplete-zip'
+  | 'not-a-zip'
   | 'unsupported-compression'
   | 'extract-failed'
   | 'archive-too-large'

@@ -89,9 +89,9 @@ describe('converter worker API', () => {
       },
     });
     expect(read).not.toHaveBeenCalled();
-    // At the limit it is read (and found not to be a ZIP).
+    // At the limit it is read (and found not to be a ZIP at all).
     const atLimit = await api.inspect(new Blob([new Uint8Array(1_000)]), 'a.zip');
-    expect(!atLimit.ok && atLimit.error.code).toBe('incomplete-zip');
+    expect(!atLimit.ok && atLimit.error.code).toBe('not-a-zip');
 
     // A file moved or deleted after it was chosen, or a folder named .zip: the browser's read fails.
     const gone = new Blob([new Uint8Array(10)]);
