@@ -362,6 +362,28 @@ describe('a list in UTF-16 (saved again as "Unicode" by a spreadsheet)', () => {
   });
 });
 
+describe('a list whose bytes are not UTF-8 (saved again by Excel on Windows, zipped by hand)', () => {
+  /** Windows-1252 bytes of `text` (its characters are all in Latin-1 but € and –). */
+  const HIGH: Record<string, number> = { '€': 0x80, '–': 0x96 };
+  const cp1252 = (text: string) => new Uint8Array([...text].map((c) => HIGH[c] ?? c.charCodeAt(0)));
+  const url = 'https://www.google.com/maps/place/A/data=!4m2!3m1!1s0x0:0x1';
+
+  it('is read as Windows-1252, counted once, wherever the first such byte is', () => {
+    // Far past the first piece too, so rows were read (and counted) before the bytes give it away.
+    const plain = Array.from({ length: 3_000 }, (_, i) => `Plain ${i},,${url}\n`).join('');
+    const text = `Title,Note,URL\n${plain}Café Crème,München – 5 €,${url}\n`;
+    const counter = new PlaceCounter();
+    const { places } = parseSavedPlacesCsv(cp1252(text), counter);
+    expect(places).toHaveLength(3_001);
+    expect(places.at(-1)).toMatchObject({ title: 'Café Crème', note: 'München – 5 €' });
+    expect(counter.count).toBe(3_001);
+    expect(countNonBlankRows(cp1252(text), new PlaceCounter())).toBe(3_002);
+    // UTF-8 is read as it is.
+    const utf8 = parseSavedPlacesCsv(new TextEncoder().encode(text)).places.at(-1);
+    expect(utf8).toMatchObject({ title: 'Café Crème', note: 'München – 5 €' });
+  });
+});
+
 describe('decodeCsvFile', () => {
   const text = 'Title,Note,URL\nCafé Größe,Rüdesheim €5,https://x\n';
   it('reads UTF-8 with or without its mark, and UTF-16 with its mark', () => {

@@ -101,7 +101,7 @@ function descriptionAbove(
   const sample =
     typeof source === 'string'
       ? source.slice(0, DESCRIPTION_SEARCH)
-      : piecesDecoder.decode(source.subarray(0, DESCRIPTION_SEARCH));
+      : sampleDecoder.decode(source.subarray(0, DESCRIPTION_SEARCH));
   const lines: string[] = [];
   const starts: number[] = [];
   const ends = /\r\n?|\n/g;
@@ -182,8 +182,20 @@ const PIECE_BYTES = 32 * 1024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-/** Decodes a piece as it is: a BOM is dropped at the start of the list only. */
-const piecesDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+/**
+ * Decodes a piece as it is (a BOM is dropped at the start of the list only), refusing bytes that
+ * are not UTF-8: the list is then read again as Windows-1252 ({@link NotUtf8}).
+ */
+const piecesDecoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
+
+/**
+ * Thrown while a list's bytes are read when they are not UTF-8 (a list saved again by Excel on
+ * Windows, then zipped by hand): the caller reads the list again from its Windows-1252 text.
+ */
+class NotUtf8 extends Error {}
+
+/** Decodes the start of a list, which may end inside a character, as it is. */
+const sampleDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 let scratch = new Uint8Array(PIECE_BYTES);
 /** Views of `scratch` by length, made once each: one per cell would be garbage the parse pays for. */
 let views: Uint8Array[] = [];
@@ -221,7 +233,13 @@ function* piecesOf(bytes: Uint8Array): Generator<string> {
     const lineEnd = end < bytes.length ? bytes.subarray(at, end).lastIndexOf(10) : -1;
     if (lineEnd >= 0) end = at + lineEnd + 1;
     else while (end < bytes.length && end > at + 1 && (bytes[end]! & 0xc0) === 0x80) end -= 1;
-    yield piecesDecoder.decode(bytes.subarray(at, end));
+    let piece: string;
+    try {
+      piece = piecesDecoder.decode(bytes.subarray(at, end));
+    } catch {
+      throw new NotUtf8();
+    }
+    yield piece;
     at = end;
   }
 }
@@ -413,6 +431,30 @@ class RowCount implements RowSink {
  * the archive's place cap stops the parse at the first place past it (`too-many-places`).
  */
 export function parseSavedPlacesCsv(source: CsvSource, counter?: PlaceCounter): ParsedCsv {
+  return readingAs1252Unless8(source, counter, parseCsvText);
+}
+
+/**
+ * Runs `read` over `source`; when its bytes turn out not to be UTF-8, runs it again over their
+ * Windows-1252 text ({@link decodeCsvFile}), with the places it had counted taken back first:
+ * "Café" stays "Café", where reading on would have written "Caf\uFFFD" and charged for it.
+ */
+function readingAs1252Unless8<T>(
+  source: CsvSource,
+  counter: PlaceCounter | undefined,
+  read: (source: CsvSource, counter?: PlaceCounter) => T,
+): T {
+  const counted = counter?.count ?? 0;
+  try {
+    return read(source, counter);
+  } catch (error) {
+    if (!(error instanceof NotUtf8) || typeof source === 'string') throw error;
+    counter?.rewind(counted);
+    return read(decodeCsvFile(source).text, counter);
+  }
+}
+
+function parseCsvText(source: CsvSource, counter?: PlaceCounter): ParsedCsv {
   const text = asText(source);
   const input = typeof text === 'string' && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const above = descriptionAbove(input);
@@ -445,9 +487,11 @@ export function parseSavedPlacesCsv(source: CsvSource, counter?: PlaceCounter): 
  * archive's place cap, as the list's row count is shown as its places.
  */
 export function countNonBlankRows(source: CsvSource, counter?: PlaceCounter): number {
-  const count = new RowCount(counter);
-  eachRecord(asText(source), count);
-  return count.rows;
+  return readingAs1252Unless8(source, counter, (text, counting) => {
+    const count = new RowCount(counting);
+    eachRecord(asText(text), count);
+    return count.rows;
+  });
 }
 
 /**

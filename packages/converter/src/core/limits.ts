@@ -48,6 +48,11 @@ export class PlaceCounter {
     return this.counted;
   }
 
+  /** Takes back what was counted past `count` (a list read again from another encoding). */
+  rewind(count: number): void {
+    this.counted = Math.min(this.counted, count);
+  }
+
   /** Counts `places` more; throws once the archive holds more than `max`. */
   add(places = 1): void {
     this.counted += places;
