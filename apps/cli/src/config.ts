@@ -30,6 +30,12 @@ export interface CliEnvironment {
   /** Test-only: `PLACEPORT_PLACES_API_ORIGIN` stands in for `https://places.googleapis.com`. */
   placesApiOrigin: string | undefined;
   /**
+   * Test-only: `PLACEPORT_RETRY_DELAY_MS` (a whole number of milliseconds, at most 60,000) instead
+   * of the converter's 5 s before its first retry round (the later ones grow from it), so tests of
+   * refused lookups do not wait out the real pauses.
+   */
+  retryDelayMs: number | undefined;
+  /**
    * The name of the first proxy variable set (`HTTPS_PROXY`, …; {@link PROXY_VARIABLES}). Lookups
    * never go through a proxy: a run that cannot reach Google or the API says so.
    */
@@ -70,6 +76,16 @@ function origin(name: string, value: string | undefined): string | undefined {
   return url.origin;
 }
 
+/** A whole number of milliseconds from 0 to 60,000; anything else is refused. */
+function milliseconds(name: string, value: string | undefined): number | undefined {
+  const text = nonEmpty(value);
+  if (text === undefined) return undefined;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 60_000) {
+    throw new EnvironmentError(`${name} must be a whole number of milliseconds from 0 to 60000`);
+  }
+  return Number(text);
+}
+
 /** Parses the CLI's settings from `env` (the process's environment by default). */
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnvironment {
   const xdg = nonEmpty(env.XDG_CACHE_HOME);
@@ -79,6 +95,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnviro
     localAppData: nonEmpty(env.LOCALAPPDATA),
     mapsOrigin: origin('PLACEPORT_MAPS_ORIGIN', env.PLACEPORT_MAPS_ORIGIN),
     placesApiOrigin: origin('PLACEPORT_PLACES_API_ORIGIN', env.PLACEPORT_PLACES_API_ORIGIN),
+    retryDelayMs: milliseconds('PLACEPORT_RETRY_DELAY_MS', env.PLACEPORT_RETRY_DELAY_MS),
     proxy: PROXY_VARIABLES.find((name) => nonEmpty(env[name]) !== undefined),
   };
 }

@@ -409,6 +409,7 @@ async function convert(
       formats: [],
       signal: stop.signal,
       onProgress,
+      ...(env.retryDelayMs !== undefined ? { retryDelayMs: env.retryDelayMs } : {}),
       ...(lookups
         ? {
             resolveUrls: lookups.resolveUrls,

@@ -39,6 +39,16 @@ describe('defaultCacheFile', () => {
     );
   });
 
+  it('takes a test-only pause before retry rounds, a whole number of milliseconds up to 60,000', () => {
+    expect(readEnvironment({ PLACEPORT_RETRY_DELAY_MS: '60000' }).retryDelayMs).toBe(60_000);
+    expect(readEnvironment({}).retryDelayMs).toBeUndefined();
+    for (const bad of ['60001', '-1', '1.5', 'soon']) {
+      expect(() => readEnvironment({ PLACEPORT_RETRY_DELAY_MS: bad })).toThrow(
+        'PLACEPORT_RETRY_DELAY_MS must be a whole number of milliseconds from 0 to 60000',
+      );
+    }
+  });
+
   it('ignores a relative XDG_CACHE_HOME, as the XDG spec says', () => {
     expect(readEnvironment({ XDG_CACHE_HOME: 'relative/cache' }).xdgCacheHome).toBeUndefined();
     expect(readEnvironment({ XDG_CACHE_HOME: '/abs/cache' }).xdgCacheHome).toBe('/abs/cache');

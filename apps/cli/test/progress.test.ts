@@ -190,6 +190,7 @@ describe('runCli progress', () => {
       localAppData: undefined,
       mapsOrigin: google.url,
       placesApiOrigin: google.url,
+      retryDelayMs: 100,
       proxy: undefined,
     },
     platform: 'linux',

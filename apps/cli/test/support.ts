@@ -33,6 +33,8 @@ function childEnv(where: RunEnvironment): Record<string, string> {
   const env: Record<string, string> = {
     PLACEPORT_MAPS_ORIGIN: where.google,
     PLACEPORT_PLACES_API_ORIGIN: where.google,
+    // The retry rounds' pauses (5, 10, 20 s) are the converter's to test; here they would only wait.
+    PLACEPORT_RETRY_DELAY_MS: '100',
     XDG_CACHE_HOME: where.cacheHome,
   };
   for (const [name, value] of Object.entries(where.extra ?? {})) {

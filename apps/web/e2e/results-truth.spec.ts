@@ -34,7 +34,8 @@ test('lookups the service refuses are named, with what to do; "Retry failed plac
   await page.goto(demoApi.url);
   await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
-  await expect(resultsHeading(page)).toBeVisible({ timeout: 120_000 });
+  // The retry rounds wait 5, 10 and 20 s before the results (the service refuses every time).
+  await expect(resultsHeading(page)).toBeVisible({ timeout: 150_000 });
   const missing = list!.places.length - offline;
   await expect(
     page.getByText(`The lookups of ${missing} places failed: the lookup service was unavailable.`, {
@@ -145,8 +146,9 @@ test('after nothing converted, "Retry failed places" goes straight to the select
   await page.goto(demoApi.url);
   await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
+  // The retry rounds wait 5, 10 and 20 s before the results (the service refuses every time).
   await expect(resultsHeading(page)).toHaveText('Nothing could be converted', {
-    timeout: 120_000,
+    timeout: 150_000,
   });
   await expect(page.getByRole('heading', { name: 'Payment Cancelled' })).toBeVisible();
 

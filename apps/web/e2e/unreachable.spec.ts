@@ -1,7 +1,7 @@
 /**
  * The page on a server that cannot reach Google (issue 17): the API's resolver opens its breaker
  * after a handful of requests that got no answer, every other lookup is answered `unavailable`
- * without being sent, the page retries once at the end of the run, and the results say why in
+ * without being sent, the page stops sending once the API says so, and the results say why in
  * plain words and offer "Retry failed places". Nothing here waits on a clock: the test's own
  * timeout is the only bound, and a run that ground through every place would still end, but with
  * far more requests than the at-most-twice the test counts.
@@ -60,7 +60,8 @@ test('Google out of reach: results with the reason in plain words, each link sen
   await expect(
     page.getByRole('button', { name: `Retry failed places (${links.length})` }),
   ).toBeVisible();
-  // Every link was asked about, and none more than twice (the run's one retry round).
+  // Every link was asked about, and none more than twice: once the API says Google is out of reach
+  // the page sends nothing more (no retry round follows).
   expect([...sent.keys()].sort()).toEqual([...new Set(links)].sort());
   expect(Math.max(...sent.values())).toBeLessThanOrEqual(2);
   await snap(page, '60-results-google-unreachable');

@@ -5,7 +5,11 @@ import { listOutputNames } from './core/names.js';
 import { parseList } from './inspect.js';
 import { convertLists as convertParsed, type PipelineOptions } from './pipeline.js';
 import { resolveChunkSizeFor } from './plan.js';
-import { RESOLVE_RETRY_DELAY_MS, RESOLVE_TIMEOUT_MS } from './run-lookups.js';
+import {
+  RESOLVE_RETRY_BACKOFF,
+  RESOLVE_RETRY_DELAY_MS,
+  RESOLVE_TIMEOUT_MS,
+} from './run-lookups.js';
 import {
   isDeadline,
   ResolveRequestError,
@@ -243,7 +247,7 @@ describe('convertLists', () => {
     expect(pauses).toEqual([]);
   });
 
-  it('sends throttled and unavailable links again once, together at the end of the run, after one pause', async () => {
+  it('sends throttled and unavailable links again together at the end of the run, in rounds after growing pauses', async () => {
     let clock = 0;
     const pauses: number[] = [];
     const FTID_C = '0x89c25a316e5b1fe5:0x8b5ef3e2f2b8a09c';
@@ -277,15 +281,42 @@ describe('convertLists', () => {
         };
       },
     });
-    // Both lists in one request, then one retry of all three together: each link at most twice.
-    expect(pauses).toEqual([RESOLVE_RETRY_DELAY_MS]);
+    // Both lists in one request, then a retry of all three together, then of B alone, refused again
+    // in the first retry and found in the second: a round only for what is still missing.
+    expect(pauses).toEqual([
+      RESOLVE_RETRY_DELAY_MS,
+      RESOLVE_RETRY_DELAY_MS * RESOLVE_RETRY_BACKOFF[1]!,
+    ]);
     expect(calls).toEqual([
       [placeUrl(FTID_A, 'A'), placeUrl(FTID_B, 'B'), placeUrl(FTID_C, 'C')],
       [placeUrl(FTID_A, 'A'), placeUrl(FTID_B, 'B'), placeUrl(FTID_C, 'C')],
+      [placeUrl(FTID_B, 'B')],
     ]);
-    expect(a?.stats.converted).toBe(3);
-    expect(a?.places[3]?.reason).toBe('throttled');
+    expect(a?.stats.converted).toBe(4);
     expect(b?.stats.converted).toBe(1);
+  });
+
+  it('a network that drops for half a minute costs nothing: the rounds wait it out, within 120 s', async () => {
+    let clock = 0;
+    const pauses: number[] = [];
+    const back = 5_000 + 10_000 + 5_000; // offline until after the second retry round
+    const [result] = await convertLists([listA], {
+      now: () => clock,
+      sleep: async (ms) => {
+        pauses.push(ms);
+        clock += ms;
+      },
+      resolveUrls: async (urls) => {
+        if (clock < back) throw new TypeError('Failed to fetch');
+        return {
+          results: Object.fromEntries(urls.map((u) => [u, resolvedUrlFor({ lat: 1, lng: 2 })])),
+        };
+      },
+    });
+    // Every place looked up was found; only the link that is not Google's stays unplaced.
+    expect(result?.stats.unplaced).toEqual({ not_allowed: 1 });
+    expect(pauses).toEqual(RESOLVE_RETRY_BACKOFF.map((factor) => RESOLVE_RETRY_DELAY_MS * factor));
+    expect(pauses.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(RESOLVE_TIMEOUT_MS);
   });
 
   it('stops the retry round at the first request refused again (the breaker), within the 120 s budget', async () => {
@@ -308,10 +339,11 @@ describe('convertLists', () => {
         return { results: {}, failures: Object.fromEntries(urls.map((u) => [u, 'unavailable'])) };
       },
     });
-    // Three requests, then the retry's first request (and the one in flight beside it) fail again:
-    // the rest is not sent a second time.
-    expect(calls.length).toBeLessThanOrEqual(3 + 2);
-    expect(new Set(calls.slice(3).flat()).size).toBeLessThan(6);
+    // Three requests, then in each retry round the first request (and the one in flight beside it)
+    // fail again: the rest of that round is not sent.
+    const rounds = RESOLVE_RETRY_BACKOFF.length;
+    expect(calls.length).toBeLessThanOrEqual(3 + 2 * rounds);
+    expect(calls.length).toBeGreaterThan(3 + rounds - 1);
     expect(result?.stats.unplaced).toEqual({ unavailable: 6 });
 
     // A first pass that used up the budget still retries: the round has a deadline of its own.

@@ -1,6 +1,6 @@
 /**
  * Converting lists, in three steps: plan (read each list once, what each place needs, the run's
- * distinct lookups: `plan.ts`), resolve (the run's lookups in batches, the one retry round and
+ * distinct lookups: `plan.ts`), resolve (the run's lookups in batches, the retry rounds and
  * the reasons: `run-lookups.ts`) and write (statistics, files, failed-places CSV: `write-list.ts`),
  * with progress reported from one place (`progress.ts`).
  */
@@ -58,9 +58,9 @@ export interface PipelineOptions extends ConversionOptions {
   progressIntervalMs?: number;
   /** Clock for throttling and the retry round's budget; injected by tests. */
   now?: () => number;
-  /** Waits before the retry round, ending early when `signal` aborts; injected by tests (default: a real timer). */
+  /** Waits before each retry round, ending early when `signal` aborts; injected by tests (default: a real timer). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Pause before the retry round (default {@link RESOLVE_RETRY_DELAY_MS}); null: no retry. */
+  /** Pause before the first retry round (default {@link RESOLVE_RETRY_DELAY_MS}; the later ones grow from it); null: no retry. */
   retryDelayMs?: number | null;
 }
 

@@ -1,8 +1,9 @@
 /**
  * The lookups of one conversion run: every distinct place that needs one, across all its lists,
  * sent in requests of a run-wide size with a few in flight (lists never wait for each other), then
- * one retry round at the end for what came back `throttled` or `unavailable`. It stops sending when
- * the service says the upstream cannot be reached, or when the caller stops the run.
+ * a few retry rounds at the end, with growing pauses, for what came back `throttled` or
+ * `unavailable`. It stops sending when the service says the upstream cannot be reached, or when
+ * the caller stops the run.
  */
 import { isLookupFailure, RETRYABLE_FAILURES, type UnplacedReason } from './core/reasons.js';
 import type { LookupFailure } from './core/reasons.js';
@@ -20,11 +21,15 @@ export const RESOLVE_TIMEOUT_MS = 120_000;
 /** Requests to the API in flight at once, across all the lists of a run. */
 export const RESOLVE_CONCURRENCY = 2;
 /**
- * Pause before the run's one retry of the links that came back `throttled` or `unavailable`: they
- * are sent again together at the end of the run (not list by list), the round within one request
- * deadline ({@link RESOLVE_TIMEOUT_MS}, product.md "Outputs"), so each link is sent at most twice.
+ * Pause before the run's first retry of the links that came back `throttled` or `unavailable`: they
+ * are sent again together at the end of the run (not list by list), in at most
+ * {@link RESOLVE_RETRY_BACKOFF}`.length` rounds whose pauses grow by its factors (5 s, 10 s, 20 s),
+ * all within one request deadline ({@link RESOLVE_TIMEOUT_MS}, product.md "Outputs"): a network
+ * that drops for half a minute (a laptop changing Wi-Fi) costs the run nothing.
  */
 export const RESOLVE_RETRY_DELAY_MS = 5_000;
+/** Each retry round's pause, as a multiple of the first ({@link RESOLVE_RETRY_DELAY_MS}). */
+export const RESOLVE_RETRY_BACKOFF: readonly number[] = [1, 2, 4];
 
 /** What a link got: a URL carrying coordinates, or why it has none. */
 export type LinkAnswer = { url: string } | { reason: UnplacedReason };
@@ -133,7 +138,7 @@ function chunksOf<T>(items: readonly T[], size: number): T[][] {
 /**
  * The run's lookups. Created with every distinct place of the run in list order, it starts sending
  * at once. {@link RunLookups.firstAnswers} waits for some places' first answers (a list's), and
- * {@link RunLookups.finish} runs the one retry round and settles everything. Each place counts once
+ * {@link RunLookups.finish} runs the retry rounds and settles everything. Each place counts once
  * towards progress, when its answer is final: a place waiting for the retry is not done yet, so the
  * total never grows and the estimate stays honest.
  */
@@ -144,8 +149,10 @@ export class RunLookups {
   private readonly firstPass: Promise<void>;
   /** The service said the upstream cannot be reached: nothing more is sent. */
   private halted = false;
-  /** A retry request got no answer but refusals: the rest of the retry round is not sent. */
+  /** A retry request got no answer but refusals: the rest of this retry round is not sent. */
   private retryRefused = false;
+  /** Retry rounds that may still follow the one under way. */
+  private roundsLeft = RESOLVE_RETRY_BACKOFF.length;
 
   constructor(
     private readonly entries: readonly LookupEntry[],
@@ -173,7 +180,9 @@ export class RunLookups {
 
   /** Whether a link that failed now may still be tried again in this run. */
   private get retryAhead(): boolean {
-    return this.settings.retryDelayMs !== null && !this.halted && !this.stopped;
+    return (
+      this.settings.retryDelayMs !== null && this.roundsLeft > 0 && !this.halted && !this.stopped
+    );
   }
 
   /** The answer a place has now (undefined before its first). */
@@ -198,19 +207,25 @@ export class RunLookups {
   }
 
   /**
-   * Waits for the first pass, then sends again, once and together, every link that came back
-   * `throttled` or `unavailable`, after a pause, within one request deadline for the whole round.
-   * A retry request whose every link is refused or fails again stops the round (the upstream is
-   * still refusing or failing: the rest keep their reason), as do an unreachable upstream and a
-   * stopped run.
+   * Waits for the first pass, then sends again, together, every link that came back `throttled`
+   * or `unavailable`: in rounds after growing pauses ({@link RESOLVE_RETRY_BACKOFF}), all within
+   * one request deadline, until none is left. A retry request whose every link is refused or fails
+   * again ends its round (the upstream is still refusing or failing: the rest wait for the next
+   * round); an unreachable upstream and a stopped run end them all.
    */
   async finish(): Promise<void> {
     await this.firstPass;
-    const again = this.entries.filter(([key]) => !this.final.has(key));
     const { retryDelayMs, now, sleep, signal, timeoutMs } = this.settings;
-    if (again.length > 0 && this.retryAhead && retryDelayMs !== null) {
-      const deadline = now() + timeoutMs;
-      await sleep(retryDelayMs, signal);
+    const deadline = now() + timeoutMs;
+    for (const factor of RESOLVE_RETRY_BACKOFF) {
+      const again = this.entries.filter(([key]) => !this.final.has(key));
+      if (again.length === 0 || !this.retryAhead || retryDelayMs === null) break;
+      const pause = retryDelayMs * factor;
+      // A round that could not start before the deadline is not waited for.
+      if (now() + pause >= deadline) break;
+      await sleep(pause, signal);
+      this.roundsLeft -= 1;
+      this.retryRefused = false;
       await this.pass(chunksOf(again, this.settings.chunkSize), 'retry', () => deadline - now());
     }
     this.settle(this.entries.filter(([key]) => !this.final.has(key)));
@@ -238,12 +253,13 @@ export class RunLookups {
     timeout: number,
   ): Promise<void> {
     if (this.halted || this.stopped || this.retryRefused || timeout <= 0) {
-      // Never sent: the first pass says why; a retry keeps the first answer.
+      // Never sent: the first pass says why (and no retry follows); a retry keeps the last answer,
+      // for a later round or for good (`finish` settles what is left).
       if (round === 'first') {
         const reason: UnplacedReason = this.halted ? 'unavailable' : 'interrupted';
         for (const [key] of chunk) this.answers.set(key, { reason });
+        this.settle(chunk);
       }
-      this.settle(chunk);
       return;
     }
     const { answers, unreachable } = await ask(
@@ -267,9 +283,7 @@ export class RunLookups {
         answered += 1;
         this.answers.set(key, answer);
       }
-      if (round === 'retry' || !isRetryable(this.answers.get(key)) || !this.retryAhead) {
-        finished.push(entry);
-      }
+      if (!isRetryable(this.answers.get(key)) || !this.retryAhead) finished.push(entry);
     }
     if (round === 'retry' && answered === 0) this.retryRefused = true;
     this.settle(finished);
