@@ -27,6 +27,9 @@ import {
 /** The map's chunk, as Vite names it after its module. */
 const MAP_CHUNK = /\/assets\/MapView-[\w-]+\.js$/;
 
+/** The map's chunk and its stylesheet. */
+const MAP_FILES = /\/assets\/MapView-[\w-]+\.(js|css)$/;
+
 /** Four places in two lists: under five, so the free path converts them with no payment step. */
 function twoLists(seed: number): GeneratedTakeout {
   return generateTakeout({
@@ -164,6 +167,46 @@ test('the map draws every place where its coordinates are, names it on hover, an
   expect(
     requests.filter((url) => !/^(blob|data):/.test(url) && new URL(url).origin !== origin),
   ).toEqual([]);
+});
+
+test('a map whose chunk could not be fetched is fetched again with Try again, styles and all', async ({
+  page,
+  demoApi,
+}) => {
+  const takeout = twoLists(2102);
+  const places = placeLists(takeout).flatMap((list) => expectedPlacemarks(list));
+  // The server away for the map's first requests: its stylesheet and its code each fail once.
+  const refused: string[] = [];
+  await page.route(MAP_FILES, async (route) => {
+    const file = new URL(route.request().url()).pathname;
+    if (refused.includes(file)) return route.continue();
+    refused.push(file);
+    return route.abort('connectionrefused');
+  });
+  await page.goto(demoApi.url);
+  await convertForFree(page, takeout);
+
+  const again = page.getByRole('button', { name: 'Try again' });
+  await expect(page.getByText('The map could not be shown.', { exact: true })).toBeVisible();
+  await again.scrollIntoViewIfNeeded();
+  await snap(page, '24-results-map-failed', false);
+  // From the keyboard, as often as it takes: each try asks for what failed before.
+  for (let tries = 0; await again.isVisible(); tries += 1) {
+    expect(tries).toBeLessThan(3);
+    await again.focus();
+    await page.keyboard.press('Enter');
+    await expect(
+      page.getByText('The map could not be shown.', { exact: true }).or(page.getByRole('figure')),
+    ).toBeVisible();
+  }
+  expect(refused.map((file) => file.split('.').pop()).sort()).toEqual(['css', 'js']);
+
+  const canvas = mapImage(page, 'Map of 4 places in 2 lists');
+  await expectPlacesDrawn(page, canvas, places);
+  // The map's own stylesheet came too: its frame is laid out as map.css says.
+  await expect(page.locator('.map-frame')).toHaveCSS('position', 'relative');
+  await canvas.scrollIntoViewIfNeeded();
+  await snap(page, '25-results-map-retried', false);
 });
 
 for (const width of [1280, 360] as const) {

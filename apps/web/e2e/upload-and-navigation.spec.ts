@@ -1,6 +1,8 @@
 /**
  * The upload errors of the seed, each under the right heading of the error panel; going back from
- * the payment view to the selection; Remove resetting everything; and the 404 screen.
+ * the payment view to the selection; a double click on Proceed to Payment, whose second click
+ * lands outside the shorter payment view, keeping it open; Remove resetting everything; and the
+ * 404 screen.
  */
 import { generateTakeout } from '@placeport/testkit';
 import { countsOf, placeLists, uploadOf, zipUpload } from './support/archives';
@@ -11,6 +13,7 @@ import {
   resultPanel,
   resultsHeading,
   selectionDialog,
+  snap,
   uploadAndProceed,
 } from './support/page';
 import type { Page } from '@playwright/test';
@@ -100,6 +103,35 @@ test('Back to Selection returns to the lists as they were chosen', async ({ page
   await expect(
     payment.getByText(`${countsOf(lists).chargeable} places`, { exact: true }),
   ).toBeVisible();
+});
+
+test('a double click on Proceed to Payment keeps the payment view, though its second click lands outside it', async ({
+  page,
+  demoApi,
+}) => {
+  await page.goto(demoApi.url);
+  await chooseFile(page, zipUpload(generateTakeout({ seed: 55 })));
+  const proceed = selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' });
+  const box = (await proceed.boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await proceed.dblclick();
+
+  const payment = paymentDialog(page);
+  await expect(payment.getByRole('button', { name: 'Authorize Payment & Convert' })).toBeVisible();
+  // The payment view is shorter than the selection: the second click was on the overlay.
+  expect(
+    await page.evaluate(
+      ([px, py]) => document.elementFromPoint(px!, py!)?.className ?? null,
+      [x, y],
+    ),
+  ).toContain('dialog-overlay');
+  await page.mouse.click(x, y);
+  await expect(payment).toBeVisible();
+  await snap(page, '17-payment-after-double-click', false);
+  // Escape still closes it, as in the seed.
+  await page.keyboard.press('Escape');
+  await expect(payment).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Select Lists' })).toBeFocused();
 });
 
 test.describe('Remove', () => {

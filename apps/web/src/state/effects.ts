@@ -346,14 +346,12 @@ export function createEffects({
           totalCount: places,
           actualAmountCents: chargeCents(converted),
         });
-        const shown = sendFor(paymentIntentId, {
-          type: 'captureSettled',
-          ...outcome,
-          settledAt: now(),
-        });
-        // The receipt was shown, or else the person moved on: the note stays, and the next visit
-        // shows the receipt.
+        const settledAt = now();
+        const shown = sendFor(paymentIntentId, { type: 'captureSettled', ...outcome, settledAt });
+        // The receipt was shown, or else the person moved on: the note stays, dated, and the next
+        // visit shows the receipt.
         if (shown) forgetPayment(notes, paymentIntentId);
+        else noteSettled(paymentIntentId, settledAt);
         return null;
       } catch (error) {
         const refusal = refusalOf(error);
@@ -511,6 +509,17 @@ export function createEffects({
     if (note.places > 0) rememberPayment(notes, note);
   }
 
+  /**
+   * Dates the note of payment `paymentIntentId` with when this page saw it settled (`settledAt`,
+   * now by default), so the receipt a later visit shows from the note keeps its date (product.md
+   * "Receipt"); returns that date.
+   */
+  function noteSettled(paymentIntentId: string, settledAt = now()): number {
+    const noted = recallPayment(notes, paymentIntentId, now());
+    if (noted !== null) rememberPayment(notes, { ...noted, settledAt });
+    return settledAt;
+  }
+
   /** How payment `paymentIntentId` stands, as the API says; null when it cannot be asked. */
   async function statusNow(paymentIntentId: string): Promise<PaymentStatus | null> {
     try {
@@ -626,7 +635,7 @@ export function createEffects({
         payment,
         converted: noted.converted ?? null,
         settling: false,
-        settledAt: null,
+        settledAt: payment.status === 'open' ? null : (noted.settledAt ?? null),
         error: null,
       };
     }
@@ -711,7 +720,7 @@ export function createEffects({
           settlesAt: null,
         },
         settling: false,
-        settledAt: now(),
+        settledAt: noteSettled(payment.reference),
         error: null,
       });
     } catch (error) {
@@ -723,13 +732,17 @@ export function createEffects({
         ? await statusNow(payment.reference)
         : null;
       const settled = read && read.status !== 'open' ? read : null;
-      store
-        .getState()
-        .lastVisitChanged(
-          settled
-            ? { ...visit, payment: settled, settling: false, settledAt: now(), error: null }
-            : { ...visit, settling: false, error: releaseRefusalText(refusal, payment.reference) },
-        );
+      store.getState().lastVisitChanged(
+        settled
+          ? {
+              ...visit,
+              payment: settled,
+              settling: false,
+              settledAt: noteSettled(payment.reference),
+              error: null,
+            }
+          : { ...visit, settling: false, error: releaseRefusalText(refusal, payment.reference) },
+      );
     }
   }
 

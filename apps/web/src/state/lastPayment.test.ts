@@ -5,6 +5,7 @@ import { ApiRequestError, NoAnswerError } from '../api/http';
 import {
   CAPTURE_OUTCOME,
   fakeConverter,
+  memoryNotes,
   OPEN_PAYMENT,
   OPEN_PAYMENT_CAPTURED,
   STATES,
@@ -29,22 +30,6 @@ import { createAppStore } from './store';
 import type { AppState } from './types';
 
 const NOW = Date.UTC(2026, 10, 25, 12);
-
-function memoryNotes(initial: Record<string, string> = {}): PaymentNotes & {
-  items: Map<string, string>;
-} {
-  const items = new Map(Object.entries(initial));
-  return {
-    items,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-    key: (index) => [...items.keys()][index] ?? null,
-    get length() {
-      return items.size;
-    },
-  };
-}
 
 const NOTED = { paymentIntentId: 'pi_left', places: 40, authorizedAt: NOW - 60_000 };
 const LEFT_KEY = paymentNoteKey('pi_left');
@@ -183,6 +168,7 @@ describe('the note of an authorized payment', () => {
       JSON.stringify({ ...NOTED, paymentIntentId: 'https://evil.example/' }),
       JSON.stringify({ ...NOTED, places: 0 }),
       JSON.stringify({ ...NOTED, authorizedAt: NOW - LAST_PAYMENT_MAX_AGE_MS }),
+      JSON.stringify({ ...NOTED, settledAt: 'yesterday' }),
     ]) {
       const notes = memoryNotes({ [LEFT_KEY]: text });
       expect(recallPayments(notes, NOW)).toEqual([]);
@@ -375,16 +361,20 @@ describe('a paid run notes its payment until the capture answers', () => {
     await run;
     expect(tries).toBe(2);
     expect(store.getState().state).toMatchObject({ capture: { kind: 'pending' } });
-    // The receipt was not shown here: the note stays, so the next visit shows it.
-    expect(recallPayment(notes, 'pi_123', NOW)).toMatchObject({ converted: 0 });
+    // The receipt was not shown here: the note stays, dated, so the next visit shows it.
+    expect(recallPayment(notes, 'pi_123', NOW)).toMatchObject({ converted: 0, settledAt: NOW });
     const next = setup(
       { paymentStatus: async () => ({ ...CAPTURED, reference: 'pi_123' }) },
       notes,
+      null,
+      undefined,
+      { now: () => NOW + 60_000 },
     );
     await next.effects.recallLastPayment();
     expect(next.store.getState().lastVisit).toMatchObject({
       payment: { reference: 'pi_123', status: 'captured' },
       converted: 0,
+      settledAt: NOW,
     });
   });
 
@@ -688,6 +678,40 @@ describe('a payment an earlier visit left', () => {
     effects.dismissLastPayment();
     expect(store.getState().lastVisit).toBeNull();
     expect(notes.items.has(LEFT_KEY)).toBe(false);
+  });
+
+  it('keeps the date of "Settle it now" in its note: after a reload the receipt still has it', async () => {
+    const notes = notedNotes();
+    const { effects } = setup(
+      {
+        paymentStatus: async () => OPEN,
+        capturePayment: async () => OPEN_PAYMENT_CAPTURED,
+      },
+      notes,
+    );
+    await effects.recallLastPayment();
+    await effects.settleLastPayment();
+    expect(recallPayment(notes, 'pi_left', NOW)).toEqual({ ...NOTED, settledAt: NOW });
+    // The reload, a minute later: the API says the payment is captured; the date is the settle's.
+    const reloaded = setup({ paymentStatus: async () => CAPTURED }, notes, null, undefined, {
+      now: () => NOW + 60_000,
+    });
+    await reloaded.effects.recallLastPayment();
+    expect(reloaded.store.getState().lastVisit).toMatchObject({
+      payment: { status: 'captured', amountCapturedCents: 120 },
+      settledAt: NOW,
+    });
+  });
+
+  it('reads a note of an earlier version, which has no date: its receipt shows none', async () => {
+    const notes = notedNotes();
+    expect(notes.items.get(LEFT_KEY)).not.toContain('settledAt');
+    const { store, effects } = setup({ paymentStatus: async () => CAPTURED }, notes);
+    await effects.recallLastPayment();
+    expect(store.getState().lastVisit).toMatchObject({
+      payment: { reference: 'pi_left', status: 'captured' },
+      settledAt: null,
+    });
   });
 
   it('a settle the API refuses says why, with the reference, and the notice stays', async () => {

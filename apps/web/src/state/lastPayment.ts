@@ -5,7 +5,9 @@
  * answer; an answer that comes after the person moved on to another run leaves it. A page loaded
  * while notes are kept — after a reload, a closed tab, a crash, another tab's run — asks the API
  * where each payment stands and shows them one at a time: still held, with when the server
- * settles it and a way to settle it now, or the receipt of what the server did.
+ * settles it and a way to settle it now, or the receipt of what the server did. When a page of
+ * this browser got the answer that settled a payment ("Settle it now", or a capture answered after
+ * the person moved on), the note keeps when, so the receipt shown on a later visit keeps its date.
  *
  * A tab that is still running a payment's conversion (or settling it) holds a Web Lock named after
  * it, so another tab of the same browser never offers to settle a payment in use, nor settles it.
@@ -24,14 +26,17 @@ export const LAST_PAYMENT_MAX_AGE_MS = 8 * 24 * 60 * 60 * 1000;
 const INTENT_ID = /^pi_[A-Za-z0-9_]{1,200}$/;
 
 /**
- * The note: the payment, how many places it held, when its authorization was submitted (ms), and,
- * once the run's conversion finished, how many places it converted (the files were made).
+ * The note: the payment, how many places it held, when its authorization was submitted (ms),
+ * once the run's conversion finished how many places it converted (the files were made), and once
+ * a page of this browser saw it settled, when (ms: the receipt's date). Notes of earlier versions
+ * of the page have no `settledAt`; they are read all the same, their receipts without a date.
  */
 export interface RememberedPayment {
   paymentIntentId: string;
   places: number;
   authorizedAt: number;
   converted?: number;
+  settledAt?: number;
 }
 
 /** The part of `Storage` the notes need; `localStorage` on the page. */
@@ -71,7 +76,8 @@ function readNote(text: string | null, now: number): RememberedPayment | null {
     typeof value.authorizedAt === 'number' &&
     now - value.authorizedAt < LAST_PAYMENT_MAX_AGE_MS &&
     (value.converted === undefined ||
-      (Number.isSafeInteger(value.converted) && value.converted >= 0));
+      (Number.isSafeInteger(value.converted) && value.converted >= 0)) &&
+    (value.settledAt === undefined || Number.isSafeInteger(value.settledAt));
   return usable ? (value as RememberedPayment) : null;
 }
 

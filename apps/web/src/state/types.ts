@@ -119,7 +119,10 @@ export interface LastVisit {
   converted: number | null;
   /** "Settle it now" is under way. */
   settling: boolean;
-  /** When this page settled it (the receipt's date); null when the server did it or it is open. */
+  /**
+   * When a page of this browser saw it settled (the receipt's date, kept in the payment's note, so
+   * it outlives a reload); null when it is open or was settled while no page of it looked.
+   */
   settledAt: number | null;
   /** "Settle it now" failed: what to say. */
   error: string | null;

@@ -8,6 +8,7 @@ import { type AppConfig, DEFAULT_CONFIG } from '../api/config';
 import type { Api, CaptureOutcome, PaymentStatus } from '../api/client';
 import { type AppServices, AppProvider } from '../app/context';
 import { createEffects } from '../state/effects';
+import type { PaymentNotes } from '../state/lastPayment';
 import { createAppStore } from '../state/store';
 import type { AppState, Archive, FileResult, Receipt, Status } from '../state/types';
 import type { Converter } from '../worker/converter';
@@ -278,6 +279,23 @@ export function receiptLines(): Record<string, string | null | undefined> {
   );
 }
 
+/** Payment notes kept in memory, as `localStorage` keeps them; `items` shows what is kept. */
+export function memoryNotes(initial: Record<string, string> = {}): PaymentNotes & {
+  items: Map<string, string>;
+} {
+  const items = new Map(Object.entries(initial));
+  return {
+    items,
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key),
+    key: (index) => [...items.keys()][index] ?? null,
+    get length() {
+      return items.size;
+    },
+  };
+}
+
 /** A worker stand-in that records calls and answers what the test set. */
 export function fakeConverter(overrides: Partial<Converter> = {}): Converter & { calls: string[] } {
   const calls: string[] = [];
@@ -338,6 +356,8 @@ export interface MountOptions {
   config?: Partial<AppConfig>;
   converter?: Converter;
   api?: Api;
+  /** Where payments are noted (the page's `localStorage`); none unless a test gives some. */
+  notes?: PaymentNotes;
 }
 
 /** A fresh store in `state` with the given config, and effects over a fake worker. */
@@ -346,10 +366,11 @@ export function testServices({
   config,
   converter = fakeConverter(),
   api = UNUSED_API,
+  notes,
 }: MountOptions = {}): AppServices {
   const store = createAppStore(state);
   if (config) store.getState().configLoaded({ ...DEFAULT_CONFIG, ...config });
-  const effects = createEffects({ store, converter, api, apiBase: 'http://127.0.0.1:1' });
+  const effects = createEffects({ store, converter, api, apiBase: 'http://127.0.0.1:1', notes });
   return { store, effects };
 }
 

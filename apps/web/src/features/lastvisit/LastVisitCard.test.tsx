@@ -2,9 +2,11 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { Api, PaymentStatus } from '../../api/client';
+import { rememberPayment } from '../../state/lastPayment';
 import type { AppState, LastVisit } from '../../state/types';
 import {
   CARD,
+  memoryNotes,
   mount,
   OPEN_PAYMENT as OPEN,
   OPEN_PAYMENT_CAPTURED,
@@ -91,6 +93,33 @@ describe('LastVisitCard', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(store.getState().lastVisit).toBeNull();
     expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  it('after Settle it now and a reload, the same receipt still has its date', async () => {
+    const notes = memoryNotes();
+    rememberPayment(notes, { paymentIntentId: 'pi_left', places: 40, authorizedAt: Date.now() });
+    const first = mount(<LastVisitCard />, {
+      api: {
+        ...UNUSED_API,
+        paymentStatus: async () => OPEN,
+        capturePayment: async () => OPEN_PAYMENT_CAPTURED,
+      },
+      notes,
+    });
+    await act(() => first.effects.recallLastPayment());
+    fireEvent.click(screen.getByRole('button', { name: 'Settle it now' }));
+    await screen.findByRole('region', { name: 'Your last visit’s payment was settled' });
+    const settled = receiptLines();
+    expect(settled.Date).toMatch(/\d{4}/);
+    first.unmount();
+    // The reload: a new page over the same notes, and the API says the payment is captured.
+    const reloaded = mount(<LastVisitCard />, {
+      api: { ...UNUSED_API, paymentStatus: async () => SETTLED },
+      notes,
+    });
+    await act(() => reloaded.effects.recallLastPayment());
+    screen.getByRole('region', { name: 'Your last visit’s payment was settled' });
+    expect(receiptLines()).toEqual(settled);
   });
 
   it('an open hold of a run that finished says so, not that its files are gone', () => {

@@ -1,4 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../state/types';
 import { fakeConverter, mount, STATES } from '../../test/fixtures';
@@ -109,6 +110,29 @@ describe('ResultsMap', () => {
     ]);
     expect(screen.queryByRole('img')).toBeNull();
     expect(warn).toHaveBeenCalled();
+  });
+
+  it('offers to try again when its chunk could not be loaded, and loads it afresh', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const real = await import('./MapView');
+    let loads = 0;
+    const load = () => {
+      loads += 1;
+      return loads === 1
+        ? Promise.reject(new TypeError('Failed to fetch dynamically imported module'))
+        : Promise.resolve(real);
+    };
+    const converter = fakeConverter({ points: async () => ({ ok: true, value: POINTS }) });
+    mount(<ResultsMap load={load} />, { state: STATES.complete, converter });
+    const again = await screen.findByRole('button', { name: 'Try again' });
+    expect(screen.getByText('The map could not be shown.')).toBeTruthy();
+    expect(warn).toHaveBeenCalled();
+    again.focus();
+    await userEvent.keyboard('{Enter}');
+    await screen.findByRole('img', { name: 'Map of 3 places in 2 lists' });
+    expect(loads).toBe(2);
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 
   it('is not there when no place was converted, and asks the worker nothing', () => {

@@ -5,10 +5,10 @@ import type { CaptureOutcome } from '../../api/client';
 
 /**
  * The receipt under the payment summary (product.md "Receipt"): what the card authorization held,
- * what was charged and released, the payment's reference for support, and the date (when the page
- * saw it settled; none for a payment the server settled while the page was away). `level` is its
- * heading's, one below the heading it sits under: 4 under a payment summary's h3, 3 straight
- * under a card's h2. Two receipts can be on the page at once (an earlier visit's and this run's),
+ * what was charged and released, the payment's reference for support, and the date (when a page
+ * of this browser saw it settled, kept through a reload; none for a payment the server settled
+ * while no page looked). `level` is its heading's, one below the heading it sits under: 4 under a
+ * payment summary's h3, 3 straight under a card's h2. Two receipts can be on the page at once (an earlier visit's and this run's),
  * so each names its own heading.
  */
 export function PaymentReceipt({

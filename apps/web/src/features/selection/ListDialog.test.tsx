@@ -2,10 +2,21 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AppEvent, AppState } from '../../state/types';
-import { LISTS, mount, STATES } from '../../test/fixtures';
+import { LISTS, mount, STATES, UNUSED_API } from '../../test/fixtures';
 import { lineMatching, linesOf } from '../../test/reads';
 import { UploadCard } from '../upload/UploadCard';
 import { ListDialog } from './ListDialog';
+
+/**
+ * A click on the overlay around the dialog, as a mouse makes it (pointer down, up, click). Radix
+ * watches for a pointer down outside the dialog from the task after its view opened: it waits.
+ */
+async function clickOutside(): Promise<void> {
+  await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+  const overlay = document.querySelector('.dialog-overlay');
+  expect(overlay).not.toBeNull();
+  await userEvent.click(overlay!);
+}
 
 describe('selection dialog', () => {
   it('names the lists without .csv and shows their counts and sizes', () => {
@@ -79,6 +90,44 @@ describe('selection dialog', () => {
     expect(store.getState().state.status).toBe('loaded');
     const selectLists = screen.getByRole('button', { name: 'Select Lists' });
     await waitFor(() => expect(document.activeElement).toBe(selectLists));
+  });
+
+  it.each<[string, AppState]>([
+    ['its intent awaited', STATES.awaitingIntent],
+    ['its card form shown', STATES.paying],
+    ['a free selection', { ...STATES.paying, authorization: { kind: 'free' } } as AppState],
+  ])(
+    'stays open in the payment view (%s) when the overlay around it is clicked',
+    async (_, state) => {
+      const { store } = mount(<ListDialog />, { state });
+      await clickOutside();
+      expect(store.getState().state.status).toBe(state.status);
+      screen.getByRole('dialog', { name: 'Payment' });
+    },
+  );
+
+  it('the second click of a double click on Proceed to Payment, outside the payment view, keeps it', async () => {
+    const { store } = mount(<ListDialog />, {
+      state: STATES.selecting,
+      config: {},
+      // The intent is still being prepared when the second click comes.
+      api: { ...UNUSED_API, createPaymentIntent: () => new Promise(() => undefined) },
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Payment' }));
+    await screen.findByRole('dialog', { name: 'Payment' });
+    await clickOutside();
+    expect(store.getState().state.status).toBe('awaitingIntent');
+    screen.getByRole('dialog', { name: 'Payment' });
+  });
+
+  it('closes the selection view, keeping the lists chosen, when the overlay is clicked', async () => {
+    const { store } = mount(<ListDialog />, { state: STATES.selecting });
+    await clickOutside();
+    expect(store.getState().state).toMatchObject({
+      status: 'loaded',
+      selected: (STATES.selecting as Extract<AppState, { status: 'selecting' }>).selected,
+    });
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('shows an error inside the dialog', () => {

@@ -6,7 +6,13 @@ import { SELECT_LISTS_ID } from '../upload/FileSummary';
 import { isFilledFilter } from './ListFilter';
 import { SelectionView } from './SelectionView';
 
-/** The one dialog of the seed: the selection view, then the payment view. */
+/**
+ * The one dialog of the seed: the selection view, then the payment view. Escape and Cancel close
+ * either view, as in the seed; a click outside closes only the selection, which keeps what was
+ * chosen. The payment view is shorter than the selection, so the second click of a double click
+ * on Proceed to Payment lands outside it: closing then would throw away the payment just prepared
+ * (and a stray click, a card being typed in), so a click outside the payment view never closes it.
+ */
 export function ListDialog() {
   const state = useApp((store) => store.state);
   const send = useSend();
@@ -46,6 +52,9 @@ export function ListDialog() {
             if (active === null || active === document.body) {
               document.getElementById(SELECT_LISTS_ID)?.focus();
             }
+          }}
+          onInteractOutside={(event) => {
+            if (view === 'payment') event.preventDefault();
           }}
           onEscapeKeyDown={(event) => {
             // Escape in a filled filter box clears the filter; the dialog stays open.
