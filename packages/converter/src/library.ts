@@ -113,7 +113,8 @@ export function archiveBytesOf(input: unknown): Uint8Array {
  *
  * @throws {@link ConverterError} for an archive that cannot be used, with a message fit for people
  * (`code` is one of `incomplete-zip`, `no-csv`, `no-place-lists`, `archive-too-large`,
- * `too-many-entries`, `unsupported-compression`), and a TypeError when `bytes` are not bytes.
+ * `too-many-entries`, `too-many-places`, `not-a-zip`, `unsupported-compression`), and a TypeError
+ * when `bytes` are not bytes.
  *
  * @example
  * ```ts
