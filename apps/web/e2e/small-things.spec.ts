@@ -186,6 +186,8 @@ const EMPTY_ZIP = Uint8Array.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(
 
 const INCOMPLETE =
   'This file is not a complete ZIP archive. Download it again from Google Takeout.';
+const NOT_A_ZIP =
+  'This file is not a ZIP archive. Choose the ZIP file you downloaded from Google Takeout (its name starts with "takeout-").';
 const NO_CSV = 'No CSV files found in the zip file.';
 const NEXT_STEP =
   'Choose the ZIP file from Google Takeout, exported with Saved selected (and Maps (your places) for starred places).';
@@ -199,7 +201,7 @@ const badArchives: { what: string; file: UploadFile; message: string; nextStep?:
   {
     what: 'a PNG named .zip',
     file: uploadOf('takeout.zip', PNG_BYTES, 'application/zip'),
-    message: INCOMPLETE,
+    message: NOT_A_ZIP,
   },
   {
     what: 'an empty ZIP (no entries)',
