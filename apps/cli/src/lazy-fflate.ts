@@ -2,7 +2,8 @@
  * fflate as the CLI's bundle sees it (`build.mjs` points the converter's `fflate` here): the same
  * functions and classes, with fflate's own module run only when one is first used. fflate builds its
  * Huffman tables as its module runs, which cost every run ~6 ms of CPU (issue 19), while a run
- * inflates with Node's zlib (`inflate.ts`) and needs fflate only to write KMZ. Only what the
+ * inflates with Node's zlib (`inflate.ts`) and needs fflate only for a KMZ's ZIP container (its
+ * DEFLATE is zlib's too, `zip-deflate.ts`). Only what the
  * converter imports is here (and in `fflate-parts.ts`): a name it starts to import fails the build,
  * never a run.
  */
@@ -29,9 +30,11 @@ export const Zip = function Zip(callback?: Fflate.AsyncFlateStreamHandler) {
   return new (fflate().Zip)(callback);
 } as unknown as typeof Fflate.Zip;
 
-export const ZipDeflate = function ZipDeflate(fileName: string, opts?: Fflate.DeflateOptions) {
-  return new (fflate().ZipDeflate)(fileName, opts);
-} as unknown as typeof Fflate.ZipDeflate;
+/**
+ * Node's zlib in fflate's place for a ZIP entry's DEFLATE (`zip-deflate.ts`): the same level and
+ * the same entry, written several times faster.
+ */
+export { ZipDeflate } from './zip-deflate.js';
 
 /** `new Inflate(...)` makes fflate's own streaming Inflate (the converter's ZIP directory reads it). */
 export const Inflate = function Inflate(

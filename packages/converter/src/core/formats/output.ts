@@ -179,7 +179,7 @@ export function writePlaces(
     case 'kml':
       return buildKml(places, KML_DOCUMENT_NAME, named);
     case 'kmz':
-      return buildKmz(buildKml(places, KML_DOCUMENT_NAME, named));
+      return buildKmz(kmlChunks(places, KML_DOCUMENT_NAME, named));
     case 'gpx':
       return buildGpx(places, named);
     case 'geojson':

@@ -26,6 +26,41 @@ describe('zipFiles', () => {
     expect(entries['nothing.bin']).toEqual(new Uint8Array(0));
   });
 
+  it('takes text in pieces, pulled as they are zipped, and writes the same entry as the whole text', () => {
+    // Pieces of every size: many small ones, one past a slice, and a surrogate pair cut between two
+    // pieces exactly at a slice's end.
+    const pieces = [
+      '<kml>',
+      ...Array.from(
+        { length: 5_000 },
+        (_, i) => `<Placemark><name>東京 ${i} 🍜</name></Placemark>`,
+      ),
+      `${'b'.repeat(64 * 1024 + 5)}`,
+      `${'c'.repeat(64 * 1024 - 1)}\uD83D`,
+      '\uDE00 & more</kml>',
+    ];
+    let pulled = 0;
+    function* lazily() {
+      for (const piece of pieces) {
+        pulled += 1;
+        yield piece;
+      }
+    }
+    const whole = pieces.join('');
+    const entries = readZip(
+      zipFiles([
+        { fileName: 'pieces.kml', data: lazily() },
+        { fileName: 'whole.kml', data: whole },
+        { fileName: 'none.kml', data: [] },
+      ]),
+    );
+    expect(pulled).toBe(pieces.length);
+    expect(text(entries['pieces.kml'])).toBe(whole);
+    expect(entries['pieces.kml']).toEqual(entries['whole.kml']);
+    expect(text(entries['pieces.kml'])).toContain('c😀 & more');
+    expect(text(entries['none.kml'])).toBe('');
+  });
+
   it('numbers repeated names before the extension, ignoring case', () => {
     const names = [
       'a.kml',

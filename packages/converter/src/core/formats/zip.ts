@@ -1,9 +1,13 @@
 import { strToU8, Zip, ZipDeflate } from 'fflate';
 
-/** One file to put in a ZIP: its name inside the archive and its content (text is written as UTF-8). */
+/**
+ * One file to put in a ZIP: its name inside the archive and its content (text is written as
+ * UTF-8), whole or as pieces of text made as they are pulled (a KML's placemarks), so the file's
+ * whole text never exists.
+ */
 export interface ZipInput {
   fileName: string;
-  data: string | Uint8Array;
+  data: string | Uint8Array | Iterable<string>;
 }
 
 /** Options of {@link zipFiles}. */
@@ -46,21 +50,40 @@ export const ZIP_LEVEL: DeflateLevel = 1;
 /**
  * Pushes a file into an entry a slice at a time: text as UTF-8, never splitting a surrogate pair, so
  * its encoded copy never exists whole next to the text; bytes as views, so the compressor never
- * copies a whole big file.
+ * copies a whole big file; pieces of text gathered into slices as they are pulled.
  */
-function pushData(entry: ZipDeflate, data: string | Uint8Array): void {
+function pushData(entry: ZipDeflate, data: ZipInput['data']): void {
+  if (typeof data !== 'string' && !(data instanceof Uint8Array)) return pushPieces(entry, data);
   if (data.length === 0) entry.push(new Uint8Array(0), true);
   for (let start = 0; start < data.length;) {
     let end = Math.min(data.length, start + SLICE);
-    if (typeof data === 'string') {
-      const last = data.charCodeAt(end - 1);
-      if (end < data.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    }
+    if (typeof data === 'string' && end < data.length && isHighSurrogate(data, end - 1)) end -= 1;
     const slice =
       typeof data === 'string' ? strToU8(data.slice(start, end)) : data.subarray(start, end);
     entry.push(slice, end === data.length);
     start = end;
   }
+}
+
+const isHighSurrogate = (text: string, at: number) => {
+  const code = text.charCodeAt(at);
+  return code >= 0xd800 && code <= 0xdbff;
+};
+
+/**
+ * {@link pushData} for text in pieces: gathered until a slice's worth, then encoded and pushed; a
+ * pair of surrogates cut between two pieces is kept together.
+ */
+function pushPieces(entry: ZipDeflate, pieces: Iterable<string>): void {
+  let text = '';
+  for (const piece of pieces) {
+    text += piece;
+    if (text.length < SLICE) continue;
+    const carry = isHighSurrogate(text, text.length - 1) ? 1 : 0;
+    entry.push(strToU8(text.slice(0, text.length - carry)), false);
+    text = text.slice(text.length - carry);
+  }
+  entry.push(strToU8(text), true);
 }
 
 /** `name (n).ext`: the number goes before the extension of the last path segment, if it has one. */
