@@ -31,6 +31,14 @@ export const Zip = function Zip(callback?: Fflate.AsyncFlateStreamHandler) {
 } as unknown as typeof Fflate.Zip;
 
 /**
+ * `new ZipPassThrough(...)` makes fflate's own (the converter's entries compressed by a
+ * CompressionStream count their CRC and size with it).
+ */
+export const ZipPassThrough = function ZipPassThrough(filename: string) {
+  return new (fflate().ZipPassThrough)(filename);
+} as unknown as typeof Fflate.ZipPassThrough;
+
+/**
  * Node's zlib in fflate's place for a ZIP entry's DEFLATE (`zip-deflate.ts`): the same level and
  * the same entry, written several times faster.
  */

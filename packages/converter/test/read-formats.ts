@@ -1,14 +1,15 @@
 /**
  * Independent readers for the output formats, so the writers' tests read files back the way other
  * software does: GPX with a real XML parser and togeojson's `gpx()`, GeoJSON with `JSON.parse` and
- * @placemarkio/check-geojson, CSV with papaparse, KMZ and ZIP with fflate's `unzipSync`. Also the
- * hostile text the property tests feed every writer.
+ * @placemarkio/check-geojson, CSV with papaparse, KMZ and ZIP with fflate's `unzipSync`, and ZIP again
+ * with Node's zlib. Also the hostile text the property tests feed every writer.
  */
 import { check } from '@placemarkio/check-geojson';
 import { parseKml, parseXml } from '@placeport/testkit';
 import { gpx as gpxToGeoJson } from '@tmcw/togeojson';
 import fc from 'fast-check';
 import { strFromU8, unzipSync } from 'fflate';
+import { inflateRawSync } from 'node:zlib';
 import Papa from 'papaparse';
 
 type XmlDocument = Parameters<typeof gpxToGeoJson>[0];
@@ -75,6 +76,60 @@ export function coordinatesCsvCell(text: string): string {
 export function readZip(bytes: Uint8Array | readonly Uint8Array[]): Record<string, Uint8Array> {
   const whole = bytes instanceof Uint8Array ? bytes : join(bytes);
   return unzipSync(whole);
+}
+
+/** One entry of a ZIP as its central directory describes it, its data inflated by Node's zlib. */
+export interface ZlibZipEntry {
+  name: string;
+  /** General purpose flags: bit 11 for a UTF-8 name, bits 1 and 2 for how hard it was compressed. */
+  flags: number;
+  /** 0 stored, 8 DEFLATE. */
+  compression: number;
+  /** The host of "version made by": 3 is Unix. */
+  madeBy: number;
+  externalAttributes: number;
+  dosTime: number;
+  dosDate: number;
+  /** The CRC-32 the central directory declares. */
+  crc: number;
+  data: Uint8Array;
+}
+
+/**
+ * A ZIP's entries read by another reader than fflate, which wrote them: the central directory walked
+ * from its end record (no comment, no ZIP64: the tests' archives are small), each entry's data found
+ * past its local header and inflated by Node's zlib (`inflateRawSync`, which throws on data cut short
+ * or running on), and checked to unpack to the size the directory declares.
+ */
+export function readZipWithZlib(bytes: Uint8Array | readonly Uint8Array[]): ZlibZipEntry[] {
+  const zip = bytes instanceof Uint8Array ? bytes : join(bytes);
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const end = zip.length - 22;
+  if (view.getUint32(end, true) !== 0x06054b50) throw new Error('no end of central directory');
+  const entries: ZlibZipEntry[] = [];
+  for (let i = 0, at = view.getUint32(end + 16, true); i < view.getUint16(end + 10, true); i += 1) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw new Error(`no central entry at ${at}`);
+    const nameEnd = at + 46 + view.getUint16(at + 28, true);
+    const local = view.getUint32(at + 42, true);
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    const compression = view.getUint16(at + 10, true);
+    const stored = zip.subarray(start, start + view.getUint32(at + 20, true));
+    const data = new Uint8Array(compression === 8 ? inflateRawSync(stored) : stored);
+    if (data.length !== view.getUint32(at + 24, true)) throw new Error('size is not as declared');
+    entries.push({
+      name: new TextDecoder().decode(zip.subarray(at + 46, nameEnd)),
+      flags: view.getUint16(at + 8, true),
+      compression,
+      madeBy: view.getUint8(at + 5),
+      externalAttributes: view.getUint32(at + 38, true),
+      dosTime: view.getUint16(at + 12, true),
+      dosDate: view.getUint16(at + 14, true),
+      crc: view.getUint32(at + 16, true),
+      data,
+    });
+    at = nameEnd + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+  }
+  return entries;
 }
 
 function join(chunks: readonly Uint8Array[]): Uint8Array {

@@ -1,12 +1,13 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { crc32 } from 'node:zlib';
 import { FREE_TIER_MAX_URLS } from '@placeport/contract';
 import { generateTakeout, kmlPoints } from '@placeport/testkit';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { resolvedUrlFor } from '../core/coordinates.js';
 import { placeNeed } from '../core/link-need.js';
-import { readZip } from '../../test/read-formats.js';
+import { readZip, readZipWithZlib } from '../../test/read-formats.js';
 import { MESSAGES } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
 import { createConverterWorkerApi } from './api.js';
@@ -282,7 +283,16 @@ describe('converter worker API', () => {
       ...list.files.map((file) => file.fileName),
       ...(list.failedCsv ? [list.failedCsv.fileName] : []),
     ]);
-    expect(Object.keys(readZip(zip)).sort()).toEqual(files.sort());
+    const entries = readZip(zip);
+    expect(Object.keys(entries).sort()).toEqual(files.sort());
+    // Compressed by Node's CompressionStream here, as by the browser's in the page: Node's zlib
+    // inflates every entry to what fflate reads, and the central directory's CRCs are the content's.
+    const inflated = readZipWithZlib(zip);
+    expect(inflated.map((entry) => entry.name).sort()).toEqual(files.sort());
+    for (const entry of inflated) {
+      expect(entry.data).toEqual(entries[entry.name]);
+      expect(entry.crc).toBe(crc32(entry.data));
+    }
     // The first local header's MS-DOS date and time (APPNOTE 4.4.6): 14:30:10, 26 November 2026.
     const header = new DataView(zip.buffer);
     expect(header.getUint16(10, true)).toBe((14 << 11) | (30 << 5) | (10 / 2));

@@ -16,7 +16,7 @@ import {
   listFiles,
   summaryOf,
   zipFileName,
-  zipRun,
+  zipRunAsync,
 } from '../library.js';
 import { retryLists } from '../retry.js';
 import { createResolveClient } from './resolve-client.js';
@@ -236,7 +236,7 @@ export function createConverterWorkerApi(
         if (converted.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
         // Dated now, as files downloaded one by one are, not 1 January 1980.
         const modified = (dependencies.now ?? (() => new Date()))();
-        const chunks = zipRun(converted, chosen, { modified }).map(encode);
+        const chunks = (await zipRunAsync(converted, chosen, { modified })).map(encode);
         return Comlink.transfer(
           { ok: true, value: { fileName: zipFileName(chosen), chunks } },
           chunks,
