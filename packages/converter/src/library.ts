@@ -17,7 +17,7 @@ import {
   type OutputFormat,
   type OutputPart,
 } from './core/formats/output.js';
-import { zipFiles, zipFilesAsync } from './core/formats/zip.js';
+import { zipFiles, zipFilesAsync, type ZipInput } from './core/formats/zip.js';
 import type { MappedPlace } from './core/kml.js';
 import { LIMITS, type Limits } from './core/limits.js';
 import { CSV_MIME_TYPE, failedCsvFileName } from './core/names.js';
@@ -338,6 +338,13 @@ export function* runFiles(
   }
 }
 
+/** A run's files as entries of its ZIP: KMZ files, ZIPs themselves, stored as they are. */
+function* zipInputsOf(files: Iterable<OutputFile>): Generator<ZipInput> {
+  for (const file of files) {
+    yield file.mimeType === FORMAT_INFO.kmz.mimeType ? { ...file, stored: true } : file;
+  }
+}
+
 /**
  * "Download all": one ZIP of every file of a run in a format, streamed (see {@link runFiles}). The
  * ZIP comes back as chunks; join them into a `Blob` or write them out one after the other.
@@ -348,7 +355,7 @@ export function zipRun(
   options: { maxPerFile?: number; modified?: Date } = {},
 ): Uint8Array[] {
   return zipFiles(
-    runFiles(lists, format, options.maxPerFile),
+    zipInputsOf(runFiles(lists, format, options.maxPerFile)),
     options.modified ? { modified: options.modified } : {},
   );
 }
@@ -364,7 +371,7 @@ export function zipRunAsync(
   format: OutputFormat,
   options: { maxPerFile?: number; modified?: Date } = {},
 ): Promise<Uint8Array[]> {
-  return zipFilesAsync(runFiles(lists, format, options.maxPerFile), {
+  return zipFilesAsync(zipInputsOf(runFiles(lists, format, options.maxPerFile)), {
     modified: options.modified,
     CompressionStream: globalThis.CompressionStream,
   });

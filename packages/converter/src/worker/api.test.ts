@@ -7,7 +7,7 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { resolvedUrlFor } from '../core/coordinates.js';
 import { placeNeed } from '../core/link-need.js';
-import { readZip, readZipWithZlib } from '../../test/read-formats.js';
+import { readKmz, readZip, readZipWithZlib } from '../../test/read-formats.js';
 import { MESSAGES } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
 import { createConverterWorkerApi } from './api.js';
@@ -297,6 +297,29 @@ describe('converter worker API', () => {
     const header = new DataView(zip.buffer);
     expect(header.getUint16(10, true)).toBe((14 << 11) | (30 << 5) | (10 / 2));
     expect(header.getUint16(12, true)).toBe(((2026 - 1980) << 9) | (11 << 5) | 26);
+  });
+
+  it('stores KMZ files in the ZIP as they are (a KMZ is compressed already) and deflates the rest', async () => {
+    const api = createConverterWorkerApi({ logger: quiet });
+    await api.inspect(takeout.zip, 'a.zip');
+    const converted = await api.convert({ paths: placeLists.map((list) => list.path) });
+    if (!converted.ok) throw new Error(converted.error.message);
+    const zipped = await api.zipAll('kmz');
+    if (!zipped.ok) throw new Error(zipped.error.message);
+    const entries = readZipWithZlib(
+      new Uint8Array(await new Blob(zipped.value.chunks).arrayBuffer()),
+    );
+    const kmz = entries.filter((entry) => entry.name.endsWith('.kmz'));
+    expect(kmz.length).toBeGreaterThan(0);
+    for (const entry of kmz) {
+      expect(entry.compression).toBe(0);
+      expect(entry.crc).toBe(crc32(entry.data));
+      // Each is the list's KMZ whole: one doc.kml with placemarks.
+      expect(readKmz(entry.data).geojson.features.length).toBeGreaterThan(0);
+    }
+    for (const entry of entries.filter((each) => !each.name.endsWith('.kmz'))) {
+      expect(entry.compression).toBe(8);
+    }
   });
 
   it('never lets a slow read of a removed file take the place of the file chosen after it', async () => {

@@ -173,6 +173,30 @@ describe.each(ZIPPERS)('%s', (_name, zip) => {
     await expect(zip(files, { modified: new Date(Number.NaN) })).rejects.toThrow(RangeError);
   });
 
+  it('stores data marked stored as it is, and deflates the rest', async () => {
+    // Bytes that DEFLATE cannot shrink (a KMZ is such bytes), big enough for several slices.
+    let seed = 1;
+    const noise = Uint8Array.from({ length: 150_000 }, () => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed >>> 24;
+    });
+    const kml = '<kml>東京 🍜</kml>'.repeat(5_000);
+    const files: ZipInput[] = [
+      { fileName: 'Want to go.kmz', data: noise, stored: true },
+      { fileName: 'Want to go - failed-places.csv', data: kml },
+      { fileName: 'empty.kmz', data: new Uint8Array(0), stored: true },
+    ];
+    const bytes = await zip(files);
+    const entries = readBack(bytes);
+    expect(entries['Want to go.kmz']).toEqual(noise);
+    expect(text(entries['Want to go - failed-places.csv'])).toBe(kml);
+    expect(entries['empty.kmz']).toEqual(new Uint8Array(0));
+    expect(readZipWithZlib(bytes).map((entry) => entry.compression)).toEqual([0, 8, 0]);
+    // Stored: the archive holds the bytes once, with no DEFLATE around them.
+    const kmlDeflated = joinChunks(await zip([files[1]!])).length;
+    expect(joinChunks(bytes).length).toBeLessThan(noise.length + kmlDeflated + 400);
+  });
+
   it('writes a valid empty archive for no files', async () => {
     expect(readBack(await zip([]))).toEqual({});
   });
