@@ -1,7 +1,8 @@
 /**
  * A real-looking archive with saved lists and starred places (`Saved Places.json`, new format, with
  * `[0, 0]` places that need a lookup), converted in the page and downloaded in another format, one
- * list at a time and as one ZIP ("Download all"). Every file is read back by an independent reader.
+ * list at a time and as one ZIP ("Download all"), then as KMZ made by the browser's own compressor.
+ * Every file is read back by an independent reader.
  */
 import { generateTakeout, type GeneratedSavedPlace } from '@placeport/testkit';
 import { gpx as gpxToGeoJson } from '@tmcw/togeojson';
@@ -16,7 +17,7 @@ import {
   type ExpectedPlacemark,
 } from './support/archives';
 import { expect, test } from './support/fixtures';
-import { readDownload } from './support/kml';
+import { readDownload, readKml } from './support/kml';
 import {
   chooseFile,
   download,
@@ -44,7 +45,7 @@ function starredPlacemarks(places: readonly GeneratedSavedPlace[]): ExpectedPlac
   });
 }
 
-test('saved lists and starred places convert, then download as GPX one by one and as one ZIP', async ({
+test('saved lists and starred places convert, then download as GPX and KMZ, one by one and as one ZIP', async ({
   page,
   demoApi,
 }) => {
@@ -100,6 +101,30 @@ test('saved lists and starred places convert, then download as GPX one by one an
   for (const name of names.filter((n) => n.endsWith('.csv'))) {
     expect(name).toMatch(/ - failed-places\.csv$/);
     expect(strFromU8(entries[name]!)).toMatch(FAILED_CSV_HEADER);
+  }
+
+  // KMZ, made in the page's worker by the browser's own compressor: each file is one doc.kml,
+  // compressed at zlib's default level (flag bits 1-2 clear), and "Download all" holds those same
+  // files, stored as they are.
+  await page.getByLabel('File format').selectOption('kmz');
+  const kmzLink = page.getByRole('link', { name: 'Download KMZ — Saved Places' });
+  await expect(kmzLink).toBeVisible();
+  const kmzDownload = await download(page, () => kmzLink.click());
+  expect(kmzDownload.suggestedFilename()).toBe('Saved Places.kmz');
+  const kmz = new Uint8Array(await readFile(await kmzDownload.path()));
+  expect(Object.keys(unzipSync(kmz))).toEqual(['doc.kml']);
+  expect((kmz[6]! >> 1) & 3).toBe(0);
+  expect(readKml(strFromU8(unzipSync(kmz)['doc.kml']!)).placemarks).toEqual(
+    starredPlacemarks(starred),
+  );
+  const kmzZip = await download(page, () =>
+    page.getByRole('button', { name: 'Download all (KMZ, ZIP)' }).click(),
+  );
+  const zipped = unzipSync(new Uint8Array(await readFile(await kmzZip.path())));
+  expect(zipped['Saved Places.kmz']).toEqual(kmz);
+  for (const list of lists) {
+    const inner = unzipSync(zipped[`${list.name}.kmz`]!);
+    expect(readKml(strFromU8(inner['doc.kml']!)).placemarks).toEqual(expectedPlacemarks(list));
   }
 
   // Back to KML: the files of the other format come back, and the page still offers the receipt.

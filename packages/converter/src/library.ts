@@ -10,6 +10,7 @@ import {
   eachListFile,
   listParts,
   partList,
+  writePlacesAsync,
   writePlacesChunks,
   FORMAT_INFO,
   type ListMeta,
@@ -275,6 +276,28 @@ export function listFiles(
   return Array.from(eachFileOf(list, format, maxPerFile));
 }
 
+/**
+ * {@link listFiles}, with each KMZ compressed by the platform's `CompressionStream` where it has one
+ * (`writePlacesAsync`): the page's worker writes its files so. Other formats are {@link listFiles}'s.
+ */
+export async function listFilesAsync(
+  list: ConversionResult,
+  format: OutputFormat,
+  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
+): Promise<OutputPart[]> {
+  const source = writableOf(list);
+  if (!source) return [];
+  const files: OutputPart[] = [];
+  for (const { places, ...part } of listParts(source.meta, source.mapped, format, maxPerFile)) {
+    const meta = partList(source.meta, part.part, part.parts);
+    const data = await writePlacesAsync(format, places, meta, {
+      CompressionStream: globalThis.CompressionStream,
+    });
+    files.push({ ...part, data });
+  }
+  return files;
+}
+
 /** A converted list's placed places and what the writers need of it; undefined when none is placed. */
 function writableOf(list: ConversionResult): { meta: ListMeta; mapped: MappedPlace[] } | undefined {
   const mapped = list.places.filter((place): place is MappedPlace => !!place.coordinates);
@@ -345,6 +368,21 @@ function* zipInputsOf(files: Iterable<OutputFile>): Generator<ZipInput> {
   }
 }
 
+/** {@link runFiles} as one array, each KMZ written by {@link listFilesAsync}. */
+async function runFilesAsync(
+  lists: readonly ConversionResult[],
+  format: OutputFormat,
+  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
+): Promise<OutputFile[]> {
+  const files: OutputFile[] = [];
+  for (const list of lists) {
+    files.push(...(await listFilesAsync(list, format, maxPerFile)));
+    const failed = failedFileOf(list);
+    if (failed) files.push(failed);
+  }
+  return files;
+}
+
 /**
  * "Download all": one ZIP of every file of a run in a format, streamed (see {@link runFiles}). The
  * ZIP comes back as chunks; join them into a `Blob` or write them out one after the other.
@@ -362,16 +400,22 @@ export function zipRun(
 
 /**
  * {@link zipRun} compressed by the platform's `CompressionStream` where it has one (browsers, Web
- * Workers, Node 18 and later), several times faster than fflate's DEFLATE in JavaScript, and by fflate
- * where it has not: the same entries either way, pulled one file at a time. The worker's "Download
- * all" uses it.
+ * Workers, Node 18 and later), in native code rather than fflate's JavaScript, and by fflate where it
+ * has not: the same entries either way, text files pulled one at a time; KMZ files are those of
+ * {@link listFilesAsync}, stored. The worker's "Download all" uses it.
  */
-export function zipRunAsync(
+export async function zipRunAsync(
   lists: readonly ConversionResult[],
   format: OutputFormat,
   options: { maxPerFile?: number; modified?: Date } = {},
 ): Promise<Uint8Array[]> {
-  return zipFilesAsync(zipInputsOf(runFiles(lists, format, options.maxPerFile)), {
+  // KMZ files are made first, each compressed natively ({@link listFilesAsync}), then stored: all
+  // of a run's KMZ together are its compressed size, a few MB at 100,000 places.
+  const files =
+    checkFormat(format) === 'kmz'
+      ? await runFilesAsync(lists, format, options.maxPerFile)
+      : runFiles(lists, format, options.maxPerFile);
+  return zipFilesAsync(zipInputsOf(files), {
     modified: options.modified,
     CompressionStream: globalThis.CompressionStream,
   });

@@ -299,6 +299,36 @@ describe('converter worker API', () => {
     expect(header.getUint16(12, true)).toBe(((2026 - 1980) << 9) | (11 << 5) | 26);
   });
 
+  it("writes each KMZ around the same list's KML, compressed by the platform, and zips those same KMZ", async () => {
+    const api = createConverterWorkerApi({ logger: quiet });
+    await api.inspect(takeout.zip, 'a.zip');
+    const converted = await api.convert({ paths: placeLists.map((list) => list.path) });
+    if (!converted.ok) throw new Error(converted.error.message);
+    const [kml, kmz, zipped] = [
+      await api.files('kml'),
+      await api.files('kmz'),
+      await api.zipAll('kmz'),
+    ];
+    if (!kml.ok || !kmz.ok || !zipped.ok) throw new Error('no files');
+    const inZip = readZip(new Uint8Array(await new Blob(zipped.value.chunks).arrayBuffer()));
+    expect(Object.keys(kmz.value.lists)).toEqual(Object.keys(kml.value.lists));
+    for (const [path, files] of Object.entries(kmz.value.lists)) {
+      const texts = kml.value.lists[path]!.map((file) => new TextDecoder().decode(file.bytes));
+      expect(files.map((file) => file.fileName)).toEqual(
+        kml.value.lists[path]!.map((file) => file.fileName.replace(/\.kml$/, '.kmz')),
+      );
+      files.forEach((file, index) => {
+        const bytes = new Uint8Array(file.bytes);
+        const [entry] = readZipWithZlib(bytes);
+        // Compressed by Node's CompressionStream (zlib's default level: "normal", flag bits 0).
+        expect(entry?.name).toBe('doc.kml');
+        expect((entry!.flags >> 1) & 3).toBe(0);
+        expect(new TextDecoder().decode(entry!.data)).toBe(texts[index]);
+        expect(inZip[file.fileName]).toEqual(bytes);
+      });
+    }
+  });
+
   it('stores KMZ files in the ZIP as they are (a KMZ is compressed already) and deflates the rest', async () => {
     const api = createConverterWorkerApi({ logger: quiet });
     await api.inspect(takeout.zip, 'a.zip');

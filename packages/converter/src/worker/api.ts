@@ -13,7 +13,7 @@ import {
   archiveBytesOf,
   convertArchive,
   inspectArchive,
-  listFiles,
+  listFilesAsync,
   summaryOf,
   zipFileName,
   zipRunAsync,
@@ -220,7 +220,7 @@ export function createConverterWorkerApi(
         if (converted.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
         const byList: Record<string, MapOutputFile[]> = {};
         for (const list of converted) {
-          const files = listFiles(list, chosen).map(mapFile);
+          const files = (await listFilesAsync(list, chosen)).map(mapFile);
           if (files.length > 0) byList[list.path] = files;
         }
         const buffers = Object.values(byList).flatMap((files) => files.map((file) => file.bytes));

@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import { strFromU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { hostileText, readKmz, readZip, xmlLineEnds } from '../../../test/read-formats.js';
-import { buildKml, type MappedPlace } from '../kml.js';
-import { buildKmz, KMZ_ENTRY_NAME } from './kmz.js';
+import {
+  hostileText,
+  readKmz,
+  readZip,
+  readZipWithZlib,
+  xmlLineEnds,
+} from '../../../test/read-formats.js';
+import { buildKml, kmlChunks, type MappedPlace } from '../kml.js';
+import { buildKmz, buildKmzAsync, KMZ_ENTRY_NAME } from './kmz.js';
 import { placeName } from './place-text.js';
 
 const place = (overrides: Partial<MappedPlace> = {}): MappedPlace => ({
@@ -66,5 +72,27 @@ describe('buildKmz', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('buildKmzAsync', () => {
+  const places = Array.from({ length: 2_000 }, (_, i) =>
+    place({ title: `東京 ${i} 🍜`, note: `Note ${i}`, coordinates: { lat: 35, lng: i / 100 } }),
+  );
+
+  it("with the platform's CompressionStream, holds the same doc.kml as buildKmz", async () => {
+    const kml = buildKml(places);
+    const native = await buildKmzAsync(kmlChunks(places), { CompressionStream });
+    const [entry] = readZipWithZlib(native);
+    expect(entry?.name).toBe(KMZ_ENTRY_NAME);
+    expect(entry?.compression).toBe(8);
+    expect(strFromU8(entry!.data)).toBe(kml);
+    expect(strFromU8(readZip(native)[KMZ_ENTRY_NAME]!)).toBe(kml);
+    expect(native.length).toBeLessThan(kml.length / 5);
+    expect(readKmz(native).geojson.features).toHaveLength(2_000);
+  });
+
+  it('without a CompressionStream, is buildKmz byte for byte', async () => {
+    expect(await buildKmzAsync(kmlChunks(places))).toEqual(buildKmz(kmlChunks(places)));
   });
 });
