@@ -355,6 +355,24 @@ describe('converter worker API', () => {
     }
   });
 
+  it('never gives the files of a run that another replaced while they were compressed', async () => {
+    const api = createConverterWorkerApi({ logger: quiet });
+    await api.inspect(takeout.zip, 'a.zip');
+    const paths = placeLists.map((list) => list.path);
+    await api.convert({ paths });
+    const [files, zip] = [api.files('kmz'), api.zipAll('kmz')];
+    await api.convert({ paths: paths.slice(0, 1) });
+    for (const answer of [await files, await zip]) {
+      expect(answer).toEqual({
+        ok: false,
+        error: { code: 'superseded', message: 'Another conversion replaced this one meanwhile.' },
+      });
+    }
+    // Asked now, the files are the new run's.
+    const now = await api.files('kmz');
+    expect(now.ok && Object.keys(now.value.lists)).toEqual(paths.slice(0, 1));
+  });
+
   it('stores KMZ files in the ZIP as they are (a KMZ is compressed already) and deflates the rest', async () => {
     const api = createConverterWorkerApi({ logger: quiet });
     await api.inspect(takeout.zip, 'a.zip');

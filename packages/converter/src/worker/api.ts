@@ -124,6 +124,9 @@ export function createConverterWorkerApi(
   let generation = 0;
   const superseded = () =>
     new ConverterError('superseded', 'Another file was chosen meanwhile; this one was let go.');
+  /** Files written for a run that another replaced while they were compressed. */
+  const replaced = () =>
+    new ConverterError('superseded', 'Another conversion replaced this one meanwhile.');
 
   return {
     async inspect(input, fileName) {
@@ -233,11 +236,15 @@ export function createConverterWorkerApi(
       try {
         const chosen = checkFormat(format);
         if (converted.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
+        const run = converted;
         const byList: Record<string, MapOutputFile[]> = {};
-        for (const list of converted) {
+        for (const list of run) {
           const files = (await listFilesAsync(list, chosen)).map(mapFile);
           if (files.length > 0) byList[list.path] = files;
         }
+        // Written while the page's compressor worked: files of a run another has replaced since
+        // are not given as that one's.
+        if (converted !== run) throw replaced();
         const buffers = Object.values(byList).flatMap((files) => files.map((file) => file.bytes));
         return Comlink.transfer({ ok: true, value: { lists: byList } }, buffers);
       } catch (error) {
@@ -251,7 +258,9 @@ export function createConverterWorkerApi(
         if (converted.length === 0) throw new ConverterError('no-archive', MESSAGES.noArchive);
         // Dated now, as files downloaded one by one are, not 1 January 1980.
         const modified = (dependencies.now ?? (() => new Date()))();
-        const chunks = (await zipRunAsync(converted, chosen, { modified })).map(encode);
+        const run = converted;
+        const chunks = (await zipRunAsync(run, chosen, { modified })).map(encode);
+        if (converted !== run) throw replaced();
         return Comlink.transfer(
           { ok: true, value: { fileName: zipFileName(chosen), chunks } },
           chunks,
