@@ -804,6 +804,48 @@ describe('format choices', () => {
   });
 });
 
+describe('Download all', () => {
+  const PATH = LISTS[2]!.path;
+
+  /** A free run of one list, then a worker whose `zipAll` fails when the test says. */
+  async function heldZip() {
+    let fail!: (message: string) => void;
+    const converter = fakeConverter({
+      convert: async () => ({ ok: true, value: summary(outcome(PATH, 3, 3)) }),
+      zipAll: () =>
+        new Promise((resolve) => {
+          fail = (message) => resolve({ ok: false, error: { code: 'superseded', message } });
+        }),
+    });
+    const context = setup(converter);
+    await convertFreeList(context);
+    return { ...context, fail: (message: string) => fail(message) };
+  }
+
+  it('says a ZIP failed while the results wait for it', async () => {
+    const context = await heldZip();
+    const building = context.effects.downloadAll();
+    expect(context.state()).toMatchObject({ zip: { kind: 'building' } });
+    context.fail('Out of memory');
+    await building;
+    expect(context.state()).toMatchObject({ zip: { kind: 'failed', message: 'Out of memory' } });
+    expect(context.store.getState().toasts).toMatchObject([
+      { title: 'ZIP Not Written', description: 'Out of memory' },
+    ]);
+  });
+
+  it('says nothing of a ZIP that failed after the run was left for another', async () => {
+    const context = await heldZip();
+    const building = context.effects.downloadAll();
+    // "Convert more lists" while the ZIP is made: the worker then answers that it was replaced.
+    context.effects.convertMore(true);
+    context.fail('Another conversion replaced this one meanwhile.');
+    await building;
+    expect(context.state().status).toBe('selecting');
+    expect(context.store.getState().toasts).toEqual([]);
+  });
+});
+
 describe('Remove', () => {
   it('revokes every download URL and makes the worker forget the archive', async () => {
     const converter = fakeConverter({

@@ -873,8 +873,8 @@ export function createEffects({
         store.getState().send({ type: 'fileDownloaded', url });
       } catch (error) {
         const message = messageOf(error) || MESSAGES.unexpected;
-        store.getState().send({ type: 'zipFailed', message });
-        toastError('ZIP Not Written', message);
+        // Said while the page still waits for it: not after the run was left for another.
+        if (accepted({ type: 'zipFailed', message })) toastError('ZIP Not Written', message);
       }
     },
 
