@@ -263,15 +263,6 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
 }
 
 /**
- * The entries of the lists {@link eachCsvEntry} would take out of the archive, chosen and checked as
- * it chooses and checks them (throwing its errors), not inflated: what a caller inflates ahead of
- * reading (`inflateAhead`).
- */
-export function chosenListEntries(bytes: Uint8Array, limits: Limits): ZipEntry[] {
-  return chooseEntries(bytes, limits).map((entry) => entry.zip);
-}
-
-/**
  * Takes the chosen lists out of the archive, one at a time as they are pulled, so a caller that
  * parses each before pulling the next never holds every list at once. Only those entries are
  * inflated, by `inflate` (fflate's by default; Node callers may pass zlib's). An entry that fails

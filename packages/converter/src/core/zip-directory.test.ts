@@ -1,14 +1,7 @@
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import {
-  fflateInflate,
-  inflateAhead,
-  readZipDirectory,
-  readZipEntry,
-  type Inflate,
-  type ZipEntry,
-} from './zip-directory.js';
+import { fflateInflate, readZipDirectory, readZipEntry, type Inflate } from './zip-directory.js';
 
 /** What a Node caller passes (the CLI's inflate): zlib, never past the declared size. */
 const zlibInflate: Inflate = (data, size) => inflateRawSync(data, { maxOutputLength: size });
@@ -135,83 +128,5 @@ describe('readZipDirectory and readZipEntry', () => {
     }) as unknown as Uint8Array;
     expect(() => readZipDirectory(buffer)).toThrow(RangeError);
     expect(reads).toBeLessThan(10);
-  });
-});
-
-describe('inflateAhead', () => {
-  /** Node's DecompressionStream, counting the streams made (one more: the check that it takes raw DEFLATE). */
-  function countingStream() {
-    const made = { count: 0 };
-    class Counting extends DecompressionStream {
-      constructor(format: 'deflate-raw') {
-        super(format);
-        made.count += 1;
-      }
-    }
-    return { Stream: Counting, made };
-  }
-
-  const readAll = (bytes: Uint8Array, entries: readonly ZipEntry[], inflate: Inflate) =>
-    entries.map((entry) => {
-      try {
-        return readZipEntry(bytes, entry, inflate);
-      } catch (error) {
-        return error instanceof Error ? error.message : String(error);
-      }
-    });
-
-  it("inflates the entries given with the platform's decompressor, each as fflate would", async () => {
-    const bytes = zipSync(FILES, { level: 6 });
-    const entries = readZipDirectory(bytes);
-    const { Stream, made } = countingStream();
-    const inflate = await inflateAhead(bytes, entries, Stream);
-    // One stream per DEFLATE entry with content (Want to go, Café), one for the check.
-    expect(made.count).toBe(3);
-    expect(readAll(bytes, entries, inflate)).toEqual(readAll(bytes, entries, fflateInflate));
-    // Each entry's bytes are handed over once: asked again, fflate inflates it.
-    const wantToGo = entries.find((entry) => entry.name.endsWith('Want to go.csv'))!;
-    expect(readZipEntry(bytes, wantToGo, inflate)).toEqual(FILES['Takeout/Saved/Want to go.csv']);
-  });
-
-  it('inflates only the entries given; the others are left to fflate', async () => {
-    const bytes = zipSync(FILES, { level: 6 });
-    const entries = readZipDirectory(bytes);
-    const { Stream, made } = countingStream();
-    const cafe = entries.filter((entry) => entry.name.endsWith('Café.csv'));
-    const inflate = await inflateAhead(bytes, cafe, Stream);
-    expect(made.count).toBe(2);
-    expect(readAll(bytes, entries, inflate)).toEqual(readAll(bytes, entries, fflateInflate));
-  });
-
-  it('leaves to fflate an entry that unpacks past its declared size, or is not DEFLATE', async () => {
-    const bytes = zipSync({ 'A.csv': text(200), 'B.csv': text(50) }, { level: 6 });
-    const [a, b] = readZipDirectory(bytes);
-    const lied = { ...a!, originalSize: 10 };
-    // B's first byte of DEFLATE made a block type that does not exist (0xff: final, type 3).
-    const corrupt = bytes.slice();
-    corrupt[b!.localOffset + 30 + b!.name.length] = 0xff;
-    for (const [data, entry] of [
-      [bytes, lied],
-      [corrupt, b!],
-    ] as const) {
-      const inflate = await inflateAhead(data, [entry], DecompressionStream);
-      expect(readAll(data, [entry], inflate)).toEqual(readAll(data, [entry], fflateInflate));
-    }
-    // fflate stops the lying entry at its 10 bytes and refuses the broken one.
-    expect(readAll(bytes, [lied], fflateInflate)).toEqual([text(200).subarray(0, 10)]);
-    expect(readAll(corrupt, [b!], fflateInflate)).toEqual([expect.any(String)]);
-  });
-
-  it("is fflate's inflate without a decompressor, or with one that refuses 'deflate-raw'", async () => {
-    const bytes = zipSync(FILES, { level: 6 });
-    const entries = readZipDirectory(bytes);
-    class Old extends TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>> {
-      constructor(format: string) {
-        if (format === 'deflate-raw') throw new TypeError(`Unsupported format '${format}'`);
-        super();
-      }
-    }
-    expect(await inflateAhead(bytes, entries, undefined)).toBe(fflateInflate);
-    expect(await inflateAhead(bytes, entries, Old)).toBe(fflateInflate);
   });
 });

@@ -5,7 +5,6 @@
  * bytes in about a third of the time.
  */
 import { Inflate as StreamingInflate, inflateSync } from 'fflate';
-import { makesDeflateRaw, type DeflateRawStreamConstructor } from './deflate-raw.js';
 
 /** One entry of the directory: where its data is and what it unpacks to (as declared). */
 export interface ZipEntry {
@@ -202,69 +201,4 @@ export function peekZipEntry(d: Uint8Array, entry: ZipEntry, length: number): Ui
     stream.push(data.subarray(at, at + PEEK_STEP), at + PEEK_STEP >= data.length);
   }
   return out.subarray(0, filled);
-}
-
-/**
- * One entry's data inflated by the platform's decompressor, never past `size` bytes (what the
- * directory declares: a lying directory must not unpack a bomb). Rejects when the data is not valid
- * DEFLATE or unpacks to more than `size`.
- */
-async function inflateNatively(
-  compressed: Uint8Array,
-  size: number,
-  Stream: DeflateRawStreamConstructor,
-): Promise<Uint8Array> {
-  const stream = new Stream('deflate-raw');
-  const writer = stream.writable.getWriter();
-  // The entry is in memory already: one write. A failure shows on the readable side too.
-  writer
-    .write(compressed as Uint8Array<ArrayBuffer>)
-    .then(() => writer.close())
-    .catch(() => {});
-  const reader = stream.readable.getReader();
-  const out = new Uint8Array(size);
-  let filled = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    if (filled + read.value.length > size) {
-      await reader.cancel().catch(() => {});
-      throw new RangeError('ZIP entry unpacks to more than its declared size');
-    }
-    out.set(read.value, filled);
-    filled += read.value.length;
-  }
-  return filled === size ? out : out.subarray(0, filled);
-}
-
-/**
- * Inflates the DEFLATE `entries` of `d` ahead of reading, one after the other, with the platform's
- * decompressor (`DecompressionStream`: native code, about twice as fast as fflate's JavaScript), and
- * gives the {@link Inflate} that hands each entry its bytes when the (synchronous) reading asks,
- * once. An entry the platform cannot inflate (not valid DEFLATE, or unpacking past its declared
- * size) is left to fflate, whose error says why as it always has; so is every entry when there is
- * no decompressor that takes 'deflate-raw'. All the entries' bytes are held until each is asked for:
- * pass only the entries the reading takes (the archive's chosen lists, within its size limits).
- */
-export async function inflateAhead(
-  d: Uint8Array,
-  entries: readonly ZipEntry[],
-  Stream: DeflateRawStreamConstructor | undefined,
-): Promise<Inflate> {
-  if (!Stream || !makesDeflateRaw(Stream)) return fflateInflate;
-  const ready = new Map<number, Uint8Array>();
-  for (const entry of entries) {
-    if (entry.compression !== 8 || entry.originalSize === 0) continue;
-    let data: Uint8Array;
-    try {
-      data = entryData(d, entry);
-      ready.set(data.byteOffset, await inflateNatively(data, entry.originalSize, Stream));
-    } catch {
-      // Left to fflate, which says what is wrong with it.
-    }
-  }
-  return (compressed, size) => {
-    const inflated = ready.get(compressed.byteOffset);
-    if (inflated === undefined || inflated.length > size) return fflateInflate(compressed, size);
-    ready.delete(compressed.byteOffset);
-    return inflated;
-  };
 }

@@ -46,32 +46,6 @@ describe('converter worker API', () => {
     expect(result.value.lists[0]).not.toHaveProperty('parsed');
   });
 
-  it("inflates the chosen lists with the platform's decompressor, and reads them as fflate does", async () => {
-    const made: string[] = [];
-    class Counting extends DecompressionStream {
-      constructor(format: 'deflate-raw') {
-        super(format);
-        made.push(format);
-      }
-    }
-    const native = createConverterWorkerApi({ logger: quiet, DecompressionStream: Counting });
-    const fflate = createConverterWorkerApi({ logger: quiet, DecompressionStream: null });
-    const [withNative, withFflate] = [
-      await native.inspect(takeout.zip.slice(), 'a.zip'),
-      await fflate.inspect(takeout.zip.slice(), 'a.zip'),
-    ];
-    if (!withNative.ok || !withFflate.ok) throw new Error('not inspected');
-    // One stream per list (the archive's other CSVs are not inflated), one for the check.
-    expect(made).toHaveLength(placeLists.length + 1);
-    expect(withNative.value).toEqual(withFflate.value);
-    const paths = placeLists.map((list) => list.path);
-    const [kml, kmlFflate] = [
-      await native.convert({ paths }).then(() => native.files('kml')),
-      await fflate.convert({ paths }).then(() => fflate.files('kml')),
-    ];
-    expect(kml).toEqual(kmlFflate);
-  });
-
   it('counts a link the resolver would refuse (a look-alike host) as no usable link, not a lookup', async () => {
     const ftidLink = (host: string) =>
       `https://${host}/maps/place/x/data=!4m2!3m1!1s0x14e732fd76f0d90d:0xe5415928d6702b47`;

@@ -1,9 +1,7 @@
 import { FREE_TIER_MAX_URLS } from '@placeport/contract';
 import * as Comlink from 'comlink';
 import { ConverterError, MESSAGES, toErrorShape } from '../core/errors.js';
-import { checkArchiveSize, chosenListEntries } from '../core/archive.js';
-import type { DeflateRawStreamConstructor } from '../core/deflate-raw.js';
-import { inflateAhead } from '../core/zip-directory.js';
+import { checkArchiveSize } from '../core/archive.js';
 import { LIMITS, type Limits } from '../core/limits.js';
 import { checkFormat, type OutputPart } from '../core/formats/output.js';
 import { placeName } from '../core/formats/place-text.js';
@@ -37,11 +35,6 @@ export interface WorkerDependencies {
   limits?: Limits;
   /** The clock that dates "Download all"'s files (their extracted files show it). */
   now?: () => Date;
-  /**
-   * What inflates the archive's lists: the platform's `DecompressionStream` by default (fflate's
-   * JavaScript where it takes no 'deflate-raw'); tests hand in their own, or none.
-   */
-  DecompressionStream?: DeflateRawStreamConstructor | null;
 }
 
 const encoder = new TextEncoder();
@@ -138,15 +131,7 @@ export function createConverterWorkerApi(
         const limits = dependencies.limits ?? LIMITS;
         const bytes = await toBytes(input, limits, logger);
         if (mine !== generation) throw superseded();
-        // The chosen lists inflated in native code first (about twice as fast as fflate), then
-        // read as always.
-        const Stream =
-          dependencies.DecompressionStream === undefined
-            ? globalThis.DecompressionStream
-            : (dependencies.DecompressionStream ?? undefined);
-        const inflate = await inflateAhead(bytes, chosenListEntries(bytes, limits), Stream);
-        if (mine !== generation) throw superseded();
-        const inspected = inspectArchive(bytes, { limits, logger, inflate }).lists;
+        const inspected = inspectArchive(bytes, { limits, logger }).lists;
         lists = inspected;
         return { ok: true, value: { lists: inspected.map(summaryOf) } };
       } catch (error) {

@@ -7,7 +7,6 @@ import {
   type FlateError,
   type ZipInputFile,
 } from 'fflate';
-import { makesDeflateRaw, type DeflateRawStreamConstructor } from '../deflate-raw.js';
 
 /**
  * One file to put in a ZIP: its name inside the archive and its content (text is written as
@@ -213,6 +212,16 @@ export function zipFiles(files: Iterable<ZipInput>, options: ZipOptions = {}): U
   return writer.end();
 }
 
+/**
+ * The platform's DEFLATE compressor as `CompressionStream` is built (browsers, Web Workers, Node 18
+ * and later): `new CompressionStream('deflate-raw')` takes bytes on its writable side and gives raw
+ * DEFLATE on its readable side.
+ */
+export type DeflateRawStreamConstructor = new (format: 'deflate-raw') => {
+  readonly readable: ReadableStream<Uint8Array<ArrayBuffer>>;
+  readonly writable: WritableStream<Uint8Array<ArrayBuffer>>;
+};
+
 /** Options of {@link zipFilesAsync}. */
 export interface ZipAsyncOptions {
   /** The modification time of every entry, as in {@link ZipOptions.modified}. */
@@ -301,6 +310,16 @@ class NativeZipDeflate implements ZipInputFile {
         error instanceof Error ? error : new Error(`DEFLATE failed: ${String(error)}`);
       this.ondata!(failure as FlateError, new Uint8Array(0), true);
     }
+  }
+}
+
+/** Whether the platform's compressor makes raw DEFLATE; older ones throw a TypeError for the format. */
+function makesDeflateRaw(Stream: DeflateRawStreamConstructor): boolean {
+  try {
+    new Stream('deflate-raw');
+    return true;
+  } catch {
+    return false;
   }
 }
 
