@@ -31,8 +31,8 @@ export const Zip = function Zip(callback?: Fflate.AsyncFlateStreamHandler) {
 } as unknown as typeof Fflate.Zip;
 
 /**
- * `new ZipPassThrough(...)` makes fflate's own (the converter's entries compressed by a
- * CompressionStream count their CRC and size with it).
+ * `new ZipPassThrough(...)` makes fflate's own: the converter's stored entries (a KMZ inside a ZIP),
+ * and the CRC and size of entries compressed by a CompressionStream.
  */
 export const ZipPassThrough = function ZipPassThrough(filename: string) {
   return new (fflate().ZipPassThrough)(filename);
