@@ -28,9 +28,8 @@ import {
   eachListFile,
   listParts,
   OUTPUT_FORMATS,
-  partList,
   writeListFiles,
-  writePlacesAsync,
+  writeListFilesAsync,
   isOutputFormat,
   type ListMeta,
 } from '../src/core/formats/output.js';
@@ -199,11 +198,16 @@ async function measureWrite(mode: string, file: string): Promise<WriteMeasuremen
   } else if (base === 'kmz-native') {
     // What the page's worker writes (`listFilesAsync(…, 'kmz')`): each KMZ by Node's CompressionStream.
     data = [];
+    const options = { CompressionStream: globalThis.CompressionStream };
     for (const list of lists) {
-      for (const part of listParts(list.meta, list.places, 'kmz')) {
-        const meta = partList(list.meta, part.part, part.parts);
-        const CompressionStream = globalThis.CompressionStream;
-        data.push(await writePlacesAsync('kmz', part.places, meta, { CompressionStream }));
+      for (const part of await writeListFilesAsync(
+        list.meta,
+        list.places,
+        'kmz',
+        undefined,
+        options,
+      )) {
+        data.push(part.data);
         files += 1;
         converted += part.placemarks;
       }

@@ -10,7 +10,7 @@ import {
   eachListFile,
   listParts,
   partList,
-  writePlacesAsync,
+  writeListFilesAsync,
   writePlacesChunks,
   FORMAT_INFO,
   type ListMeta,
@@ -278,7 +278,7 @@ export function listFiles(
 
 /**
  * {@link listFiles}, with each KMZ compressed by the platform's `CompressionStream` where it has one
- * (`writePlacesAsync`): the page's worker writes its files so. Other formats are {@link listFiles}'s.
+ * (`writeListFilesAsync`): the page's worker writes its files so. Other formats are {@link listFiles}'s.
  */
 export async function listFilesAsync(
   list: ConversionResult,
@@ -287,15 +287,9 @@ export async function listFilesAsync(
 ): Promise<OutputPart[]> {
   const source = writableOf(list);
   if (!source) return [];
-  const files: OutputPart[] = [];
-  for (const { places, ...part } of listParts(source.meta, source.mapped, format, maxPerFile)) {
-    const meta = partList(source.meta, part.part, part.parts);
-    const data = await writePlacesAsync(format, places, meta, {
-      CompressionStream: globalThis.CompressionStream,
-    });
-    files.push({ ...part, data });
-  }
-  return files;
+  return writeListFilesAsync(source.meta, source.mapped, format, maxPerFile, {
+    CompressionStream: globalThis.CompressionStream,
+  });
 }
 
 /** A converted list's placed places and what the writers need of it; undefined when none is placed. */

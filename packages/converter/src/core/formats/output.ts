@@ -269,6 +269,31 @@ export function* eachListFile(
 }
 
 /**
+ * {@link writeListFiles} written by {@link writePlacesAsync}: each KMZ compressed by the platform's
+ * `CompressionStream` when `options` hands one in; the other formats as {@link writeListFiles} writes
+ * them.
+ */
+export async function writeListFilesAsync(
+  list: ListMeta,
+  places: readonly MappedPlace[],
+  format: OutputFormat,
+  maxPerFile: number = LIMITS.maxPlacemarksPerKml,
+  options: ZipAsyncOptions = {},
+): Promise<OutputPart[]> {
+  const files: OutputPart[] = [];
+  for (const { places: held, ...part } of listParts(list, places, format, maxPerFile)) {
+    const data = await writePlacesAsync(
+      format,
+      held,
+      partList(list, part.part, part.parts),
+      options,
+    );
+    files.push({ ...part, data });
+  }
+  return files;
+}
+
+/**
  * A list's files in a format, all at once (see {@link eachListFile}): one file, or even parts of at
  * most `maxPerFile` placemarks (2,000 by default, one My Maps layer) named `<list> (part i of n).<ext>`.
  */
