@@ -325,14 +325,22 @@ function isSmall(data: ZipInput['data']): boolean {
   return (typeof data === 'string' || data instanceof Uint8Array) && data.length < SLICE;
 }
 
+/** What {@link makesDeflateRaw} found of each compressor: asked once, not once per KMZ. */
+const takesDeflateRaw = new WeakMap<DeflateRawStreamConstructor, boolean>();
+
 /** Whether the platform's compressor makes raw DEFLATE; older ones throw a TypeError for the format. */
 function makesDeflateRaw(Stream: DeflateRawStreamConstructor): boolean {
-  try {
-    new Stream('deflate-raw');
-    return true;
-  } catch {
-    return false;
+  let takes = takesDeflateRaw.get(Stream);
+  if (takes === undefined) {
+    try {
+      new Stream('deflate-raw');
+      takes = true;
+    } catch {
+      takes = false;
+    }
+    takesDeflateRaw.set(Stream, takes);
   }
+  return takes;
 }
 
 /**
