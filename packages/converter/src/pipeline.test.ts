@@ -21,6 +21,14 @@ const FTID_A = '0x14e732fd76f0d90d:0xe5415928d6702b47';
 const FTID_B = '0x47e66e2964e34e2d:0x8ddca9ee380ef7e0';
 const placeUrl = (ftid: string, name = 'X') =>
   `https://www.google.com/maps/place/${name}/data=!4m2!3m1!1s${ftid}`;
+/** `count` rows `P0`, `P1`, … whose links name distinct places by ftid, from `first` on. */
+const placeRows = (count: number, first: number) =>
+  Array.from({ length: count }, (_, i) => [
+    `P${i}`,
+    '',
+    placeUrl(`0x14e732fd76f0d90d:0x${(first + i).toString(16)}`),
+    '',
+  ]);
 const csv = (rows: string[][]) =>
   `Title,Note,URL,Comment\n${rows.map((r) => r.map((c) => `"${c.replace(/"/g, '""')}"`).join(',')).join('\n')}\n`;
 
@@ -247,6 +255,38 @@ describe('convertLists', () => {
     expect(pauses).toEqual([]);
   });
 
+  it('stops sending once a request is refused for its cost (402, 403): the rest are limit, unsent', async () => {
+    for (const status of [402, 403]) {
+      // 40 places to look up, 4 a request, 2 in flight: the fifth request is the first refused.
+      const rows = placeRows(40, 0x2000);
+      const calls: string[][] = [];
+      const pauses: number[] = [];
+      const [result] = await convertLists([{ path: 'Takeout/Saved/Big.csv', content: csv(rows) }], {
+        resolveChunkSize: 4,
+        sleep: async (ms) => {
+          pauses.push(ms);
+        },
+        resolveUrls: async (urls) => {
+          calls.push(urls);
+          // An earlier request's links that came back unavailable would be retried, but not now.
+          if (calls.length === 1) return { results: {}, failures: { [urls[0]!]: 'unavailable' } };
+          if (calls.length >= 5) throw new ResolveRequestError(status, `${status}: used`);
+          return {
+            results: Object.fromEntries(urls.map((u) => [u, resolvedUrlFor({ lat: 1, lng: 2 })])),
+          };
+        },
+      });
+      // The refused request and the one in flight beside it; none after, and no retry round.
+      expect(calls).toHaveLength(6);
+      expect(pauses).toEqual([]);
+      const reasons = result!.places.map((place) => place.reason);
+      expect(reasons.slice(4, 16).every((reason) => reason === undefined)).toBe(true);
+      expect(reasons.slice(16)).toEqual(Array.from({ length: 24 }, () => 'limit'));
+      expect(reasons[0]).toBe('unavailable');
+      expect(result!.stats.unplaced).toEqual({ unavailable: 1, not_found: 3, limit: 24 });
+    }
+  });
+
   it('sends throttled and unavailable links again together at the end of the run, in rounds after growing pauses', async () => {
     let clock = 0;
     const pauses: number[] = [];
@@ -320,12 +360,7 @@ describe('convertLists', () => {
   });
 
   it('stops the retry round at the first request refused again (the breaker), within the 120 s budget', async () => {
-    const rows = Array.from({ length: 6 }, (_, i) => [
-      `P${i}`,
-      '',
-      placeUrl(`0x14e732fd76f0d90d:0x${(0x1000 + i).toString(16)}`),
-      '',
-    ]);
+    const rows = placeRows(6, 0x1000);
     const calls: string[][] = [];
     let clock = 0;
     const [result] = await convertLists([{ path: 'Saved/Many.csv', content: csv(rows) }], {
@@ -383,12 +418,7 @@ describe('convertLists', () => {
   });
 
   it('stops sending when the service says the upstream cannot be reached: no retry, every place left unavailable', async () => {
-    const rows = Array.from({ length: 9 }, (_, i) => [
-      `P${i}`,
-      '',
-      placeUrl(`0x14e732fd76f0d90d:0x${(0x2000 + i).toString(16)}`),
-      '',
-    ]);
+    const rows = placeRows(9, 0x2000);
     const calls: string[][] = [];
     const pauses: number[] = [];
     const seen: ConversionProgress[] = [];
@@ -419,12 +449,7 @@ describe('convertLists', () => {
   });
 
   it('stopped by its signal: nothing more is sent, what was found is kept, the rest is interrupted', async () => {
-    const rows = Array.from({ length: 6 }, (_, i) => [
-      `P${i}`,
-      '',
-      placeUrl(`0x14e732fd76f0d90d:0x${(0x3000 + i).toString(16)}`),
-      '',
-    ]);
+    const rows = placeRows(6, 0x3000);
     const stop = new AbortController();
     const calls: string[][] = [];
     const warn = vi.fn();
@@ -660,12 +685,7 @@ describe('convertLists', () => {
     expect([1, 20_000, 50_000, 100_000, 1_000_000].map(resolveChunkSizeFor)).toEqual([
       100, 100, 250, 500, 500,
     ]);
-    const rows = Array.from({ length: 250 }, (_, i) => [
-      `P${i}`,
-      '',
-      placeUrl(`0x14e732fd76f0d90d:0x${(0x1000n + BigInt(i)).toString(16)}`),
-      '',
-    ]);
+    const rows = placeRows(250, 0x1000);
     const { resolveUrls, calls } = resolver({});
     await convertLists([{ path: 'Saved/Many.csv', content: csv(rows) }], {
       resolveUrls,

@@ -2,8 +2,9 @@
  * The lookups of one conversion run: every distinct place that needs one, across all its lists,
  * sent in requests of a run-wide size with a few in flight (lists never wait for each other), then
  * a few retry rounds at the end, with growing pauses, for what came back `throttled` or
- * `unavailable`. It stops sending when the service says the upstream cannot be reached, or when
- * the caller stops the run.
+ * `unavailable`. It stops sending when the service says the upstream cannot be reached, when it
+ * refuses a request for what it may cost (402, 403, 413: the rest are `limit` unsent), or when the
+ * caller stops the run.
  */
 import { isLookupFailure, RETRYABLE_FAILURES, type UnplacedReason } from './core/reasons.js';
 import type { LookupFailure } from './core/reasons.js';
@@ -84,7 +85,7 @@ async function ask(
   settings: LookupSettings,
   urls: string[],
   timeoutMs: number,
-): Promise<{ answers: Map<string, LinkAnswer>; unreachable: boolean }> {
+): Promise<{ answers: Map<string, LinkAnswer>; unreachable: boolean; refused: boolean }> {
   const { resolveUrls, logger, signal: stop } = settings;
   const controller = new AbortController();
   let timedOut = false;
@@ -107,7 +108,7 @@ async function ask(
           : { reason: isLookupFailure(failure) ? failure : 'not_found' },
       );
     }
-    return { answers, unreachable: answer.unreachable === true };
+    return { answers, unreachable: answer.unreachable === true, refused: false };
   } catch (error) {
     if (stop?.aborted) {
       // Stopped on purpose: nothing to warn about.
@@ -119,7 +120,11 @@ async function ask(
       );
     }
     const reason = batchFailure(error, timedOut);
-    return { answers: new Map(urls.map((url) => [url, { reason }])), unreachable: false };
+    return {
+      answers: new Map(urls.map((url) => [url, { reason }])),
+      unreachable: false,
+      refused: reason === 'limit',
+    };
   } finally {
     clearTimeout(timer);
     stop?.removeEventListener('abort', onStop);
@@ -149,6 +154,14 @@ export class RunLookups {
   private readonly firstPass: Promise<void>;
   /** The service said the upstream cannot be reached: nothing more is sent. */
   private halted = false;
+  /**
+   * The service refused a request as a whole for what it may cost (402, 403, 413: the allowance is
+   * used, or a free request may not be that large): every later request would be refused the same
+   * way, so nothing more is sent and every place not yet asked about is `limit` unsent. Without
+   * this, a library run past the day's free lookups sent its thousands of remaining requests, each
+   * refused at once.
+   */
+  private refused = false;
   /** A retry request got no answer but refusals: the rest of this retry round is not sent. */
   private retryRefused = false;
   /** Retry rounds that may still follow the one under way. */
@@ -181,7 +194,11 @@ export class RunLookups {
   /** Whether a link that failed now may still be tried again in this run. */
   private get retryAhead(): boolean {
     return (
-      this.settings.retryDelayMs !== null && this.roundsLeft > 0 && !this.halted && !this.stopped
+      this.settings.retryDelayMs !== null &&
+      this.roundsLeft > 0 &&
+      !this.halted &&
+      !this.refused &&
+      !this.stopped
     );
   }
 
@@ -252,22 +269,27 @@ export class RunLookups {
     round: 'first' | 'retry',
     timeout: number,
   ): Promise<void> {
-    if (this.halted || this.stopped || this.retryRefused || timeout <= 0) {
+    if (this.halted || this.refused || this.stopped || this.retryRefused || timeout <= 0) {
       // Never sent: the first pass says why (and no retry follows); a retry keeps the last answer,
       // for a later round or for good (`finish` settles what is left).
       if (round === 'first') {
-        const reason: UnplacedReason = this.halted ? 'unavailable' : 'interrupted';
+        const reason: UnplacedReason = this.refused
+          ? 'limit'
+          : this.halted
+            ? 'unavailable'
+            : 'interrupted';
         for (const [key] of chunk) this.answers.set(key, { reason });
         this.settle(chunk);
       }
       return;
     }
-    const { answers, unreachable } = await ask(
+    const { answers, unreachable, refused } = await ask(
       this.settings,
       chunk.map(([, url]) => url),
       timeout,
     );
     if (unreachable) this.halted = true;
+    if (refused) this.refused = true;
     const cutShort = this.stopped;
     let answered = 0;
     const finished: LookupEntry[] = [];
