@@ -25,6 +25,7 @@ import {
   pairedRatio,
   show,
   timeProcess,
+  type PairedRuns,
   type ProcessFigures,
   type Side,
 } from './processes.js';
@@ -36,6 +37,8 @@ const ROUNDS = 11;
 const SMALL_PLACES = 500;
 const SMALL_ROUNDS = 21;
 const BIN = fileURLToPath(new URL('../bin/placeport.cjs', import.meta.url));
+/** Decision 1's measurement: the same conversion, bytes in and bytes out (see its header). */
+const BYTE_CORE = fileURLToPath(new URL('./byte-core-prototype.mjs', import.meta.url));
 
 /** True when `ogr2ogr` runs, installing `gdal-bin` first when it is missing and we are root. */
 function haveOgr2ogr(): { ok: true } | { ok: false; why: string } {
@@ -76,6 +79,12 @@ async function placemarks(files: readonly string[]): Promise<number> {
   let count = 0;
   for (const file of files) count += (await readFile(file, 'utf8')).split('<Placemark').length - 1;
   return count;
+}
+
+/** The ratio of the two sides' median peak memory, undefined when it was not measured. */
+function peakRatio(runs: PairedRuns): number | undefined {
+  const [a, b] = [medianOf(runs[0], 'peakMb'), medianOf(runs[1], 'peakMb')];
+  return a !== undefined && b ? a / b : undefined;
 }
 
 function line(name: string, runs: readonly ProcessFigures[]): string {
@@ -120,7 +129,43 @@ async function sides(places: number) {
     before: () => rm(kml, { force: true }),
   };
   const cliKml = async () => (await readdir(out)).map((file) => path.join(out, file));
-  return { cli, gdal, out, kml, cliKml, points: points.count };
+  const byteOut = path.join(dir, `byte-core-${places}`);
+  const byteCore: Side = {
+    name: 'byte core',
+    command: process.execPath,
+    args: [BYTE_CORE, zip, byteOut],
+    before: () => rm(byteOut, { recursive: true, force: true }),
+  };
+  return { cli, gdal, out, kml, cliKml, points: points.count, byteCore, byteOut };
+}
+
+/**
+ * Decision 1 in figures: the byte-level prototype against ogr2ogr, paired as the CLI was, after
+ * checking that it wrote placeport's files byte for byte (else its figures would measure less work).
+ */
+async function byteCoreFigures(big: Awaited<ReturnType<typeof sides>>): Promise<void> {
+  const runs = await paired(ROUNDS, big.byteCore, big.gdal);
+  const theirs = (await readdir(big.out)).sort();
+  const mine = (await readdir(big.byteOut)).sort();
+  let same = theirs.length === mine.length && theirs.every((name, i) => name === mine[i]);
+  for (const name of same ? theirs : []) {
+    const [a, b] = await Promise.all(
+      [big.out, big.byteOut].map((folder) => readFile(path.join(folder, name))),
+    );
+    same &&= a!.equals(b!);
+  }
+  console.log(
+    `A byte-level core (decision 1; prototype bench/byte-core-prototype.mjs, this archive only), ${ROUNDS} paired runs:`,
+  );
+  if (!same) {
+    console.log(`  its ${mine.length} files differ from placeport's ${theirs.length}: no figures`);
+    return;
+  }
+  console.log(`  ${theirs.length} files, each the same bytes as placeport's`);
+  console.log(line('byte core', runs[0]));
+  console.log(
+    `  ratio byte core / ogr2ogr: wall ${show(pairedRatio(runs, 'wallMs'), '×')}, CPU ${show(pairedRatio(runs, 'cpuMs'), '×')}, peak memory ${show(peakRatio(runs), '×')}`,
+  );
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), 'placeport-gdal-'));
@@ -138,11 +183,8 @@ try {
     console.log(`Medians of ${ROUNDS} paired runs:`);
     console.log(line('placeport', runs[0]));
     console.log(line('ogr2ogr', runs[1]));
-    const peak = (side: readonly ProcessFigures[]) => medianOf(side, 'peakMb');
-    const peakRatio =
-      peak(runs[0]) !== undefined && peak(runs[1]) ? peak(runs[0])! / peak(runs[1])! : undefined;
     console.log(
-      `  ratio placeport / ogr2ogr: wall ${show(pairedRatio(runs, 'wallMs'), '×')}, CPU ${show(pairedRatio(runs, 'cpuMs'), '×')} (target ≤ 1.00×), peak memory ${show(peakRatio, '×')} (target ≤ 2.00×)`,
+      `  ratio placeport / ogr2ogr: wall ${show(pairedRatio(runs, 'wallMs'), '×')}, CPU ${show(pairedRatio(runs, 'cpuMs'), '×')} (target ≤ 1.00×), peak memory ${show(peakRatio(runs), '×')} (target ≤ 2.00×)`,
     );
     const phases = profileRun(big.cli.args, benchEnv(), () =>
       rmSync(big.out, { recursive: true, force: true }),
@@ -160,6 +202,7 @@ try {
         );
       }
     }
+    await byteCoreFigures(big);
     // Most exports hold hundreds of places, not tens of thousands: there start-up is most of a run.
     const small = await sides(SMALL_PLACES);
     const smallRuns = await paired(SMALL_ROUNDS, small.cli, small.gdal);
