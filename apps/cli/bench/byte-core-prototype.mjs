@@ -9,10 +9,12 @@
  * It handles the bench's archive only (`gdal.bench.ts` checks that its files equal placeport's,
  * byte for byte, and prints the figures side by side): places whose link holds a pin (`!3d…!4d…`)
  * or a `/maps/search/<lat>,<lng>` pair on https://www.google.com/, a header starting `Title,`,
- * tags without `;`. Anything else stops it with an error, never a different file. A product core
- * would also read every other link form, tell plain records from those the string path must
- * handle, count places against the cap, and write the failed-places CSV; so its figures are a
- * lower bound of what such a core would take.
+ * tags without `;`. Other links, an unterminated quote and such tags stop it with an error; what
+ * it would still write differently (a title edged by a non-ASCII space, which the string path's
+ * `trim` removes) the bench's byte-for-byte check catches. A product core would also read every
+ * other link form, tell plain records from those the string path must handle, count places
+ * against the cap, and write the failed-places CSV; so its figures are a lower bound of what such
+ * a core would take.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, writevSync } from 'node:fs';
 import path from 'node:path';
