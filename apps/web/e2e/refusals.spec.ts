@@ -5,6 +5,7 @@
  * (`support/refusals.ts`); `refusals-settings.spec.ts` provokes `demo_limit` and `free_budget_used`
  * through the API's settings. "Try again" is never shown where trying again cannot work.
  */
+import { REASON_TEXT } from '@placeport/contract';
 import { generateTakeout } from '@placeport/testkit';
 import { placeLists, zipUpload } from './support/archives';
 import { expect, test } from './support/fixtures';
@@ -164,8 +165,16 @@ test("refused lookups name each cause in the results, and a capture Stripe could
   });
   const lookups = new Set(placeLists(takeout).flatMap((list) => list.places.map((p) => p.ftid)));
   expect(lookups.size, 'more than three requests of 100 links').toBeGreaterThan(300);
-  // Each request of the run is refused for another reason, the last two alike.
+  // Each request of the run is refused for another reason. A refusal for what lookups cost (402,
+  // 403) stops the run sending, so the second request's 403 is held until the third (sent when the
+  // first's 400 comes back, two being in flight) has arrived: the run sees all three, then sends
+  // nothing more.
   const refusals: Refusal[] = [
+    {
+      status: 400,
+      code: 'too_many_urls',
+      message: 'This request holds 100 links to look up; at most 50 are allowed per request.',
+    },
     {
       status: 403,
       code: 'link_allowance_used',
@@ -173,19 +182,19 @@ test("refused lookups name each cause in the results, and a capture Stripe could
       limit: 360,
     },
     {
-      status: 400,
-      code: 'too_many_urls',
-      message: 'This request holds 100 links to look up; at most 50 are allowed per request.',
-    },
-    {
       status: 402,
       code: 'payment_not_authorized',
       message: 'This payment is not authorized, so it cannot cover more links.',
     },
   ];
-  let request = 0;
-  await page.route('**/api/resolve-urls-batch', (route) => {
-    return route.fulfill(answerOf(refusals[Math.min(request++, refusals.length - 1)]!));
+  let requests = 0;
+  let thirdArrived: () => void = () => {};
+  const third = new Promise<void>((resolve) => (thirdArrived = resolve));
+  await page.route('**/api/resolve-urls-batch', async (route) => {
+    const index = requests++;
+    if (index === 1) await third;
+    if (index === 2) thirdArrived();
+    return route.fulfill(answerOf(refusals[Math.min(index, refusals.length - 1)]!));
   });
   await refuse(page, 'capture-payment', {
     status: 503,
@@ -206,6 +215,13 @@ test("refused lookups name each cause in the results, and a capture Stripe could
   ]) {
     await expect(page.getByText(sentence, { exact: true })).toBeVisible();
   }
+  // Refused for what lookups cost, the run sent nothing more: not its fourth request, nor a retry
+  // of the first's links.
+  expect(requests).toBe(3);
+  // The two refused requests' places and the fourth's, never sent, are all the allowance's.
+  await expect(
+    page.getByText('260 places were not looked up: the lookup allowance was used up.'),
+  ).toBeVisible();
   await snap(page, '40-refused-lookups');
   const results = page.getByRole('region', { name: 'Nothing could be converted' });
   await expect(
@@ -213,5 +229,9 @@ test("refused lookups name each cause in the results, and a capture Stripe could
       /^Stripe could not be reached to settle your payment, so your card still holds the authorization\. The server settles it by itself within 30 minutes, charging only for the places it looked up; nothing more is needed from you\. Reference: pi_\w+$/,
     ),
   ).toBeVisible();
-  await expect(page.getByText(TRY_AGAIN)).toHaveCount(0);
+  // Trying again is offered only for the first request's places (its refusal said nothing of them,
+  // and a new run can send them), never for the lookups a payment no longer covers.
+  const tryAgain = page.getByText(TRY_AGAIN);
+  await expect(tryAgain).toHaveCount(1);
+  await expect(tryAgain).toHaveText(`${REASON_TEXT.unavailable}.`);
 });
