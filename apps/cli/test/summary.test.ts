@@ -35,7 +35,9 @@ describe('the summary a person reads', () => {
   it('writes counts as people do (4,815), and says lookups were tried when Google was out of reach', () => {
     const text = formatSummary(offTheNetwork());
     expect(text).toContain('✓ Everything: 696 of 5,629 places placed, 4,933 without coordinates:');
-    expect(text).toContain('4,815  The lookup failed (network or timeout); try again');
+    expect(text).toContain(
+      '4,815  The lookup failed (network, timeout or server error); try again',
+    );
     expect(text).toContain('696 of 5,629 places placed.');
     expect(text).toContain(
       'Tried to look up 1,200 places from this computer: 0 from the cache file, 1,039 requests to Google.',

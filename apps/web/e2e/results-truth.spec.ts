@@ -47,7 +47,9 @@ test('lookups the service refuses are named, with what to do; "Retry failed plac
     panel.getByText(`${offline} of ${list!.places.length} places converted`),
   ).toBeVisible();
   await expect(
-    panel.getByText('The lookup failed (network or timeout); try again.', { exact: false }),
+    panel.getByText('The lookup failed (network, timeout or server error); try again.', {
+      exact: false,
+    }),
   ).toBeVisible();
 
   // The service is back: "Retry failed places" is a new run (selection, payment) for just those.

@@ -1,10 +1,11 @@
 /**
  * Why a lookup gave no coordinates (product.md, Resolution): `not_found` (Google has no location
  * for it, or none we could trust), `throttled` (Google refused us; try later), `unavailable` (the
- * lookup failed: network, timeout), `not_allowed` (not a Google Maps link), `limit` (the payment's
- * or free tier's allowance is used). The API answers the first four in `failures`; an allowance
- * used up refuses the whole request (402 or 403; 413 for more links than a free request may hold),
- * and the client marks those places `limit`.
+ * lookup failed: network, timeout, or a server error such as the API's 503 `overloaded`, which a
+ * request refused as a whole gives all its links), `not_allowed` (not a Google Maps link), `limit`
+ * (the payment's or free tier's allowance is used). The API answers the first four in `failures`;
+ * an allowance used up refuses the whole request (402 or 403; 413 for more links than a free
+ * request may hold), and the client marks those places `limit`.
  */
 export type LookupFailure = 'not_found' | 'throttled' | 'unavailable' | 'not_allowed' | 'limit';
 
@@ -28,7 +29,7 @@ export type UnplacedReason = LookupFailure | 'no_link' | 'not_looked_up' | 'inte
 export const REASON_TEXT: Readonly<Record<UnplacedReason, string>> = {
   not_found: 'Google has no location for this place',
   throttled: 'Google refused the lookup; try again later',
-  unavailable: 'The lookup failed (network or timeout); try again',
+  unavailable: 'The lookup failed (network, timeout or server error); try again',
   not_allowed: 'Not a Google Maps link',
   limit: 'The lookup allowance was used up',
   no_link: 'The row has no link',

@@ -442,7 +442,9 @@ describe('convertLists', () => {
     expect(calls.length).toBeLessThanOrEqual(2);
     expect(pauses).toEqual([]);
     expect(result?.stats.unplaced).toEqual({ unavailable: 9 });
-    expect(result?.failedCsvContent).toContain('The lookup failed (network or timeout); try again');
+    expect(result?.failedCsvContent).toContain(
+      'The lookup failed (network, timeout or server error); try again',
+    );
     const counted = seen.filter((p) => p.lookups).map((p) => p.lookups!);
     expect(new Set(counted.map((c) => c.total))).toEqual(new Set([9]));
     expect(counted.at(-1)).toEqual({ done: 9, total: 9 });
