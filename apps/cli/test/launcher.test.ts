@@ -10,7 +10,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN } from './support.js';
+import { BIN, run as runBin } from './support.js';
 
 const built = path.join(path.dirname(BIN), '../dist/placeport.cjs');
 let scratch: string | undefined;
@@ -80,16 +80,11 @@ register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}))
 process.on('exit', () => writeFileSync(${JSON.stringify(natives)}, JSON.stringify(process.moduleLoadList)));
 `,
   );
-  const result = spawnSync(process.execPath, ['--import', preload, BIN, ...args], {
-    encoding: 'utf8',
-    // No Google to reach: a run with lookups gets no answer, at once (a closed loopback port).
-    env: {
-      HOME: dir,
-      XDG_CACHE_HOME: dir,
-      PLACEPORT_MAPS_ORIGIN: 'http://127.0.0.1:9',
-      PLACEPORT_PLACES_API_ORIGIN: 'http://127.0.0.1:9',
-      PLACEPORT_RETRY_DELAY_MS: '1',
-    },
+  // No Google to reach: a run with lookups gets no answer, at once (a closed loopback port).
+  const result = await runBin(args, {
+    google: 'http://127.0.0.1:9',
+    cacheHome: dir,
+    extra: { NODE_OPTIONS: `--import ${preload}` },
   });
   expect(result.stderr).not.toMatch(/\bat .*\.js:\d+/); // no stack trace
   return {
