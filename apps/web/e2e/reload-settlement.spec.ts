@@ -89,11 +89,7 @@ test('a reload during a paid conversion: the page asks first, and the server set
   // Captured by the server's sweep: the browser never asked to capture. The API writes its log
   // line just after Stripe answered, so it is waited for, not read at once.
   await expect.poll(() => stripeApi.log(), { timeout: 60_000 }).toContain('settlement: captured');
-  expect(
-    fakeStripe
-      .mutations()
-      .filter((request) => request.path === `/v1/payment_intents/${intentId}/capture`),
-  ).toHaveLength(1);
+  expect(capturesOf(fakeStripe, intentId)).toHaveLength(1);
 
   // Back on the page later: the receipt of what the server did, and Dismiss forgets it.
   await page.reload();
@@ -149,6 +145,74 @@ test('a reload during a paid conversion, then "Settle it now": the hold settled 
   }
 });
 
+test('a reload during a paid conversion, then the same archive again: the hold converts it, charged once', async ({
+  page,
+  stripeApi,
+  fakeStripe,
+}) => {
+  const { takeout, found, never: neverAnswered, places } = answeredThenNever(91);
+  const hold = await holdLookups(page, (link) => link.includes(neverAnswered.ftid!));
+  await useStripeShim(page, fakeStripe.url);
+  const before = new Set(fakeStripe.paymentIntents().map((intent) => intent.id));
+  const created = () => fakeStripe.paymentIntents().filter((each) => !before.has(each.id));
+  // The sweep finds nothing to settle while this test runs: the rerun settles the hold.
+  fakeStripe.holdSearchIndex();
+  try {
+    answerDialogs(page, 'leave');
+    await startPaidRun(page, stripeApi.url, takeout);
+    await expect.poll(() => hold.held()).toBe(1);
+    const intentId = created()[0]!.id;
+
+    await page.reload();
+    // The lookup held in the first visit is answered from now on.
+    await page.unroute('**/api/resolve-urls-batch');
+    await hold.release();
+    const card = page.getByRole('region', { name: 'A payment from your last visit is still held' });
+    await expect(card).toContainText(
+      'To convert the same lists of takeout-20260101T000000Z-001.zip again, choose that file before then: the payment step offers this hold, so the places already found are not charged twice.',
+    );
+
+    await uploadAndProceed(page, zipUpload(takeout));
+    const payment = paymentDialog(page);
+    const offer = payment.getByRole('note', {
+      name: 'A payment from your last visit is still held',
+    });
+    await expect(offer).toContainText(
+      `${usd(places * 10)} is still held (authorized, not charged) on your card from your last visit, for these lists of this archive. Convert with it: no new hold is placed, and the ${found} places already found with it are not charged again.`,
+    );
+    await expect(offer).toContainText(`Reference: ${intentId}`);
+    await expect(payment.getByTestId('fake-stripe-payment')).toHaveCount(0);
+    await expectAccessible(page, "the payment view offering the last visit's hold");
+    await snap(page, 'held-payment-offer');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await snap(page, 'held-payment-offer');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // No second hold on the card.
+    expect(created()).toHaveLength(1);
+
+    await payment.getByRole('button', { name: 'Convert with the Held Payment' }).click();
+    await expect(page.getByText(`Successfully converted: ${places} places`)).toBeVisible();
+    await expect(page.getByText(`Final charge: ${usd(places * 10)}`)).toBeVisible();
+    // The run shows its payment's outcome: the earlier visit's card of it is gone.
+    await expect(card).toHaveCount(0);
+    // Charged once, for every place once: not the first visit's places again on a second hold.
+    expect(created()).toHaveLength(1);
+    expect(fakeStripe.paymentIntent(intentId)).toMatchObject({
+      status: 'succeeded',
+      amount_received: places * 10,
+    });
+    expect(capturesOf(fakeStripe, intentId)).toHaveLength(1);
+
+    // Settled and shown here: the next visit has nothing left to say of it.
+    await page.reload();
+    await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
+    await expect(page.getByRole('region', { name: /last visit/ })).toHaveCount(0);
+  } finally {
+    fakeStripe.releaseSearchIndex();
+    await hold.release();
+  }
+});
+
 /** Opens the page, chooses the archive and authorizes the fake card: the run is under way. */
 async function startPaidRun(page: Page, url: string, takeout: Parameters<typeof zipUpload>[0]) {
   await page.goto(url);
@@ -167,4 +231,11 @@ function usd(cents: number): string {
 /** The receipt's rows (term and value run together, as `toHaveText` reads them). */
 function receiptOf(region: Locator) {
   return region.getByRole('group', { name: 'Receipt' }).locator('dl > div');
+}
+
+/** The capture calls the fake Stripe got for intent `intentId`. */
+function capturesOf(fakeStripe: { mutations(): Array<{ path: string }> }, intentId: string) {
+  return fakeStripe
+    .mutations()
+    .filter((request) => request.path === `/v1/payment_intents/${intentId}/capture`);
 }

@@ -11,6 +11,7 @@ import type { Converter } from '../worker/converter';
 import type { ConversionSummary, MapOutputFile, OutputFormat } from '../worker/types';
 import {
   forgetPayment,
+  MAX_NOTED_LISTS,
   paymentLockName,
   recallPayment,
   recallPayments,
@@ -26,6 +27,9 @@ import {
   captureRefusalText,
   captureRetryText,
   distinctLookupRefusals,
+  HELD_PAYMENT_IN_USE_TEXT,
+  HELD_PAYMENT_SETTLED_TEXT,
+  HELD_PAYMENT_UNCHECKED_TEXT,
   intentRefusalText,
   PAYMENT_IN_USE_TEXT,
   releaseRefusalText,
@@ -34,10 +38,12 @@ import { StagePacer } from './pacer';
 import type { AppStoreApi } from './store';
 import type {
   AppEvent,
+  Archive,
   Authorization,
   Counts,
   DiscardAction,
   FileResult,
+  HeldPayment,
   LastVisit,
   MapDownload,
   StateIn,
@@ -163,6 +169,11 @@ export function createEffects({
    * and the earlier visits' payments shown (and closed) in this page, so the next one is shown.
    */
   const passedPayments = new Set<string>();
+  /**
+   * Payments this page's own runs used (authorized here, or held from an earlier visit), and held
+   * payments the person set aside ("Use a New Card Instead"): never offered to a later run.
+   */
+  const notOffered = new Set<string>();
   /** The worker is writing the run's files in a format: formats chosen meanwhile wait for it. */
   let writingFormat = false;
 
@@ -298,7 +309,7 @@ export function createEffects({
     const state = store.getState().state;
     const shown =
       'authorization' in state &&
-      state.authorization.kind === 'card' &&
+      state.authorization.kind !== 'free' &&
       state.authorization.paymentIntentId === paymentIntentId;
     if (shown) store.getState().send(event);
     return shown;
@@ -328,7 +339,8 @@ export function createEffects({
    * connection dropped) is asked again after each of {@link CAPTURE_RETRY_DELAYS_MS}, or as soon as
    * the browser is back online, meanwhile shown as not confirmed; a refusal, or the last try, is
    * reported with `failedMessage`, which quotes the payment's reference; that message is returned.
-   * The payment's note is forgotten only once its receipt is shown in this page.
+   * The payment's note is forgotten only once its receipt is shown in this page. `places` is the
+   * selection's count, which a new authorization held; a held payment claims against its own.
    */
   async function settleHold(
     authorization: Authorization,
@@ -336,14 +348,15 @@ export function createEffects({
     places: number,
     failedMessage: (refusal: Refusal | null, reference: string) => string,
   ): Promise<string | null> {
-    if (authorization.kind !== 'card') return null;
+    if (authorization.kind === 'free') return null;
     const { paymentIntentId } = authorization;
+    const totalCount = authorization.kind === 'held' ? authorization.placesAuthorized : places;
     for (let attempt = 0; ; attempt += 1) {
       try {
         const outcome = await api.capturePayment({
           paymentIntentId,
           convertedCount: converted,
-          totalCount: places,
+          totalCount,
           actualAmountCents: chargeCents(converted),
         });
         const settledAt = now();
@@ -438,9 +451,9 @@ export function createEffects({
       store.getState().send({ type: 'progressReported', progress, secondsLeft });
     });
     const resolve =
-      authorization.kind === 'card'
-        ? { apiBase, paymentIntentId: authorization.paymentIntentId }
-        : { apiBase };
+      authorization.kind === 'free'
+        ? { apiBase }
+        : { apiBase, paymentIntentId: authorization.paymentIntentId };
     let failure: string | null = null;
     let made: { results: FileResult[]; totals: Counts } | null = null;
     let refusals: Refusal[] = [];
@@ -474,10 +487,10 @@ export function createEffects({
     }
     const { results, totals } = made;
     await pacer.finish();
-    const paid = authorization.kind === 'card';
+    const paid = authorization.kind !== 'free';
     const causes = distinctLookupRefusals(refusals, paid);
     if (!accepted({ type: 'conversionFinished', results, totals, refusals: causes })) return;
-    if (authorization.kind === 'card') notePayment(authorization.paymentIntentId, totals.converted);
+    if (paid) notePayment(authorization.paymentIntentId, totals.converted);
     const failed = await settleHold(authorization, totals.converted, places, captureRefusalText);
     if (failed !== null) toastError('Payment Capture Failed', failed);
   }
@@ -494,19 +507,131 @@ export function createEffects({
   }
 
   /**
-   * Notes the payment in use (see `lastPayment.ts`): when its authorization is submitted, and again
-   * with the places `converted` once the conversion finished.
+   * Notes the payment in use (see `lastPayment.ts`): when its authorization is submitted (or a
+   * held payment is taken up, which drops the earlier run's `converted`), and again with the places
+   * `converted` once the conversion finished. The note keeps the archive and the lists the payment
+   * was first authorized for.
    */
   function notePayment(paymentIntentId: string, converted?: number): void {
     const state = store.getState().state;
+    const archive = 'lists' in state ? state : null;
     const noted = recallPayment(notes, paymentIntentId, now());
     const note: RememberedPayment = {
       paymentIntentId,
-      places: noted?.places ?? ('lists' in state ? selectedPlaces(state) : 0),
+      places: noted?.places ?? (archive ? selectedPlaces(archive) : 0),
       authorizedAt: noted?.authorizedAt ?? now(),
       ...(converted === undefined ? {} : { converted }),
+      ...(noted === null ? paidFor(archive) : { archive: noted.archive, lists: noted.lists }),
     };
     if (note.places > 0) rememberPayment(notes, note);
+  }
+
+  /** What a new payment is for: the archive and the chosen lists (none past the note's limit). */
+  function paidFor(archive: Archive | null): Pick<RememberedPayment, 'archive' | 'lists'> {
+    if (archive === null || archive.selected.length > MAX_NOTED_LISTS) return {};
+    const { name, size } = archive.file;
+    return { archive: { name, size }, lists: [...archive.selected] };
+  }
+
+  /**
+   * The hold an earlier visit left open that this selection may use instead of a new one, if
+   * any, newest first: noted for this archive (its name and size) and for every chosen list, with
+   * places enough, not used or set aside in this page, not in use in another tab (its Web Lock) nor
+   * being settled here, and open with places enough as the API says. Its allowance counts distinct
+   * links, so the places it already found cost nothing again; a call that fails passes it by.
+   */
+  async function heldPaymentFor(state: StateIn<'awaitingIntent'>): Promise<HeldPayment | null> {
+    const places = selectedPlaces(state);
+    for (const noted of recallPayments(notes, now()).reverse()) {
+      const id = noted.paymentIntentId;
+      const lists = new Set(noted.lists);
+      const fits =
+        noted.archive?.name === state.file.name &&
+        noted.archive.size === state.file.size &&
+        state.selected.every((path) => lists.has(path)) &&
+        places <= noted.places;
+      if (!fits || notOffered.has(id)) continue;
+      const shown = store.getState().lastVisit;
+      if (shown?.settling && shown.payment.reference === id) continue;
+      if (locks && (await locks.held(paymentLockName(id)).catch(() => true))) continue;
+      const payment = await statusNow(id);
+      if (payment?.status !== 'open' || payment.placesAuthorized < places) continue;
+      return {
+        paymentIntentId: id,
+        amountAuthorizedCents: payment.amountAuthorizedCents,
+        placesAuthorized: payment.placesAuthorized,
+        placesResolved: payment.placesResolved,
+      };
+    }
+    return null;
+  }
+
+  /** Asks the API for a new intent for the selection (request `requestId`), or says why not. */
+  async function requestIntent(requestId: number): Promise<void> {
+    const state = store.getState().state;
+    if (state.status !== 'awaitingIntent' || state.requestId !== requestId) return;
+    try {
+      if (!store.getState().config.loaded && !(await loadConfig())) {
+        throw new Error('The configuration could not be loaded.');
+      }
+      const intent = await api.createPaymentIntent(chargeCents(selectedPlaces(state)));
+      store.getState().send({ type: 'intentCreated', requestId, ...intent });
+    } catch (error) {
+      console.error('Payment intent creation failed', error);
+      const message = intentRefusalText(refusalOf(error), {
+        places: selectedPlaces(state),
+        contactEmail: store.getState().config.value.contactEmail,
+      });
+      if (accepted({ type: 'intentFailed', requestId, message }))
+        toastError('Payment Error', message);
+    }
+  }
+
+  /** Sets the held payment shown aside and asks for a new intent; `why` is said when it was lost. */
+  async function setHeldAside(paymentIntentId: string, why: string | null): Promise<void> {
+    notOffered.add(paymentIntentId);
+    const requestId = nextId++;
+    if (!accepted({ type: 'newPaymentRequested', requestId })) return;
+    if (why !== null) toastError('Held Payment Not Used', why);
+    await requestIntent(requestId);
+  }
+
+  /**
+   * "Convert with the Held Payment": under the payment's Web Lock (no other tab may be using it),
+   * asks the API whether it is still open, then runs the conversion with it and settles it, the
+   * lock held until then. The earlier visit's card of it goes (this run shows its outcome). A hold
+   * settled meanwhile or in use elsewhere is set aside for a new intent, and the toast says why.
+   */
+  async function convertWithHeld(): Promise<void> {
+    if (!accepted({ type: 'authorizationSubmitted' })) return;
+    const submitted = store.getState().state;
+    if (submitted.status !== 'authorizing' || submitted.authorization.kind !== 'held') return;
+    const id = submitted.authorization.paymentIntentId;
+    let lost: string | null = null;
+    const free = await holdingPaymentIfFree(id, async () => {
+      const payment = await statusNow(id);
+      if (payment === null) {
+        if (accepted({ type: 'authorizationFailed' })) {
+          toastError('Payment Error', HELD_PAYMENT_UNCHECKED_TEXT);
+        }
+        return;
+      }
+      if (payment.status !== 'open') {
+        lost = HELD_PAYMENT_SETTLED_TEXT;
+        return;
+      }
+      if (!accepted({ type: 'paymentAuthorized' })) return;
+      notOffered.add(id);
+      passedPayments.add(id);
+      notePayment(id);
+      if (store.getState().lastVisit?.payment.reference === id) {
+        store.getState().lastVisitChanged(null);
+        void recallLastPayment();
+      }
+      await convertAndSettle();
+    });
+    const why: string | null = free ? lost : HELD_PAYMENT_IN_USE_TEXT;
+    if (why !== null) await setHeldAside(id, why);
   }
 
   /**
@@ -637,6 +762,7 @@ export function createEffects({
         settling: false,
         settledAt: payment.status === 'open' ? null : (noted.settledAt ?? null),
         error: null,
+        archiveName: noted.archive?.name ?? null,
       };
     }
     return null;
@@ -779,27 +905,27 @@ export function createEffects({
       }
     },
 
-    /** "Proceed to Payment": free selections go straight to the payment view, others get an intent. */
+    /**
+     * "Proceed to Payment": free selections go straight to the payment view; others are offered
+     * the hold an earlier visit left open for them, if there is one, else get a new intent.
+     */
     async proceedToPayment() {
       const requestId = nextId++;
       if (!accepted({ type: 'paymentRequested', requestId })) return;
       const state = store.getState().state;
       if (state.status !== 'awaitingIntent') return;
-      try {
-        if (!store.getState().config.loaded && !(await loadConfig())) {
-          throw new Error('The configuration could not be loaded.');
-        }
-        const intent = await api.createPaymentIntent(chargeCents(selectedPlaces(state)));
-        store.getState().send({ type: 'intentCreated', requestId, ...intent });
-      } catch (error) {
-        console.error('Payment intent creation failed', error);
-        const message = intentRefusalText(refusalOf(error), {
-          places: selectedPlaces(state),
-          contactEmail: store.getState().config.value.contactEmail,
-        });
-        if (accepted({ type: 'intentFailed', requestId, message }))
-          toastError('Payment Error', message);
-      }
+      const held = await heldPaymentFor(state);
+      if (held !== null && accepted({ type: 'heldPaymentFound', requestId, ...held })) return;
+      await requestIntent(requestId);
+    },
+
+    convertWithHeld,
+
+    /** "Use a New Card Instead": the held payment stays as it is; a new intent is asked for. */
+    async useNewCard() {
+      const state = store.getState().state;
+      if (state.status !== 'paying' || state.authorization.kind !== 'held') return;
+      await setHeldAside(state.authorization.paymentIntentId, null);
     },
 
     /** Demo payments: the same button authorizes through `POST /api/demo/authorize`. */

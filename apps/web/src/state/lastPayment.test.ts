@@ -1,10 +1,14 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { Api, PaymentStatus } from '../api/client';
+import { DEFAULT_CONFIG } from '../api/config';
 import { ApiRequestError, NoAnswerError } from '../api/http';
 import {
+  ARCHIVE,
   CAPTURE_OUTCOME,
   fakeConverter,
+  LISTS,
+  listSummary,
   memoryNotes,
   OPEN_PAYMENT,
   OPEN_PAYMENT_CAPTURED,
@@ -13,11 +17,17 @@ import {
 } from '../test/fixtures';
 import { CAPTURE_RETRY_DELAYS_MS, createEffects, type EffectsDeps } from './effects';
 import { captureFailedMessage } from './messages';
-import { PAYMENT_IN_USE_TEXT } from './refusals';
+import {
+  HELD_PAYMENT_IN_USE_TEXT,
+  HELD_PAYMENT_SETTLED_TEXT,
+  HELD_PAYMENT_UNCHECKED_TEXT,
+  PAYMENT_IN_USE_TEXT,
+} from './refusals';
 import {
   forgetPayment,
   LAST_PAYMENT_MAX_AGE_MS,
   LEGACY_PAYMENT_KEY,
+  MAX_NOTED_LISTS,
   paymentLockName,
   paymentNoteKey,
   recallPayment,
@@ -40,6 +50,12 @@ function notedNotes() {
 }
 
 const OPEN: PaymentStatus = { ...OPEN_PAYMENT, settlesAt: NOW + 20 * 60_000 };
+
+/** What the fixtures' card payment is for: their archive and its one chosen list. */
+const PAID_FOR = {
+  archive: { name: ARCHIVE.file.name, size: ARCHIVE.file.size },
+  lists: [...ARCHIVE.selected],
+};
 
 /** {@link OPEN} once a capture settled it: $1.20 charged, the rest released. */
 const CAPTURED: PaymentStatus = {
@@ -169,6 +185,11 @@ describe('the note of an authorized payment', () => {
       JSON.stringify({ ...NOTED, places: 0 }),
       JSON.stringify({ ...NOTED, authorizedAt: NOW - LAST_PAYMENT_MAX_AGE_MS }),
       JSON.stringify({ ...NOTED, settledAt: 'yesterday' }),
+      JSON.stringify({ ...NOTED, archive: { name: 7, size: 10 } }),
+      JSON.stringify({ ...NOTED, archive: { name: 'a.zip', size: -1 } }),
+      JSON.stringify({ ...NOTED, lists: 'Takeout/Saved/Want to go.csv' }),
+      JSON.stringify({ ...NOTED, lists: [null] }),
+      JSON.stringify({ ...NOTED, lists: Array<string>(MAX_NOTED_LISTS + 1).fill('a.csv') }),
     ]) {
       const notes = memoryNotes({ [LEFT_KEY]: text });
       expect(recallPayments(notes, NOW)).toEqual([]);
@@ -181,6 +202,13 @@ describe('the note of an authorized payment', () => {
       }),
     });
     expect(recallPayments(justInTime, NOW)[0]?.paymentIntentId).toBe('pi_left');
+    const atTheLimit = {
+      ...NOTED,
+      archive: { name: 'a.zip', size: 0 },
+      lists: Array<string>(MAX_NOTED_LISTS).fill('a.csv'),
+    };
+    const full = memoryNotes({ [LEFT_KEY]: JSON.stringify(atTheLimit) });
+    expect(recallPayments(full, NOW)).toEqual([atTheLimit]);
   });
 
   it('never breaks the page when storage refuses', () => {
@@ -248,6 +276,7 @@ describe('a paid run notes its payment until the capture answers', () => {
       places: 40,
       authorizedAt: NOW,
       converted: 0,
+      ...PAID_FOR,
     });
 
     const next = setup({ paymentStatus: async () => ({ ...OPEN, reference: 'pi_123' }) }, notes);
@@ -269,10 +298,45 @@ describe('a paid run notes its payment until the capture answers', () => {
       lockedBeforeAnswer = await locks.held(paymentLockName('pi_123'));
       throw networkError();
     });
-    expect(notedBeforeAnswer).toEqual({ paymentIntentId: 'pi_123', places: 40, authorizedAt: NOW });
+    // With what it is for: a later run of these lists of this archive may use the hold.
+    expect(notedBeforeAnswer).toEqual({
+      paymentIntentId: 'pi_123',
+      places: 40,
+      authorizedAt: NOW,
+      ...PAID_FOR,
+    });
     expect(lockedBeforeAnswer).toBe(true);
     // The answer was lost: the note stays, and the next visit asks the API where it stands.
     expect(notes.items.has(RUN_KEY)).toBe(true);
+  });
+
+  it.each([
+    [MAX_NOTED_LISTS, true],
+    [MAX_NOTED_LISTS + 1, false],
+  ])('notes what it is for with %i lists chosen: %s', async (count, kept) => {
+    const lists = Array.from({ length: count }, (_, index) =>
+      listSummary({
+        path: `Takeout/Saved/List ${index}.csv`,
+        name: `List ${index}`,
+        rowCount: 1,
+        size: 10,
+      }),
+    );
+    const paying: AppState = {
+      ...(STATES.paying as Extract<AppState, { status: 'paying' }>),
+      lists,
+      selected: lists.map((list) => list.path),
+    };
+    const notes = memoryNotes();
+    const { effects } = setup({}, notes, null, paying);
+    await effects.authorize(async () => {
+      throw networkError();
+    });
+    const note = recallPayment(notes, 'pi_123', NOW);
+    expect(note?.places).toBe(count);
+    // Past the limit the note is kept without them: that hold is never offered to a later run.
+    expect(note?.lists?.length).toBe(kept ? count : undefined);
+    expect(note?.archive).toEqual(kept ? PAID_FOR.archive : undefined);
   });
 
   it('asks a capture that got no answer again after a pause, or at once when back online', async () => {
@@ -658,6 +722,8 @@ describe('a payment an earlier visit left', () => {
       settling: false,
       settledAt: null,
       error: null,
+      // A note of an earlier version: the archive it was for is not known.
+      archiveName: null,
     });
     await effects.settleLastPayment();
     expect(captures).toEqual([
@@ -875,5 +941,261 @@ describe('a payment an earlier visit left', () => {
     await effects.recallLastPayment();
     expect(asked).toBe(0);
     expect(store.getState().lastVisit).toBeNull();
+  });
+});
+
+describe('a hold an earlier visit left, used again for the same lists of the same archive', () => {
+  /** The earlier visit's note of `pi_left`, for the fixtures' archive and two of its lists. */
+  const HELD_NOTE = {
+    ...NOTED,
+    places: 68,
+    archive: { name: ARCHIVE.file.name, size: ARCHIVE.file.size },
+    lists: [LISTS[0]!.path, LISTS[1]!.path],
+  };
+  /** Where `pi_left` stands: open, 68 places held, 25 of them found in the earlier visit. */
+  const HELD_OPEN: PaymentStatus = {
+    ...OPEN,
+    amountAuthorizedCents: 680,
+    placesAuthorized: 68,
+    placesResolved: 25,
+  };
+  const OFFERED = {
+    kind: 'held',
+    paymentIntentId: 'pi_left',
+    amountAuthorizedCents: 680,
+    placesAuthorized: 68,
+    placesResolved: 25,
+  };
+  const NEW_INTENT = { clientSecret: 'pi_new_secret_x', paymentIntentId: 'pi_new' };
+
+  /** The fixtures' selection (one list, 40 places), about to proceed to payment. */
+  function heldSetup(
+    api: Partial<Api>,
+    note: object | null = HELD_NOTE,
+    locks: PaymentLocks | null = null,
+    more: Partial<EffectsDeps> = {},
+  ) {
+    const notes = memoryNotes(note === null ? {} : { [LEFT_KEY]: JSON.stringify(note) });
+    const intents: number[] = [];
+    const services = setup(
+      {
+        getConfig: async () => DEFAULT_CONFIG,
+        createPaymentIntent: async (cents) => {
+          intents.push(cents);
+          return NEW_INTENT;
+        },
+        ...api,
+      },
+      notes,
+      locks,
+      STATES.selecting,
+      more,
+    );
+    return { ...services, notes, intents };
+  }
+
+  it('is offered in place of a new intent, and the run uses it: its allowance, its lock, one capture against its own count', async () => {
+    const captures: unknown[] = [];
+    const converted: string[] = [];
+    const locks = fakeLocks();
+    /** The earlier run's end, as the note says when this run starts. */
+    let notedAtStart: number | undefined = -1;
+    const converter = fakeConverter({
+      convert: async (options) => {
+        converted.push(JSON.stringify(options.resolve));
+        notedAtStart = recallPayment(notes, 'pi_left', NOW)?.converted;
+        return {
+          ok: true,
+          value: { lists: [], totals: { total: 40, converted: 37, skipped: 3 } },
+        };
+      },
+    });
+    const { store, effects, notes, intents } = heldSetup(
+      {
+        paymentStatus: async (id) => ({ ...HELD_OPEN, reference: id }),
+        capturePayment: async (request) => {
+          captures.push(request);
+          return { ...OPEN_PAYMENT_CAPTURED, amountAuthorizedCents: 680 };
+        },
+      },
+      { ...HELD_NOTE, converted: 30 },
+      locks,
+      { converter },
+    );
+    // The earlier visit's card of it is shown meanwhile.
+    await effects.recallLastPayment();
+    expect(store.getState().lastVisit).toMatchObject({
+      payment: { reference: 'pi_left' },
+      archiveName: ARCHIVE.file.name,
+    });
+
+    await effects.proceedToPayment();
+    const offer = store.getState().state;
+    expect(offer).toMatchObject({ status: 'paying', authorization: OFFERED });
+    expect(intents).toEqual([]);
+
+    await effects.convertWithHeld();
+    expect(store.getState().state.status).toBe('complete');
+    // The note no longer says the earlier run finished: a reload now shows this run unfinished.
+    expect(notedAtStart).toBeUndefined();
+    expect(converted).toEqual([
+      JSON.stringify({ apiBase: 'http://127.0.0.1:1', paymentIntentId: 'pi_left' }),
+    ]);
+    // The claim is this run's, against the places the hold authorized (the API checks them).
+    expect(captures).toEqual([
+      { paymentIntentId: 'pi_left', convertedCount: 37, totalCount: 68, actualAmountCents: 370 },
+    ]);
+    expect(locks.during).toEqual([[paymentLockName('pi_left')]]);
+    // This run shows its outcome: the card of it went, and its note once the receipt was shown.
+    expect(store.getState().lastVisit).toBeNull();
+    expect(notes.items.has(LEFT_KEY)).toBe(false);
+  });
+
+  it.each([
+    ['another archive', { ...HELD_NOTE, archive: { name: 'other.zip', size: ARCHIVE.file.size } }],
+    ['the same name, another size', { ...HELD_NOTE, archive: { ...HELD_NOTE.archive, size: 1 } }],
+    ['other lists', { ...HELD_NOTE, lists: [LISTS[1]!.path, LISTS[2]!.path] }],
+    ['fewer places than chosen', { ...HELD_NOTE, places: 39 }],
+    ['a note of an earlier version (no archive)', NOTED],
+  ])('is not offered for %s: a new intent is made', async (_, note) => {
+    let asked = 0;
+    const { store, effects, intents } = heldSetup(
+      {
+        paymentStatus: async () => {
+          asked += 1;
+          return HELD_OPEN;
+        },
+      },
+      note,
+    );
+    await effects.proceedToPayment();
+    expect(store.getState().state).toMatchObject({
+      status: 'paying',
+      authorization: { kind: 'card', paymentIntentId: 'pi_new' },
+    });
+    expect(intents).toEqual([4_000 / 10]);
+    expect(asked).toBe(0);
+  });
+
+  it.each([
+    ['settled already', async () => CAPTURED],
+    ['holding fewer places than chosen', async () => ({ ...HELD_OPEN, placesAuthorized: 39 })],
+    ['unknown to the API now', () => Promise.reject(notFound())],
+    ['not asked: the API cannot be reached', () => Promise.reject(networkError())],
+  ])('is not offered when the API says it is %s', async (_, paymentStatus) => {
+    const { store, effects, intents } = heldSetup({ paymentStatus });
+    await effects.proceedToPayment();
+    expect(store.getState().state).toMatchObject({ authorization: { kind: 'card' } });
+    expect(intents).toHaveLength(1);
+  });
+
+  it('is not offered while another tab uses it (its lock is held), nor asked about', async () => {
+    let asked = 0;
+    const { store, effects, intents } = heldSetup(
+      {
+        paymentStatus: async () => {
+          asked += 1;
+          return HELD_OPEN;
+        },
+      },
+      HELD_NOTE,
+      fakeLocks([paymentLockName('pi_left')]),
+    );
+    await effects.proceedToPayment();
+    expect(store.getState().state).toMatchObject({ authorization: { kind: 'card' } });
+    expect(intents).toHaveLength(1);
+    expect(asked).toBe(0);
+  });
+
+  it('settled between the offer and the click: set aside for a new intent, and the toast says why', async () => {
+    let status: PaymentStatus = HELD_OPEN;
+    const { store, effects, intents } = heldSetup({ paymentStatus: async () => status });
+    await effects.proceedToPayment();
+    expect(store.getState().state).toMatchObject({ authorization: OFFERED });
+    status = CAPTURED;
+    await effects.convertWithHeld();
+    expect(store.getState().state).toMatchObject({
+      status: 'paying',
+      authorization: { kind: 'card', paymentIntentId: 'pi_new' },
+    });
+    expect(intents).toHaveLength(1);
+    expect(store.getState().toasts[0]).toMatchObject({
+      title: 'Held Payment Not Used',
+      description: HELD_PAYMENT_SETTLED_TEXT,
+    });
+    // Not offered again in this page.
+    store.getState().send({ type: 'selectionResumed' });
+    status = HELD_OPEN;
+    await effects.proceedToPayment();
+    expect(store.getState().state).toMatchObject({ authorization: { kind: 'card' } });
+  });
+
+  it('taken up by another tab between the offer and the click: set aside, and the toast says so', async () => {
+    const locks = fakeLocks();
+    const { store, effects } = heldSetup(
+      { paymentStatus: async () => HELD_OPEN },
+      HELD_NOTE,
+      locks,
+    );
+    await effects.proceedToPayment();
+    locks.take(paymentLockName('pi_left'));
+    await effects.convertWithHeld();
+    expect(store.getState().state).toMatchObject({ authorization: { kind: 'card' } });
+    expect(store.getState().toasts[0]?.description).toBe(HELD_PAYMENT_IN_USE_TEXT);
+  });
+
+  it('when the check gets no answer, the offer stays and the toast says to try again', async () => {
+    let answer: () => Promise<PaymentStatus> = async () => HELD_OPEN;
+    const { store, effects, intents } = heldSetup({ paymentStatus: () => answer() });
+    await effects.proceedToPayment();
+    answer = () => Promise.reject(networkError());
+    await effects.convertWithHeld();
+    expect(store.getState().state).toMatchObject({ status: 'paying', authorization: OFFERED });
+    expect(store.getState().toasts[0]?.description).toBe(HELD_PAYMENT_UNCHECKED_TEXT);
+    expect(intents).toEqual([]);
+  });
+
+  it('"Use a New Card Instead" leaves it as it is and makes a new intent; it is not offered again here', async () => {
+    let asked = 0;
+    const { store, effects, intents, notes } = heldSetup({
+      paymentStatus: async () => {
+        asked += 1;
+        return HELD_OPEN;
+      },
+    });
+    await effects.proceedToPayment();
+    await effects.useNewCard();
+    expect(store.getState().state).toMatchObject({
+      status: 'paying',
+      authorization: { kind: 'card', paymentIntentId: 'pi_new' },
+    });
+    expect(intents).toHaveLength(1);
+    expect(notes.items.has(LEFT_KEY)).toBe(true);
+    store.getState().send({ type: 'selectionResumed' });
+    await effects.proceedToPayment();
+    expect(asked).toBe(1);
+    expect(intents).toHaveLength(2);
+  });
+
+  it('a run of its own in this page is never offered its payment again', async () => {
+    const notes = memoryNotes();
+    const { store, effects } = setup(
+      {
+        getConfig: async () => DEFAULT_CONFIG,
+        createPaymentIntent: async () => NEW_INTENT,
+        capturePayment: () => Promise.reject(refusedBy(503, 'payment_provider_unavailable')),
+        paymentStatus: async (id) => ({ ...OPEN, reference: id }),
+      },
+      notes,
+      null,
+      STATES.paying,
+    );
+    await effects.authorize(async () => ({ ok: true }));
+    // Its capture failed: the note stays, open, for these lists of this archive.
+    expect(recallPayment(notes, 'pi_123', NOW)).toMatchObject(PAID_FOR);
+    effects.convertMore(true);
+    store.getState().send({ type: 'listToggled', path: LISTS[0]!.path });
+    await effects.proceedToPayment();
+    expect(store.getState().state).toMatchObject({ authorization: { kind: 'card' } });
   });
 });

@@ -37,6 +37,33 @@ export interface RememberedPayment {
   authorizedAt: number;
   converted?: number;
   settledAt?: number;
+  /**
+   * The archive (its name and size) and the paths of the lists the payment was authorized for: a
+   * later run of those lists, or some of them, of the same archive may use the hold while it is
+   * open (see `effects.ts`, `heldPaymentFor`). Notes of earlier versions of the page have neither.
+   */
+  archive?: { name: string; size: number };
+  lists?: string[];
+}
+
+/** The most list paths a note keeps; a payment for more lists is not offered to a later run. */
+export const MAX_NOTED_LISTS = 500;
+
+/** True when `value` is a note's archive: a name and a size in bytes. */
+function isNotedArchive(value: unknown): value is RememberedPayment['archive'] {
+  const archive = value as RememberedPayment['archive'] | null;
+  return (
+    typeof archive?.name === 'string' && Number.isSafeInteger(archive.size) && archive.size >= 0
+  );
+}
+
+/** True when `value` is a note's list paths. */
+function isNotedLists(value: unknown): value is string[] {
+  return (
+    Array.isArray(value) &&
+    value.length <= MAX_NOTED_LISTS &&
+    value.every((path) => typeof path === 'string')
+  );
 }
 
 /** The part of `Storage` the notes need; `localStorage` on the page. */
@@ -77,7 +104,9 @@ function readNote(text: string | null, now: number): RememberedPayment | null {
     now - value.authorizedAt < LAST_PAYMENT_MAX_AGE_MS &&
     (value.converted === undefined ||
       (Number.isSafeInteger(value.converted) && value.converted >= 0)) &&
-    (value.settledAt === undefined || Number.isSafeInteger(value.settledAt));
+    (value.settledAt === undefined || Number.isSafeInteger(value.settledAt)) &&
+    (value.archive === undefined || isNotedArchive(value.archive)) &&
+    (value.lists === undefined || isNotedLists(value.lists));
   return usable ? (value as RememberedPayment) : null;
 }
 

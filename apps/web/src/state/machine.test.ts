@@ -22,6 +22,14 @@ import type { AppEvent, AppState, EventType, FileResult, Status } from './types'
 
 const TOTALS = { total: 40, converted: 37, skipped: 3 };
 
+/** An earlier visit's hold for these lists (see `effects.ts`, `heldPaymentFor`). */
+const HELD = {
+  paymentIntentId: 'pi_earlier',
+  amountAuthorizedCents: 6_800,
+  placesAuthorized: 68,
+  placesResolved: 25,
+};
+
 /** A worker report built from the fixtures' progress (the page's own fields left out). */
 const {
   lookups: _lookups,
@@ -47,6 +55,8 @@ const EVENTS: Record<EventType, AppEvent> = {
     paymentIntentId: 'pi_9',
   },
   intentFailed: { type: 'intentFailed', requestId: 9, message: MESSAGES.intentFailed },
+  heldPaymentFound: { type: 'heldPaymentFound', requestId: 9, ...HELD },
+  newPaymentRequested: { type: 'newPaymentRequested', requestId: 13 },
   selectionResumed: { type: 'selectionResumed' },
   authorizationSubmitted: { type: 'authorizationSubmitted' },
   authorizationFailed: { type: 'authorizationFailed' },
@@ -112,6 +122,7 @@ const EXPECTED: Record<Status, Partial<Record<EventType, Status>>> = {
   },
   awaitingIntent: {
     intentCreated: 'paying',
+    heldPaymentFound: 'paying',
     intentFailed: 'selecting',
     selectionResumed: 'selecting',
     dialogDismissed: 'loaded',
@@ -402,6 +413,33 @@ describe('payment', () => {
       lookups: null,
       secondsLeft: null,
     });
+  });
+
+  it("offers the earlier visit's hold of the current request only, in place of a card form", () => {
+    const stale = { ...EVENTS.heldPaymentFound, requestId: 8 } as AppEvent;
+    expect(transition(STATES.awaitingIntent, stale)).toBe(STATES.awaitingIntent);
+    const next = inState(transition(STATES.awaitingIntent, EVENTS.heldPaymentFound), 'paying');
+    expect(next.authorization).toEqual({ kind: 'held', ...HELD });
+    expect(next.selected).toEqual(ARCHIVE.selected);
+  });
+
+  it('a held payment is checked (authorizing), then converts with it, or is set aside for a new intent', () => {
+    const paying = inState(transition(STATES.awaitingIntent, EVENTS.heldPaymentFound), 'paying');
+    // Not converted before the check: only a free selection starts at once.
+    expect(transition(paying, EVENTS.paymentAuthorized)).toBe(paying);
+    const checking = inState(transition(paying, EVENTS.authorizationSubmitted), 'authorizing');
+    const running = inState(transition(checking, EVENTS.paymentAuthorized), 'validating');
+    expect(running.authorization).toEqual({ kind: 'held', ...HELD });
+    // The check could not be made: back to the offer.
+    expect(transition(checking, EVENTS.authorizationFailed)).toEqual(paying);
+    // "Use a New Card Instead", or the hold was lost in the check: a new intent, request 13.
+    for (const from of [paying, checking]) {
+      const next = inState(transition(from, EVENTS.newPaymentRequested), 'awaitingIntent');
+      expect(next).toEqual({ status: 'awaitingIntent', ...ARCHIVE, requestId: 13 });
+    }
+    // A card's payment view has no held payment to set aside.
+    expect(transition(STATES.paying, EVENTS.newPaymentRequested)).toBe(STATES.paying);
+    expect(transition(STATES.authorizing, EVENTS.newPaymentRequested)).toBe(STATES.authorizing);
   });
 
   it('a free selection converts without a card; a card one needs the authorization first', () => {

@@ -221,6 +221,18 @@ function fromAwaitingIntent(state: StateIn<'awaitingIntent'>, event: AppEvent): 
       const authorization = { kind: 'card' as const, clientSecret, paymentIntentId };
       return { status: 'paying', ...archiveOf(state), authorization };
     }
+    case 'heldPaymentFound': {
+      if (event.requestId !== state.requestId) return state;
+      const { paymentIntentId, amountAuthorizedCents, placesAuthorized, placesResolved } = event;
+      const authorization = {
+        kind: 'held' as const,
+        paymentIntentId,
+        amountAuthorizedCents,
+        placesAuthorized,
+        placesResolved,
+      };
+      return { status: 'paying', ...archiveOf(state), authorization };
+    }
     case 'intentFailed':
       if (event.requestId !== state.requestId) return state;
       return {
@@ -233,14 +245,23 @@ function fromAwaitingIntent(state: StateIn<'awaitingIntent'>, event: AppEvent): 
   }
 }
 
+/** A held payment is set aside for a new intent: "Use a New Card Instead", or it was lost. */
+function newPayment(state: StateIn<'paying' | 'authorizing'>, requestId: number): AppState {
+  if (state.authorization.kind !== 'held') return state;
+  return { status: 'awaitingIntent', ...archiveOf(state), requestId };
+}
+
 function fromPaying(state: StateIn<'paying'>, event: AppEvent): AppState {
   switch (event.type) {
     case 'authorizationSubmitted':
-      if (state.authorization.kind !== 'card') return state;
+      // A card's confirmation, or the check that a held payment is still open and free.
+      if (state.authorization.kind === 'free') return state;
       return { ...state, status: 'authorizing' };
     case 'paymentAuthorized':
       if (state.authorization.kind !== 'free') return state;
       return startConversion(state);
+    case 'newPaymentRequested':
+      return newPayment(state, event.requestId);
     default:
       return leavePaymentView(state, event);
   }
@@ -252,6 +273,8 @@ function fromAuthorizing(state: StateIn<'authorizing'>, event: AppEvent): AppSta
       return { ...state, status: 'paying' };
     case 'paymentAuthorized':
       return startConversion(state);
+    case 'newPaymentRequested':
+      return newPayment(state, event.requestId);
     default:
       return state;
   }

@@ -237,3 +237,15 @@ export function distinctLookupRefusals(refusals: readonly Refusal[], paid: boole
     return true;
   });
 }
+
+/** "Convert with the Held Payment", but another tab's run took the hold first: a new one is asked. */
+export const HELD_PAYMENT_IN_USE_TEXT =
+  'The payment held from your last visit is in use in another tab, so it cannot be used here. Authorize a new payment to convert.';
+
+/** "Convert with the Held Payment", but the hold was settled meanwhile (by the server's sweep). */
+export const HELD_PAYMENT_SETTLED_TEXT =
+  'The payment held from your last visit was settled meanwhile, so it cannot be used for this conversion. Authorize a new payment to convert.';
+
+/** "Convert with the Held Payment", but the API could not say whether the hold is still open. */
+export const HELD_PAYMENT_UNCHECKED_TEXT =
+  'Could not check the payment held from your last visit: the server did not answer. Try again in a moment.';

@@ -31,9 +31,29 @@ export interface Archive {
   converted: readonly string[];
 }
 
-/** Leave to convert: free (under the minimum charge) or a card authorization held by an intent. */
+/**
+ * Leave to convert: free (under the minimum charge), a card authorization held by an intent, or
+ * the hold an earlier visit left open for the same lists of the same archive ({@link HeldPayment}).
+ */
 export type Authorization =
-  { kind: 'free' } | { kind: 'card'; clientSecret: string; paymentIntentId: string };
+  | { kind: 'free' }
+  | { kind: 'card'; clientSecret: string; paymentIntentId: string }
+  | ({ kind: 'held' } & HeldPayment);
+
+/**
+ * A payment an earlier visit authorized for lists of this archive and left open (a reload, a
+ * closed tab): a run of the same lists, or some of them, can use it instead of a new hold. Its
+ * allowance counts distinct links, so the places it already found cost nothing again, and the
+ * capture charges for every place found with it once (product.md "Money").
+ */
+export interface HeldPayment {
+  paymentIntentId: string;
+  amountAuthorizedCents: number;
+  /** The places it authorized: the capture's `totalCount`, whatever this run's selection. */
+  placesAuthorized: number;
+  /** The server's count of places it found so far (both visits' capture charges at least these). */
+  placesResolved: number;
+}
 
 /** The processing statuses of the seed between idle and complete: the worker's stages. */
 export type ProcessingStage = ConversionStage;
@@ -126,6 +146,11 @@ export interface LastVisit {
   settledAt: number | null;
   /** "Settle it now" failed: what to say. */
   error: string | null;
+  /**
+   * The name of the archive the payment was for, when its note says (notes of earlier versions of
+   * the page do not): while it is held, a run of the same lists of that archive may use it.
+   */
+  archiveName: string | null;
 }
 
 /**
@@ -210,6 +235,13 @@ export type AppEvent =
   | { type: 'intentCreated'; requestId: number; clientSecret: string; paymentIntentId: string }
   /** The intent was refused or could not be made: `message` says why and what to do. */
   | { type: 'intentFailed'; requestId: number; message: string }
+  /** Instead of a new intent: the hold an earlier visit left for these lists is still open. */
+  | ({ type: 'heldPaymentFound'; requestId: number } & HeldPayment)
+  /**
+   * "Use a New Card Instead", or the held payment could not be used after all (settled meanwhile,
+   * in use in another tab): a new intent is asked for.
+   */
+  | { type: 'newPaymentRequested'; requestId: number }
   | { type: 'selectionResumed' }
   | { type: 'authorizationSubmitted' }
   | { type: 'authorizationFailed' }

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { Api, PaymentStatus } from '../../api/client';
@@ -41,6 +41,7 @@ function show(
       settling: false,
       settledAt: null,
       error: null,
+      archiveName: null,
       ...visit,
     }),
   );
@@ -120,6 +121,21 @@ describe('LastVisitCard', () => {
     await act(() => reloaded.effects.recallLastPayment());
     screen.getByRole('region', { name: 'Your last visit’s payment was settled' });
     expect(receiptLines()).toEqual(settled);
+  });
+
+  it('an open hold whose note names its archive says a run of the same lists of it can use the hold', () => {
+    show({ payment: OPEN, archiveName: 'takeout-20250101.zip' });
+    expect(screen.getByRole('region').textContent).toContain(
+      'To convert the same lists of takeout-20250101.zip again, choose that file before then: the payment step offers this hold, so the places already found are not charged twice.',
+    );
+  });
+
+  it('says nothing of using the hold again when its note does not name the archive, or once it is settled', () => {
+    show({ payment: OPEN });
+    expect(screen.getByRole('region').textContent).not.toContain('choose that file');
+    cleanup();
+    show({ payment: SETTLED, archiveName: 'takeout-20250101.zip' });
+    expect(screen.getByRole('region').textContent).not.toContain('choose that file');
   });
 
   it('an open hold of a run that finished says so, not that its files are gone', () => {

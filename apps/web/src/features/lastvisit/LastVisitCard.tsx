@@ -119,6 +119,9 @@ function OpenPayment({ visit }: { visit: LastVisit }) {
           : `Your last conversion finished (${formatPlaces(visit.converted)} converted), but its payment was not settled, so ${formatUsd(payment.amountAuthorizedCents)} is still held (authorized, not charged) on your card.`}
       </p>
       <p>{`The server settles it by itself ${when}: ${outcome}. Settle it now to release the hold sooner.`}</p>
+      {visit.archiveName !== null && (
+        <p>{`To convert the same lists of ${visit.archiveName} again, choose that file before then: the payment step offers this hold, so the places already found are not charged twice.`}</p>
+      )}
       <p className="receipt-reference">{`Reference: ${payment.reference}`}</p>
     </>
   );

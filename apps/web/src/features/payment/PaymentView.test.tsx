@@ -106,4 +106,96 @@ describe('payment view', () => {
       'Optional: enter your e-mail and phone number in the payment form for faster checkout next time.',
     );
   });
+
+  describe("an earlier visit's hold for these lists", () => {
+    const HELD = {
+      kind: 'held' as const,
+      paymentIntentId: 'pi_left',
+      amountAuthorizedCents: 680,
+      placesAuthorized: 68,
+      placesResolved: 25,
+    };
+    const offered: AppState = { status: 'paying', ...ARCHIVE, authorization: HELD };
+
+    it('is offered in place of the card form: what it holds, what it charges, its reference', () => {
+      mount(<ListDialog />, {
+        state: offered,
+        config: { payments: 'stripe', publishableKey: 'pk_test_x' },
+      });
+      const dialog = screen.getByRole('dialog', { name: 'Payment' });
+      expect(within(dialog).getByText('Maximum charge').nextSibling?.textContent).toBe('$4.00');
+      const note = within(dialog).getByRole('note', {
+        name: 'A payment from your last visit is still held',
+      });
+      expect(note.textContent).toContain(
+        '$6.80 is still held (authorized, not charged) on your card from your last visit, for these lists of this archive. Convert with it: no new hold is placed, and the 25 places already found with it are not charged again.',
+      );
+      expect(note.textContent).toContain(
+        'After the conversion you are charged for the places converted, at $0.10 each, or for every place found with this payment if that is more (each place once), and the rest of the hold is released.',
+      );
+      expect(note.textContent).toContain('Reference: pi_left');
+      // No card form, no authorize-only text of a new hold.
+      expect(within(dialog).queryByText(/faster checkout/)).toBeNull();
+      expect(within(dialog).queryByText(/only authorized \(held\)/)).toBeNull();
+      expect(
+        within(dialog).queryByRole('button', { name: 'Authorize Payment & Convert' }),
+      ).toBeNull();
+    });
+
+    it('the maximum charge counts what it found when that is more than this selection', () => {
+      const found = { ...HELD, placesResolved: 60 };
+      mount(<ListDialog />, {
+        state: { ...offered, authorization: found } as AppState,
+        config: DEMO,
+      });
+      expect(screen.getByText('Maximum charge').nextSibling?.textContent).toBe('$6.00');
+    });
+
+    it('Convert with the Held Payment checks it and converts; Use a New Card Instead asks for an intent', async () => {
+      const asked: string[] = [];
+      const api: Api = {
+        ...UNUSED_API,
+        paymentStatus: async (id) => {
+          asked.push(`status:${id}`);
+          return {
+            status: 'open',
+            amountAuthorizedCents: 680,
+            amountCapturedCents: 0,
+            amountReleasedCents: 0,
+            reference: id,
+            placesAuthorized: 68,
+            placesResolved: 25,
+            settlesAt: null,
+          };
+        },
+        capturePayment: async (request) => {
+          asked.push(`capture:${request.paymentIntentId}:${request.totalCount}`);
+          return { ...CAPTURE_OUTCOME, reference: request.paymentIntentId };
+        },
+        createPaymentIntent: async (cents) => {
+          asked.push(`intent:${cents}`);
+          return { clientSecret: 'pi_new_secret', paymentIntentId: 'pi_new' };
+        },
+      };
+      const converter = fakeConverter();
+      const first = mount(<ListDialog />, { state: offered, config: DEMO, api, converter });
+      await userEvent.click(screen.getByRole('button', { name: 'Convert with the Held Payment' }));
+      await waitFor(() => expect(first.store.getState().state.status).toBe('complete'));
+      expect(converter.calls).toContain(`convert:${ARCHIVE.selected.join('|')}`);
+      expect(asked).toEqual(['status:pi_left', 'capture:pi_left:68']);
+      first.unmount();
+
+      asked.length = 0;
+      const second = mount(<ListDialog />, { state: offered, config: DEMO, api });
+      await userEvent.click(screen.getByRole('button', { name: 'Use a New Card Instead' }));
+      await waitFor(() =>
+        expect(second.store.getState().state).toMatchObject({
+          status: 'paying',
+          authorization: { kind: 'card', paymentIntentId: 'pi_new' },
+        }),
+      );
+      expect(asked).toEqual(['intent:400']);
+      screen.getByRole('button', { name: 'Authorize Payment & Convert' });
+    });
+  });
 });

@@ -9,6 +9,7 @@ import { selectedPlaces } from '../../state/machine';
 import type { StateIn } from '../../state/types';
 import { DemoPanel } from './DemoPanel';
 import { FreePanel } from './FreePanel';
+import { HeldPanel } from './HeldPanel';
 
 /** Stripe.js and its React bindings load only when a card form is really needed. */
 const StripePanel = lazy(() => import('./StripePanel'));
@@ -21,8 +22,13 @@ export function PaymentView({ state }: { state: PaymentState }) {
   const config = useApp((store) => store.config.value);
   // The places that can be placed: the table multiplies out to the maximum charge.
   const places = selectedPlaces(state);
-  const maxChargeCents = chargeCents(places);
-  const free = isUnderMinimum(maxChargeCents);
+  const held =
+    'authorization' in state && state.authorization.kind === 'held' ? state.authorization : null;
+  // With an earlier visit's hold, what it found counts too (each place once), up to what it holds.
+  const maxChargeCents = held
+    ? Math.min(held.amountAuthorizedCents, chargeCents(Math.max(places, held.placesResolved)))
+    : chargeCents(places);
+  const free = isUnderMinimum(maxChargeCents) && held === null;
   const busy = state.status === 'authorizing';
 
   function form() {
@@ -35,6 +41,7 @@ export function PaymentView({ state }: { state: PaymentState }) {
     }
     const { authorization } = state;
     if (authorization.kind === 'free') return <FreePanel />;
+    if (authorization.kind === 'held') return <HeldPanel held={authorization} busy={busy} />;
     if (config.payments === 'demo' || config.publishableKey === null) {
       return <DemoPanel busy={busy} />;
     }
@@ -71,7 +78,9 @@ export function PaymentView({ state }: { state: PaymentState }) {
       <Dialog.Description className="dialog-description">
         {free
           ? 'Your selection is small enough to convert for free.'
-          : 'Authorize the maximum charge; you pay only for places that convert.'}
+          : held
+            ? 'The payment held from your last visit covers this selection.'
+            : 'Authorize the maximum charge; you pay only for places that convert.'}
       </Dialog.Description>
       <dl className="price-table">
         <div>
@@ -87,12 +96,12 @@ export function PaymentView({ state }: { state: PaymentState }) {
           <dd>{free ? `${formatUsd(0)} (free)` : formatUsd(maxChargeCents)}</dd>
         </div>
       </dl>
-      {!free && (
+      {!free && !held && (
         <p className="payment-explain">
           {`This amount is only authorized (held) on your card, not charged. After the conversion you are charged only for places that were converted successfully, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each; the rest of the hold is released.`}
         </p>
       )}
-      {!free && config.payments === 'stripe' && (
+      {!free && !held && config.payments === 'stripe' && (
         <p className="payment-hint">
           Optional: enter your e-mail and phone number in the payment form for faster checkout next
           time.

@@ -9,7 +9,7 @@ type Complete = StateIn<'complete'>;
 
 /** True when this run was (or is being) charged: making its files again would be paid again. */
 export function wasPaid(state: Complete): boolean {
-  if (state.authorization.kind !== 'card') return false;
+  if (state.authorization.kind === 'free') return false;
   if (state.capture.kind === 'settled') return state.capture.amountCapturedCents > 0;
   return !isUnderMinimum(chargeCents(state.totals.converted));
 }

@@ -31,7 +31,7 @@ function ResultsView({ state }: { state: StateIn<'complete'> }) {
     .reduce((sum, group) => sum + group.count, 0);
   const moreLists = state.lists.some((list) => isConvertible(list) && !done.has(list.path));
   /** The run had a card payment: a used-up allowance was the payment's, not the free tier's. */
-  const paid = state.authorization.kind === 'card';
+  const paid = state.authorization.kind !== 'free';
 
   return (
     <section className="card results" aria-labelledby="results-title">
