@@ -62,3 +62,39 @@ describe('PaymentOutcome of a capture not settled', () => {
     }
   });
 });
+
+describe('PaymentOutcome of a run with the hold an earlier visit left', () => {
+  const held = {
+    kind: 'held' as const,
+    paymentIntentId: 'pi_left',
+    amountAuthorizedCents: 680,
+    placesAuthorized: 68,
+    placesResolved: 25,
+  };
+
+  it('while its capture is asked, counts what the hold had found: not cancelled, at least that charged', () => {
+    render(
+      <PaymentOutcome authorization={held} capture={{ kind: 'pending' }} totals={totals(3)} />,
+    );
+    const lines = linesOf(screen.getByRole('heading', { level: 3 }).parentElement!);
+    expect(lines.slice(0, 4)).toEqual([
+      'Payment Summary',
+      'Successfully converted: 3 places',
+      'Final charge: $2.50',
+      'The server found the locations of 25 places for this payment, more than the 3 converted here; you are charged for every place it found.',
+    ]);
+  });
+
+  it('converting more than it had found, is charged for the places converted', () => {
+    render(
+      <PaymentOutcome authorization={held} capture={{ kind: 'pending' }} totals={totals(37)} />,
+    );
+    const lines = linesOf(screen.getByRole('heading', { level: 3 }).parentElement!);
+    expect(lines.slice(0, 3)).toEqual([
+      'Payment Summary',
+      'Successfully converted: 37 places',
+      'Final charge: $3.70',
+    ]);
+    expect(lines.join(' ')).not.toContain('more than the');
+  });
+});

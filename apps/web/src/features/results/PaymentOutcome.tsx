@@ -28,6 +28,10 @@ interface PaymentOutcomeProps {
 export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcomeProps) {
   const converted = totals.converted;
   const finalCents = chargeCents(converted);
+  // A held payment's capture charges at least the places it had found when it was taken up (the
+  // server's count is the floor): until its answer, that is the least it will charge.
+  const floorCents = authorization.kind === 'held' ? chargeCents(authorization.placesResolved) : 0;
+  const expectedCents = Math.max(finalCents, floorCents);
 
   if (authorization.kind === 'free') {
     return (
@@ -42,7 +46,7 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
   const cancelled =
     capture.kind === 'settled'
       ? capture.cancelled
-      : isUnderMinimum(finalCents) && capture.kind === 'pending';
+      : isUnderMinimum(expectedCents) && capture.kind === 'pending';
   if (cancelled) {
     return (
       <div className="payment-outcome is-cancelled">
@@ -66,7 +70,7 @@ export function PaymentOutcome({ authorization, capture, totals }: PaymentOutcom
   if (capture.kind === 'failed')
     return <UnsettledPayment capture={capture} converted={converted} />;
 
-  const charged = capture.kind === 'settled' ? capture.amountCapturedCents : finalCents;
+  const charged = capture.kind === 'settled' ? capture.amountCapturedCents : expectedCents;
   return (
     <div className="payment-outcome">
       <h3>Payment Summary</h3>
