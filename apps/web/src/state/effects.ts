@@ -726,6 +726,7 @@ export function createEffects({
     };
     if (paymentIntentId === null) return authorizeAndConvert();
     passedPayments.add(paymentIntentId);
+    notOffered.add(paymentIntentId);
     notePayment(paymentIntentId);
     await holdingPayment(paymentIntentId, authorizeAndConvert);
   }

@@ -1193,9 +1193,18 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
     await effects.authorize(async () => ({ ok: true }));
     // Its capture failed: the note stays, open, for these lists of this archive.
     expect(recallPayment(notes, 'pi_123', NOW)).toMatchObject(PAID_FOR);
+    // The same list chosen again: its note fits it, yet it is this page's own payment.
     effects.convertMore(true);
+    store.getState().send({ type: 'allListsDeselected' });
     store.getState().send({ type: 'listToggled', path: LISTS[0]!.path });
+    expect(store.getState().state).toMatchObject({
+      status: 'selecting',
+      selected: ARCHIVE.selected,
+    });
     await effects.proceedToPayment();
-    expect(store.getState().state).toMatchObject({ authorization: { kind: 'card' } });
+    expect(store.getState().state).toMatchObject({
+      status: 'paying',
+      authorization: { kind: 'card', paymentIntentId: 'pi_new' },
+    });
   });
 });
