@@ -30,6 +30,10 @@ const effects = createEffects({
 
 void effects.loadConfig();
 void effects.recallLastPayment();
+// Back on the tab: a payment the last-visit card shows as held may have been settled meanwhile.
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') void effects.refreshLastPayment();
+});
 window.addEventListener('pagehide', (event) => {
   if (!event.persisted) effects.dispose();
 });

@@ -555,6 +555,7 @@ export function createEffects({
       if (shown?.settling && shown.payment.reference === id) continue;
       if (locks && (await locks.held(paymentLockName(id)).catch(() => true))) continue;
       const payment = await statusNow(id);
+      if (payment !== null) showFresh(payment);
       if (payment?.status !== 'open' || payment.placesAuthorized < places) continue;
       return {
         paymentIntentId: id,
@@ -617,6 +618,7 @@ export function createEffects({
         return;
       }
       if (payment.status !== 'open') {
+        showFresh(payment);
         lost = HELD_PAYMENT_SETTLED_TEXT;
         return;
       }
@@ -632,6 +634,34 @@ export function createEffects({
     });
     const why: string | null = free ? lost : HELD_PAYMENT_IN_USE_TEXT;
     if (why !== null) await setHeldAside(id, why);
+  }
+
+  /**
+   * Shows `payment` as the API just said it stands on the last-visit card, when the card shows that
+   * payment as open and is not settling it: another tab, or the server's sweep, may have settled it
+   * since the card was shown. A receipt keeps the date a page of this browser noted, if any.
+   */
+  function showFresh(payment: PaymentStatus): void {
+    const visit = store.getState().lastVisit;
+    if (visit === null || visit.settling || visit.payment.status !== 'open') return;
+    if (visit.payment.reference !== payment.reference || payment.status === 'not_authorized')
+      return;
+    const settledAt =
+      payment.status === 'open'
+        ? null
+        : (recallPayment(notes, payment.reference, now())?.settledAt ?? null);
+    store.getState().lastVisitChanged({ ...visit, payment, settledAt });
+  }
+
+  /**
+   * The page is shown again: the last-visit card's open payment is asked about again, so a hold
+   * settled meanwhile (by the server, or "Settle it now" in another tab) is not shown as held.
+   */
+  async function refreshLastPayment(): Promise<void> {
+    const visit = store.getState().lastVisit;
+    if (visit === null || visit.settling || visit.payment.status !== 'open') return;
+    const payment = await statusNow(visit.payment.reference);
+    if (payment !== null) showFresh(payment);
   }
 
   /**
@@ -877,6 +907,7 @@ export function createEffects({
     loadConfig,
     authorize,
     recallLastPayment,
+    refreshLastPayment,
     settleLastPayment,
 
     /**

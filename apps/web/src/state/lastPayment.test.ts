@@ -893,6 +893,57 @@ describe('a payment an earlier visit left', () => {
     });
   });
 
+  it('shown again (the tab back in view), says how it stands now: settled meanwhile elsewhere, its receipt', async () => {
+    const notes = notedNotes();
+    let status = OPEN;
+    let asked = 0;
+    const { store, effects } = setup(
+      {
+        paymentStatus: async () => {
+          asked += 1;
+          return status;
+        },
+      },
+      notes,
+    );
+    await effects.recallLastPayment();
+    expect(store.getState().lastVisit?.payment.status).toBe('open');
+    // Another tab's "Settle it now" noted when it saw the receipt.
+    rememberPayment(notes, { ...NOTED, settledAt: NOW - 5_000 });
+    status = CAPTURED;
+    await effects.refreshLastPayment();
+    expect(store.getState().lastVisit).toMatchObject({
+      payment: CAPTURED,
+      settledAt: NOW - 5_000,
+      settling: false,
+    });
+    // A receipt is not asked about again.
+    await effects.refreshLastPayment();
+    expect(asked).toBe(2);
+  });
+
+  it('shown again while it is still held, or while it is being settled here: nothing changes', async () => {
+    let asked = 0;
+    const { store, effects } = setup(
+      {
+        paymentStatus: async () => {
+          asked += 1;
+          return OPEN;
+        },
+      },
+      notedNotes(),
+    );
+    await effects.refreshLastPayment();
+    expect(asked).toBe(0);
+    await effects.recallLastPayment();
+    const shown = store.getState().lastVisit!;
+    await effects.refreshLastPayment();
+    expect(store.getState().lastVisit).toEqual(shown);
+    store.getState().lastVisitChanged({ ...shown, settling: true });
+    await effects.refreshLastPayment();
+    expect(asked).toBe(2);
+  });
+
   it('"Not now" hides an open payment but keeps its note for the next visit', async () => {
     const notes = notedNotes();
     const { store, effects } = setup({ paymentStatus: async () => OPEN }, notes);
@@ -1087,6 +1138,17 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
     await effects.proceedToPayment();
     expect(store.getState().state).toMatchObject({ authorization: { kind: 'card' } });
     expect(intents).toHaveLength(1);
+  });
+
+  it('found settled when the selection proceeds, is shown settled on the last-visit card too', async () => {
+    let status: PaymentStatus = { ...HELD_OPEN, reference: 'pi_left' };
+    const { store, effects } = heldSetup({ paymentStatus: async () => status });
+    await effects.recallLastPayment();
+    expect(store.getState().lastVisit?.payment.status).toBe('open');
+    status = { ...CAPTURED, reference: 'pi_left' };
+    await effects.proceedToPayment();
+    expect(store.getState().state).toMatchObject({ authorization: { kind: 'card' } });
+    expect(store.getState().lastVisit?.payment).toEqual(status);
   });
 
   it('is not offered while another tab uses it (its lock is held), nor asked about', async () => {
