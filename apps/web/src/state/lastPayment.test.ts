@@ -150,6 +150,18 @@ function fakePauses() {
 
 const networkError = () => new TypeError('Failed to fetch');
 
+/** A `paymentStatus` that answers `answer()` ({@link OPEN} by default) and counts the calls. */
+function countedStatus(answer: () => PaymentStatus = () => OPEN) {
+  const counted = {
+    asked: 0,
+    paymentStatus: async () => {
+      counted.asked += 1;
+      return answer();
+    },
+  };
+  return counted;
+}
+
 const refusedBy = (status: number, code: string) =>
   new ApiRequestError(status, `${status}: ${code}`, {
     status,
@@ -664,21 +676,18 @@ describe('an authorization whose answer was lost', () => {
   });
 
   it('asks the API nothing more after a refusal that says the payment was not authorized', async () => {
-    let asked = 0;
+    const status = countedStatus();
     const { store, effects } = setup(
       {
         demoAuthorize: () => Promise.reject(refusedBy(402, 'payment_declined')),
-        paymentStatus: async () => {
-          asked += 1;
-          return OPEN;
-        },
+        paymentStatus: status.paymentStatus,
       },
       memoryNotes(),
       null,
       STATES.paying,
     );
     await effects.authorizeDemo();
-    expect(asked).toBe(0);
+    expect(status.asked).toBe(0);
     expect(store.getState().state.status).toBe('paying');
   });
 
@@ -895,22 +904,14 @@ describe('a payment an earlier visit left', () => {
 
   it('shown again (the tab back in view), says how it stands now: settled meanwhile elsewhere, its receipt', async () => {
     const notes = notedNotes();
-    let status = OPEN;
-    let asked = 0;
-    const { store, effects } = setup(
-      {
-        paymentStatus: async () => {
-          asked += 1;
-          return status;
-        },
-      },
-      notes,
-    );
+    let standing = OPEN;
+    const status = countedStatus(() => standing);
+    const { store, effects } = setup({ paymentStatus: status.paymentStatus }, notes);
     await effects.recallLastPayment();
     expect(store.getState().lastVisit?.payment.status).toBe('open');
     // Another tab's "Settle it now" noted when it saw the receipt.
     rememberPayment(notes, { ...NOTED, settledAt: NOW - 5_000 });
-    status = CAPTURED;
+    standing = CAPTURED;
     await effects.refreshLastPayment();
     expect(store.getState().lastVisit).toMatchObject({
       payment: CAPTURED,
@@ -919,29 +920,26 @@ describe('a payment an earlier visit left', () => {
     });
     // A receipt is not asked about again.
     await effects.refreshLastPayment();
-    expect(asked).toBe(2);
+    expect(status.asked).toBe(2);
   });
 
   it('shown again while it is still held, or while it is being settled here: nothing changes', async () => {
-    let asked = 0;
+    const status = countedStatus();
     const { store, effects } = setup(
       {
-        paymentStatus: async () => {
-          asked += 1;
-          return OPEN;
-        },
+        paymentStatus: status.paymentStatus,
       },
       notedNotes(),
     );
     await effects.refreshLastPayment();
-    expect(asked).toBe(0);
+    expect(status.asked).toBe(0);
     await effects.recallLastPayment();
     const shown = store.getState().lastVisit!;
     await effects.refreshLastPayment();
     expect(store.getState().lastVisit).toEqual(shown);
     store.getState().lastVisitChanged({ ...shown, settling: true });
     await effects.refreshLastPayment();
-    expect(asked).toBe(2);
+    expect(status.asked).toBe(2);
   });
 
   it('"Not now" hides an open payment but keeps its note for the next visit', async () => {
@@ -978,19 +976,16 @@ describe('a payment an earlier visit left', () => {
   });
 
   it('is not touched while another tab runs its conversion (that tab holds its lock)', async () => {
-    let asked = 0;
+    const status = countedStatus();
     const { store, effects } = setup(
       {
-        paymentStatus: async () => {
-          asked += 1;
-          return OPEN;
-        },
+        paymentStatus: status.paymentStatus,
       },
       notedNotes(),
       fakeLocks([paymentLockName('pi_left')]),
     );
     await effects.recallLastPayment();
-    expect(asked).toBe(0);
+    expect(status.asked).toBe(0);
     expect(store.getState().lastVisit).toBeNull();
   });
 });
@@ -1109,13 +1104,10 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
     ['fewer places than chosen', { ...HELD_NOTE, places: 39 }],
     ['a note of an earlier version (no archive)', NOTED],
   ])('is not offered for %s: a new intent is made', async (_, note) => {
-    let asked = 0;
+    const status = countedStatus(() => HELD_OPEN);
     const { store, effects, intents } = heldSetup(
       {
-        paymentStatus: async () => {
-          asked += 1;
-          return HELD_OPEN;
-        },
+        paymentStatus: status.paymentStatus,
       },
       note,
     );
@@ -1125,7 +1117,7 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
       authorization: { kind: 'card', paymentIntentId: 'pi_new' },
     });
     expect(intents).toEqual([4_000 / 10]);
-    expect(asked).toBe(0);
+    expect(status.asked).toBe(0);
   });
 
   it.each([
@@ -1152,13 +1144,10 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
   });
 
   it('is not offered while another tab uses it (its lock is held), nor asked about', async () => {
-    let asked = 0;
+    const status = countedStatus(() => HELD_OPEN);
     const { store, effects, intents } = heldSetup(
       {
-        paymentStatus: async () => {
-          asked += 1;
-          return HELD_OPEN;
-        },
+        paymentStatus: status.paymentStatus,
       },
       HELD_NOTE,
       fakeLocks([paymentLockName('pi_left')]),
@@ -1166,7 +1155,7 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
     await effects.proceedToPayment();
     expect(store.getState().state).toMatchObject({ authorization: { kind: 'card' } });
     expect(intents).toHaveLength(1);
-    expect(asked).toBe(0);
+    expect(status.asked).toBe(0);
   });
 
   it('settled between the offer and the click: set aside for a new intent, and the toast says why', async () => {
@@ -1218,12 +1207,9 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
   });
 
   it('"Use a New Card Instead" leaves it as it is and makes a new intent; it is not offered again here', async () => {
-    let asked = 0;
+    const status = countedStatus(() => HELD_OPEN);
     const { store, effects, intents, notes } = heldSetup({
-      paymentStatus: async () => {
-        asked += 1;
-        return HELD_OPEN;
-      },
+      paymentStatus: status.paymentStatus,
     });
     await effects.proceedToPayment();
     await effects.useNewCard();
@@ -1235,7 +1221,7 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
     expect(notes.items.has(LEFT_KEY)).toBe(true);
     store.getState().send({ type: 'selectionResumed' });
     await effects.proceedToPayment();
-    expect(asked).toBe(1);
+    expect(status.asked).toBe(1);
     expect(intents).toHaveLength(2);
   });
 
