@@ -5,7 +5,8 @@
  * - `dist/main.js`: the run (`src/main.ts`) with the converter, the resolver and their
  *   dependencies, as ES modules, so a run reads a few modules instead of a hundred. What only lookups
  *   need (the resolver, undici, the cache file's reader) is split into a chunk that
- *   `openLocalLookups` imports when a run has links to look up; offline runs never read it.
+ *   `openLocalLookups` imports when a run has links to look up; offline runs never read it. The tar
+ *   reader (modern-tar) is another chunk, imported only for a `.tgz` (`src/tar-archive.ts`).
  */
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

@@ -10,7 +10,7 @@ export function helpText(cacheFile: string): string {
 Maps, KMZ, GPX (Organic Maps, OsmAnd, GPS apps), GeoJSON and CSV with coordinates
 
 Usage:
-  placeport convert <archive.zip> --out <dir> [options]
+  placeport convert <archive.zip | archive.tgz> --out <dir> [options]
   placeport convert <list - failed-places.csv> --out <dir> [options]   (retry an earlier run's failures)
   placeport --help
   placeport --version
@@ -18,7 +18,7 @@ Usage:
 Getting the archive: at https://takeout.google.com, deselect all, then select "Saved" (your saved
 lists) and "Maps (your places)" (your starred places), and export. Both are converted: the lists
 (Saved/*.csv) and the starred places (Saved Places.json); a list with nothing in it is reported as
-empty.
+empty. Takeout's file type may be .zip (its default) or .tgz: placeport reads both.
 
 Most links in a Takeout export name a place but carry no coordinates. placeport looks them up
 itself, from your own computer: it reads each place's public Google Maps page (which Google serves

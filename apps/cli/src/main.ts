@@ -51,6 +51,7 @@ import {
   type RetryInput,
 } from './outputs.js';
 import { createProgressLine, type ProgressLine } from './progress.js';
+import { checkTarSize, readTarAsZip, tarKindOf } from './tar-archive.js';
 import {
   apiProblemSentences,
   formatSummary,
@@ -183,7 +184,7 @@ export async function runCommand(
 
 /** What the CLI reads: a Takeout archive, or a failed-places CSV of an earlier run to retry. */
 const INPUT_MESSAGE =
-  'Give a ZIP file from Google Takeout with your saved places, or a failed-places CSV to retry.';
+  'Give a ZIP (or .tgz) file from Google Takeout with your saved places, or a failed-places CSV to retry.';
 
 /**
  * The lists `--list` names, in that order, each once (a list named twice, by its name and by its
@@ -258,7 +259,8 @@ async function readLists(
   }
   const isZip = /\.zip$/i.test(command.archive);
   const isCsv = /\.csv$/i.test(command.archive);
-  if (!isZip && !isCsv) throw new ConverterError('not-a-zip', INPUT_MESSAGE);
+  const tar = tarKindOf(command.archive);
+  if (!isZip && !isCsv && !tar) throw new ConverterError('not-a-zip', INPUT_MESSAGE);
   const isRetry =
     isCsv &&
     path
@@ -268,19 +270,24 @@ async function readLists(
   const retry = isRetry ? await retryInput(command.archive) : undefined;
   if (info && isZip) checkArchiveSize(info.size, LIMITS);
   if (info && isCsv) checkCsvSize(info.size, command.archive);
-  const bytes = await readFile(command.archive).catch((error: NodeJS.ErrnoException) => {
-    throw new ConverterError(
-      'extract-failed',
-      error.code === 'ENOENT'
-        ? `File not found: ${command.archive}`
-        : `Could not read ${command.archive}.`,
-    );
-  });
+  if (info && tar) checkTarSize(info.size);
+  // A .tgz is read as a stream and its lists repacked as a ZIP, read as a Takeout ZIP is.
+  const bytes = await (tar ? readTarAsZip(command.archive, tar) : readFile(command.archive)).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error instanceof ConverterError) throw error;
+      throw new ConverterError(
+        'extract-failed',
+        error.code === 'ENOENT'
+          ? `File not found: ${command.archive}`
+          : `Could not read ${command.archive}.`,
+      );
+    },
+  );
   // A failed-places CSV's files are named after the list it came from, as a retry: `Want to go -
   // failed-places.csv` writes `Want to go (retry).kml` (see `planOutputs`).
   let lists: InspectedList[];
   try {
-    ({ lists } = isZip
+    ({ lists } = !isCsv
       ? inspectArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
           inflate: zlibInflate,
           release: releaseBytes,

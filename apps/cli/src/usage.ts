@@ -22,7 +22,10 @@ export type LookupMode =
 /** A `convert` command, checked. */
 export interface ConvertCommand {
   kind: 'convert';
-  /** A Takeout archive (`.zip`), or a failed-places CSV of an earlier run to retry. */
+  /**
+   * A Takeout archive (`.zip`, or `.tgz` when Takeout was asked for that file type), or a
+   * failed-places CSV of an earlier run to retry.
+   */
   archive: string;
   out: string;
   /** File formats to write, in order, without repeats (default `kml`). */
@@ -43,7 +46,8 @@ export interface ConvertCommand {
 export type Command = { kind: 'help'; toStdout: boolean } | { kind: 'version' } | ConvertCommand;
 
 /** What a conversion's command line looks like, for the refusal of one that is not. */
-const CONVERT_USAGE = 'expected "convert <archive.zip | failed-places.csv> --out <dir>"';
+const CONVERT_USAGE =
+  'expected "convert <archive.zip | archive.tgz | failed-places.csv> --out <dir>"';
 
 /**
  * Node's own words for an option `parseArgs` refused, as a sentence naming the option (its text

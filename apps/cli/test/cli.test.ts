@@ -92,7 +92,8 @@ describe('placeport CLI', () => {
   it('prints help and exits 0', async () => {
     const result = await run(['--help']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('placeport convert <archive.zip> --out <dir>');
+    expect(result.stdout).toContain('placeport convert <archive.zip | archive.tgz> --out <dir>');
+    expect(result.stdout).toContain("Takeout's file type may be .zip (its default) or .tgz");
     for (const option of [
       '--google-maps-api-key',
       '--offline',
@@ -160,7 +161,10 @@ describe('placeport CLI', () => {
         '--bogus is not an option of placeport',
       ],
       [['convert', archive, '--json', '--out'], '--out needs a value'],
-      [['--json'], 'expected "convert <archive.zip | failed-places.csv> --out <dir>"'],
+      [
+        ['--json'],
+        'expected "convert <archive.zip | archive.tgz | failed-places.csv> --out <dir>"',
+      ],
       [
         ['convert', archive, '--out', out, '--offline', '--api', api, '--json'],
         '--offline and --api cannot be used together: choose one',
@@ -224,7 +228,7 @@ describe('placeport CLI', () => {
     expect(notZip).toMatchObject({
       code: 1,
       stderr:
-        'placeport: Give a ZIP file from Google Takeout with your saved places, or a failed-places CSV to retry.\n',
+        'placeport: Give a ZIP (or .tgz) file from Google Takeout with your saved places, or a failed-places CSV to retry.\n',
     });
     const missingCsv = await run(['convert', path.join(dir, 'places.csv'), '--out', dir]);
     expect(missingCsv.code).toBe(1);

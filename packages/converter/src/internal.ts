@@ -25,8 +25,9 @@ export {
   WEAK_EVIDENCE_MAX_METRES,
 } from './core/s2.js';
 export { isValidCoordinate } from './core/latlng.js';
-export { MAX_URL_LENGTH } from './core/limits.js';
-export { checkArchiveSize } from './core/archive.js';
+export { describeBytes, MAX_URL_LENGTH } from './core/limits.js';
+export { checkArchiveSize, entryInterest, looksLikeStarredStart } from './core/archive.js';
+export { STARRED_SNIFF_BYTES } from './core/saved-places-json.js';
 export { decodeCsvFile, type CsvFileEncoding } from './core/csv.js';
 
 // File names and text as the CLI writes them.

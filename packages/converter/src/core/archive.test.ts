@@ -2,6 +2,7 @@ import { makeZipBomb } from '@placeport/testkit';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readArchive } from '../inspect.js';
+import { entryInterest, looksLikeStarredStart } from './archive.js';
 import { ConverterError, MESSAGES } from './errors.js';
 import { LIMITS } from './limits.js';
 
@@ -478,3 +479,41 @@ function findBytes(haystack: Uint8Array, needle: Uint8Array): number {
   }
   throw new Error('not found');
 }
+
+describe("entries of an archive read from another container (the CLI's .tgz)", () => {
+  it('keeps every CSV and the starred places whole, sniffs other JSON, skips the rest', () => {
+    expect(
+      [
+        'Takeout/Saved/Want to go.csv',
+        'Takeout/Saved/Favourite images.csv',
+        'Takeout/Fit/Daily.CSV',
+        'Takeout/Maps (your places)/Saved Places.json',
+        'Takeout/Maps (Meine Orte)/Gespeicherte Orte.json',
+        'Takeout/Saved/',
+        '__MACOSX/Takeout/Saved/._Want to go.csv',
+        'Takeout/Google Photos/IMG_0001.jpg',
+        'Takeout/archive_browser.html',
+      ].map(entryInterest),
+    ).toEqual([
+      'whole',
+      'whole',
+      'whole',
+      'whole',
+      'start',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('tells the starred places from other JSON by their start', () => {
+    const starred =
+      '{"type":"FeatureCollection","features":[{"geometry":{"coordinates":[2.29,48.85],"type":"Point"},"properties":{"google_maps_url":"http://maps.google.com/?cid=1","location":{"name":"Ort"}},"type":"Feature"}]}';
+    expect(looksLikeStarredStart(strToU8(starred))).toBe(true);
+    expect(looksLikeStarredStart(strToU8('{"reviews":[]}'))).toBe(false);
+    expect(looksLikeStarredStart(strToU8('{"type":"FeatureCollection","features":[]}'))).toBe(
+      false,
+    );
+  });
+});

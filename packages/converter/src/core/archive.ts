@@ -85,6 +85,26 @@ function isStarredEntry(bytes: Uint8Array, zip: ZipEntry, limits: Limits): boole
   }
 }
 
+/**
+ * What an archive read from another container (the CLI's `.tgz`, repacked as a ZIP for
+ * {@link eachCsvEntry}) must keep of an entry for the lists to be chosen as in Takeout's ZIP:
+ * `whole` for a CSV (a list, an image or page list, or another product's CSV, whose start tells
+ * whether its folder holds lists) and for the starred places by their English name; `start` for
+ * another `.json`, kept only when its first {@link STARRED_SNIFF_BYTES} bytes look like the starred
+ * places ({@link looksLikeStarredStart}); undefined for the rest (folders, macOS metadata, photos,
+ * other files), which a ZIP's reader never inflates either.
+ */
+export function entryInterest(path: string): 'whole' | 'start' | undefined {
+  if (isDirectory({ name: path }) || isMacMetadata(path)) return undefined;
+  if (isCsvPath(path) || isSavedPlacesJsonPath(path)) return 'whole';
+  return isJsonPath(path) ? 'start' : undefined;
+}
+
+/** Whether a `.json` file whose first bytes are `head` is the starred places (see {@link entryInterest}). */
+export function looksLikeStarredStart(head: Uint8Array): boolean {
+  return looksLikeSavedPlacesJson(utf8.decode(head.subarray(0, STARRED_SNIFF_BYTES)));
+}
+
 function isCsvPath(path: string): boolean {
   return fileNameFromPath(path).toLowerCase().endsWith('.csv');
 }

@@ -1,0 +1,225 @@
+/**
+ * Google Takeout delivers an export as a `.zip` or, when the person chooses that file type, as a
+ * `.tgz` (a gzipped tar). The CLI reads both: a tar is read as a stream, only the entries the
+ * converter's list rules look at are kept (`entryInterest`: the CSVs, and a `.json` file only when
+ * its start looks like the starred places), and those are repacked, stored, into a ZIP in memory
+ * for the converter's `inspectArchive`. So every rule of a Takeout ZIP (which files are lists, the
+ * starred places, the limits, the messages) holds for a `.tgz` unchanged.
+ *
+ * A tar has no directory to read first, so the whole file is unpacked on the way, photos and all:
+ * what is unpacked is bounded ({@link MAX_TAR_BYTES}), as are the entries counted and the bytes
+ * kept (the converter's `maxEntries` and `maxCsvBytes`).
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { ConverterError, LIMITS, zipFiles, type Limits } from '@placeport/converter';
+import {
+  describeBytes,
+  entryInterest,
+  looksLikeStarredStart,
+  STARRED_SNIFF_BYTES,
+} from '@placeport/converter/internal';
+
+/**
+ * The most bytes a tar may hold once ungzipped: 2 GiB. Takeout's own parts are mostly photos and
+ * videos, which gzip does not shrink, so a part within the archive limit (512 MB) unpacks to little
+ * more; a file that unpacks past this is refused before it takes minutes (a gzip bomb of a few MB
+ * can hold terabytes of zeros).
+ */
+export const MAX_TAR_BYTES = 2 * 1024 * 1024 * 1024;
+
+/** How a tar is wrapped: gzipped (`.tgz`, `.tar.gz`, what Takeout gives) or plain (`.tar`). */
+export type TarKind = 'tgz' | 'tar';
+
+/** The kind of tar a file's name says it is; undefined for any other file. */
+export function tarKindOf(file: string): TarKind | undefined {
+  if (/\.(?:tgz|tar\.gz)$/i.test(file)) return 'tgz';
+  return /\.tar$/i.test(file) ? 'tar' : undefined;
+}
+
+/** What `.tgz` users are told to narrow their export to, as the ZIP's limits say it. */
+const EXPORT_LESS =
+  'Export only "Saved" and "Maps (your places)" from Google Takeout and try again.';
+
+/** Refuses a tar file of `size` bytes past the archive limit, before it is read. */
+export function checkTarSize(size: number, limits: Pick<Limits, 'maxArchiveBytes'> = LIMITS): void {
+  if (size > limits.maxArchiveBytes) {
+    throw new ConverterError(
+      'archive-too-large',
+      `This archive is larger than ${describeBytes(limits.maxArchiveBytes)}. ${EXPORT_LESS}`,
+    );
+  }
+}
+
+/** Options of {@link readTarAsZip}; tests pass smaller limits. */
+export interface TarOptions {
+  limits?: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>;
+  maxTarBytes?: number;
+}
+
+/** An entry kept for the converter: its path in the archive and its bytes. */
+interface KeptEntry {
+  path: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Reads the tar at `file` and returns the entries the converter looks at as a ZIP (stored, not
+ * compressed), to be read by `inspectArchive` as a Takeout ZIP is. `kind` is what the file's name
+ * says, for the messages; the file is read as what its first bytes are. Throws ConverterError:
+ * `not-a-zip` when it is neither gzip nor a tar; `incomplete-zip` when it ends early or is damaged
+ * (a download cut short); `archive-too-large` past {@link MAX_TAR_BYTES} unpacked or past
+ * `maxCsvBytes` kept; `too-many-entries` past `maxEntries`.
+ */
+export async function readTarAsZip(
+  file: string,
+  kind: TarKind,
+  options: TarOptions = {},
+): Promise<Buffer> {
+  const limits = options.limits ?? LIMITS;
+  const maxTarBytes = options.maxTarBytes ?? MAX_TAR_BYTES;
+  const wrapping = await wrappingOf(file);
+  if (wrapping === undefined) throw notATar(kind);
+  // Loaded here, so a run of a ZIP (most runs) never reads the tar reader's module.
+  const { createTarDecoder } = await import('modern-tar');
+  const source = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+  const tar = wrapping === 'tgz' ? source.pipeThrough(new DecompressionStream('gzip')) : source;
+  const entries = tar
+    .pipeThrough(byteCap(maxTarBytes))
+    .pipeThrough(createTarDecoder({ strict: true }));
+  const kept: KeptEntry[] = [];
+  let count = 0;
+  let keptBytes = 0;
+  try {
+    for await (const entry of entries) {
+      count += 1;
+      if (count > limits.maxEntries) {
+        throw new ConverterError(
+          'too-many-entries',
+          `This archive holds more than ${limits.maxEntries.toLocaleString('en-US')} files. ${EXPORT_LESS}`,
+        );
+      }
+      const path = entry.header.name.replace(/^(?:\.\/)+/, '');
+      const { size } = entry.header;
+      const interest = entry.header.type === 'file' ? entryInterest(path) : undefined;
+      // A CSV is kept whole (past what may be kept, it is refused: it may be a list); another JSON
+      // only when its start says it is the starred places, and it is no larger than a list may be.
+      if (interest === 'whole' && size > limits.maxCsvBytes - keptBytes) {
+        throw listsTooLarge(limits);
+      }
+      const wanted =
+        interest === 'whole'
+          ? () => true
+          : interest === 'start' && size <= limits.maxCsvBytes
+            ? looksLikeStarredStart
+            : () => false;
+      const bytes = await readBody(entry.body, wanted);
+      if (bytes === undefined) continue;
+      keptBytes += bytes.length;
+      if (keptBytes > limits.maxCsvBytes) throw listsTooLarge(limits);
+      kept.push({ path, bytes });
+    }
+  } catch (error) {
+    throw tarError(error, kind);
+  }
+  return Buffer.concat(
+    zipFiles(kept.map(({ path, bytes }) => ({ fileName: path, data: bytes, stored: true }))),
+  );
+}
+
+/** The start of a tar ("ustar" at byte 257, POSIX and GNU alike) and of gzip. */
+const USTAR = Buffer.from('ustar');
+const GZIP = Buffer.from([0x1f, 0x8b]);
+
+/**
+ * How the file really is wrapped, whatever its name says: gzip, a plain tar (a browser or a
+ * download manager may have ungzipped a `.tgz` and kept its name), or neither (undefined).
+ */
+async function wrappingOf(file: string): Promise<TarKind | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(512);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    if (bytesRead >= 2 && head.subarray(0, 2).equals(GZIP)) return 'tgz';
+    return bytesRead === 512 && head.subarray(257, 262).equals(USTAR) ? 'tar' : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+function notATar(kind: TarKind): ConverterError {
+  return new ConverterError(
+    'not-a-zip',
+    `This file is not a ${kind === 'tgz' ? '.tgz' : '.tar'} archive. Choose the file you downloaded from Google Takeout (its name starts with "takeout-").`,
+  );
+}
+
+/**
+ * A body read to its end, and kept when `wanted` passes its first {@link STARRED_SNIFF_BYTES}
+ * bytes (or all of it, if shorter); undefined when it does not. A body not kept is still read
+ * through, never cancelled: modern-tar 0.8.6 leaves a later body's read waiting forever when the
+ * archive turns out to be cut short after an earlier body was cancelled (the tests cut a `.tgz` at
+ * every few hundred bytes), and a tar's bytes must be read past anyway to reach the next entry.
+ */
+async function readBody(
+  body: ReadableStream<Uint8Array>,
+  wanted: (head: Uint8Array) => boolean,
+): Promise<Uint8Array | undefined> {
+  const reader = body.getReader();
+  let parts: Uint8Array[] | undefined = [];
+  let length = 0;
+  let judged = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (parts && !done) {
+      parts.push(value);
+      length += value.length;
+    }
+    if (parts && !judged && (done || length >= STARRED_SNIFF_BYTES)) {
+      judged = true;
+      if (!wanted(Buffer.concat(parts, length))) parts = undefined;
+    }
+    if (done) return parts && Buffer.concat(parts, length);
+  }
+}
+
+/** Passes bytes on until more than `max` have gone through, then fails the stream. */
+function byteCap(max: number): TransformStream<Uint8Array, Uint8Array> {
+  let seen = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      seen += chunk.length;
+      if (seen > max) {
+        controller.error(
+          new ConverterError(
+            'archive-too-large',
+            `This archive unpacks to more than ${describeBytes(max)}. ${EXPORT_LESS}`,
+          ),
+        );
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+function listsTooLarge(limits: Pick<Limits, 'maxCsvBytes'>): ConverterError {
+  return new ConverterError(
+    'archive-too-large',
+    `The lists in this archive add up to more than ${describeBytes(limits.maxCsvBytes)} once unpacked. ${EXPORT_LESS}`,
+  );
+}
+
+/**
+ * What a failure while reading a tar means to the person: our own refusals as they are; any other
+ * (gzip or tar ending early, damaged bytes, a tar header that fails its checksum) as a download
+ * cut short, since the file did start as a tar or as gzip ({@link wrappingOf}).
+ */
+function tarError(error: unknown, kind: TarKind): ConverterError {
+  if (error instanceof ConverterError) return error;
+  return new ConverterError(
+    'incomplete-zip',
+    `This file is not a complete ${kind === 'tgz' ? '.tgz' : '.tar'} archive. Download it again from Google Takeout.`,
+  );
+}

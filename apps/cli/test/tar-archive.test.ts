@@ -1,0 +1,209 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { ConverterError, inspectArchive, type InspectedList } from '@placeport/converter';
+import { describeBytes } from '@placeport/converter/internal';
+import { generateTakeout } from '@placeport/testkit';
+import { unzipSync, zipSync } from 'fflate';
+import { packTar, type TarEntry } from 'modern-tar';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_TAR_BYTES, readTarAsZip, tarKindOf } from '../src/tar-archive.js';
+import { run, tempFolder } from './support.js';
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+/** What a reader of the archive sees of its lists. */
+const seen = (lists: readonly InspectedList[]) =>
+  lists.map(({ path, name, kind, rowCount, size }) => ({ path, name, kind, rowCount, size }));
+
+/** A starred-places file in the new format, under the German name Takeout gives it. */
+const STARRED = encode(
+  '{"type":"FeatureCollection","features":[{"geometry":{"coordinates":[2.29,48.85],"type":"Point"},"properties":{"date":"2024-01-01T00:00:00Z","google_maps_url":"http://maps.google.com/?cid=1","location":{"name":"Ort"}},"type":"Feature"}]}',
+);
+
+describe('a Takeout .tgz', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  const takeout = generateTakeout({ seed: 7, coordinatesInUrls: true });
+  /**
+   * Every file of the generated ZIP, after what a whole export holds beside the lists (files
+   * skipped first, so an archive cut short is cut while a list is read after them).
+   */
+  const files: Record<string, Uint8Array> = {
+    'Takeout/Google Photos/IMG_0001.jpg': new Uint8Array(40_000).fill(0xff),
+    // Another product's JSON, larger than the sniffed start: never kept.
+    'Takeout/Maps/Bewertungen.json': encode(`{"reviews":[${'"x",'.repeat(20_000)}"x"]}`),
+    'Takeout/Maps (Meine Orte)/Gespeicherte Orte.json': STARRED,
+    ...unzipSync(takeout.zip),
+  };
+  const entries = (prefix = ''): TarEntry[] => [
+    { header: { name: `${prefix}Takeout/`, type: 'directory', size: 0 } },
+    ...Object.entries(files).map(([name, body]) => ({
+      header: { name: `${prefix}${name}`, size: body.length },
+      body,
+    })),
+  ];
+  const write = async (name: string, bytes: Uint8Array) => {
+    const file = path.join(dir, name);
+    await writeFile(file, bytes);
+    return file;
+  };
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) =>
+        error instanceof ConverterError ? { code: error.code, message: error.message } : error,
+    );
+
+  beforeAll(async () => {
+    ({ dir, remove } = await tempFolder('tar'));
+  });
+  afterAll(() => remove());
+
+  it('is told by its name: .tgz, .tar.gz and .tar, in any case', () => {
+    expect(
+      ['takeout-1.tgz', 'TAKEOUT.TAR.GZ', 'a.tar', 'a.zip', 'a.gz', 'a.tgz.csv'].map(tarKindOf),
+    ).toEqual(['tgz', 'tgz', 'tar', undefined, undefined, undefined]);
+  });
+
+  it('gives the lists the same ZIP gives, keeping only what the list rules read', async () => {
+    const tar = await packTar(entries());
+    const zip = await readTarAsZip(await write('takeout.tgz', gzipSync(tar)), 'tgz');
+    const expected = inspectArchive(new Uint8Array(zipOf(files))).lists;
+    expect(seen(inspectArchive(zip).lists)).toEqual(seen(expected));
+    expect(expected.map((list) => list.kind)).toContain('starred');
+    // The photo and the other JSON were skipped; the HTML index too.
+    expect(Object.keys(unzipSync(zip)).sort()).toEqual(
+      Object.keys(files)
+        .filter((name) => /\.csv$/i.test(name) || name.endsWith('Gespeicherte Orte.json'))
+        .sort(),
+    );
+  });
+
+  it('reads names starting "./", and a .tgz that is already ungzipped (a plain tar)', async () => {
+    const tar = await packTar(entries('./'));
+    const expected = seen(inspectArchive(new Uint8Array(zipOf(files))).lists);
+    const zipped = await readTarAsZip(await write('dot.tgz', gzipSync(tar)), 'tgz');
+    expect(seen(inspectArchive(zipped).lists)).toEqual(expected);
+    const plain = await readTarAsZip(await write('plain.tgz', tar), 'tgz');
+    expect(seen(inspectArchive(plain).lists)).toEqual(expected);
+  });
+
+  it('reads GNU and POSIX tars written by tar itself, long non-ASCII names included', async () => {
+    const root = path.join(dir, 'gnu-tree');
+    const long = `Très long nom de liste — ${'éèà '.repeat(30)}fin`;
+    await mkdir(path.join(root, 'Takeout', 'Saved'), { recursive: true });
+    const list = 'Title,Note,URL,Comment\nA,,"https://www.google.com/maps/search/1.5,2.5",\n';
+    await writeFile(path.join(root, 'Takeout', 'Saved', `${long}.csv`), list);
+    await writeFile(path.join(root, 'Takeout', 'Saved', 'Short.csv'), list);
+    for (const format of ['gnu', 'pax']) {
+      const file = path.join(dir, `${format}.tgz`);
+      await promisify(execFile)('tar', [`--format=${format}`, '-czf', file, '-C', root, 'Takeout']);
+      const names = inspectArchive(await readTarAsZip(file, 'tgz'))
+        .lists.map((l) => l.name)
+        .sort();
+      expect({ format, names }).toEqual({ format, names: [long, 'Short'].sort() });
+    }
+  });
+
+  it('refuses a file that is neither gzip nor tar, and one cut short, with what to do', async () => {
+    const tgz = gzipSync(await packTar(entries()));
+    expect(await refusal(readTarAsZip(await write('fake.tgz', takeout.zip), 'tgz'))).toEqual({
+      code: 'not-a-zip',
+      message:
+        'This file is not a .tgz archive. Choose the file you downloaded from Google Takeout (its name starts with "takeout-").',
+    });
+    const incomplete = {
+      code: 'incomplete-zip',
+      message: 'This file is not a complete .tgz archive. Download it again from Google Takeout.',
+    };
+    // Cut anywhere (inside a header, a list being kept, a file being skipped), gzip or the tar in
+    // it: refused, never a hang, never the lists before the cut passed off as the archive.
+    const tar = await packTar(entries());
+    for (const [name, whole, wrap] of [
+      ['gzip', tgz, (bytes: Uint8Array) => bytes],
+      ['tar', tar, (bytes: Uint8Array) => gzipSync(bytes)],
+    ] as const) {
+      for (let at = 10; at < whole.length - 1024; at += Math.ceil(whole.length / 40)) {
+        const file = await write(`cut-${name}.tgz`, wrap(whole.subarray(0, at)));
+        expect({ name, at, refused: await refusal(readTarAsZip(file, 'tgz')) }).toEqual({
+          name,
+          at,
+          refused: incomplete,
+        });
+      }
+    }
+    // A header whose checksum fails (the first file's name, right after the folder's header).
+    const damaged = new Uint8Array(tar);
+    damaged[512 + 10] = damaged[512 + 10]! ^ 0x20;
+    expect(
+      await refusal(readTarAsZip(await write('damaged.tgz', gzipSync(damaged)), 'tgz')),
+    ).toEqual(incomplete);
+  });
+
+  it('stops at each limit: bytes unpacked, entries, and bytes kept (at the limit it reads)', async () => {
+    expect(MAX_TAR_BYTES).toBe(2 * 1024 ** 3);
+    const tar = await packTar(entries());
+    const file = await write('limits.tgz', gzipSync(tar));
+    const count = Object.keys(files).length + 1;
+    const kept = Object.entries(files)
+      .filter(([name]) => /\.csv$/i.test(name) || name.endsWith('Gespeicherte Orte.json'))
+      .reduce((sum, [, bytes]) => sum + bytes.length, 0);
+    const limits = { maxEntries: count, maxCsvBytes: kept };
+    const read = (options: Parameters<typeof readTarAsZip>[2]) =>
+      refusal(readTarAsZip(file, 'tgz', options));
+    expect(await read({ limits, maxTarBytes: tar.length })).toBeUndefined();
+    expect(await read({ limits, maxTarBytes: tar.length - 1 })).toEqual({
+      code: 'archive-too-large',
+      message: `This archive unpacks to more than ${describeBytes(tar.length - 1)}. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.`,
+    });
+    expect(await read({ limits: { ...limits, maxEntries: count - 1 } })).toEqual({
+      code: 'too-many-entries',
+      message: `This archive holds more than ${count - 1} files. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.`,
+    });
+    expect(await read({ limits: { ...limits, maxCsvBytes: kept - 1 } })).toMatchObject({
+      code: 'archive-too-large',
+      message: expect.stringMatching(/^The lists in this archive add up to more than /),
+    });
+  });
+
+  it('converts a .tgz from the command line to the same files as its ZIP', async () => {
+    const where = { google: 'http://127.0.0.1:9', cacheHome: dir };
+    const zipFile = await write('takeout-cli.zip', zipOf(files));
+    const tgzFile = await write('takeout-cli.tgz', gzipSync(await packTar(entries())));
+    const fromZip = await run(
+      ['convert', zipFile, '--out', path.join(dir, 'z'), '--offline'],
+      where,
+    );
+    const fromTgz = await run(
+      ['convert', tgzFile, '--out', path.join(dir, 't'), '--offline'],
+      where,
+    );
+    expect(fromTgz.code).toBe(fromZip.code);
+    expect(fromTgz.stderr).toBe('');
+    const written = (await readdir(path.join(dir, 'z'), { recursive: true })).sort();
+    expect(written.length).toBeGreaterThan(3);
+    expect((await readdir(path.join(dir, 't'), { recursive: true })).sort()).toEqual(written);
+    for (const name of written.filter((n) => n.endsWith('.kml'))) {
+      expect(await readFile(path.join(dir, 't', name))).toEqual(
+        await readFile(path.join(dir, 'z', name)),
+      );
+    }
+    const notArchive = await run(
+      ['convert', await write('notes.tgz', encode('hello')), '--out', path.join(dir, 'n')],
+      where,
+    );
+    expect(notArchive).toMatchObject({
+      code: 1,
+      stderr:
+        'placeport: This file is not a .tgz archive. Choose the file you downloaded from Google Takeout (its name starts with "takeout-").\n',
+    });
+  });
+});
+
+/** The files as a ZIP, as Takeout would have given them (DEFLATE). */
+function zipOf(files: Record<string, Uint8Array>): Uint8Array {
+  return zipSync(files);
+}
