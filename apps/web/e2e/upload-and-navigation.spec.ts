@@ -32,7 +32,20 @@ const uploadErrors = [
     ),
     heading: 'Invalid File',
     message: 'Please upload a ZIP file from Google Takeout with your saved places.',
-    refusal: '“Saved Places.json” was not accepted: it is not a .zip file.',
+    refusal:
+      '“Saved Places.json” was not accepted: it is one file from your Takeout export. Choose the .zip file you downloaded from Google Takeout: it holds all your lists.',
+  },
+  {
+    what: "a .tgz (Takeout's other file type)",
+    file: uploadOf(
+      'takeout-20261127T103000Z-001.tgz',
+      new Uint8Array([0x1f, 0x8b, 8, 0]),
+      'application/gzip',
+    ),
+    heading: 'Invalid File',
+    message: 'Please upload a ZIP file from Google Takeout with your saved places.',
+    refusal:
+      '“takeout-20261127T103000Z-001.tgz” was not accepted: it is a .tgz archive, and this page reads the .zip that Google Takeout makes by default. In Google Takeout, choose the file type “.zip” and export again.',
   },
   {
     what: 'a zip with no place lists (only the image and page lists)',
@@ -67,6 +80,12 @@ for (const { what, file, heading, message, refusal } of uploadErrors) {
     await expect(page.getByText(file.name, { exact: true })).toHaveCount(0);
     await expect(selectionDialog(page)).toHaveCount(0);
     if (refusal) await expect(page.getByText(refusal)).toBeVisible();
+    if (file.name.endsWith('.tgz')) {
+      await snap(page, 'upload-refused-tgz', false);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await snap(page, 'upload-refused-tgz');
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
 
     // A good archive afterwards clears the error.
     await chooseFile(page, zipUpload(generateTakeout({ seed: 53 })));

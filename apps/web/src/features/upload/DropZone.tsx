@@ -7,6 +7,21 @@ import { UploadIcon } from '../../components/Icons';
  */
 export const CHOOSE_FILE_ID = 'choose-file';
 
+/**
+ * Why a file that is not a .zip was refused, said for what it is: a `.tgz` is Takeout's other file
+ * type (this page reads the .zip, the seed's only input), and a CSV or JSON file is one file of
+ * the export, taken out of the archive that holds them all.
+ */
+export function refusalReason(fileName: string): string {
+  if (/\.(?:tgz|tar\.gz)$/i.test(fileName)) {
+    return 'it is a .tgz archive, and this page reads the .zip that Google Takeout makes by default. In Google Takeout, choose the file type “.zip” and export again.';
+  }
+  if (/\.(?:csv|json)$/i.test(fileName)) {
+    return 'it is one file from your Takeout export. Choose the .zip file you downloaded from Google Takeout: it holds all your lists.';
+  }
+  return 'it is not a .zip file.';
+}
+
 interface DropZoneProps {
   onFile: (file: File) => void;
   /** Opens the file picker (the card's {@link ZipFileInput}). */
@@ -79,7 +94,7 @@ export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZ
       )}
       {dropped === 0 && refusedFileName !== null && (
         <p className="dropzone-refused">
-          “{refusedFileName}” was not accepted: it is not a .zip file.
+          “{refusedFileName}” was not accepted: {refusalReason(refusedFileName)}
         </p>
       )}
     </div>

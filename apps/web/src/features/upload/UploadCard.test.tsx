@@ -37,8 +37,34 @@ describe('UploadCard', () => {
     const alert = await screen.findByRole('alert');
     expect(linesOf(alert)).toEqual(['Invalid File', MESSAGES.notAZip, 'Choose another file']);
     expect(screen.getByText(/was not accepted/).textContent).toBe(
-      '“Want to go.csv” was not accepted: it is not a .zip file.',
+      '“Want to go.csv” was not accepted: it is one file from your Takeout export. Choose the .zip file you downloaded from Google Takeout: it holds all your lists.',
     );
+    expect(converter.calls).toEqual([]);
+  });
+
+  it("says a .tgz is Takeout's other file type, and another file is not a .zip", async () => {
+    const converter = fakeConverter();
+    mount(<UploadCard />, { converter });
+    const refused = async (name: string) => {
+      await userEvent.upload(fileInput(), new File([new Uint8Array(64)], name), {
+        applyAccept: false,
+      });
+      return screen.getByText(/was not accepted/).textContent;
+    };
+    const tgz =
+      'it is a .tgz archive, and this page reads the .zip that Google Takeout makes by default. In Google Takeout, choose the file type “.zip” and export again.';
+    expect(await refused('takeout-20261127T103000Z-001.tgz')).toBe(
+      `“takeout-20261127T103000Z-001.tgz” was not accepted: ${tgz}`,
+    );
+    expect(await refused('takeout.TAR.GZ')).toBe(`“takeout.TAR.GZ” was not accepted: ${tgz}`);
+    expect(await refused('Saved Places.json')).toMatch(/: it is one file from your Takeout export/);
+    expect(await refused('map.kml')).toBe('“map.kml” was not accepted: it is not a .zip file.');
+    // The seed's message stays the panel's, whatever the file.
+    expect(linesOf(screen.getByRole('alert'))).toEqual([
+      'Invalid File',
+      MESSAGES.notAZip,
+      'Choose another file',
+    ]);
     expect(converter.calls).toEqual([]);
   });
 
@@ -72,8 +98,8 @@ describe('UploadCard', () => {
       applyAccept: false,
     });
     expect(screen.queryByText(/You dropped/)).toBeNull();
-    expect(screen.getByText(/was not accepted/).textContent).toBe(
-      '“Want to go.csv” was not accepted: it is not a .zip file.',
+    expect(screen.getByText(/was not accepted/).textContent).toMatch(
+      /^“Want to go\.csv” was not accepted: it is one file from your Takeout export\./,
     );
     // Choose File clears it too.
     fireEvent.drop(screen.getByTestId('dropzone'), { dataTransfer: { files: [part(1), part(2)] } });
