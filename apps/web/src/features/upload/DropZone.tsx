@@ -12,7 +12,11 @@ export const CHOOSE_FILE_ID = 'choose-file';
  * type (this page reads the .zip, the seed's only input), and a CSV or JSON file is one file of
  * the export, taken out of the archive that holds them all.
  */
-export function refusalReason(fileName: string): string {
+export function refusalReason(fileName: string, isFolder = false): string {
+  if (isFolder) {
+    // Safari unzips a download by itself (and removes the .zip), leaving the Takeout folder.
+    return 'it is a folder. If your browser unzipped the download (Safari does), compress that folder into a .zip file (on a Mac: right-click it, then Compress) and choose that, or download the .zip again from Google Takeout.';
+  }
   if (/\.(?:tgz|tar\.gz)$/i.test(fileName)) {
     return 'it is a .tgz archive, and this page reads the .zip that Google Takeout makes by default. In Google Takeout, choose the file type “.zip” and export again.';
   }
@@ -40,11 +44,14 @@ export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZ
   const [dragging, setDragging] = useState(false);
   /** How many files the last drop held, when it held more than one (none of them is taken). */
   const [dropped, setDropped] = useState(0);
+  /** The name of the folder the last drop held (the picker chooses files only), if it was one. */
+  const [folder, setFolder] = useState<string | null>(null);
   // A file refused since (chosen with the picker) is what the zone is about now.
   useEffect(() => setDropped(0), [refusedFileName]);
   /** Opens the picker: the drop's sentence is about a choice no longer being made. */
   const browse = () => {
     setDropped(0);
+    setFolder(null);
     onBrowse();
   };
 
@@ -54,6 +61,9 @@ export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZ
     const { files } = event.dataTransfer;
     // Taking the first of several would silently leave the others out (a Takeout export in parts).
     setDropped(files.length > 1 ? files.length : 0);
+    // A folder comes as a File named after it; only its entry says it is a folder.
+    const entry = event.dataTransfer.items?.[0]?.webkitGetAsEntry?.();
+    setFolder(files.length === 1 && entry?.isDirectory ? (files[0]?.name ?? null) : null);
     const file = files[0];
     if (file && files.length === 1) onFile(file);
   }
@@ -94,7 +104,8 @@ export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZ
       )}
       {dropped === 0 && refusedFileName !== null && (
         <p className="dropzone-refused">
-          “{refusedFileName}” was not accepted: {refusalReason(refusedFileName)}
+          “{refusedFileName}” was not accepted:{' '}
+          {refusalReason(refusedFileName, refusedFileName === folder)}
         </p>
       )}
     </div>

@@ -68,6 +68,28 @@ describe('UploadCard', () => {
     expect(converter.calls).toEqual([]);
   });
 
+  it('says a dropped folder is one (Safari unzips downloads) and how to make the .zip again', () => {
+    const converter = fakeConverter();
+    mount(<UploadCard />, { converter });
+    const drop = (isDirectory: boolean) =>
+      fireEvent.drop(screen.getByTestId('dropzone'), {
+        dataTransfer: {
+          files: [new File([], 'Takeout')],
+          items: [{ webkitGetAsEntry: () => ({ isDirectory }) }],
+        },
+      });
+    drop(true);
+    expect(screen.getByText(/was not accepted/).textContent).toBe(
+      '“Takeout” was not accepted: it is a folder. If your browser unzipped the download (Safari does), compress that folder into a .zip file (on a Mac: right-click it, then Compress) and choose that, or download the .zip again from Google Takeout.',
+    );
+    // A file of that name is no folder.
+    drop(false);
+    expect(screen.getByText(/was not accepted/).textContent).toBe(
+      '“Takeout” was not accepted: it is not a .zip file.',
+    );
+    expect(converter.calls).toEqual([]);
+  });
+
   it('takes a dropped archive and shows its name, size, type and list count', async () => {
     const { store } = mount(<UploadCard />);
     const zip = new File([new Uint8Array(1536)], 'takeout-2025.zip', { type: 'application/zip' });
