@@ -51,6 +51,7 @@ import {
   type RetryInput,
 } from './outputs.js';
 import { createProgressLine, type ProgressLine } from './progress.js';
+import { readFolderAsZip } from './folder-archive.js';
 import { checkTarSize, readTarAsZip, tarKindOf } from './tar-archive.js';
 import {
   apiProblemSentences,
@@ -251,16 +252,12 @@ async function readLists(
   // Measured before it is read: a Takeout part of several GB (or a CSV of hundreds of MB) is
   // refused at once, not read for seconds (or refused by Node past 2 GiB with no word of the limit).
   const info = await stat(command.archive).catch(() => undefined);
-  if (info?.isDirectory()) {
-    throw new ConverterError(
-      'not-a-zip',
-      `${command.archive} is a folder. Give the ZIP file you downloaded from Google Takeout instead (or one CSV list from it).`,
-    );
-  }
-  const isZip = /\.zip$/i.test(command.archive);
-  const isCsv = /\.csv$/i.test(command.archive);
-  const tar = tarKindOf(command.archive);
-  if (!isZip && !isCsv && !tar) throw new ConverterError('not-a-zip', INPUT_MESSAGE);
+  // An export already unzipped (Safari unzips downloads by itself) is read as its ZIP would be.
+  const isFolder = info?.isDirectory() === true;
+  const isZip = !isFolder && /\.zip$/i.test(command.archive);
+  const isCsv = !isFolder && /\.csv$/i.test(command.archive);
+  const tar = isFolder ? undefined : tarKindOf(command.archive);
+  if (!isFolder && !isZip && !isCsv && !tar) throw new ConverterError('not-a-zip', INPUT_MESSAGE);
   const isRetry =
     isCsv &&
     path
@@ -271,18 +268,22 @@ async function readLists(
   if (info && isZip) checkArchiveSize(info.size, LIMITS);
   if (info && isCsv) checkCsvSize(info.size, command.archive);
   if (info && tar) checkTarSize(info.size);
-  // A .tgz is read as a stream and its lists repacked as a ZIP, read as a Takeout ZIP is.
-  const bytes = await (tar ? readTarAsZip(command.archive, tar) : readFile(command.archive)).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error instanceof ConverterError) throw error;
-      throw new ConverterError(
-        'extract-failed',
-        error.code === 'ENOENT'
-          ? `File not found: ${command.archive}`
-          : `Could not read ${command.archive}.`,
-      );
-    },
-  );
+  // A .tgz or a folder has its lists repacked as a ZIP, read as a Takeout ZIP is (`repack.ts`).
+  const bytes = await (
+    isFolder
+      ? readFolderAsZip(command.archive, { skip: command.out })
+      : tar
+        ? readTarAsZip(command.archive, tar)
+        : readFile(command.archive)
+  ).catch((error: NodeJS.ErrnoException) => {
+    if (error instanceof ConverterError) throw error;
+    throw new ConverterError(
+      'extract-failed',
+      error.code === 'ENOENT'
+        ? `File not found: ${command.archive}`
+        : `Could not read ${command.archive}.`,
+    );
+  });
   // A failed-places CSV's files are named after the list it came from, as a retry: `Want to go -
   // failed-places.csv` writes `Want to go (retry).kml` (see `planOutputs`).
   let lists: InspectedList[];

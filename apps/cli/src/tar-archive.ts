@@ -1,9 +1,8 @@
 /**
  * Google Takeout delivers an export as a `.zip` or, when the person chooses that file type, as a
  * `.tgz` (a gzipped tar). The CLI reads both: a tar is read as a stream, only the entries the
- * converter's list rules look at are kept (`entryInterest`: the CSVs, and a `.json` file only when
- * its start looks like the starred places), and those are repacked, stored, into a ZIP in memory
- * for the converter's `inspectArchive`. So every rule of a Takeout ZIP (which files are lists, the
+ * converter's list rules look at are kept and repacked as a ZIP in memory (`src/repack.ts`) for
+ * the converter's `inspectArchive`. So every rule of a Takeout ZIP (which files are lists, the
  * starred places, the limits, the messages) holds for a `.tgz` unchanged.
  *
  * A tar has no directory to read first, so the whole file is unpacked on the way, photos and all:
@@ -13,13 +12,9 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { ConverterError, LIMITS, zipFiles, type Limits } from '@placeport/converter';
-import {
-  describeBytes,
-  entryInterest,
-  looksLikeStarredStart,
-  STARRED_SNIFF_BYTES,
-} from '@placeport/converter/internal';
+import { ConverterError, LIMITS, type Limits } from '@placeport/converter';
+import { describeBytes, STARRED_SNIFF_BYTES } from '@placeport/converter/internal';
+import { EXPORT_LESS, Repack } from './repack.js';
 
 /**
  * The most bytes a tar may hold once ungzipped: 2 GiB. Takeout's own parts are mostly photos and
@@ -38,10 +33,6 @@ export function tarKindOf(file: string): TarKind | undefined {
   return /\.tar$/i.test(file) ? 'tar' : undefined;
 }
 
-/** What `.tgz` users are told to narrow their export to, as the ZIP's limits say it. */
-const EXPORT_LESS =
-  'Export only "Saved" and "Maps (your places)" from Google Takeout and try again.';
-
 /** Refuses a tar file of `size` bytes past the archive limit, before it is read. */
 export function checkTarSize(size: number, limits: Pick<Limits, 'maxArchiveBytes'> = LIMITS): void {
   if (size > limits.maxArchiveBytes) {
@@ -56,12 +47,6 @@ export function checkTarSize(size: number, limits: Pick<Limits, 'maxArchiveBytes
 export interface TarOptions {
   limits?: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>;
   maxTarBytes?: number;
-}
-
-/** An entry kept for the converter: its path in the archive and its bytes. */
-interface KeptEntry {
-  path: string;
-  bytes: Uint8Array;
 }
 
 /**
@@ -88,44 +73,20 @@ export async function readTarAsZip(
   const entries = tar
     .pipeThrough(byteCap(maxTarBytes))
     .pipeThrough(createTarDecoder({ strict: true }));
-  const kept: KeptEntry[] = [];
-  let count = 0;
-  let keptBytes = 0;
+  const repack = new Repack('archive', limits);
   try {
     for await (const entry of entries) {
-      count += 1;
-      if (count > limits.maxEntries) {
-        throw new ConverterError(
-          'too-many-entries',
-          `This archive holds more than ${limits.maxEntries.toLocaleString('en-US')} files. ${EXPORT_LESS}`,
-        );
-      }
+      repack.count();
       const path = entry.header.name.replace(/^(?:\.\/)+/, '');
-      const { size } = entry.header;
-      const interest = entry.header.type === 'file' ? entryInterest(path) : undefined;
-      // A CSV is kept whole (past what may be kept, it is refused: it may be a list); another JSON
-      // only when its start says it is the starred places, and it is no larger than a list may be.
-      if (interest === 'whole' && size > limits.maxCsvBytes - keptBytes) {
-        throw listsTooLarge(limits);
-      }
-      const wanted =
-        interest === 'whole'
-          ? () => true
-          : interest === 'start' && size <= limits.maxCsvBytes
-            ? looksLikeStarredStart
-            : () => false;
-      const bytes = await readBody(entry.body, wanted);
-      if (bytes === undefined) continue;
-      keptBytes += bytes.length;
-      if (keptBytes > limits.maxCsvBytes) throw listsTooLarge(limits);
-      kept.push({ path, bytes });
+      const wanted = repack.wanted(path, entry.header.size, entry.header.type === 'file');
+      // Every body is read to its end, kept or not (see readBody).
+      const bytes = await readBody(entry.body, wanted ?? (() => false));
+      if (bytes !== undefined) repack.keep(path, bytes);
     }
   } catch (error) {
     throw tarError(error, kind);
   }
-  return Buffer.concat(
-    zipFiles(kept.map(({ path, bytes }) => ({ fileName: path, data: bytes, stored: true }))),
-  );
+  return repack.zip();
 }
 
 /** The start of a tar ("ustar" at byte 257, POSIX and GNU alike) and of gzip. */
@@ -202,13 +163,6 @@ function byteCap(max: number): TransformStream<Uint8Array, Uint8Array> {
       controller.enqueue(chunk);
     },
   });
-}
-
-function listsTooLarge(limits: Pick<Limits, 'maxCsvBytes'>): ConverterError {
-  return new ConverterError(
-    'archive-too-large',
-    `The lists in this archive add up to more than ${describeBytes(limits.maxCsvBytes)} once unpacked. ${EXPORT_LESS}`,
-  );
 }
 
 /**

@@ -94,6 +94,7 @@ describe('placeport CLI', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('placeport convert <archive.zip | archive.tgz> --out <dir>');
     expect(result.stdout).toContain("Takeout's file type may be .zip (its default) or .tgz");
+    expect(result.stdout).toContain('an export\nalready unzipped (give its folder, e.g. Takeout)');
     for (const option of [
       '--google-maps-api-key',
       '--offline',
@@ -252,15 +253,16 @@ describe('placeport CLI', () => {
     expect(refused.stderr).toMatch(/more than 256 MB once unpacked/);
   });
 
-  it('says a folder given as the input is a folder, and to give the Takeout ZIP instead (exit 1)', async () => {
+  it('reads a folder given as the input as an unzipped export, and says when it holds no list (exit 1)', async () => {
     for (const name of ['folder.zip', 'Takeout']) {
       const folder = path.join(dir, name);
       await mkdir(folder);
       expect(await run(['convert', folder, '--out', path.join(dir, 'from-folder')])).toMatchObject({
         code: 1,
-        stderr: `placeport: ${folder} is a folder. Give the ZIP file you downloaded from Google Takeout instead (or one CSV list from it).\n`,
+        stderr: `placeport: ${folder} holds no saved place lists. Give the folder of an unzipped Google Takeout export (the one holding "Takeout"), or the ZIP file you downloaded.\n`,
       });
     }
+    await expect(readdir(path.join(dir, 'from-folder'))).rejects.toThrow();
   });
 
   it('refuses a CSV past the converter’s limit for lists before reading it, and takes one at the limit', async () => {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kmlPoints, type GeneratedPlace } from '@placeport/testkit';
+import { ConverterError } from '@placeport/converter';
 import { stripForbiddenXmlChars, UNTITLED_PLACE_NAME } from '@placeport/converter/internal';
 
 /** The built launcher, as `npx placeport` runs it (`pnpm build` first; turbo does it before tests). */
@@ -166,3 +167,17 @@ export async function readKmlFile(file: string) {
 
 /** A loopback address nothing listens on: lookups sent there fail at once, never reach Google. */
 export const NOWHERE = 'http://127.0.0.1:9';
+
+/**
+ * What a promise was refused with: a ConverterError as its code and message (the error itself for
+ * anything else); undefined when it was kept.
+ */
+export function refusal(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string } | unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) =>
+      error instanceof ConverterError ? { code: error.code, message: error.message } : error,
+  );
+}

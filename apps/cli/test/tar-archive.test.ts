@@ -3,14 +3,14 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { ConverterError, inspectArchive, type InspectedList } from '@placeport/converter';
+import { inspectArchive, type InspectedList } from '@placeport/converter';
 import { describeBytes } from '@placeport/converter/internal';
 import { generateTakeout } from '@placeport/testkit';
 import { unzipSync, zipSync } from 'fflate';
 import { packTar, type TarEntry } from 'modern-tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TAR_BYTES, readTarAsZip, tarKindOf } from '../src/tar-archive.js';
-import { run, tempFolder } from './support.js';
+import { refusal, run, tempFolder } from './support.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -50,12 +50,6 @@ describe('a Takeout .tgz', () => {
     await writeFile(file, bytes);
     return file;
   };
-  const refusal = (promise: Promise<unknown>) =>
-    promise.then(
-      () => undefined,
-      (error: unknown) =>
-        error instanceof ConverterError ? { code: error.code, message: error.message } : error,
-    );
 
   beforeAll(async () => {
     ({ dir, remove } = await tempFolder('tar'));

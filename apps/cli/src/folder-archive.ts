@@ -1,0 +1,93 @@
+/**
+ * An export already unzipped, given as its folder: Safari unzips a download by itself (and removes
+ * the .zip), and people unzip an export to look inside. The folder is read as the ZIP it came from
+ * (`src/repack.ts`): each file's path is taken from the folder's own name down
+ * (`Takeout/Saved/Want to go.csv` when the `Takeout` folder is given), so lists are found and named
+ * as in that ZIP. Symbolic links are never followed (a link to `/` must not make a run read the
+ * disk), and every entry counts against `maxEntries`, so a home folder given by mistake is refused
+ * after that many, not read through.
+ */
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ConverterError, LIMITS, type Limits } from '@placeport/converter';
+import { entryInterest, STARRED_SNIFF_BYTES } from '@placeport/converter/internal';
+import { Repack } from './repack.js';
+
+/** Options of {@link readFolderAsZip}; tests pass smaller limits. */
+export interface FolderOptions {
+  limits?: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>;
+  /**
+   * A folder inside that is not read: the run's `--out`, whose failed-places CSVs of an earlier run
+   * would otherwise be read as lists of the export.
+   */
+  skip?: string;
+}
+
+/**
+ * Reads the folder's lists and starred places (breadth first, names in order) and returns them as
+ * a ZIP that stores them, for `inspectArchive`. Throws ConverterError: `no-csv` when the folder
+ * holds neither; `too-many-entries`, `archive-too-large` past the limits (`Repack`);
+ * `extract-failed` when a folder or a wanted file inside cannot be read.
+ */
+export async function readFolderAsZip(
+  folder: string,
+  options: FolderOptions = {},
+): Promise<Buffer> {
+  const repack = new Repack('folder', options.limits ?? LIMITS);
+  const root = path.resolve(folder);
+  const skip = options.skip === undefined ? undefined : path.resolve(options.skip);
+  const queue = [{ full: root, inside: path.basename(root) }];
+  let found = 0;
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const entries = await readdir(next.full, { withFileTypes: true }).catch(() => {
+      throw new ConverterError('extract-failed', `Could not read the folder ${next!.full}.`);
+    });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      repack.count();
+      const full = path.join(next.full, entry.name);
+      const inside = `${next.inside}/${entry.name}`;
+      if (entry.isDirectory() && full !== skip) queue.push({ full, inside });
+      if (!entry.isFile() || entryInterest(inside) === undefined) continue;
+      const bytes = await readWanted(full, inside, repack);
+      if (bytes === undefined) continue;
+      repack.keep(inside, bytes);
+      found += 1;
+    }
+  }
+  if (found === 0) {
+    throw new ConverterError(
+      'no-csv',
+      `${folder} holds no saved place lists. Give the folder of an unzipped Google Takeout export (the one holding "Takeout"), or the ZIP file you downloaded.`,
+    );
+  }
+  return repack.zip();
+}
+
+/** The file's bytes when the repack wants it (judged by its start), else undefined. */
+async function readWanted(
+  full: string,
+  inside: string,
+  repack: Repack,
+): Promise<Uint8Array | undefined> {
+  try {
+    const wanted = repack.wanted(inside, (await stat(full)).size, true);
+    if (wanted === undefined || !wanted(await head(full))) return undefined;
+    return await readFile(full);
+  } catch (error) {
+    if (error instanceof ConverterError) throw error;
+    throw new ConverterError('extract-failed', `Could not read ${full}.`);
+  }
+}
+
+/** The first {@link STARRED_SNIFF_BYTES} bytes of a file (all of it, if shorter). */
+async function head(file: string): Promise<Uint8Array> {
+  const handle = await open(file, 'r');
+  try {
+    const bytes = new Uint8Array(STARRED_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
+    return bytes.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
