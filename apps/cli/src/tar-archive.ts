@@ -11,7 +11,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { ConverterError, LIMITS, type Limits } from '@placeport/converter';
 import { describeBytes, STARRED_SNIFF_BYTES } from '@placeport/converter/internal';
 import { EXPORT_LESS, Repack } from './repack.js';
@@ -23,6 +24,9 @@ import { EXPORT_LESS, Repack } from './repack.js';
  * can hold terabytes of zeros).
  */
 export const MAX_TAR_BYTES = 2 * 1024 * 1024 * 1024;
+
+/** How much of the file is read, and ungzipped, at a time. */
+const PIECE_BYTES = 1024 * 1024;
 
 /** How a tar is wrapped: gzipped (`.tgz`, `.tar.gz`, what Takeout gives) or plain (`.tar`). */
 export type TarKind = 'tgz' | 'tar';
@@ -68,9 +72,14 @@ export async function readTarAsZip(
   if (wrapping === undefined) throw notATar(kind);
   // Loaded here, so a run of a ZIP (most runs) never reads the tar reader's module.
   const { createTarDecoder } = await import('modern-tar');
-  const source = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
-  const tar = wrapping === 'tgz' ? source.pipeThrough(new DecompressionStream('gzip')) : source;
-  const entries = tar
+  // Node's zlib, in megabyte pieces: the web DecompressionStream read a 200 MB .tgz seven times
+  // slower. `pipeline` hands an error of either stream on to the last, so it ends the read.
+  const source = createReadStream(file, { highWaterMark: PIECE_BYTES });
+  const bytes =
+    wrapping === 'tgz'
+      ? pipeline(source, createGunzip({ chunkSize: PIECE_BYTES }), () => {})
+      : source;
+  const entries = (Readable.toWeb(bytes) as ReadableStream<Uint8Array>)
     .pipeThrough(byteCap(maxTarBytes))
     .pipeThrough(createTarDecoder({ strict: true }));
   const repack = new Repack('archive', limits);
