@@ -19,12 +19,7 @@ import {
   type ConversionProgress,
   type InspectedList,
 } from '@placeport/converter';
-import {
-  checkArchiveSize,
-  decodeCsvFile,
-  FAILED_CSV_SUFFIX,
-  pickLists,
-} from '@placeport/converter/internal';
+import { decodeCsvFile, FAILED_CSV_SUFFIX, pickLists } from '@placeport/converter/internal';
 import {
   printable,
   processPrinter,
@@ -53,6 +48,7 @@ import {
 import { createProgressLine, type ProgressLine } from './progress.js';
 import { readFolderAsZip } from './folder-archive.js';
 import { checkTarSize, readTarAsZip, tarKindOf } from './tar-archive.js';
+import { checkPartSize, readLargeZip } from './zip-file.js';
 import {
   apiProblemSentences,
   formatSummary,
@@ -265,16 +261,21 @@ async function readLists(
       .replace(/\.csv$/i, '')
       .endsWith(FAILED_CSV_SUFFIX);
   const retry = isRetry ? await retryInput(command.archive) : undefined;
-  if (info && isZip) checkArchiveSize(info.size, LIMITS);
+  // A ZIP past what is read whole (a part of an export of the whole account) is read by random
+  // access, only its lists (`zip-file.ts`).
+  const large = isZip && info !== undefined && info.size > LIMITS.maxArchiveBytes;
+  if (large) checkPartSize(info.size);
   if (info && isCsv) checkCsvSize(info.size, command.archive);
   if (info && tar) checkTarSize(info.size);
   // A .tgz or a folder has its lists repacked as a ZIP, read as a Takeout ZIP is (`repack.ts`).
   const bytes = await (
     isFolder
       ? readFolderAsZip(command.archive, { skip: command.out })
-      : tar
-        ? readTarAsZip(command.archive, tar)
-        : readFile(command.archive)
+      : large
+        ? readLargeZip(command.archive, info.size)
+        : tar
+          ? readTarAsZip(command.archive, tar)
+          : readFile(command.archive)
   ).catch((error: NodeJS.ErrnoException) => {
     if (error instanceof ConverterError) throw error;
     throw new ConverterError(
@@ -294,6 +295,8 @@ async function readLists(
           release: releaseBytes,
         })
       : inspectCsv(csvText(bytes, command.archive, io.stderr), path.basename(command.archive)));
+  } catch (error) {
+    throw inAnotherPart(error, command.archive);
   } finally {
     // The lists are read: nothing refers to the file's bytes any more.
     releaseBytes(bytes);
@@ -302,6 +305,23 @@ async function readLists(
     lists: command.lists.length === 0 ? lists : pickListsOrRefuse(lists, command.lists),
     retry,
   };
+}
+
+/** Takeout's name for one part of an export in several: `takeout-20261127T103000Z-003.zip`. */
+const TAKEOUT_PART = /^takeout-.*-(\d{3})\.(?:zip|tgz|tar\.gz)$/i;
+
+/**
+ * A part of an export in several that holds no list (`no-csv`, `no-place-lists`): the seed's
+ * message, and that the lists are in another part. Any other error as it is.
+ */
+function inAnotherPart(error: unknown, file: string): unknown {
+  const part = TAKEOUT_PART.exec(path.basename(file));
+  if (!part || !(error instanceof ConverterError)) return error;
+  if (error.code !== 'no-csv' && error.code !== 'no-place-lists') return error;
+  return new ConverterError(
+    error.code,
+    `${error.message} This is part ${Number(part[1])} of an export in several parts: give the part that holds the "Saved" folder.`,
+  );
 }
 
 /** Whether two paths name one file: the same path, or links to the same file. */

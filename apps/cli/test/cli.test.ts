@@ -287,15 +287,22 @@ describe('placeport CLI', () => {
     );
   });
 
-  it('refuses an archive past 512 MB before reading it (a several-GB Takeout part)', async () => {
-    // Sparse: 3 GB long, no disk used; Node could not even read it into one buffer.
+  it('reads a ZIP past 512 MB from its end, and refuses one past 64 GB before reading it', async () => {
+    // Sparse: 3 GB of zeros, no disk used; Node could not even read it into one buffer. Its end
+    // is read (zip-file.test.ts converts a real part): no directory there, and no ZIP's start.
     const huge = path.join(dir, 'takeout-20261126-001.zip');
     await writeFile(huge, '');
     await truncate(huge, 3 * 1024 ** 3);
     expect(await run(['convert', huge, '--out', dir])).toMatchObject({
       code: 1,
       stderr:
-        'placeport: This ZIP file is larger than 512 MB. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.\n',
+        'placeport: This file is not a ZIP archive. Choose the ZIP file you downloaded from Google Takeout (its name starts with "takeout-").\n',
+    });
+    await truncate(huge, 64 * 1024 ** 3 + 1);
+    expect(await run(['convert', huge, '--out', dir])).toMatchObject({
+      code: 1,
+      stderr:
+        'placeport: This ZIP file is larger than 64 GB, more than a Google Takeout part holds. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.\n',
     });
   });
 

@@ -1,7 +1,13 @@
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { fflateInflate, readZipDirectory, readZipEntry, type Inflate } from './zip-directory.js';
+import {
+  fflateInflate,
+  readZipDirectory,
+  readZipEntry,
+  zipDirectoryOffset,
+  type Inflate,
+} from './zip-directory.js';
 
 /** What a Node caller passes (the CLI's inflate): zlib, never past the declared size. */
 const zlibInflate: Inflate = (data, size) => inflateRawSync(data, { maxOutputLength: size });
@@ -82,6 +88,18 @@ describe('readZipDirectory and readZipEntry', () => {
     const [entry] = readZipDirectory(zip64);
     expect(entry).toMatchObject({ name: 'Saved/A.csv', size: data.length, localOffset: 0 });
     expect(readZipEntry(zip64, entry!, fflateInflate)).toEqual(data);
+  });
+
+  it('reads the directory from the end of a file only, given where that end starts', () => {
+    const zip = zipSync({ 'Saved/A.csv': text(20), 'Saved/B.csv': text(30) });
+    const cdStart = new DataView(zip.buffer).getUint32(zip.length - 22 + 16, true);
+    // From the last bytes: where the directory starts, to read from there.
+    const tailBase = zip.length - 30;
+    expect(zipDirectoryOffset(zip.subarray(tailBase), tailBase)).toBe(cdStart);
+    for (const base of [cdStart, cdStart - 7]) {
+      expect(readZipDirectory(zip.subarray(base), base)).toEqual(readZipDirectory(zip));
+    }
+    expect(() => readZipDirectory(zip.subarray(cdStart + 1), cdStart + 1)).toThrow(RangeError);
   });
 
   it('reads names without the UTF-8 flag as UTF-8 when they are, else as code page 437', () => {

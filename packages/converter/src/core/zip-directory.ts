@@ -97,25 +97,51 @@ function zip64Values(
 }
 
 /**
- * The entries of a ZIP, in directory order, without inflating anything. Throws (a RangeError or
- * the like) when the directory at the end of the file is missing or cut short, and at once when
- * `d` has no length to scan back from (an `ArrayBuffer` passed as if it were bytes): the scan
- * below ends only on integer bounds.
+ * Where the directory of the ZIP whose end is `d` (from offset `base` of the file) starts, and how
+ * many entries it holds, from the end-of-directory record (ZIP64's when there is one). When the
+ * ZIP64 record itself lies before `d`, `zip64End` is where it is: read from there and ask again.
  */
-export function readZipDirectory(d: Uint8Array): ZipEntry[] {
+function locateDirectory(
+  d: Uint8Array,
+  base: number,
+): { count: number; at: number; zip64End?: number } {
   if (!Number.isSafeInteger(d.length)) throw new RangeError('not bytes: no length to read');
   let end = d.length - 22;
   for (; end < 0 || u32(d, end) !== 0x06054b50; end -= 1) {
     if (end <= 0 || d.length - end > 65558) throw new RangeError('no ZIP directory');
   }
-  let count = u16(d, end + 10);
-  let at = u32(d, end + 16);
-  if (end >= 20 && u32(d, end - 20) === 0x07064b50) {
-    const zip64End = u64(d, end - 12);
-    if (u32(d, zip64End) === 0x06064b50) {
-      count = u64(d, zip64End + 32);
-      at = u64(d, zip64End + 48);
-    }
+  const plain = { count: u16(d, end + 10), at: u32(d, end + 16) };
+  if (end < 20 || u32(d, end - 20) !== 0x07064b50) return plain;
+  const zip64End = u64(d, end - 12);
+  if (zip64End < base) return { ...plain, zip64End };
+  if (u32(d, zip64End - base) !== 0x06064b50) return plain;
+  return { count: u64(d, zip64End - base + 32), at: u64(d, zip64End - base + 48) };
+}
+
+/**
+ * Where a ZIP's directory starts in the file, from the file's last bytes `d` (at least the last
+ * 65,558, or all of a smaller file) read from offset `base`: how much of a file too large to read
+ * whole must be read for {@link readZipDirectory}. Throws as it does when there is no directory.
+ */
+export function zipDirectoryOffset(d: Uint8Array, base: number): number {
+  const { at, zip64End } = locateDirectory(d, base);
+  return zip64End ?? at;
+}
+
+/**
+ * The entries of a ZIP, in directory order, without inflating anything. Throws (a RangeError or
+ * the like) when the directory at the end of the file is missing or cut short, and at once when
+ * `d` has no length to scan back from (an `ArrayBuffer` passed as if it were bytes): the scan
+ * below ends only on integer bounds. `d` is the whole file, or (a file too large to read whole:
+ * the CLI's Takeout parts of several GB) its end from offset `base` of the file on, which must
+ * hold the directory; the entries' offsets are the file's either way.
+ */
+export function readZipDirectory(d: Uint8Array, base = 0): ZipEntry[] {
+  const found = locateDirectory(d, base);
+  const { count } = found;
+  let at = found.at - base;
+  if (found.zip64End !== undefined || at < 0) {
+    throw new RangeError('ZIP directory before the bytes given');
   }
   const entries: ZipEntry[] = [];
   for (let i = 0; i < count; i += 1) {
