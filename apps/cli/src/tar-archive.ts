@@ -42,7 +42,7 @@ export function checkTarSize(size: number, limits: Pick<Limits, 'maxArchiveBytes
   if (size > limits.maxArchiveBytes) {
     throw new ConverterError(
       'archive-too-large',
-      `This archive is larger than ${describeBytes(limits.maxArchiveBytes)}. ${EXPORT_LESS}`,
+      `This .tgz archive is larger than ${describeBytes(limits.maxArchiveBytes)}, and a .tgz must be unpacked whole to find its lists. ${EXPORT_LESS} (Or choose the file type .zip: placeport reads a .zip part of any size.)`,
     );
   }
 }

@@ -144,6 +144,11 @@ async function readEntry(
     if (header.length < 30 || view.getUint32(0, true) !== 0x04034b50) {
       throw new RangeError('ZIP entry header missing');
     }
+    // DEFLATE adds a few bytes a block to what it cannot shrink: a directory that declares more
+    // compressed bytes than that lies, and is not read into memory.
+    if (entry.size > entry.originalSize + entry.originalSize / 100 + 1024) {
+      throw new RangeError('ZIP entry larger than it unpacks to');
+    }
     const start = entry.localOffset + 30 + view.getUint16(26, true) + view.getUint16(28, true);
     // The entry as a little ZIP of its own bytes: the converter's readers take it so.
     const local = { ...entry, localOffset: 0 };

@@ -3,13 +3,13 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { inspectArchive, type InspectedList } from '@placeport/converter';
+import { inspectArchive, LIMITS, type InspectedList } from '@placeport/converter';
 import { describeBytes } from '@placeport/converter/internal';
 import { generateTakeout } from '@placeport/testkit';
 import { unzipSync, zipSync } from 'fflate';
 import { packTar, type TarEntry } from 'modern-tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_TAR_BYTES, readTarAsZip, tarKindOf } from '../src/tar-archive.js';
+import { checkTarSize, MAX_TAR_BYTES, readTarAsZip, tarKindOf } from '../src/tar-archive.js';
 import { refusal, run, tempFolder } from './support.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -55,6 +55,13 @@ describe('a Takeout .tgz', () => {
     ({ dir, remove } = await tempFolder('tar'));
   });
   afterAll(() => remove());
+
+  it('is refused past 512 MB before it is read, and told to choose .zip parts instead', () => {
+    expect(() => checkTarSize(LIMITS.maxArchiveBytes)).not.toThrow();
+    expect(() => checkTarSize(LIMITS.maxArchiveBytes + 1)).toThrow(
+      'This .tgz archive is larger than 512 MB, and a .tgz must be unpacked whole to find its lists. Export only "Saved" and "Maps (your places)" from Google Takeout and try again. (Or choose the file type .zip: placeport reads a .zip part of any size.)',
+    );
+  });
 
   it('is told by its name: .tgz, .tar.gz and .tar, in any case', () => {
     expect(

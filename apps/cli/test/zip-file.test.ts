@@ -150,6 +150,15 @@ describe('a Takeout ZIP too large to read whole (a part of a whole-account expor
       code: 'unsupported-compression',
       message: expect.stringContaining('(bzip2)'),
     });
+    // The same list declaring 4 GB of compressed bytes for a few KB unpacked: a damaged directory.
+    view.setUint16(at + 10, 8, true);
+    view.setUint32(at + 20, 0xfffffff0, true);
+    const lying = path.join(dir, 'lying.zip');
+    await writeFile(lying, packed);
+    expect(await refusal(readLargeZip(lying, packed.length))).toEqual({
+      code: 'incomplete-zip',
+      message: MESSAGES.incompleteZip,
+    });
   });
 
   it('stops at the entries and list bytes limits (at the limit it reads)', async () => {
