@@ -1,7 +1,7 @@
 /**
  * An export already unzipped, given as its folder: Safari unzips a download by itself (and removes
  * the .zip), and people unzip an export to look inside. The folder is read as the ZIP it came from
- * (`src/repack.ts`): each file's path is taken from the folder's own name down
+ * (the converter's `Repack`): each file's path is taken from the folder's own name down
  * (`Takeout/Saved/Want to go.csv` when the `Takeout` folder is given), so lists are found and named
  * as in that ZIP. Symbolic links are never followed (a link to `/` must not make a run read the
  * disk), and every entry counts against `maxEntries`, so a home folder given by mistake is refused
@@ -10,8 +10,7 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConverterError, LIMITS, type Limits } from '@placeport/converter';
-import { entryInterest, STARRED_SNIFF_BYTES } from '@placeport/converter/internal';
-import { Repack } from './repack.js';
+import { entryInterest, Repack, STARRED_SNIFF_BYTES } from '@placeport/converter/internal';
 
 /** Options of {@link readFolderAsZip}; tests pass smaller limits. */
 export interface FolderOptions {
@@ -61,7 +60,8 @@ export async function readFolderAsZip(
       `${folder} holds no saved place lists. Give the folder of an unzipped Google Takeout export (the one holding "Takeout"), or the ZIP file you downloaded.`,
     );
   }
-  return repack.zip();
+  const zip = repack.zip();
+  return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
 }
 
 /** The file's bytes when the repack wants it (judged by its start), else undefined. */

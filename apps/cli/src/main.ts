@@ -19,7 +19,12 @@ import {
   type ConversionProgress,
   type InspectedList,
 } from '@placeport/converter';
-import { decodeCsvFile, FAILED_CSV_SUFFIX, pickLists } from '@placeport/converter/internal';
+import {
+  checkPartSize,
+  decodeCsvFile,
+  FAILED_CSV_SUFFIX,
+  pickLists,
+} from '@placeport/converter/internal';
 import {
   printable,
   processPrinter,
@@ -48,7 +53,7 @@ import {
 import { createProgressLine, type ProgressLine } from './progress.js';
 import { readFolderAsZip } from './folder-archive.js';
 import { checkTarSize, readTarAsZip, tarKindOf } from './tar-archive.js';
-import { checkPartSize, readLargeZip } from './zip-file.js';
+import { readLargeZipFile } from './zip-file.js';
 import {
   apiProblemSentences,
   formatSummary,
@@ -267,12 +272,12 @@ async function readLists(
   if (large) checkPartSize(info.size);
   if (info && isCsv) checkCsvSize(info.size, command.archive);
   if (info && tar) checkTarSize(info.size);
-  // A .tgz or a folder has its lists repacked as a ZIP, read as a Takeout ZIP is (`repack.ts`).
+  // A .tgz or a folder has its lists repacked as a ZIP, read as a Takeout ZIP is (`Repack`).
   const bytes = await (
     isFolder
       ? readFolderAsZip(command.archive, { skip: command.out })
       : large
-        ? readLargeZip(command.archive, info.size)
+        ? readLargeZipFile(command.archive, info.size)
         : tar
           ? readTarAsZip(command.archive, tar)
           : readFile(command.archive)

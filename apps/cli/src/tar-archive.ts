@@ -1,7 +1,7 @@
 /**
  * Google Takeout delivers an export as a `.zip` or, when the person chooses that file type, as a
  * `.tgz` (a gzipped tar). The CLI reads both: a tar is read as a stream, only the entries the
- * converter's list rules look at are kept and repacked as a ZIP in memory (`src/repack.ts`) for
+ * converter's list rules look at are kept and repacked as a ZIP in memory (the converter's `Repack`) for
  * the converter's `inspectArchive`. So every rule of a Takeout ZIP (which files are lists, the
  * starred places, the limits, the messages) holds for a `.tgz` unchanged.
  *
@@ -14,8 +14,12 @@ import { open } from 'node:fs/promises';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ConverterError, LIMITS, type Limits } from '@placeport/converter';
-import { describeBytes, STARRED_SNIFF_BYTES } from '@placeport/converter/internal';
-import { EXPORT_LESS, Repack } from './repack.js';
+import {
+  describeBytes,
+  EXPORT_LESS,
+  Repack,
+  STARRED_SNIFF_BYTES,
+} from '@placeport/converter/internal';
 
 /**
  * The most bytes a tar may hold once ungzipped: 2 GiB. Takeout's own parts are mostly photos and
@@ -95,7 +99,8 @@ export async function readTarAsZip(
   } catch (error) {
     throw tarError(error, kind);
   }
-  return repack.zip();
+  const zip = repack.zip();
+  return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
 }
 
 /** The start of a tar ("ustar" at byte 257, POSIX and GNU alike) and of gzip. */

@@ -1,10 +1,11 @@
-import { open, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inspectArchive, LIMITS, MESSAGES, type InspectedList } from '@placeport/converter';
-import { generateTakeout, kmlPoints } from '@placeport/testkit';
+import { generateTakeout, kmlPoints, writeSparseZip64Part } from '@placeport/testkit';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PART_BYTES, readLargeZip } from '../src/zip-file.js';
+import { MAX_PART_BYTES } from '@placeport/converter/internal';
+import { readLargeZipFile as readLargeZip } from '../src/zip-file.js';
 import { refusal, run, tempFolder } from './support.js';
 
 /** What a reader of the archive sees of its lists. */
@@ -13,76 +14,6 @@ const seen = (lists: readonly InspectedList[]) =>
 
 const STARRED =
   '{"type":"FeatureCollection","features":[{"geometry":{"coordinates":[2.29,48.85],"type":"Point"},"properties":{"google_maps_url":"http://maps.google.com/?cid=1","location":{"name":"Ort"}},"type":"Feature"}]}';
-
-/** How far into a sparse file the lists of a "part past 4 GB" are written. */
-const HOLE = 5 * 1024 ** 3;
-
-/**
- * A ZIP64 Takeout part of more than 5 GB, written as a sparse file (no disk used): `files` stored
- * after a hole of {@link HOLE} bytes, the directory's sizes and offsets in ZIP64 extra fields, and
- * a ZIP64 end record, as a part past 4 GB has them.
- */
-async function writeZip64Part(file: string, files: Record<string, string>): Promise<number> {
-  const plain = zipSync(
-    Object.fromEntries(Object.entries(files).map(([name, text]) => [name, strToU8(text)])),
-    { level: 0 },
-  );
-  const view = new DataView(plain.buffer);
-  const end = plain.length - 22;
-  const count = view.getUint16(end + 10, true);
-  const cdStart = view.getUint32(end + 16, true);
-  const directory: number[] = [];
-  for (let at = cdStart, i = 0; i < count; i += 1) {
-    const nameLength = view.getUint16(at + 28, true);
-    const header = plain.slice(at, at + 46 + nameLength);
-    const headerView = new DataView(header.buffer);
-    const size = headerView.getUint32(20, true);
-    const original = headerView.getUint32(24, true);
-    const offset = headerView.getUint32(42, true);
-    for (const field of [20, 24, 42]) headerView.setUint32(field, 0xffffffff, true);
-    headerView.setUint16(30, 28, true);
-    headerView.setUint16(32, 0, true);
-    const extra = new DataView(new ArrayBuffer(28));
-    extra.setUint16(0, 1, true);
-    extra.setUint16(2, 24, true);
-    extra.setBigUint64(4, BigInt(original), true);
-    extra.setBigUint64(12, BigInt(size), true);
-    extra.setBigUint64(20, BigInt(HOLE + offset), true);
-    directory.push(...header, ...new Uint8Array(extra.buffer));
-    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-  }
-  const cdOffset = HOLE + cdStart;
-  const zip64End = cdOffset + directory.length;
-  const record = new DataView(new ArrayBuffer(56 + 20 + 22));
-  record.setUint32(0, 0x06064b50, true);
-  record.setBigUint64(4, 44n, true);
-  record.setUint16(12, 45, true);
-  record.setUint16(14, 45, true);
-  record.setBigUint64(24, BigInt(count), true);
-  record.setBigUint64(32, BigInt(count), true);
-  record.setBigUint64(40, BigInt(directory.length), true);
-  record.setBigUint64(48, BigInt(cdOffset), true);
-  record.setUint32(56, 0x07064b50, true);
-  record.setBigUint64(64, BigInt(zip64End), true);
-  record.setUint32(72, 1, true);
-  record.setUint32(76, 0x06054b50, true);
-  for (const field of [84, 86]) record.setUint16(field, 0xffff, true);
-  for (const field of [88, 92]) record.setUint32(field, 0xffffffff, true);
-  const tail = new Uint8Array([
-    ...plain.subarray(0, cdStart),
-    ...directory,
-    ...new Uint8Array(record.buffer),
-  ]);
-  const handle = await open(file, 'w');
-  try {
-    // The photos of the part, as far as the file system is concerned: a hole.
-    await handle.write(new Uint8Array([0x50, 0x4b, 3, 4]), 0, 4, 0);
-    await handle.write(tail, 0, tail.length, HOLE);
-  } finally {
-    await handle.close();
-  }
-  return HOLE + tail.length;
-}
 
 describe('a Takeout ZIP too large to read whole (a part of a whole-account export)', () => {
   let dir: string;
@@ -204,7 +135,7 @@ describe('a Takeout ZIP too large to read whole (a part of a whole-account expor
   it('converts a ZIP64 part of more than 5 GB from the command line, reading only its lists', async () => {
     expect(MAX_PART_BYTES).toBe(64 * 1024 ** 3);
     const file = path.join(dir, 'takeout-20261127T110000Z-003.zip');
-    const size = await writeZip64Part(file, {
+    const size = await writeSparseZip64Part(file, {
       'Takeout/Saved/Want to go.csv':
         'Title,Note,URL,Comment\nColosseum,,"https://www.google.com/maps/search/41.8902,12.4922",\nPantheon,,"https://www.google.com/maps/place/Pantheon/@41.8986,12.4769,17z/data=!3d41.8986108!4d12.4768729",\n',
       'Takeout/Maps (your places)/Saved Places.json': STARRED,

@@ -26,17 +26,16 @@ export {
 } from './core/s2.js';
 export { isValidCoordinate } from './core/latlng.js';
 export { describeBytes, MAX_URL_LENGTH } from './core/limits.js';
-export { checkArchiveSize, entryInterest, looksLikeStarredStart } from './core/archive.js';
+export { checkArchiveSize, entryInterest } from './core/archive.js';
 export { STARRED_SNIFF_BYTES } from './core/saved-places-json.js';
 export {
-  canUnpack,
-  peekZipEntry,
-  readZipDirectory,
-  readZipEntry,
-  zipDirectoryOffset,
-  type ZipEntry,
-} from './core/zip-directory.js';
-export { compressionName, unsupportedCompressionMessage } from './core/errors.js';
+  checkPartSize,
+  EXPORT_LESS,
+  MAX_PART_BYTES,
+  readLargeZip,
+  Repack,
+  type RangeSource,
+} from './large-zip.js';
 export { decodeCsvFile, type CsvFileEncoding } from './core/csv.js';
 
 // File names and text as the CLI writes them.

@@ -493,6 +493,8 @@ describe("entries of an archive read from another container (the CLI's .tgz)", (
         '__MACOSX/Takeout/Saved/._Want to go.csv',
         'Takeout/Google Photos/IMG_0001.jpg',
         'Takeout/archive_browser.html',
+        'Takeout/Google Photos/Trip/IMG_0001.JPG.json',
+        'Takeout/Google Fotos/Reise/VID_2.mp4.supplemental-metadata.json',
       ].map(entryInterest),
     ).toEqual([
       'whole',
@@ -500,6 +502,8 @@ describe("entries of an archive read from another container (the CLI's .tgz)", (
       'whole',
       'whole',
       'start',
+      undefined,
+      undefined,
       undefined,
       undefined,
       undefined,

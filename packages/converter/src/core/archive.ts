@@ -86,18 +86,27 @@ function isStarredEntry(bytes: Uint8Array, zip: ZipEntry, limits: Limits): boole
 }
 
 /**
- * What an archive read from another container (the CLI's `.tgz`, repacked as a ZIP for
- * {@link eachCsvEntry}) must keep of an entry for the lists to be chosen as in Takeout's ZIP:
- * `whole` for a CSV (a list, an image or page list, or another product's CSV, whose start tells
- * whether its folder holds lists) and for the starred places by their English name; `start` for
- * another `.json`, kept only when its first {@link STARRED_SNIFF_BYTES} bytes look like the starred
- * places ({@link looksLikeStarredStart}); undefined for the rest (folders, macOS metadata, photos,
- * other files), which a ZIP's reader never inflates either.
+ * Google Photos' metadata beside each photo or video (`IMG_0001.jpg.json`,
+ * `IMG_0001.jpg.supplemental-metadata.json`): never the starred places, and a part of a
+ * whole-account export holds tens of thousands of them, each of which would be read to be judged.
+ */
+const MEDIA_SIDECAR =
+  /\.(?:jpe?g|png|gif|heic|heif|webp|bmp|tiff?|dng|raw|mp4|mov|m4v|avi|3gp|mkv)(?:\.[^./]*)?\.json$/i;
+
+/**
+ * What an archive read from another container (the CLI's `.tgz` and folders, and a part too
+ * large to read whole, repacked as a ZIP for {@link eachCsvEntry}) must keep of an entry for the
+ * lists to be chosen as in Takeout's ZIP: `whole` for a CSV (a list, an image or page list, or
+ * another product's CSV, whose start tells whether its folder holds lists) and for the starred
+ * places by their English name; `start` for another `.json` (not a photo's metadata), kept only
+ * when its first {@link STARRED_SNIFF_BYTES} bytes look like the starred places
+ * ({@link looksLikeStarredStart}); undefined for the rest (folders, macOS metadata, photos, other
+ * files), which a ZIP's reader never inflates either.
  */
 export function entryInterest(path: string): 'whole' | 'start' | undefined {
   if (isDirectory({ name: path }) || isMacMetadata(path)) return undefined;
   if (isCsvPath(path) || isSavedPlacesJsonPath(path)) return 'whole';
-  return isJsonPath(path) ? 'start' : undefined;
+  return isJsonPath(path) && !MEDIA_SIDECAR.test(fileNameFromPath(path)) ? 'start' : undefined;
 }
 
 /** Whether a `.json` file whose first bytes are `head` is the starred places (see {@link entryInterest}). */

@@ -74,35 +74,76 @@ describe('converter worker API', () => {
     });
   });
 
-  it('refuses a file past the size limit before reading it, and says so when it cannot be read', async () => {
+  it('reads a file past what is read whole by its slices, only its lists, and refuses one past 64 GB', async () => {
     const limits = { ...LIMITS, maxArchiveBytes: 1_000 };
     const api = createConverterWorkerApi({ logger: quiet, limits });
-    // A Takeout part of several GB: measured, never read (reading it would fail past 2 GiB).
-    const huge = new Blob([new Uint8Array(1_001)]);
-    const read = vi.spyOn(huge, 'arrayBuffer');
-    const refused = await api.inspect(huge, 'takeout-001.zip');
-    expect(refused).toEqual({
+    // A part of a whole-account export: never read whole (past 2 GiB it could not be), its
+    // directory and lists read from slices, and its lists the same as the archive read whole.
+    const part = new Blob([takeout.zip.slice().buffer]);
+    const whole = vi.spyOn(part, 'arrayBuffer');
+    const sliced = vi.spyOn(part, 'slice');
+    const read = await api.inspect(part, 'takeout-20261127T110000Z-001.zip');
+    const expected = await createConverterWorkerApi({ logger: quiet }).inspect(
+      takeout.zip,
+      'takeout.zip',
+    );
+    expect(expected.ok).toBe(true);
+    expect(read).toEqual(expected);
+    expect(whole).not.toHaveBeenCalled();
+    expect(sliced).toHaveBeenCalled();
+    // No directory at its end, and no ZIP's start: not a ZIP.
+    expect(await api.inspect(new Blob([new Uint8Array(1_001)]), 'a.zip')).toEqual({
+      ok: false,
+      error: { code: 'not-a-zip', message: MESSAGES.notAZipInside },
+    });
+    // Past the largest Takeout part: measured, never read.
+    class Huge extends Blob {
+      override get size() {
+        return 64 * 1024 ** 3 + 1;
+      }
+    }
+    const huge = new Huge([new Uint8Array(10)]);
+    const hugeSlice = vi.spyOn(huge, 'slice');
+    expect(await api.inspect(huge, 'takeout-001.zip')).toEqual({
       ok: false,
       error: {
         code: 'archive-too-large',
         message:
-          'This ZIP file is larger than 1 KB. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.',
+          'This ZIP file is larger than 64 GB, more than a Google Takeout part holds. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.',
       },
     });
-    expect(read).not.toHaveBeenCalled();
-    // At the limit it is read (and found not to be a ZIP at all).
-    const atLimit = await api.inspect(new Blob([new Uint8Array(1_000)]), 'a.zip');
-    expect(!atLimit.ok && atLimit.error.code).toBe('not-a-zip');
+    expect(hugeSlice).not.toHaveBeenCalled();
+    // At the limit it is read whole.
+    const atLimit = new Blob([new Uint8Array(1_000)]);
+    const atLimitRead = vi.spyOn(atLimit, 'arrayBuffer');
+    expect(!(await api.inspect(atLimit, 'a.zip')).ok).toBe(true);
+    expect(atLimitRead).toHaveBeenCalled();
+  });
 
-    // A file moved or deleted after it was chosen, or a folder named .zip: the browser's read fails.
-    const gone = new Blob([new Uint8Array(10)]);
-    vi.spyOn(gone, 'arrayBuffer').mockRejectedValue(
-      new DOMException('A requested file or directory could not be found', 'NotFoundError'),
-    );
-    expect(await api.inspect(gone, 'Folder.zip')).toEqual({
-      ok: false,
-      error: { code: 'unreadable-file', message: MESSAGES.fileUnreadable },
+  it('says so when the chosen file cannot be read, whole or by its slices', async () => {
+    const api = createConverterWorkerApi({
+      logger: quiet,
+      limits: { ...LIMITS, maxArchiveBytes: 5 },
     });
+    // A file moved or deleted after it was chosen, or a folder named .zip: the browser's read fails.
+    const gone = () =>
+      Object.assign(
+        new DOMException('A requested file or directory could not be found', 'NotFoundError'),
+      );
+    const small = new Blob([new Uint8Array(5)]);
+    vi.spyOn(small, 'arrayBuffer').mockRejectedValue(gone());
+    const large = new Blob([new Uint8Array(10)]);
+    vi.spyOn(large, 'slice').mockImplementation(() => {
+      const slice = new Blob([]);
+      vi.spyOn(slice, 'arrayBuffer').mockRejectedValue(gone());
+      return slice;
+    });
+    for (const file of [small, large]) {
+      expect(await api.inspect(file, 'Folder.zip')).toEqual({
+        ok: false,
+        error: { code: 'unreadable-file', message: MESSAGES.fileUnreadable },
+      });
+    }
   });
 
   it('answers errors as data, never by throwing', async () => {

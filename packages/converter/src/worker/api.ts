@@ -1,7 +1,6 @@
 import { FREE_TIER_MAX_URLS } from '@placeport/contract';
 import * as Comlink from 'comlink';
 import { ConverterError, MESSAGES, toErrorShape } from '../core/errors.js';
-import { checkArchiveSize } from '../core/archive.js';
 import { LIMITS, type Limits } from '../core/limits.js';
 import { checkFormat, type OutputPart } from '../core/formats/output.js';
 import { placeName } from '../core/formats/place-text.js';
@@ -18,6 +17,7 @@ import {
   zipFileName,
   zipRunAsync,
 } from '../library.js';
+import { checkPartSize, MAX_PART_ENTRIES, readLargeZip } from '../large-zip.js';
 import { retryLists } from '../retry.js';
 import { createResolveClient } from './resolve-client.js';
 import type {
@@ -54,10 +54,12 @@ function mapFile({ data, ...part }: OutputPart): MapOutputFile {
 }
 
 /**
- * The archive's bytes. A `File` is measured before it is read, so one past the size limit is
- * refused at once (a Takeout part of 2 GB or more cannot even be read into one buffer), and a
- * file the browser cannot read (moved, deleted, a folder named .zip) is said so in words, not
- * with the browser's own message.
+ * The archive's bytes. A `File` is measured before it is read: one past what is read whole
+ * (`maxArchiveBytes`, 512 MB: a part of an export of the whole account, 2 GB by default, which
+ * cannot even be read into one buffer) is read by random access from its slices, its directory and
+ * only its lists ({@link readLargeZip}), and one past {@link checkPartSize} is refused at once. A
+ * file the browser cannot read (moved, deleted, a folder named .zip) is said so in words, not with
+ * the browser's own message.
  */
 async function toBytes(
   input: Blob | ArrayBuffer | Uint8Array,
@@ -65,12 +67,28 @@ async function toBytes(
   logger: Logger,
 ): Promise<Uint8Array> {
   if (!(input instanceof Blob)) return archiveBytesOf(input);
-  checkArchiveSize(input.size, limits);
+  const unreadable = (error: unknown) => {
+    logger.warn('The chosen file could not be read', error);
+    return new ConverterError('unreadable-file', MESSAGES.fileUnreadable);
+  };
+  if (input.size > limits.maxArchiveBytes) {
+    checkPartSize(input.size);
+    const read = async (at: number, length: number) => {
+      try {
+        return new Uint8Array(await input.slice(at, at + length).arrayBuffer());
+      } catch (error) {
+        throw unreadable(error);
+      }
+    };
+    return readLargeZip(
+      { size: input.size, read },
+      { limits: { maxEntries: MAX_PART_ENTRIES, maxCsvBytes: limits.maxCsvBytes } },
+    );
+  }
   try {
     return new Uint8Array(await input.arrayBuffer());
   } catch (error) {
-    logger.warn('The chosen file could not be read', error);
-    throw new ConverterError('unreadable-file', MESSAGES.fileUnreadable);
+    throw unreadable(error);
   }
 }
 
@@ -131,7 +149,12 @@ export function createConverterWorkerApi(
         const limits = dependencies.limits ?? LIMITS;
         const bytes = await toBytes(input, limits, logger);
         if (mine !== generation) throw superseded();
-        const inspected = inspectArchive(bytes, { limits, logger }).lists;
+        // A part read by its slices is its lists, repacked: already within the lists' limits.
+        const repacked = input instanceof Blob && input.size > limits.maxArchiveBytes;
+        const inspected = inspectArchive(bytes, {
+          limits: repacked ? { ...limits, maxArchiveBytes: bytes.length } : limits,
+          logger,
+        }).lists;
         lists = inspected;
         return { ok: true, value: { lists: inspected.map(summaryOf) } };
       } catch (error) {

@@ -38,3 +38,4 @@ export {
   SAVED_PLACES_ZERO_CHANCE,
   savedPlacesJson,
 } from './saved-places-json.js';
+export { SPARSE_PART_HOLE, writeSparseZip64Part } from './zip64-part.js';

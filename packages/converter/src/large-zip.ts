@@ -1,0 +1,276 @@
+/**
+ * A Takeout archive too large to read whole (past `maxArchiveBytes`, 512 MB): a part of an export of
+ * the whole account (Takeout splits one into parts of 2 GB by default, up to 50 GB, ZIP64 past
+ * 4 GB), of which only the lists matter. It is read by random access from a {@link RangeSource} (a
+ * `File`'s slices in the page's worker, a file handle in the CLI): its directory from its end, then
+ * only the entries the list rules look at ({@link Repack}), and those are repacked, stored, as a
+ * ZIP in memory that `inspectArchive` reads as a Takeout ZIP. So such a part converts at once,
+ * instead of the person being sent to export again (which Google takes hours or days to prepare).
+ *
+ * {@link Repack} also serves the CLI's other inputs that are not a ZIP (a `.tgz`, an unzipped
+ * folder): whatever they come from, the lists are chosen, limited and named as in the ZIP.
+ */
+import { entryInterest, looksLikeStarredStart } from './core/archive.js';
+import {
+  compressionName,
+  ConverterError,
+  MESSAGES,
+  unsupportedCompressionMessage,
+} from './core/errors.js';
+import { joinChunks, zipFiles } from './core/formats/zip.js';
+import { describeBytes, LIMITS, type Limits } from './core/limits.js';
+import { STARRED_SNIFF_BYTES } from './core/saved-places-json.js';
+import {
+  canUnpack,
+  fflateInflate,
+  peekZipEntry,
+  readZipDirectory,
+  readZipEntry,
+  zipDirectoryOffset,
+  type Inflate,
+  type ZipEntry,
+} from './core/zip-directory.js';
+
+/** What a person is told to narrow their export to, as the ZIP's limits say it. */
+export const EXPORT_LESS =
+  'Export only "Saved" and "Maps (your places)" from Google Takeout and try again.';
+
+/** The largest part read: Takeout's largest part is 50 GB. */
+export const MAX_PART_BYTES = 64 * 1024 ** 3;
+
+/**
+ * The most entries a part may hold: a 50 GB part of photos holds tens of thousands (each with its
+ * metadata file), far past what an archive read whole may (`maxEntries`), and its directory alone
+ * is read into memory, bounded by its size ({@link MAX_DIRECTORY_BYTES}).
+ */
+export const MAX_PART_ENTRIES = 1_000_000;
+
+/** Refuses an archive of `size` bytes past {@link MAX_PART_BYTES}, before it is read. */
+export function checkPartSize(size: number): void {
+  if (size > MAX_PART_BYTES) {
+    throw new ConverterError(
+      'archive-too-large',
+      `This ZIP file is larger than ${MAX_PART_BYTES / 1024 ** 3} GB, more than a Google Takeout part holds. ${EXPORT_LESS}`,
+    );
+  }
+}
+
+/**
+ * The entries kept of an export, and the checks on what is seen: every entry counts against
+ * `maxEntries`; a CSV is kept whole, a `.json` only when its start looks like the starred places
+ * (`entryInterest`), and what is kept is bounded by `maxCsvBytes`.
+ */
+export class Repack {
+  private readonly kept: Array<{ path: string; bytes: Uint8Array }> = [];
+  private keptBytes = 0;
+  private seen = 0;
+
+  /** `noun` names the export in messages: "archive" or "folder". */
+  constructor(
+    private readonly noun: 'archive' | 'folder',
+    private readonly limits: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>,
+  ) {}
+
+  /** Counts one more entry (file or folder); past `maxEntries`, refuses the export. */
+  count(): void {
+    this.seen += 1;
+    if (this.seen > this.limits.maxEntries) {
+      throw new ConverterError(
+        'too-many-entries',
+        `This ${this.noun} holds more than ${this.limits.maxEntries.toLocaleString('en-US')} files. ${EXPORT_LESS}`,
+      );
+    }
+  }
+
+  /**
+   * Whether a file at `path` of `size` bytes is wanted, judged by its start (see
+   * `looksLikeStarredStart`); undefined when it is not read at all. A CSV is wanted whole, and
+   * past what may still be kept it refuses the export (it may be a list); another JSON only when
+   * its start says it is the starred places and it is no larger than a list may be.
+   */
+  wanted(path: string, size: number, isFile: boolean): ((head: Uint8Array) => boolean) | undefined {
+    const interest = isFile ? entryInterest(path) : undefined;
+    if (interest === 'whole') {
+      if (size > this.limits.maxCsvBytes - this.keptBytes) throw this.tooLarge();
+      return () => true;
+    }
+    return interest === 'start' && size <= this.limits.maxCsvBytes
+      ? looksLikeStarredStart
+      : undefined;
+  }
+
+  /** Keeps a wanted entry's bytes; past `maxCsvBytes` in all, refuses the export. */
+  keep(path: string, bytes: Uint8Array): void {
+    this.keptBytes += bytes.length;
+    if (this.keptBytes > this.limits.maxCsvBytes) throw this.tooLarge();
+    this.kept.push({ path, bytes });
+  }
+
+  /** How many entries were kept. */
+  get size(): number {
+    return this.kept.length;
+  }
+
+  /** The entries kept, in the order they were found, as a ZIP that stores them. */
+  zip(): Uint8Array {
+    return joinChunks(
+      zipFiles(this.kept.map(({ path, bytes }) => ({ fileName: path, data: bytes, stored: true }))),
+    );
+  }
+
+  private tooLarge(): ConverterError {
+    return new ConverterError(
+      'archive-too-large',
+      `The lists in this ${this.noun} add up to more than ${describeBytes(this.limits.maxCsvBytes)} once unpacked. ${EXPORT_LESS}`,
+    );
+  }
+}
+
+/**
+ * A file read by ranges: `read` gives `length` bytes from `at` (fewer at its end), and throws (a
+ * ConverterError, as it is passed on) when the file cannot be read.
+ */
+export interface RangeSource {
+  size: number;
+  read(at: number, length: number): Promise<Uint8Array>;
+}
+
+/** Options of {@link readLargeZip}. */
+export interface LargeZipOptions {
+  /** By default the lists' limit of {@link LIMITS} and at most {@link MAX_PART_ENTRIES} entries. */
+  limits?: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>;
+  /** How lists are inflated: fflate's by default (the page), Node's zlib in the CLI. */
+  inflate?: Inflate;
+}
+
+/** What is read from the end first: the end-of-directory record and the longest comment. */
+const TAIL_BYTES = 65_558 + 20;
+
+/** Compressed bytes read to judge a `.json` file by its start (JSON deflates several times over). */
+const PEEK_COMPRESSED_BYTES = 64 * 1024;
+
+/**
+ * The most bytes a directory is read in: far more than 50,000 entries (`maxEntries`) with long
+ * names take, so a directory that claims more is a damaged one.
+ */
+const MAX_DIRECTORY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The lists and starred places of the ZIP `source`, as a ZIP that stores them, for
+ * `inspectArchive`. Throws ConverterError: `not-a-zip` / `incomplete-zip` as a ZIP read whole
+ * would (no directory at its end: not a ZIP, or a download cut short); `unsupported-compression`
+ * for a CSV packed otherwise than stored or DEFLATE; `incomplete-zip` for an entry that cannot be
+ * read or inflated, or whose declared sizes cannot be; the limits of {@link Repack}; and whatever
+ * `source.read` throws as a ConverterError.
+ */
+export async function readLargeZip(
+  source: RangeSource,
+  options: LargeZipOptions = {},
+): Promise<Uint8Array> {
+  const inflate = options.inflate ?? fflateInflate;
+  const entries = await directoryOf(source);
+  const repack = new Repack(
+    'archive',
+    options.limits ?? { maxEntries: MAX_PART_ENTRIES, maxCsvBytes: LIMITS.maxCsvBytes },
+  );
+  for (const entry of entries) {
+    repack.count();
+    const interest = entryInterest(entry.name);
+    if (interest === undefined) continue;
+    const wanted = repack.wanted(entry.name, entry.originalSize, true);
+    if (wanted === undefined) continue;
+    if (!canUnpack(entry)) {
+      // A JSON that cannot be unpacked is not the starred places; a CSV may be a list.
+      if (interest === 'start') continue;
+      throw new ConverterError(
+        'unsupported-compression',
+        unsupportedCompressionMessage(compressionName(entry.compression)),
+      );
+    }
+    // A CSV is taken whole; a JSON is judged by its start first.
+    const bytes = await readEntry(
+      source,
+      entry,
+      interest === 'start' ? wanted : undefined,
+      inflate,
+    );
+    if (bytes !== undefined) repack.keep(entry.name, bytes);
+  }
+  return repack.zip();
+}
+
+/** The ZIP's directory, read from its end: what a ZIP read whole would say when there is none. */
+async function directoryOf(source: RangeSource): Promise<ZipEntry[]> {
+  const { size } = source;
+  try {
+    let base = Math.max(0, size - TAIL_BYTES);
+    let end = await source.read(base, size - base);
+    // The directory (and a ZIP64 record) lies before the tail: read from where it starts.
+    for (let start = zipDirectoryOffset(end, base); start < base;) {
+      if (start < 0 || size - start > MAX_DIRECTORY_BYTES) {
+        throw new RangeError('directory too large');
+      }
+      base = start;
+      end = await source.read(base, size - base);
+      start = zipDirectoryOffset(end, base);
+    }
+    return readZipDirectory(end, base);
+  } catch (error) {
+    if (error instanceof ConverterError) throw error;
+    const head = await source.read(0, 2);
+    if (head[0] !== 0x50 || head[1] !== 0x4b) {
+      throw new ConverterError('not-a-zip', MESSAGES.notAZipInside);
+    }
+    throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
+  }
+}
+
+/**
+ * An entry's bytes, unpacked; with `wanted`, only when it passes the entry's first
+ * {@link STARRED_SNIFF_BYTES} (judged from at most {@link PEEK_COMPRESSED_BYTES} of its compressed
+ * bytes), else undefined.
+ */
+async function readEntry(
+  source: RangeSource,
+  entry: ZipEntry,
+  wanted: ((head: Uint8Array) => boolean) | undefined,
+  inflate: Inflate,
+): Promise<Uint8Array | undefined> {
+  try {
+    // DEFLATE adds a few bytes a block to what it cannot shrink: a directory that declares more
+    // compressed bytes than that is damaged, and its entry is not read into memory.
+    if (entry.size > entry.originalSize + entry.originalSize / 100 + 1024) {
+      throw new RangeError('ZIP entry larger than it unpacks to');
+    }
+    const header = await source.read(entry.localOffset, 30);
+    const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
+    if (header.length < 30 || view.getUint32(0, true) !== 0x04034b50) {
+      throw new RangeError('ZIP entry header missing');
+    }
+    const start = entry.localOffset + 30 + view.getUint16(26, true) + view.getUint16(28, true);
+    // The entry as a little ZIP of its own bytes (its header without name or extra field, then
+    // its data): the directory's readers take it so.
+    const sized = async (length: number) => {
+      const data = await source.read(start, length);
+      const bytes = new Uint8Array(30 + data.length);
+      bytes.set(header.subarray(0, 26));
+      bytes.set(data, 30);
+      return { bytes, entry: { ...entry, localOffset: 0, size: data.length } };
+    };
+    if (wanted) {
+      const peek = await sized(Math.min(entry.size, PEEK_COMPRESSED_BYTES));
+      let head: Uint8Array;
+      try {
+        head = peekZipEntry(peek.bytes, peek.entry, STARRED_SNIFF_BYTES);
+      } catch {
+        head = new Uint8Array(0);
+      }
+      if (!wanted(head)) return undefined;
+    }
+    const whole = await sized(entry.size);
+    return readZipEntry(whole.bytes, whole.entry, inflate);
+  } catch (error) {
+    if (error instanceof ConverterError) throw error;
+    throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
+  }
+}
