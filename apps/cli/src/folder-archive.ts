@@ -36,7 +36,6 @@ export async function readFolderAsZip(
   const root = path.resolve(folder);
   const skip = options.skip === undefined ? undefined : path.resolve(options.skip);
   const queue = [{ full: root, inside: path.basename(root) }];
-  let found = 0;
   for (let next = queue.shift(); next; next = queue.shift()) {
     const entries = await readdir(next.full, { withFileTypes: true }).catch(() => {
       throw new ConverterError('extract-failed', `Could not read the folder ${next!.full}.`);
@@ -51,10 +50,9 @@ export async function readFolderAsZip(
       const bytes = await readWanted(full, inside, repack);
       if (bytes === undefined) continue;
       repack.keep(inside, bytes);
-      found += 1;
     }
   }
-  if (found === 0) {
+  if (repack.size === 0) {
     throw new ConverterError(
       'no-csv',
       `${folder} holds no saved place lists. Give the folder of an unzipped Google Takeout export (the one holding "Takeout"), or the ZIP file you downloaded.`,
