@@ -46,6 +46,7 @@ export async function readFolderAsZip(
       const full = path.join(next.full, entry.name);
       const inside = `${next.inside}/${entry.name}`;
       if (entry.isDirectory() && full !== skip) queue.push({ full, inside });
+      // Only a file the lists could be in is measured (not each photo).
       if (!entry.isFile() || entryInterest(inside) === undefined) continue;
       const bytes = await readWanted(full, inside, repack);
       if (bytes === undefined) continue;
@@ -70,7 +71,8 @@ async function readWanted(
 ): Promise<Uint8Array | undefined> {
   try {
     const wanted = repack.wanted(inside, (await stat(full)).size, true);
-    if (wanted === undefined || !wanted(await head(full))) return undefined;
+    // A CSV is read once, whole; a JSON's start is read first, to judge it.
+    if (wanted === undefined || (wanted !== 'whole' && !wanted(await head(full)))) return undefined;
     return await readFile(full);
   } catch (error) {
     if (error instanceof ConverterError) throw error;

@@ -19,6 +19,7 @@ import {
   EXPORT_LESS,
   Repack,
   STARRED_SNIFF_BYTES,
+  type Wanted,
 } from '@placeport/converter/internal';
 
 /**
@@ -93,7 +94,7 @@ export async function readTarAsZip(
       const path = entry.header.name.replace(/^(?:\.\/)+/, '');
       const wanted = repack.wanted(path, entry.header.size, entry.header.type === 'file');
       // Every body is read to its end, kept or not (see readBody).
-      const bytes = await readBody(entry.body, wanted ?? (() => false));
+      const bytes = await readBody(entry.body, wanted);
       if (bytes !== undefined) repack.keep(path, bytes);
     }
   } catch (error) {
@@ -131,29 +132,29 @@ function notATar(kind: TarKind): ConverterError {
 }
 
 /**
- * A body read to its end, and kept when `wanted` passes its first {@link STARRED_SNIFF_BYTES}
- * bytes (or all of it, if shorter); undefined when it does not. A body not kept is still read
+ * A body read to its end, and kept when it is wanted: whole, or when `wanted` judges it, if it
+ * passes its first {@link STARRED_SNIFF_BYTES} bytes (or all of it, if shorter); else undefined. A body not kept is still read
  * through, never cancelled: modern-tar 0.8.6 leaves a later body's read waiting forever when the
  * archive turns out to be cut short after an earlier body was cancelled (the tests cut a `.tgz` at
  * every few hundred bytes), and a tar's bytes must be read past anyway to reach the next entry.
  */
 async function readBody(
   body: ReadableStream<Uint8Array>,
-  wanted: (head: Uint8Array) => boolean,
+  wanted: Wanted | undefined,
 ): Promise<Uint8Array | undefined> {
   const reader = body.getReader();
-  let parts: Uint8Array[] | undefined = [];
+  let parts: Uint8Array[] | undefined = wanted === undefined ? undefined : [];
+  let judge = wanted === 'whole' ? undefined : wanted;
   let length = 0;
-  let judged = false;
   for (;;) {
     const { done, value } = await reader.read();
     if (parts && !done) {
       parts.push(value);
       length += value.length;
     }
-    if (parts && !judged && (done || length >= STARRED_SNIFF_BYTES)) {
-      judged = true;
-      if (!wanted(Buffer.concat(parts, length))) parts = undefined;
+    if (parts && judge && (done || length >= STARRED_SNIFF_BYTES)) {
+      if (!judge(Buffer.concat(parts, length))) parts = undefined;
+      judge = undefined;
     }
     if (done) return parts && Buffer.concat(parts, length);
   }

@@ -35,6 +35,7 @@ export {
   readLargeZip,
   Repack,
   type RangeSource,
+  type Wanted,
 } from './large-zip.js';
 export { decodeCsvFile, type CsvFileEncoding } from './core/csv.js';
 

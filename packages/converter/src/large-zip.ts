@@ -56,6 +56,12 @@ export function checkPartSize(size: number): void {
 }
 
 /**
+ * How an entry is read when it is wanted ({@link Repack.wanted}): `whole` (a CSV), or judged first
+ * by its first {@link STARRED_SNIFF_BYTES} bytes and kept only when they pass (another `.json`).
+ */
+export type Wanted = 'whole' | ((head: Uint8Array) => boolean);
+
+/**
  * The entries kept of an export, and the checks on what is seen: every entry counts against
  * `maxEntries`; a CSV is kept whole, a `.json` only when its start looks like the starred places
  * (`entryInterest`), and what is kept is bounded by `maxCsvBytes`.
@@ -83,16 +89,16 @@ export class Repack {
   }
 
   /**
-   * Whether a file at `path` of `size` bytes is wanted, judged by its start (see
-   * `looksLikeStarredStart`); undefined when it is not read at all. A CSV is wanted whole, and
-   * past what may still be kept it refuses the export (it may be a list); another JSON only when
-   * its start says it is the starred places and it is no larger than a list may be.
+   * Whether a file at `path` of `size` bytes is wanted, and how ({@link Wanted}); undefined when it
+   * is not read at all. A CSV is wanted whole, and past what may still be kept it refuses the
+   * export (it may be a list); another JSON only when its start says it is the starred places
+   * (`looksLikeStarredStart`) and it is no larger than a list may be.
    */
-  wanted(path: string, size: number, isFile: boolean): ((head: Uint8Array) => boolean) | undefined {
+  wanted(path: string, size: number, isFile: boolean): Wanted | undefined {
     const interest = isFile ? entryInterest(path) : undefined;
     if (interest === 'whole') {
       if (size > this.limits.maxCsvBytes - this.keptBytes) throw this.tooLarge();
-      return () => true;
+      return 'whole';
     }
     return interest === 'start' && size <= this.limits.maxCsvBytes
       ? looksLikeStarredStart
@@ -175,25 +181,17 @@ export async function readLargeZip(
   );
   for (const entry of entries) {
     repack.count();
-    const interest = entryInterest(entry.name);
-    if (interest === undefined) continue;
     const wanted = repack.wanted(entry.name, entry.originalSize, true);
     if (wanted === undefined) continue;
     if (!canUnpack(entry)) {
       // A JSON that cannot be unpacked is not the starred places; a CSV may be a list.
-      if (interest === 'start') continue;
+      if (wanted !== 'whole') continue;
       throw new ConverterError(
         'unsupported-compression',
         unsupportedCompressionMessage(compressionName(entry.compression)),
       );
     }
-    // A CSV is taken whole; a JSON is judged by its start first.
-    const bytes = await readEntry(
-      source,
-      entry,
-      interest === 'start' ? wanted : undefined,
-      inflate,
-    );
+    const bytes = await readEntry(source, entry, wanted, inflate);
     if (bytes !== undefined) repack.keep(entry.name, bytes);
   }
   return repack.zip();
@@ -226,14 +224,14 @@ async function directoryOf(source: RangeSource): Promise<ZipEntry[]> {
 }
 
 /**
- * An entry's bytes, unpacked; with `wanted`, only when it passes the entry's first
+ * An entry's bytes, unpacked; when `wanted` judges it, only when it passes the entry's first
  * {@link STARRED_SNIFF_BYTES} (judged from at most {@link PEEK_COMPRESSED_BYTES} of its compressed
  * bytes), else undefined.
  */
 async function readEntry(
   source: RangeSource,
   entry: ZipEntry,
-  wanted: ((head: Uint8Array) => boolean) | undefined,
+  wanted: Wanted,
   inflate: Inflate,
 ): Promise<Uint8Array | undefined> {
   try {
@@ -257,7 +255,7 @@ async function readEntry(
       bytes.set(data, 30);
       return { bytes, entry: { ...entry, localOffset: 0, size: data.length } };
     };
-    if (wanted) {
+    if (wanted !== 'whole') {
       const peek = await sized(Math.min(entry.size, PEEK_COMPRESSED_BYTES));
       let head: Uint8Array;
       try {

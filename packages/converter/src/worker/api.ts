@@ -54,19 +54,19 @@ function mapFile({ data, ...part }: OutputPart): MapOutputFile {
 }
 
 /**
- * The archive's bytes. A `File` is measured before it is read: one past what is read whole
- * (`maxArchiveBytes`, 512 MB: a part of an export of the whole account, 2 GB by default, which
- * cannot even be read into one buffer) is read by random access from its slices, its directory and
- * only its lists ({@link readLargeZip}), and one past {@link checkPartSize} is refused at once. A
- * file the browser cannot read (moved, deleted, a folder named .zip) is said so in words, not with
- * the browser's own message.
+ * The archive's bytes, and the limits to read them with. A `File` is measured before it is read:
+ * one past what is read whole (`maxArchiveBytes`, 512 MB: a part of an export of the whole
+ * account, 2 GB by default, which cannot even be read into one buffer) is read by random access
+ * from its slices, its directory and only its lists ({@link readLargeZip}), and one past
+ * {@link checkPartSize} is refused at once. A file the browser cannot read (moved, deleted, a
+ * folder named .zip) is said so in words, not with the browser's own message.
  */
 async function toBytes(
   input: Blob | ArrayBuffer | Uint8Array,
   limits: Limits,
   logger: Logger,
-): Promise<Uint8Array> {
-  if (!(input instanceof Blob)) return archiveBytesOf(input);
+): Promise<{ bytes: Uint8Array; limits: Limits }> {
+  if (!(input instanceof Blob)) return { bytes: archiveBytesOf(input), limits };
   const unreadable = (error: unknown) => {
     logger.warn('The chosen file could not be read', error);
     return new ConverterError('unreadable-file', MESSAGES.fileUnreadable);
@@ -80,13 +80,15 @@ async function toBytes(
         throw unreadable(error);
       }
     };
-    return readLargeZip(
+    const bytes = await readLargeZip(
       { size: input.size, read },
       { limits: { maxEntries: MAX_PART_ENTRIES, maxCsvBytes: limits.maxCsvBytes } },
     );
+    // The part's lists, repacked: already within the lists' limits, whatever the part's size.
+    return { bytes, limits: { ...limits, maxArchiveBytes: bytes.length } };
   }
   try {
-    return new Uint8Array(await input.arrayBuffer());
+    return { bytes: new Uint8Array(await input.arrayBuffer()), limits };
   } catch (error) {
     throw unreadable(error);
   }
@@ -147,14 +149,9 @@ export function createConverterWorkerApi(
       try {
         if (!/\.zip$/i.test(fileName)) throw new ConverterError('not-a-zip', MESSAGES.notAZip);
         const limits = dependencies.limits ?? LIMITS;
-        const bytes = await toBytes(input, limits, logger);
+        const archive = await toBytes(input, limits, logger);
         if (mine !== generation) throw superseded();
-        // A part read by its slices is its lists, repacked: already within the lists' limits.
-        const repacked = input instanceof Blob && input.size > limits.maxArchiveBytes;
-        const inspected = inspectArchive(bytes, {
-          limits: repacked ? { ...limits, maxArchiveBytes: bytes.length } : limits,
-          logger,
-        }).lists;
+        const inspected = inspectArchive(archive.bytes, { limits: archive.limits, logger }).lists;
         lists = inspected;
         return { ok: true, value: { lists: inspected.map(summaryOf) } };
       } catch (error) {
