@@ -7,6 +7,7 @@ import {
   ARCHIVE,
   CAPTURE_OUTCOME,
   fakeConverter,
+  HELD,
   LISTS,
   listSummary,
   memoryNotes,
@@ -1005,13 +1006,6 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
     placesAuthorized: 68,
     placesResolved: 25,
   };
-  const OFFERED = {
-    kind: 'held',
-    paymentIntentId: 'pi_left',
-    amountAuthorizedCents: 680,
-    placesAuthorized: 68,
-    placesResolved: 25,
-  };
   const NEW_INTENT = { clientSecret: 'pi_new_secret_x', paymentIntentId: 'pi_new' };
 
   /** The fixtures' selection (one list, 40 places), about to proceed to payment. */
@@ -1077,7 +1071,7 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
 
     await effects.proceedToPayment();
     const offer = store.getState().state;
-    expect(offer).toMatchObject({ status: 'paying', authorization: OFFERED });
+    expect(offer).toMatchObject({ status: 'paying', authorization: HELD });
     expect(intents).toEqual([]);
 
     await effects.convertWithHeld();
@@ -1162,7 +1156,7 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
     let status: PaymentStatus = HELD_OPEN;
     const { store, effects, intents } = heldSetup({ paymentStatus: async () => status });
     await effects.proceedToPayment();
-    expect(store.getState().state).toMatchObject({ authorization: OFFERED });
+    expect(store.getState().state).toMatchObject({ authorization: HELD });
     status = CAPTURED;
     await effects.convertWithHeld();
     expect(store.getState().state).toMatchObject({
@@ -1201,7 +1195,7 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
     await effects.proceedToPayment();
     answer = () => Promise.reject(networkError());
     await effects.convertWithHeld();
-    expect(store.getState().state).toMatchObject({ status: 'paying', authorization: OFFERED });
+    expect(store.getState().state).toMatchObject({ status: 'paying', authorization: HELD });
     expect(store.getState().toasts[0]?.description).toBe(HELD_PAYMENT_UNCHECKED_TEXT);
     expect(intents).toEqual([]);
   });

@@ -133,6 +133,15 @@ export const CARD = {
   paymentIntentId: 'pi_123',
 } as const;
 
+/** The hold an earlier visit left open for the same lists, as the page offers it: 68 places, 25 found. */
+export const HELD = {
+  kind: 'held',
+  paymentIntentId: 'pi_left',
+  amountAuthorizedCents: 680,
+  placesAuthorized: 68,
+  placesResolved: 25,
+} as const;
+
 export const PROGRESS = {
   percent: 40,
   fileIndex: 0,

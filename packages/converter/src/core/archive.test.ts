@@ -482,33 +482,20 @@ function findBytes(haystack: Uint8Array, needle: Uint8Array): number {
 
 describe("entries of an archive read from another container (the CLI's .tgz)", () => {
   it('keeps every CSV and the starred places whole, sniffs other JSON, skips the rest', () => {
-    expect(
-      [
-        'Takeout/Saved/Want to go.csv',
-        'Takeout/Saved/Favourite images.csv',
-        'Takeout/Fit/Daily.CSV',
-        'Takeout/Maps (your places)/Saved Places.json',
-        'Takeout/Maps (Meine Orte)/Gespeicherte Orte.json',
-        'Takeout/Saved/',
-        '__MACOSX/Takeout/Saved/._Want to go.csv',
-        'Takeout/Google Photos/IMG_0001.jpg',
-        'Takeout/archive_browser.html',
-        'Takeout/Google Photos/Trip/IMG_0001.JPG.json',
-        'Takeout/Google Fotos/Reise/VID_2.mp4.supplemental-metadata.json',
-      ].map(entryInterest),
-    ).toEqual([
-      'whole',
-      'whole',
-      'whole',
-      'whole',
-      'start',
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    const expected: Array<[string, 'whole' | 'start' | undefined]> = [
+      ['Takeout/Saved/Want to go.csv', 'whole'],
+      ['Takeout/Saved/Favourite images.csv', 'whole'],
+      ['Takeout/Fit/Daily.CSV', 'whole'],
+      ['Takeout/Maps (your places)/Saved Places.json', 'whole'],
+      ['Takeout/Maps (Meine Orte)/Gespeicherte Orte.json', 'start'],
+      ['Takeout/Saved/', undefined],
+      ['__MACOSX/Takeout/Saved/._Want to go.csv', undefined],
+      ['Takeout/Google Photos/IMG_0001.jpg', undefined],
+      ['Takeout/archive_browser.html', undefined],
+      ['Takeout/Google Photos/Trip/IMG_0001.JPG.json', undefined],
+      ['Takeout/Google Fotos/Reise/VID_2.mp4.supplemental-metadata.json', undefined],
+    ];
+    expect(expected.map(([path]) => [path, entryInterest(path)])).toEqual(expected);
   });
 
   it('tells the starred places from other JSON by their start', () => {

@@ -7,6 +7,7 @@ import {
   ARCHIVE,
   CAPTURE_OUTCOME,
   fakeConverter,
+  HELD,
   LISTS,
   mount,
   STATES,
@@ -108,13 +109,6 @@ describe('payment view', () => {
   });
 
   describe("an earlier visit's hold for these lists", () => {
-    const HELD = {
-      kind: 'held' as const,
-      paymentIntentId: 'pi_left',
-      amountAuthorizedCents: 680,
-      placesAuthorized: 68,
-      placesResolved: 25,
-    };
     const offered: AppState = { status: 'paying', ...ARCHIVE, authorization: HELD };
 
     it('is offered in place of the card form: what it holds, what it charges, its reference', () => {

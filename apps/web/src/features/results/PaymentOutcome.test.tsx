@@ -2,15 +2,17 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { captureFailedMessage, releaseFailedMessage } from '../../state/messages';
 import { captureRetryText } from '../../state/refusals';
-import type { Capture } from '../../state/types';
-import { CARD } from '../../test/fixtures';
+import type { Authorization, Capture } from '../../state/types';
+import { CARD, HELD } from '../../test/fixtures';
 import { linesOf } from '../../test/reads';
 import { PaymentOutcome } from './PaymentOutcome';
 
 const totals = (converted: number) => ({ total: 40, converted, skipped: 40 - converted });
 
-function show(capture: Capture, converted: number): string[] {
-  render(<PaymentOutcome authorization={CARD} capture={capture} totals={totals(converted)} />);
+function show(capture: Capture, converted: number, authorization: Authorization = CARD): string[] {
+  render(
+    <PaymentOutcome authorization={authorization} capture={capture} totals={totals(converted)} />,
+  );
   return linesOf(screen.getByRole('heading', { level: 3 }).parentElement!);
 }
 
@@ -64,19 +66,8 @@ describe('PaymentOutcome of a capture not settled', () => {
 });
 
 describe('PaymentOutcome of a run with the hold an earlier visit left', () => {
-  const held = {
-    kind: 'held' as const,
-    paymentIntentId: 'pi_left',
-    amountAuthorizedCents: 680,
-    placesAuthorized: 68,
-    placesResolved: 25,
-  };
-
   it('while its capture is asked, counts what the hold had found: not cancelled, at least that charged', () => {
-    render(
-      <PaymentOutcome authorization={held} capture={{ kind: 'pending' }} totals={totals(3)} />,
-    );
-    const lines = linesOf(screen.getByRole('heading', { level: 3 }).parentElement!);
+    const lines = show({ kind: 'pending' }, 3, HELD);
     expect(lines.slice(0, 4)).toEqual([
       'Payment Summary',
       'Successfully converted: 3 places',
@@ -86,10 +77,7 @@ describe('PaymentOutcome of a run with the hold an earlier visit left', () => {
   });
 
   it('converting more than it had found, is charged for the places converted', () => {
-    render(
-      <PaymentOutcome authorization={held} capture={{ kind: 'pending' }} totals={totals(37)} />,
-    );
-    const lines = linesOf(screen.getByRole('heading', { level: 3 }).parentElement!);
+    const lines = show({ kind: 'pending' }, 37, HELD);
     expect(lines.slice(0, 3)).toEqual([
       'Payment Summary',
       'Successfully converted: 37 places',
