@@ -39,3 +39,4 @@ export {
   savedPlacesJson,
 } from './saved-places-json.js';
 export { SPARSE_PART_HOLE, writeSparseZip64Part } from './zip64-part.js';
+export { withCompression, withDamagedData, zipRecords, type ZipRecord } from './zip-records.js';
