@@ -24,6 +24,7 @@ import {
   decodeCsvFile,
   FAILED_CSV_SUFFIX,
   pickLists,
+  readsByRanges,
 } from '@placeport/converter/internal';
 import {
   printable,
@@ -266,9 +267,9 @@ async function readLists(
       .replace(/\.csv$/i, '')
       .endsWith(FAILED_CSV_SUFFIX);
   const retry = isRetry ? await retryInput(command.archive) : undefined;
-  // A ZIP past what is read whole (a part of an export of the whole account) is read by random
-  // access, only its lists (`zip-file.ts`).
-  const large = isZip && info !== undefined && info.size > LIMITS.maxArchiveBytes;
+  // A ZIP past what is read whole (64 MB: most often a part of an export of the whole account) is
+  // read by random access, only its lists (`zip-file.ts`).
+  const large = isZip && info !== undefined && readsByRanges(info.size);
   if (large) checkPartSize(info.size);
   if (info && isCsv) checkCsvSize(info.size, command.archive);
   if (info && tar) checkTarSize(info.size);

@@ -1,13 +1,12 @@
 /**
- * A Takeout ZIP too large to read whole (past the converter's `maxArchiveBytes`, 512 MB): a part of
- * an export of the whole account. The converter's `readLargeZip` reads it by random access (its
- * directory from its end, then only its lists and starred places); here its ranges are read from
- * the file, and its lists inflated by Node's zlib.
+ * A Takeout ZIP too large to read whole (past the converter's `WHOLE_READ_BYTES`, 64 MB): most often
+ * a part of an export of the whole account. The converter's `readLargeZip` reads it by random access
+ * (its directory from its end, then only its lists and starred places, copied as compressed); here
+ * its ranges are read from the file. `inspectArchive` then inflates the lists, by Node's zlib.
  */
 import { open } from 'node:fs/promises';
 import type { Limits } from '@placeport/converter';
 import { readLargeZip } from '@placeport/converter/internal';
-import { zlibInflate } from './inflate.js';
 
 /** Options of {@link readLargeZipFile}; tests pass smaller limits. */
 export interface LargeZipFileOptions {
@@ -34,7 +33,7 @@ export async function readLargeZipFile(
     };
     const zip = await readLargeZip(
       { size, read },
-      { inflate: zlibInflate, ...(options.limits ? { limits: options.limits } : {}) },
+      options.limits ? { limits: options.limits } : {},
     );
     return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
   } finally {

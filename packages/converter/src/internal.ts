@@ -33,7 +33,9 @@ export {
   EXPORT_LESS,
   MAX_PART_BYTES,
   readLargeZip,
+  readsByRanges,
   Repack,
+  WHOLE_READ_BYTES,
   type RangeSource,
   type Wanted,
 } from './large-zip.js';

@@ -1,33 +1,33 @@
 /**
- * A Takeout archive too large to read whole (past `maxArchiveBytes`, 512 MB): a part of an export of
- * the whole account (Takeout splits one into parts of 2 GB by default, up to 50 GB, ZIP64 past
- * 4 GB), of which only the lists matter. It is read by random access from a {@link RangeSource} (a
- * `File`'s slices in the page's worker, a file handle in the CLI): its directory from its end, then
- * only the entries the list rules look at ({@link Repack}), and those are repacked, stored, as a
- * ZIP in memory that `inspectArchive` reads as a Takeout ZIP. So such a part converts at once,
- * instead of the person being sent to export again (which Google takes hours or days to prepare).
+ * A Takeout archive too large to read whole at ease (past {@link WHOLE_READ_BYTES}, 64 MB): most
+ * often a part of an export of the whole account (Takeout splits one into parts of 2 GB by default,
+ * up to 50 GB, ZIP64 past 4 GB), of which only the lists matter. It is read by random access from a
+ * {@link RangeSource} (a `File`'s slices in the page's worker, a file handle in the CLI): its
+ * directory from its end, then only the entries the list rules look at ({@link Repack}), copied as
+ * they are compressed into a ZIP in memory that `inspectArchive` reads as a Takeout ZIP. So such a
+ * part converts at once, instead of the person being sent to export again (which Google takes hours
+ * or days to prepare), and a phone never holds a whole-account export in memory. As the copies are
+ * unpacked by `inspectArchive` itself, a list that fails to unpack, or is packed by a method it
+ * cannot unpack, is answered exactly as in the ZIP read whole.
  *
  * {@link Repack} also serves the CLI's other inputs that are not a ZIP (a `.tgz`, an unzipped
  * folder): whatever they come from, the lists are chosen, limited and named as in the ZIP.
  */
-import { entryInterest, looksLikeStarredStart } from './core/archive.js';
 import {
-  compressionName,
-  ConverterError,
-  MESSAGES,
-  unsupportedCompressionMessage,
-} from './core/errors.js';
-import { joinChunks, zipFiles } from './core/formats/zip.js';
+  entryInterest,
+  isCsvPath,
+  isInSavedFolder,
+  looksLikeStarredStart,
+} from './core/archive.js';
+import { ConverterError, MESSAGES } from './core/errors.js';
+import { joinChunks, zipFiles, type ZipInput } from './core/formats/zip.js';
 import { describeBytes, LIMITS, type Limits } from './core/limits.js';
 import { STARRED_SNIFF_BYTES } from './core/saved-places-json.js';
 import {
   canUnpack,
-  fflateInflate,
   peekZipEntry,
   readZipDirectory,
-  readZipEntry,
   zipDirectoryOffset,
-  type Inflate,
   type ZipEntry,
 } from './core/zip-directory.js';
 
@@ -44,6 +44,25 @@ export const MAX_PART_BYTES = 64 * 1024 ** 3;
  * is read into memory, bounded by its size ({@link MAX_DIRECTORY_BYTES}).
  */
 export const MAX_PART_ENTRIES = 1_000_000;
+
+/**
+ * The largest ZIP read whole into memory: one past it is read by ranges ({@link readLargeZip}), so
+ * the page's worker on a phone never holds an export of the whole account (hundreds of MB even
+ * without photos) to use the few MB of its lists, and the CLI's memory follows the lists, not the
+ * archive. Takeout's export of "Saved" and "Maps (your places)" alone is far smaller.
+ */
+export const WHOLE_READ_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Whether a ZIP of `size` bytes is read by ranges: past {@link WHOLE_READ_BYTES}, or past what
+ * `limits` let be read whole when that is less.
+ */
+export function readsByRanges(
+  size: number,
+  limits: Pick<Limits, 'maxArchiveBytes'> = LIMITS,
+): boolean {
+  return size > Math.min(WHOLE_READ_BYTES, limits.maxArchiveBytes);
+}
 
 /** Refuses an archive of `size` bytes past {@link MAX_PART_BYTES}, before it is read. */
 export function checkPartSize(size: number): void {
@@ -64,10 +83,12 @@ export type Wanted = 'whole' | ((head: Uint8Array) => boolean);
 /**
  * The entries kept of an export, and the checks on what is seen: every entry counts against
  * `maxEntries`; a CSV is kept whole, a `.json` only when its start looks like the starred places
- * (`entryInterest`), and what is kept is bounded by `maxCsvBytes`.
+ * (`entryInterest`), and the bytes kept (unpacked, or as compressed when copied from a ZIP) are
+ * bounded by `maxCsvBytes`.
  */
 export class Repack {
-  private readonly kept: Array<{ path: string; bytes: Uint8Array }> = [];
+  private readonly kept: Array<{ path: string; bytes: Uint8Array; packed?: ZipInput['packed'] }> =
+    [];
   private keptBytes = 0;
   private seen = 0;
 
@@ -89,10 +110,10 @@ export class Repack {
   }
 
   /**
-   * Whether a file at `path` of `size` bytes is wanted, and how ({@link Wanted}); undefined when it
-   * is not read at all. A CSV is wanted whole, and past what may still be kept it refuses the
-   * export (it may be a list); another JSON only when its start says it is the starred places
-   * (`looksLikeStarredStart`) and it is no larger than a list may be.
+   * Whether a file at `path`, which would keep `size` bytes, is wanted, and how ({@link Wanted});
+   * undefined when it is not read at all. A CSV is wanted whole, and past what may still be kept it
+   * refuses the export (it may be a list); another JSON only when its start says it is the starred
+   * places (`looksLikeStarredStart`) and it is no larger than a list may be.
    */
   wanted(path: string, size: number, isFile: boolean): Wanted | undefined {
     const interest = isFile ? entryInterest(path) : undefined;
@@ -105,11 +126,14 @@ export class Repack {
       : undefined;
   }
 
-  /** Keeps a wanted entry's bytes; past `maxCsvBytes` in all, refuses the export. */
-  keep(path: string, bytes: Uint8Array): void {
+  /**
+   * Keeps a wanted entry's bytes: unpacked, or as they were compressed in a ZIP (`packed`, copied
+   * as they are); past `maxCsvBytes` in all, refuses the export.
+   */
+  keep(path: string, bytes: Uint8Array, packed?: ZipInput['packed']): void {
     this.keptBytes += bytes.length;
     if (this.keptBytes > this.limits.maxCsvBytes) throw this.tooLarge();
-    this.kept.push({ path, bytes });
+    this.kept.push(packed ? { path, bytes, packed } : { path, bytes });
   }
 
   /** How many entries were kept. */
@@ -117,10 +141,16 @@ export class Repack {
     return this.kept.length;
   }
 
-  /** The entries kept, in the order they were found, as a ZIP that stores them. */
+  /** The entries kept, in the order they were found, as a ZIP: stored, or copied as compressed. */
   zip(): Uint8Array {
     return joinChunks(
-      zipFiles(this.kept.map(({ path, bytes }) => ({ fileName: path, data: bytes, stored: true }))),
+      zipFiles(
+        this.kept.map(({ path, bytes, packed }) =>
+          packed
+            ? { fileName: path, data: bytes, packed }
+            : { fileName: path, data: bytes, stored: true },
+        ),
+      ),
     );
   }
 
@@ -145,8 +175,6 @@ export interface RangeSource {
 export interface LargeZipOptions {
   /** By default the lists' limit of {@link LIMITS} and at most {@link MAX_PART_ENTRIES} entries. */
   limits?: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>;
-  /** How lists are inflated: fflate's by default (the page), Node's zlib in the CLI. */
-  inflate?: Inflate;
 }
 
 /** What is read from the end first: the end-of-directory record and the longest comment. */
@@ -162,37 +190,54 @@ const PEEK_COMPRESSED_BYTES = 64 * 1024;
 const MAX_DIRECTORY_BYTES = 64 * 1024 * 1024;
 
 /**
- * The lists and starred places of the ZIP `source`, as a ZIP that stores them, for
- * `inspectArchive`. Throws ConverterError: `not-a-zip` / `incomplete-zip` as a ZIP read whole
- * would (no directory at its end: not a ZIP, or a download cut short); `unsupported-compression`
- * for a CSV packed otherwise than stored or DEFLATE; `incomplete-zip` for an entry that cannot be
- * read or inflated, or whose declared sizes cannot be; the limits of {@link Repack}; and whatever
- * `source.read` throws as a ConverterError.
+ * The lists and starred places of the ZIP `source`, copied as they are compressed into a ZIP for
+ * `inspectArchive`, which unpacks them. When the directory holds a CSV inside a "Saved" folder,
+ * only the CSVs there are read, as only they can be lists (`choosePlaceLists`); otherwise every
+ * CSV, as the rules that choose among them read them. Throws ConverterError: `not-a-zip` /
+ * `incomplete-zip` as a ZIP read whole would (no directory at its end: not a ZIP, or a download cut
+ * short); `incomplete-zip` for an entry read whose header or data is missing, or whose declared
+ * sizes cannot be; the limits of {@link Repack} (what is kept is counted as compressed: the lists'
+ * own limit, as unpacked, is `inspectArchive`'s); and whatever `source.read` throws as a
+ * ConverterError.
  */
 export async function readLargeZip(
   source: RangeSource,
   options: LargeZipOptions = {},
 ): Promise<Uint8Array> {
-  const inflate = options.inflate ?? fflateInflate;
   const entries = await directoryOf(source);
-  const repack = new Repack(
-    'archive',
-    options.limits ?? { maxEntries: MAX_PART_ENTRIES, maxCsvBytes: LIMITS.maxCsvBytes },
-  );
+  const limits = options.limits ?? {
+    maxEntries: MAX_PART_ENTRIES,
+    maxCsvBytes: LIMITS.maxCsvBytes,
+  };
+  const repack = new Repack('archive', limits);
+  const isListCsv = (entry: ZipEntry) =>
+    isCsvPath(entry.name) && entryInterest(entry.name) === 'whole';
+  const savedOnly = entries.some((entry) => isListCsv(entry) && isInSavedFolder(entry.name));
   for (const entry of entries) {
     repack.count();
-    const wanted = repack.wanted(entry.name, entry.originalSize, true);
-    if (wanted === undefined) continue;
-    if (!canUnpack(entry)) {
-      // A JSON that cannot be unpacked is not the starred places; a CSV may be a list.
-      if (wanted !== 'whole') continue;
-      throw new ConverterError(
-        'unsupported-compression',
-        unsupportedCompressionMessage(compressionName(entry.compression)),
-      );
+    if (savedOnly && isListCsv(entry) && !isInSavedFolder(entry.name)) continue;
+    // DEFLATE adds a few bytes a block to what it cannot shrink: a directory that declares more
+    // compressed bytes than that for a CSV is damaged, and said so (rather than past a limit).
+    if (
+      canUnpack(entry) &&
+      entry.size > entry.originalSize + entry.originalSize / 100 + 1024 &&
+      entryInterest(entry.name) === 'whole'
+    ) {
+      throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
     }
-    const bytes = await readEntry(source, entry, wanted, inflate);
-    if (bytes !== undefined) repack.keep(entry.name, bytes);
+    const wanted = repack.wanted(entry.name, entry.size, true);
+    // A JSON that cannot be unpacked, or larger than a list may be, is not the starred places.
+    if (
+      wanted === undefined ||
+      (wanted !== 'whole' && (!canUnpack(entry) || entry.originalSize > limits.maxCsvBytes))
+    ) {
+      continue;
+    }
+    const bytes = await readEntry(source, entry, wanted);
+    if (bytes !== undefined) {
+      const { compression, crc, originalSize } = entry;
+      repack.keep(entry.name, bytes, { compression, crc, originalSize });
+    }
   }
   return repack.zip();
 }
@@ -224,49 +269,44 @@ async function directoryOf(source: RangeSource): Promise<ZipEntry[]> {
 }
 
 /**
- * An entry's bytes, unpacked; when `wanted` judges it, only when it passes the entry's first
- * {@link STARRED_SNIFF_BYTES} (judged from at most {@link PEEK_COMPRESSED_BYTES} of its compressed
- * bytes), else undefined.
+ * An entry's data as it is compressed; when `wanted` judges it, only when it passes the entry's
+ * first {@link STARRED_SNIFF_BYTES} (unpacked from at most {@link PEEK_COMPRESSED_BYTES} of its
+ * compressed bytes), else undefined.
  */
 async function readEntry(
   source: RangeSource,
   entry: ZipEntry,
   wanted: Wanted,
-  inflate: Inflate,
 ): Promise<Uint8Array | undefined> {
   try {
-    // DEFLATE adds a few bytes a block to what it cannot shrink: a directory that declares more
-    // compressed bytes than that is damaged, and its entry is not read into memory.
-    if (entry.size > entry.originalSize + entry.originalSize / 100 + 1024) {
-      throw new RangeError('ZIP entry larger than it unpacks to');
-    }
     const header = await source.read(entry.localOffset, 30);
     const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
     if (header.length < 30 || view.getUint32(0, true) !== 0x04034b50) {
       throw new RangeError('ZIP entry header missing');
     }
     const start = entry.localOffset + 30 + view.getUint16(26, true) + view.getUint16(28, true);
-    // The entry as a little ZIP of its own bytes (its header without name or extra field, then
-    // its data): the directory's readers take it so.
-    const sized = async (length: number) => {
-      const data = await source.read(start, length);
-      const bytes = new Uint8Array(30 + data.length);
-      bytes.set(header.subarray(0, 26));
-      bytes.set(data, 30);
-      return { bytes, entry: { ...entry, localOffset: 0, size: data.length } };
-    };
     if (wanted !== 'whole') {
-      const peek = await sized(Math.min(entry.size, PEEK_COMPRESSED_BYTES));
+      // Its start, as a little ZIP of its own (its header without name or extra field, then
+      // its data): the directory's readers take it so.
+      const data = await source.read(start, Math.min(entry.size, PEEK_COMPRESSED_BYTES));
+      const peek = new Uint8Array(30 + data.length);
+      peek.set(header.subarray(0, 26));
+      peek.set(data, 30);
       let head: Uint8Array;
       try {
-        head = peekZipEntry(peek.bytes, peek.entry, STARRED_SNIFF_BYTES);
+        head = peekZipEntry(
+          peek,
+          { ...entry, localOffset: 0, size: data.length },
+          STARRED_SNIFF_BYTES,
+        );
       } catch {
         head = new Uint8Array(0);
       }
       if (!wanted(head)) return undefined;
     }
-    const whole = await sized(entry.size);
-    return readZipEntry(whole.bytes, whole.entry, inflate);
+    const data = await source.read(start, entry.size);
+    if (data.length < entry.size) throw new RangeError('ZIP entry cut short');
+    return data;
   } catch (error) {
     if (error instanceof ConverterError) throw error;
     throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);

@@ -114,7 +114,8 @@ export function looksLikeStarredStart(head: Uint8Array): boolean {
   return looksLikeSavedPlacesJson(utf8.decode(head.subarray(0, STARRED_SNIFF_BYTES)));
 }
 
-function isCsvPath(path: string): boolean {
+/** True for a `.csv` file's path (any case). */
+export function isCsvPath(path: string): boolean {
   return fileNameFromPath(path).toLowerCase().endsWith('.csv');
 }
 

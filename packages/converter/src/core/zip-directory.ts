@@ -17,6 +17,8 @@ export interface ZipEntry {
   originalSize: number;
   /** Offset of the entry's local header. */
   localOffset: number;
+  /** CRC-32 of the unpacked bytes, as the directory declares it (copied when an entry is repacked). */
+  crc: number;
 }
 
 /**
@@ -161,6 +163,7 @@ export function readZipDirectory(d: Uint8Array, base = 0): ZipEntry[] {
         (u16(d, at + 8) & 0x800) !== 0,
       ),
       compression: u16(d, at + 10),
+      crc: u32(d, at + 16),
       size,
       originalSize,
       localOffset,

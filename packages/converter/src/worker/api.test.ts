@@ -10,6 +10,7 @@ import { placeNeed } from '../core/link-need.js';
 import { readKmz, readZip, readZipWithZlib } from '../../test/read-formats.js';
 import { MESSAGES } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
+import { WHOLE_READ_BYTES } from '../large-zip.js';
 import { createConverterWorkerApi } from './api.js';
 import type { ConversionProgress } from './types.js';
 
@@ -118,6 +119,25 @@ describe('converter worker API', () => {
     const atLimitRead = vi.spyOn(atLimit, 'arrayBuffer');
     expect(!(await api.inspect(atLimit, 'a.zip')).ok).toBe(true);
     expect(atLimitRead).toHaveBeenCalled();
+  });
+
+  it('reads an export past 64 MB by its slices with the default limits (a phone never holds it whole)', async () => {
+    const api = createConverterWorkerApi({ logger: quiet });
+    // An export of the whole account without photos' worth of other products, as one ZIP.
+    const files: Record<string, Uint8Array> = {
+      'Takeout/YouTube and YouTube Music/videos/clip.mp4': new Uint8Array(WHOLE_READ_BYTES),
+    };
+    for (const list of placeLists) files[list.path] = strToU8(list.csv);
+    const zip = zipSync(files, { level: 0 });
+    const blob = new Blob([zip]);
+    expect(blob.size).toBeGreaterThan(WHOLE_READ_BYTES);
+    const whole = vi.spyOn(blob, 'arrayBuffer');
+    const read = await api.inspect(blob, 'takeout-20261127T110000Z-001.zip');
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.value.lists.map((list) => [list.path, list.rowCount])).toEqual(
+      placeLists.map((list) => [list.path, list.places.length]),
+    );
+    expect(whole).not.toHaveBeenCalled();
   });
 
   it('says so when the chosen file cannot be read, whole or by its slices', async () => {

@@ -17,7 +17,7 @@ import {
   zipFileName,
   zipRunAsync,
 } from '../library.js';
-import { checkPartSize, MAX_PART_ENTRIES, readLargeZip } from '../large-zip.js';
+import { checkPartSize, MAX_PART_ENTRIES, readLargeZip, readsByRanges } from '../large-zip.js';
 import { retryLists } from '../retry.js';
 import { createResolveClient } from './resolve-client.js';
 import type {
@@ -55,9 +55,9 @@ function mapFile({ data, ...part }: OutputPart): MapOutputFile {
 
 /**
  * The archive's bytes, and the limits to read them with. A `File` is measured before it is read:
- * one past what is read whole (`maxArchiveBytes`, 512 MB: a part of an export of the whole
- * account, 2 GB by default, which cannot even be read into one buffer) is read by random access
- * from its slices, its directory and only its lists ({@link readLargeZip}), and one past
+ * one past what is read whole (`WHOLE_READ_BYTES`, 64 MB: most often a part of an export of the
+ * whole account, 2 GB by default, which cannot even be read into one buffer) is read by random
+ * access from its slices, its directory and only its lists ({@link readLargeZip}), and one past
  * {@link checkPartSize} is refused at once. A file the browser cannot read (moved, deleted, a
  * folder named .zip) is said so in words, not with the browser's own message.
  */
@@ -71,7 +71,7 @@ async function toBytes(
     logger.warn('The chosen file could not be read', error);
     return new ConverterError('unreadable-file', MESSAGES.fileUnreadable);
   };
-  if (input.size > limits.maxArchiveBytes) {
+  if (readsByRanges(input.size, limits)) {
     checkPartSize(input.size);
     const read = async (at: number, length: number) => {
       try {
