@@ -8,6 +8,7 @@ import {
   MAX_PART_ENTRIES,
   readLargeZip,
   readsByRanges,
+  Repack,
   WHOLE_READ_BYTES,
   type RangeSource,
 } from './large-zip.js';
@@ -166,5 +167,30 @@ describe('which archives are read by ranges', () => {
     expect(readsByRanges(WHOLE_READ_BYTES + 1)).toBe(true);
     expect(readsByRanges(1_000, { maxArchiveBytes: 1_000 })).toBe(false);
     expect(readsByRanges(1_001, { maxArchiveBytes: 1_000 })).toBe(true);
+  });
+});
+
+describe('Repack, read in the order a .tgz or a folder gives', () => {
+  it('lets go of CSVs outside "Saved" once a CSV inside it is seen, and keeps no more of them', () => {
+    const repack = new Repack('archive', { maxEntries: 10, maxCsvBytes: 100 });
+    const bytes = (length: number) => strToU8('x'.repeat(length));
+    // Another product's CSV, kept: without a "Saved" folder it may hold lists.
+    expect(repack.wanted('Takeout/Fit/Daily.csv', 90, true)).toBe('whole');
+    repack.keep('Takeout/Fit/Daily.csv', bytes(90));
+    // Past the limit while it is kept...
+    expect(() => repack.wanted('Takeout/Chrome/History.csv', 11, true)).toThrow(ConverterError);
+    // ...but a list in "Saved" lets it go, and is within the limit.
+    expect(repack.wanted('Takeout/Saved/Want to go.csv', 60, true)).toBe('whole');
+    repack.keep('Takeout/Saved/Want to go.csv', bytes(60));
+    expect(repack.wanted('Takeout/Zeta/Later.csv', 5, true)).toBeUndefined();
+    expect(repack.wanted('Takeout/Maps (your places)/Saved Places.json', 30, true)).toBe('whole');
+    repack.keep('Takeout/Maps (your places)/Saved Places.json', bytes(30));
+    expect(zipRecords(repack.zip()).map((entry) => entry.name)).toEqual([
+      'Takeout/Saved/Want to go.csv',
+      'Takeout/Maps (your places)/Saved Places.json',
+    ]);
+    // At the limit it keeps; past it, it refuses.
+    expect(repack.wanted('Takeout/Saved/Food.csv', 10, true)).toBe('whole');
+    expect(() => repack.wanted('Takeout/Saved/Food.csv', 11, true)).toThrow(ConverterError);
   });
 });

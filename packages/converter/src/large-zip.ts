@@ -84,13 +84,16 @@ export type Wanted = 'whole' | ((head: Uint8Array) => boolean);
  * The entries kept of an export, and the checks on what is seen: every entry counts against
  * `maxEntries`; a CSV is kept whole, a `.json` only when its start looks like the starred places
  * (`entryInterest`), and the bytes kept (unpacked, or as compressed when copied from a ZIP) are
- * bounded by `maxCsvBytes`.
+ * bounded by `maxCsvBytes`. Once a CSV inside a "Saved" folder is seen, CSVs elsewhere are no
+ * lists (`choosePlaceLists`): those kept are let go and no more are kept, so another product's CSVs
+ * in an export of the whole account count against the lists' limit only until "Saved" is reached.
  */
 export class Repack {
   private readonly kept: Array<{ path: string; bytes: Uint8Array; packed?: ZipInput['packed'] }> =
     [];
   private keptBytes = 0;
   private seen = 0;
+  private savedSeen = false;
 
   /** `noun` names the export in messages: "archive" or "folder". */
   constructor(
@@ -118,6 +121,11 @@ export class Repack {
   wanted(path: string, size: number, isFile: boolean): Wanted | undefined {
     const interest = isFile ? entryInterest(path) : undefined;
     if (interest === 'whole') {
+      if (isCsvPath(path)) {
+        const inSaved = isInSavedFolder(path);
+        if (this.savedSeen && !inSaved) return undefined;
+        if (inSaved && !this.savedSeen) this.letGoOutsideSaved();
+      }
       if (size > this.limits.maxCsvBytes - this.keptBytes) throw this.tooLarge();
       return 'whole';
     }
@@ -134,6 +142,18 @@ export class Repack {
     this.keptBytes += bytes.length;
     if (this.keptBytes > this.limits.maxCsvBytes) throw this.tooLarge();
     this.kept.push(packed ? { path, bytes, packed } : { path, bytes });
+  }
+
+  /** From the first CSV inside "Saved" on: the CSVs kept from elsewhere are no lists. */
+  private letGoOutsideSaved(): void {
+    this.savedSeen = true;
+    for (let at = this.kept.length - 1; at >= 0; at -= 1) {
+      const { path, bytes } = this.kept[at]!;
+      if (isCsvPath(path) && !isInSavedFolder(path)) {
+        this.keptBytes -= bytes.length;
+        this.kept.splice(at, 1);
+      }
+    }
   }
 
   /** How many entries were kept. */
