@@ -25,6 +25,7 @@ import {
   FAILED_CSV_SUFFIX,
   pickLists,
   readsByRanges,
+  WHOLE_READ_BYTES,
 } from '@placeport/converter/internal';
 import {
   printable,
@@ -51,9 +52,15 @@ import {
   type ExistingEntry,
   type RetryInput,
 } from './outputs.js';
-import { createProgressLine, type ProgressLine } from './progress.js';
+import {
+  createProgressLine,
+  formatProgress,
+  formatReading,
+  type ProgressLine,
+  type ProgressState,
+} from './progress.js';
 import { readFolderAsZip } from './folder-archive.js';
-import { checkTarSize, readTarAsZip, tarKindOf } from './tar-archive.js';
+import { checkTarSize, readTarAsZip, tarKindOf, type TarKind } from './tar-archive.js';
 import { readLargeZipFile } from './zip-file.js';
 import {
   apiProblemSentences,
@@ -244,12 +251,22 @@ export function checkCsvSize(
 }
 
 /**
+ * How reading the input is followed: `signal` stops a `.tgz` read through (an interrupt), and a
+ * `.tgz` past {@link WHOLE_READ_BYTES} shows its progress on a line `show` makes.
+ */
+interface Reading {
+  signal: AbortSignal;
+  show: (format: (state: ProgressState) => string) => ProgressLine | undefined;
+}
+
+/**
  * Reads the input and picks the lists asked for; throws ConverterError with the seed's messages.
  * A failed-places CSV is a retry: its identity is kept, so that file alone may be rewritten.
  */
 async function readLists(
   command: ConvertCommand,
   io: CliIo,
+  reading: Reading,
 ): Promise<{ lists: InspectedList[]; retry: RetryInput | undefined }> {
   // Measured before it is read: a Takeout part of several GB (or a CSV of hundreds of MB) is
   // refused at once, not read for seconds (or refused by Node past 2 GiB with no word of the limit).
@@ -280,7 +297,7 @@ async function readLists(
       : large
         ? readLargeZipFile(command.archive, info.size)
         : tar
-          ? readTarAsZip(command.archive, tar)
+          ? readTar(command.archive, tar, info?.size ?? 0, reading)
           : readFile(command.archive)
   ).catch((error: NodeJS.ErrnoException) => {
     if (error instanceof ConverterError) throw error;
@@ -315,6 +332,23 @@ async function readLists(
 
 /** Takeout's name for one part of an export in several: `takeout-20261127T103000Z-003.zip`. */
 const TAKEOUT_PART = /^takeout-.*-(\d{3})\.(?:zip|tgz|tar\.gz)$/i;
+
+/**
+ * A `.tgz` (or `.tar`) read through, stopped by `reading.signal`; past {@link WHOLE_READ_BYTES}
+ * (seconds of reading, minutes for a part of tens of GB) its progress is shown.
+ */
+async function readTar(file: string, kind: TarKind, size: number, reading: Reading) {
+  const line =
+    size > WHOLE_READ_BYTES ? reading.show(formatReading(path.basename(file))) : undefined;
+  try {
+    return await readTarAsZip(file, kind, {
+      signal: reading.signal,
+      ...(line ? { onRead: (read: number, total: number) => line.update(read, total) } : {}),
+    });
+  } finally {
+    line?.finish();
+  }
+}
 
 /**
  * A part of an export in several that holds no list (`no-csv`, `no-place-lists`): the seed's
@@ -378,22 +412,52 @@ async function convert(
   let progress: ProgressLine | undefined;
   const stop = new AbortController();
   let interrupted: StopSignal | undefined;
+  // Until the input is read, an interrupt stops the run with nothing written: there is nothing yet.
+  let reading = true;
+  const again = (signal: StopSignal) =>
+    signal === 'SIGINT' ? 'press Ctrl-C again' : 'send it again';
   const stopListening = interrupts.listen((signal) => {
     interrupted = signal;
     progress?.finish();
     progress = undefined;
     io.stderr(
-      `placeport: interrupted: looking up no more places; writing every list with what has coordinates (${signal === 'SIGINT' ? 'press Ctrl-C again' : 'send it again'} to stop at once).`,
+      reading
+        ? `placeport: interrupted while reading ${command.archive}: nothing was written.`
+        : `placeport: interrupted: looking up no more places; writing every list with what has coordinates (${again(signal)} to stop at once).`,
     );
     stop.abort();
   });
+  const stopped = (signal: StopSignal) => {
+    if (command.json) {
+      io.stdout(
+        jsonError(
+          'interrupted',
+          `Interrupted while reading ${command.archive}: nothing was written.`,
+        ),
+      );
+    }
+    return EXIT[signal];
+  };
+  const progressLine = (format: (state: ProgressState) => string) => {
+    if (io.progress) return createProgressLine(io.progress, Date.now, { format });
+    if (io.progressLog) {
+      return createProgressLine(io.progressLog, Date.now, { terminal: false, format });
+    }
+    return undefined;
+  };
   try {
     if (command.cacheFile && (await sameFile(command.archive, command.cacheFile))) {
       throw new UsageError(
         `--cache-file ${command.cacheFile} is the file being converted: give another --cache-file (the cache is written over at the end of a run).`,
       );
     }
-    const { lists: chosen, retry } = await readLists(command, io);
+    const { lists: chosen, retry } = await readLists(command, io, {
+      signal: stop.signal,
+      show: (format) => (progress = progressLine(format)),
+    });
+    progress = undefined;
+    reading = false;
+    if (interrupted) return stopped(interrupted);
     const outDir = path.resolve(command.out);
     const outProblem = await outFolderProblem(outDir);
     if (outProblem) throw new UsageError(outProblem);
@@ -409,9 +473,7 @@ async function convert(
     }
     const refusedEarly = refuseExisting(early, outDir, command, io, false);
     if (refusedEarly !== undefined) return refusedEarly;
-    if (io.progress) progress = createProgressLine(io.progress);
-    else if (io.progressLog)
-      progress = createProgressLine(io.progressLog, Date.now, { terminal: false });
+    progress = progressLine(formatProgress);
     // The pipeline counts the run's distinct places once, each when its answer is final.
     const onProgress = (update: ConversionProgress) => {
       if (update.lookups) progress?.update(update.lookups.done, update.lookups.total);
@@ -504,6 +566,8 @@ async function convert(
     return exitCode(summary);
   } catch (error) {
     progress?.finish();
+    // An interrupt while reading said so already; the read stopped with the signal's reason.
+    if (interrupted && reading) return stopped(interrupted);
     // An ambiguous --list is wrong usage (exit 2), found only once the archive is read.
     if (error instanceof UsageError) throw error;
     const message = error instanceof Error ? error.message : String(error);

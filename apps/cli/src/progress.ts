@@ -4,6 +4,7 @@
  * (a pipe, a log file) it is written as whole lines now and then ({@link LOG_INTERVAL_MS}), so a log
  * shows the run is alive without filling up. The total is the run's distinct places and never
  * grows: a place sent again after a refusal is counted once, when its answer is final.
+ * Reading a large `.tgz` through, before any lookup, is shown the same way ({@link formatReading}).
  */
 
 /** A duration for people: `45 s`, `3 min 20 s`, `1 h 5 min`; under a second reads `1 s`. */
@@ -52,6 +53,29 @@ export function formatProgress({ done, total, perSecond }: ProgressState): strin
   return parts.join(' · ');
 }
 
+const GB = 1024 ** 3;
+const MB = 1024 ** 2;
+
+/**
+ * The progress of reading an archive through (a `.tgz`, which has no directory to read first),
+ * in `state`'s bytes: `Reading takeout-001.tgz: 1.2 / 2.0 GB · 310 MB a second · about 3 s left`.
+ */
+export function formatReading(name: string): (state: ProgressState) => string {
+  return ({ done, total, perSecond }) => {
+    const shown = Math.min(done, total);
+    const [unit, size, digits] = total >= GB ? ['GB', GB, 1] : ['MB', MB, 0];
+    const parts = [
+      `Reading ${name}: ${(shown / size).toFixed(digits)} / ${(total / size).toFixed(digits)} ${unit}`,
+    ];
+    if (shown > 0 && perSecond !== undefined && perSecond > 0) {
+      parts.push(`${Math.round(perSecond / MB)} MB a second`);
+      if (shown < total)
+        parts.push(`about ${formatDuration(((total - shown) / perSecond) * 1000)} left`);
+    }
+    return parts.join(' · ');
+  };
+}
+
 /** Minimum time between two redraws of the terminal line. */
 export const REDRAW_INTERVAL_MS = 100;
 /** Minimum time between two progress lines when stderr is not a terminal. */
@@ -82,7 +106,7 @@ class RecentRate {
   }
 }
 
-/** Shows {@link formatProgress} as lookups are answered. */
+/** Shows {@link formatProgress} as lookups are answered (or another text of the same state). */
 export interface ProgressLine {
   /** Shows the new state (at most every {@link REDRAW_INTERVAL_MS} on a terminal, {@link LOG_INTERVAL_MS} otherwise). */
   update(done: number, total: number): void;
@@ -96,7 +120,8 @@ export interface ProgressLine {
 }
 
 /**
- * Progress written through `write`. On a terminal (`terminal: true`), one line: `\r` goes back to
+ * Progress written through `write`, as `format` says it ({@link formatProgress}, the lookups, by
+ * default). On a terminal (`terminal: true`), one line: `\r` goes back to
  * its start and `ESC[K` clears what a longer earlier text left behind, redrawn at most every
  * {@link REDRAW_INTERVAL_MS} and always when everything is done. Otherwise whole lines (each ending
  * in `\n`): the first state, then at most one every {@link LOG_INTERVAL_MS}, and the last.
@@ -104,13 +129,16 @@ export interface ProgressLine {
 export function createProgressLine(
   write: (text: string) => void,
   now: () => number = Date.now,
-  { terminal = true }: { terminal?: boolean } = {},
+  {
+    terminal = true,
+    format = formatProgress,
+  }: { terminal?: boolean; format?: (state: ProgressState) => string } = {},
 ): ProgressLine {
   const rate = new RecentRate();
   let lastShown = Number.NEGATIVE_INFINITY;
   let shownText: string | undefined;
   let state: { done: number; total: number } | undefined;
-  const text = () => formatProgress({ ...state!, perSecond: rate.perSecond() });
+  const text = () => format({ ...state!, perSecond: rate.perSecond() });
   const show = () => {
     if (!state) return;
     shownText = text();

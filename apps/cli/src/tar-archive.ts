@@ -5,30 +5,45 @@
  * the converter's `inspectArchive`. So every rule of a Takeout ZIP (which files are lists, the
  * starred places, the limits, the messages) holds for a `.tgz` unchanged.
  *
- * A tar has no directory to read first, so the whole file is unpacked on the way, photos and all:
- * what is unpacked is bounded ({@link MAX_TAR_BYTES}), as are the entries counted and the bytes
- * kept (the converter's `maxEntries` and `maxCsvBytes`).
+ * A tar has no directory to read first, so the whole file is unpacked on the way, photos and all,
+ * though only the lists are kept: a `.tgz` part of an export of the whole account (2 GB by default,
+ * up to 50 GB) is read through in seconds to minutes, its progress shown. What is unpacked is bounded
+ * ({@link maxTarBytesFor}), as are the entries counted (`MAX_PART_ENTRIES`) and the bytes kept
+ * (the converter's `maxCsvBytes`).
  */
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { pipeline, Readable } from 'node:stream';
+import { open, stat } from 'node:fs/promises';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ConverterError, LIMITS, type Limits } from '@placeport/converter';
 import {
   describeBytes,
   EXPORT_LESS,
+  MAX_PART_BYTES,
+  MAX_PART_ENTRIES,
   Repack,
   STARRED_SNIFF_BYTES,
   type Wanted,
 } from '@placeport/converter/internal';
 
 /**
- * The most bytes a tar may hold once ungzipped: 2 GiB. Takeout's own parts are mostly photos and
- * videos, which gzip does not shrink, so a part within the archive limit (512 MB) unpacks to little
- * more; a file that unpacks past this is refused before it takes minutes (a gzip bomb of a few MB
- * can hold terabytes of zeros).
+ * The fewest bytes a tar may always hold once ungzipped: 2 GiB, whatever the file's size
+ * ({@link maxTarBytesFor}).
  */
 export const MAX_TAR_BYTES = 2 * 1024 * 1024 * 1024;
+
+/**
+ * How many times its own size a `.tgz` may unpack to. Takeout's parts are mostly photos and videos,
+ * which gzip does not shrink; its JSON (Location History, several GB in some accounts) shrinks about
+ * tenfold. A gzip bomb of a few MB can hold terabytes of zeros: past this it is refused as it is
+ * read, so the time spent reading follows the file's size, not what it claims to hold.
+ */
+export const MAX_TAR_GROWTH = 16;
+
+/** The most bytes a tar file of `size` bytes may unpack to. */
+export function maxTarBytesFor(size: number): number {
+  return Math.max(MAX_TAR_BYTES, MAX_TAR_GROWTH * size);
+}
 
 /** How much of the file is read, and ungzipped, at a time. */
 const PIECE_BYTES = 1024 * 1024;
@@ -42,20 +57,26 @@ export function tarKindOf(file: string): TarKind | undefined {
   return /\.tar$/i.test(file) ? 'tar' : undefined;
 }
 
-/** Refuses a tar file of `size` bytes past the archive limit, before it is read. */
-export function checkTarSize(size: number, limits: Pick<Limits, 'maxArchiveBytes'> = LIMITS): void {
-  if (size > limits.maxArchiveBytes) {
+/** Refuses a tar file of `size` bytes past the largest Takeout part (`MAX_PART_BYTES`), before it is read. */
+export function checkTarSize(size: number): void {
+  if (size > MAX_PART_BYTES) {
     throw new ConverterError(
       'archive-too-large',
-      `This .tgz archive is larger than ${describeBytes(limits.maxArchiveBytes)}, and a .tgz must be unpacked whole to find its lists. ${EXPORT_LESS} (Or choose the file type .zip: placeport reads a .zip part of any size.)`,
+      `This .tgz file is larger than ${MAX_PART_BYTES / 1024 ** 3} GB, more than a Google Takeout part holds. ${EXPORT_LESS}`,
     );
   }
 }
 
 /** Options of {@link readTarAsZip}; tests pass smaller limits. */
 export interface TarOptions {
+  /** By default the lists' limit of `LIMITS` and at most `MAX_PART_ENTRIES` entries. */
   limits?: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>;
+  /** By default {@link maxTarBytesFor} the file's size. */
   maxTarBytes?: number;
+  /** Told the bytes of the file read so far, as they are read, and the file's size. */
+  onRead?: (read: number, size: number) => void;
+  /** Stops the read: it then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -63,27 +84,38 @@ export interface TarOptions {
  * compressed), to be read by `inspectArchive` as a Takeout ZIP is. `kind` is what the file's name
  * says, for the messages; the file is read as what its first bytes are. Throws ConverterError:
  * `not-a-zip` when it is neither gzip nor a tar; `incomplete-zip` when it ends early or is damaged
- * (a download cut short); `archive-too-large` past {@link MAX_TAR_BYTES} unpacked or past
- * `maxCsvBytes` kept; `too-many-entries` past `maxEntries`.
+ * (a download cut short); `archive-too-large` past {@link maxTarBytesFor} unpacked or past
+ * `maxCsvBytes` kept; `too-many-entries` past `maxEntries`; and rejects with `signal`'s reason
+ * when it is aborted.
  */
 export async function readTarAsZip(
   file: string,
   kind: TarKind,
   options: TarOptions = {},
 ): Promise<Buffer> {
-  const limits = options.limits ?? LIMITS;
-  const maxTarBytes = options.maxTarBytes ?? MAX_TAR_BYTES;
+  const limits = options.limits ?? {
+    maxEntries: MAX_PART_ENTRIES,
+    maxCsvBytes: LIMITS.maxCsvBytes,
+  };
   const wrapping = await wrappingOf(file);
   if (wrapping === undefined) throw notATar(kind);
   // Loaded here, so a run of a ZIP (most runs) never reads the tar reader's module.
   const { createTarDecoder } = await import('modern-tar');
+  const size = (await stat(file)).size;
+  const maxTarBytes = options.maxTarBytes ?? maxTarBytesFor(size);
+  const { onRead, signal } = options;
+  signal?.throwIfAborted();
   // Node's zlib, in megabyte pieces: the web DecompressionStream read a 200 MB .tgz seven times
-  // slower. `pipeline` hands an error of either stream on to the last, so it ends the read.
-  const source = createReadStream(file, { highWaterMark: PIECE_BYTES });
+  // slower. `pipeline` hands an error of either stream (an abort too) on to the last, so it ends
+  // the read; each stream is in a pipeline as soon as it is made, so no error goes unheard.
+  const source = createReadStream(file, {
+    highWaterMark: PIECE_BYTES,
+    ...(signal ? { signal } : {}),
+  });
+  const read = onRead ? pipeline(source, counting(size, onRead), () => {}) : source;
   const bytes =
-    wrapping === 'tgz'
-      ? pipeline(source, createGunzip({ chunkSize: PIECE_BYTES }), () => {})
-      : source;
+    wrapping === 'tgz' ? pipeline(read, createGunzip({ chunkSize: PIECE_BYTES }), () => {}) : read;
+  onRead?.(0, size);
   const entries = (Readable.toWeb(bytes) as ReadableStream<Uint8Array>)
     .pipeThrough(byteCap(maxTarBytes))
     .pipeThrough(createTarDecoder({ strict: true }));
@@ -98,6 +130,7 @@ export async function readTarAsZip(
       if (bytes !== undefined) repack.keep(path, bytes);
     }
   } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
     throw tarError(error, kind);
   }
   const zip = repack.zip();
@@ -158,6 +191,18 @@ async function readBody(
     }
     if (done) return parts && Buffer.concat(parts, length);
   }
+}
+
+/** Passes the file's bytes on, telling `onRead` how many have gone through of `size`. */
+function counting(size: number, onRead: NonNullable<TarOptions['onRead']>): Transform {
+  let read = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      read += chunk.length;
+      onRead(read, size);
+      done(null, chunk);
+    },
+  });
 }
 
 /** Passes bytes on until more than `max` have gone through, then fails the stream. */

@@ -235,9 +235,13 @@ describe('placeport CLI', () => {
     const missingCsv = await run(['convert', path.join(dir, 'places.csv'), '--out', dir]);
     expect(missingCsv.code).toBe(1);
     expect(missingCsv.stderr).toContain('File not found');
-    const missing = await run(['convert', path.join(dir, 'missing.zip'), '--out', dir]);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('File not found');
+    for (const name of ['missing.zip', 'missing.tgz']) {
+      const missing = await run(['convert', path.join(dir, name), '--out', dir]);
+      expect(missing).toMatchObject({
+        code: 1,
+        stderr: `placeport: File not found: ${path.join(dir, name)}\n`,
+      });
+    }
     const empty = path.join(dir, 'empty.zip');
     await writeFile(
       empty,

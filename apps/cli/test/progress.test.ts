@@ -4,14 +4,19 @@
  * process with a stand-in terminal (progress drawn) and without one (nothing drawn).
  */
 import { generateTakeout, startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
-import { writeFile } from 'node:fs/promises';
+import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { WHOLE_READ_BYTES } from '@placeport/converter/internal';
+import { unzipSync } from 'fflate';
+import { packTar } from 'modern-tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliContext, type CliIo } from '../src/main.js';
+import { runCli, type CliContext, type CliIo, type Interrupts } from '../src/main.js';
 import {
   createProgressLine,
   formatDuration,
   formatProgress,
+  formatReading,
   LOG_INTERVAL_MS,
   RATE_WINDOW_MS,
   REDRAW_INTERVAL_MS,
@@ -53,6 +58,21 @@ describe('formatProgress', () => {
     expect(
       [0, 400, 1_000, 59_400, 60_000, 61_000, 3_600_000, 3_660_000].map(formatDuration),
     ).toEqual(['1 s', '1 s', '1 s', '59 s', '1 min', '1 min 1 s', '1 h', '1 h 1 min']);
+  });
+});
+
+describe('formatReading', () => {
+  it('shows the bytes read of the file, in GB or MB as its size is, the rate and the time left', () => {
+    const reading = formatReading('takeout-001.tgz');
+    expect(
+      reading({ done: 1.2 * 1024 ** 3, total: 2 * 1024 ** 3, perSecond: 310 * 1024 ** 2 }),
+    ).toBe('Reading takeout-001.tgz: 1.2 / 2.0 GB · 310 MB a second · about 3 s left');
+    expect(reading({ done: 10 * 1024 ** 2, total: 700 * 1024 ** 2, perSecond: undefined })).toBe(
+      'Reading takeout-001.tgz: 10 / 700 MB',
+    );
+    expect(
+      reading({ done: 700 * 1024 ** 2, total: 700 * 1024 ** 2, perSecond: 2 * 1024 ** 2 }),
+    ).toBe('Reading takeout-001.tgz: 700 / 700 MB · 2 MB a second');
   });
 });
 
@@ -222,6 +242,76 @@ describe('runCli progress', () => {
     expect(out.progress.at(-1)).toBe('\n');
     expect(out.stderr).toEqual([]);
     expect(out.stdout.join('\n')).not.toContain('Looking up places:');
+  });
+
+  /** A `.tgz` of the list past {@link WHOLE_READ_BYTES}: a video stored beside it, gzip level 0. */
+  async function largeTgz(): Promise<{ file: string; size: number }> {
+    const entries = Object.entries(unzipSync(takeout.zip)).map(([name, body]) => ({
+      header: { name, size: body.length },
+      body,
+    }));
+    entries.unshift({
+      header: { name: 'Takeout/YouTube/videos/clip.mp4', size: WHOLE_READ_BYTES },
+      body: new Uint8Array(WHOLE_READ_BYTES),
+    });
+    const tgz = gzipSync(await packTar(entries), { level: 0 });
+    const file = path.join(dir, 'takeout-20261127T110000Z-001.tgz');
+    await writeFile(file, tgz);
+    return { file, size: tgz.length };
+  }
+
+  it('shows a .tgz past 64 MB read through, then the lookups; Ctrl-C while reading writes nothing', async () => {
+    const { file, size } = await largeTgz();
+    expect(size).toBeGreaterThan(WHOLE_READ_BYTES);
+    const megabytes = Math.round(size / 1024 ** 2);
+    const { out, io } = capture(false);
+    const args = ['convert', file, '--out', path.join(dir, 'tgz'), '--no-cache'];
+    expect(await runCli(args, io, context())).toBe(0);
+    expect(out.progress[0]).toBe(`Reading takeout-20261127T110000Z-001.tgz: 0 / ${megabytes} MB\n`);
+    const lastRead = out.progress.findLast((line) => line.startsWith('Reading'));
+    expect(lastRead).toMatch(
+      new RegExp(`^Reading takeout-20261127T110000Z-001\\.tgz: ${megabytes} / ${megabytes} MB\\b`),
+    );
+    expect(out.progress.at(-1)).toMatch(/^Looking up places: 8 \/ 8\b/);
+    expect(out.stdout.join('\n')).toContain('✓ Walks: 8 of 8 places placed');
+
+    // An interrupt as the first bytes are read: the read stops there, and the run with it.
+    const interrupted = capture(false);
+    let stop: Parameters<Interrupts['listen']>[0] | undefined;
+    const interrupts: Interrupts = {
+      listen: (onStop) => {
+        stop = onStop;
+        return () => (stop = undefined);
+      },
+    };
+    const seen = interrupted.io.progressLog!;
+    interrupted.io.progressLog = (text) => {
+      seen(text);
+      stop?.('SIGINT');
+    };
+    const outDir = path.join(dir, 'tgz-stopped');
+    const code = await runCli(
+      ['convert', file, '--out', outDir, '--no-cache', '--json'],
+      interrupted.io,
+      {
+        ...context(),
+        interrupts,
+      },
+    );
+    expect(code).toBe(130);
+    expect(interrupted.out.stderr).toEqual([
+      `placeport: interrupted while reading ${file}: nothing was written.`,
+    ]);
+    expect(JSON.parse(interrupted.out.stdout.join(''))).toEqual({
+      error: {
+        code: 'interrupted',
+        message: `Interrupted while reading ${file}: nothing was written.`,
+      },
+    });
+    const read = interrupted.out.progress.map((line) => Number(/: (\d+) \//.exec(line)?.[1]));
+    expect(Math.max(...read)).toBeLessThan(megabytes);
+    expect(interrupted.out.progress.some((line) => line.startsWith('Looking up'))).toBe(false);
+    await expect(access(outDir)).rejects.toThrow();
   });
 
   it('writes whole lines when stderr is not a terminal: the first and the last, the same total', async () => {

@@ -3,13 +3,20 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { inspectArchive, LIMITS, type InspectedList } from '@placeport/converter';
-import { describeBytes } from '@placeport/converter/internal';
+import { inspectArchive, type InspectedList } from '@placeport/converter';
+import { describeBytes, MAX_PART_BYTES } from '@placeport/converter/internal';
 import { generateTakeout } from '@placeport/testkit';
 import { unzipSync, zipSync } from 'fflate';
 import { packTar, type TarEntry } from 'modern-tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTarSize, MAX_TAR_BYTES, readTarAsZip, tarKindOf } from '../src/tar-archive.js';
+import {
+  checkTarSize,
+  MAX_TAR_BYTES,
+  MAX_TAR_GROWTH,
+  maxTarBytesFor,
+  readTarAsZip,
+  tarKindOf,
+} from '../src/tar-archive.js';
 import { refusal, run, tempFolder } from './support.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -56,11 +63,33 @@ describe('a Takeout .tgz', () => {
   });
   afterAll(() => remove());
 
-  it('is refused past 512 MB before it is read, and told to choose .zip parts instead', () => {
-    expect(() => checkTarSize(LIMITS.maxArchiveBytes)).not.toThrow();
-    expect(() => checkTarSize(LIMITS.maxArchiveBytes + 1)).toThrow(
-      'This .tgz archive is larger than 512 MB, and a .tgz must be unpacked whole to find its lists. Export only "Saved" and "Maps (your places)" from Google Takeout and try again. (Or choose the file type .zip: placeport reads a .zip part of any size.)',
+  it('is read up to the largest Takeout part (64 GB), and refused past it before it is read', () => {
+    expect(() => checkTarSize(MAX_PART_BYTES)).not.toThrow();
+    expect(() => checkTarSize(MAX_PART_BYTES + 1)).toThrow(
+      'This .tgz file is larger than 64 GB, more than a Google Takeout part holds. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.',
     );
+  });
+
+  it('may unpack to 16 times its size, or 2 GB when that is more (a gzip bomb is not read for long)', () => {
+    expect(MAX_TAR_GROWTH).toBe(16);
+    expect(maxTarBytesFor(1_000)).toBe(MAX_TAR_BYTES);
+    expect(maxTarBytesFor(MAX_TAR_BYTES / 16)).toBe(MAX_TAR_BYTES);
+    expect(maxTarBytesFor(MAX_TAR_BYTES / 16 + 1)).toBe(MAX_TAR_BYTES + 16);
+    expect(maxTarBytesFor(50 * 1024 ** 3)).toBe(800 * 1024 ** 3);
+  });
+
+  it('tells the bytes read as they are read, from 0 to its size, and stops when aborted', async () => {
+    const tgz = gzipSync(await packTar(entries()));
+    const file = await write('progress.tgz', tgz);
+    const told: Array<[number, number]> = [];
+    await readTarAsZip(file, 'tgz', { onRead: (read, size) => told.push([read, size]) });
+    expect(told[0]).toEqual([0, tgz.length]);
+    expect(told.at(-1)).toEqual([tgz.length, tgz.length]);
+    expect(told.every(([read], at) => at === 0 || read > told[at - 1]![0])).toBe(true);
+    const stop = new AbortController();
+    const reason = new Error('stopped');
+    stop.abort(reason);
+    await expect(readTarAsZip(file, 'tgz', { signal: stop.signal })).rejects.toBe(reason);
   });
 
   it('is told by its name: .tgz, .tar.gz and .tar, in any case', () => {

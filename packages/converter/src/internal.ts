@@ -32,6 +32,7 @@ export {
   checkPartSize,
   EXPORT_LESS,
   MAX_PART_BYTES,
+  MAX_PART_ENTRIES,
   readLargeZip,
   readsByRanges,
   Repack,
