@@ -4,13 +4,29 @@
  * (the converter's `Repack`): each file's path is taken from the folder's own name down
  * (`Takeout/Saved/Want to go.csv` when the `Takeout` folder is given), so lists are found and named
  * as in that ZIP. Symbolic links are never followed (a link to `/` must not make a run read the
- * disk), and every entry counts against `maxEntries`, so a home folder given by mistake is refused
- * after that many, not read through.
+ * disk), and every entry counts against `maxEntries` ({@link FOLDER_LIMITS}), so a home folder
+ * given by mistake is refused after that many, not read through.
  */
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConverterError, LIMITS, type Limits } from '@placeport/converter';
-import { entryInterest, Repack, STARRED_SNIFF_BYTES } from '@placeport/converter/internal';
+import {
+  entryInterest,
+  MAX_PART_ENTRIES,
+  Repack,
+  STARRED_SNIFF_BYTES,
+} from '@placeport/converter/internal';
+
+/**
+ * What a folder may hold: as many entries as a part of a whole-account export (an export of
+ * everything, unzipped, holds a file per photo and one per photo's metadata: tens of thousands,
+ * where a ZIP read whole may hold 50,000), and the lists' own limit of bytes. Only folders are
+ * listed and only the files the lists could be are read, so walking them takes seconds at most.
+ */
+export const FOLDER_LIMITS: Pick<Limits, 'maxEntries' | 'maxCsvBytes'> = {
+  maxEntries: MAX_PART_ENTRIES,
+  maxCsvBytes: LIMITS.maxCsvBytes,
+};
 
 /** Options of {@link readFolderAsZip}; tests pass smaller limits. */
 export interface FolderOptions {
@@ -32,7 +48,7 @@ export async function readFolderAsZip(
   folder: string,
   options: FolderOptions = {},
 ): Promise<Buffer> {
-  const repack = new Repack('folder', options.limits ?? LIMITS);
+  const repack = new Repack('folder', options.limits ?? FOLDER_LIMITS);
   const root = path.resolve(folder);
   const skip = options.skip === undefined ? undefined : path.resolve(options.skip);
   const queue = [{ full: root, inside: path.basename(root) }];

@@ -1,10 +1,11 @@
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { inspectArchive, type InspectedList } from '@placeport/converter';
+import { inspectArchive, LIMITS, type InspectedList } from '@placeport/converter';
+import { MAX_PART_ENTRIES } from '@placeport/converter/internal';
 import { generateTakeout } from '@placeport/testkit';
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFolderAsZip } from '../src/folder-archive.js';
+import { FOLDER_LIMITS, readFolderAsZip } from '../src/folder-archive.js';
 import { refusal, run, tempFolder } from './support.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -67,6 +68,14 @@ describe('an unzipped Takeout export, given as its folder', () => {
         .map((l) => l.path.replace(/^Takeout\//, ''))
         .sort(),
     );
+  });
+
+  it('holds as many entries as a part of a whole-account export (unzipped, a file per photo and its metadata)', () => {
+    expect(FOLDER_LIMITS).toEqual({
+      maxEntries: MAX_PART_ENTRIES,
+      maxCsvBytes: LIMITS.maxCsvBytes,
+    });
+    expect(FOLDER_LIMITS.maxEntries).toBeGreaterThan(LIMITS.maxEntries);
   });
 
   it('stops at each limit (at the limit it reads), and says when it holds no list', async () => {
