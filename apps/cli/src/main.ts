@@ -20,11 +20,13 @@ import {
   type InspectedList,
 } from '@placeport/converter';
 import {
+  anotherPartSentence,
   checkPartSize,
   decodeCsvFile,
   FAILED_CSV_SUFFIX,
   pickLists,
   readsByRanges,
+  takeoutPartOf,
   WHOLE_READ_BYTES,
 } from '@placeport/converter/internal';
 import {
@@ -330,9 +332,6 @@ async function readLists(
   };
 }
 
-/** Takeout's name for one part of an export in several: `takeout-20261127T103000Z-003.zip`. */
-const TAKEOUT_PART = /^takeout-.*-(\d{3})\.(?:zip|tgz|tar\.gz)$/i;
-
 /**
  * A `.tgz` (or `.tar`) read through, stopped by `reading.signal`; past {@link WHOLE_READ_BYTES}
  * (seconds of reading, minutes for a part of tens of GB) its progress is shown.
@@ -355,13 +354,10 @@ async function readTar(file: string, kind: TarKind, size: number, reading: Readi
  * message, and that the lists are in another part. Any other error as it is.
  */
 function inAnotherPart(error: unknown, file: string): unknown {
-  const part = TAKEOUT_PART.exec(path.basename(file));
-  if (!part || !(error instanceof ConverterError)) return error;
+  const part = takeoutPartOf(path.basename(file));
+  if (part === undefined || !(error instanceof ConverterError)) return error;
   if (error.code !== 'no-csv' && error.code !== 'no-place-lists') return error;
-  return new ConverterError(
-    error.code,
-    `${error.message} This is part ${Number(part[1])} of an export in several parts: give the part that holds the "Saved" folder.`,
-  );
+  return new ConverterError(error.code, `${error.message} ${anotherPartSentence(part, 'give')}`);
 }
 
 /** Whether two paths name one file: the same path, or links to the same file. */

@@ -5,7 +5,7 @@
  * 404 screen.
  */
 import { generateTakeout } from '@placeport/testkit';
-import { countsOf, placeLists, uploadOf, zipUpload } from './support/archives';
+import { countsOf, placeLists, uploadOf, zipUpload, type UploadFile } from './support/archives';
 import { expect, test } from './support/fixtures';
 import {
   chooseFile,
@@ -22,7 +22,14 @@ function uploadCard(page: Page) {
   return page.getByRole('region', { name: 'Upload Your Takeout Archive' });
 }
 
-const uploadErrors = [
+const uploadErrors: Array<{
+  what: string;
+  file: UploadFile;
+  heading: string;
+  message: string;
+  refusal: string | null;
+  nextStep?: string;
+}> = [
   {
     what: 'a file that is not a .zip',
     file: uploadOf(
@@ -56,6 +63,18 @@ const uploadErrors = [
     refusal: null,
   },
   {
+    what: 'a part of an export in several that holds no list',
+    file: zipUpload(
+      generateTakeout({ seed: 55, lists: [], includeNonPlaceLists: false }),
+      'takeout-20261127T103000Z-002.zip',
+    ),
+    heading: 'Invalid File',
+    message: 'No CSV files found in the zip file.',
+    refusal: null,
+    nextStep:
+      'This is part 2 of an export in several parts: choose the part that holds the "Saved" folder.',
+  },
+  {
     what: 'a broken zip (a download cut short)',
     file: uploadOf(
       'takeout-cut-short.zip',
@@ -68,7 +87,7 @@ const uploadErrors = [
   },
 ];
 
-for (const { what, file, heading, message, refusal } of uploadErrors) {
+for (const { what, file, heading, message, refusal, nextStep } of uploadErrors) {
   test(`upload error: ${what}`, async ({ page, demoApi }) => {
     await page.goto(demoApi.url);
     await chooseFile(page, file);
@@ -80,6 +99,10 @@ for (const { what, file, heading, message, refusal } of uploadErrors) {
     await expect(page.getByText(file.name, { exact: true })).toHaveCount(0);
     await expect(selectionDialog(page)).toHaveCount(0);
     if (refusal) await expect(page.getByText(refusal)).toBeVisible();
+    if (nextStep) {
+      await expect(alert.getByText(nextStep, { exact: true })).toBeVisible();
+      await snap(page, 'upload-part-without-lists', false);
+    }
     if (file.name.endsWith('.tgz')) {
       await snap(page, 'upload-refused-tgz', false);
       await page.setViewportSize({ width: 390, height: 844 });

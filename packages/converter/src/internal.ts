@@ -44,11 +44,13 @@ export { decodeCsvFile, type CsvFileEncoding } from './core/csv.js';
 
 // File names and text as the CLI writes them.
 export {
+  anotherPartSentence,
   DEFAULT_FILE_STEM,
   FAILED_CSV_SUFFIX,
   failedCsvFileName,
   labelledStem,
   safeFileStem,
+  takeoutPartOf,
 } from './core/names.js';
 export { outputFileName } from './core/formats/output.js';
 export { UNTITLED_PLACE_NAME } from './core/kml.js';

@@ -282,6 +282,24 @@ describe('upload', () => {
     expect(next).toEqual({ status: 'empty', error: MESSAGES.noCsv, refusedFileName: null });
   });
 
+  it('says which part of an export in several held no list, as its name says', () => {
+    const part = {
+      ...STATES.inspecting,
+      file: { name: 'takeout-20261127T110000Z-002.zip', size: 9 },
+    };
+    expect(transition(part, { type: 'archiveInspected', fileId: 7, lists: [] })).toEqual({
+      status: 'empty',
+      error: MESSAGES.noCsv,
+      refusedFileName: null,
+      part: 2,
+    });
+    const reject = (message: string) =>
+      transition(part, { type: 'archiveRejected', fileId: 7, message });
+    expect(reject(MESSAGES.noPlaceLists)).toMatchObject({ part: 2 });
+    // Any other refusal is about the file itself, whatever part it is.
+    expect(reject(MESSAGES.incompleteZip)).not.toHaveProperty('part');
+  });
+
   it("uses the worker's message, or the seed's default, when extraction fails", () => {
     const reject = (message: string) =>
       transition(STATES.inspecting, { type: 'archiveRejected', fileId: 7, message });

@@ -5,11 +5,13 @@
  * a render and tests can prove the event was ignored.
  */
 import { chargeCents, isUnderMinimum } from '@placeport/contract';
+import { takeoutPartOf } from '@placeport/converter/internal';
 import { MESSAGES } from './messages';
 import type {
   AppEvent,
   AppState,
   Archive,
+  FileInfo,
   FileResult,
   MapDownload,
   ProcessingStage,
@@ -145,13 +147,22 @@ function fromEmpty(state: StateIn<'empty'>, event: AppEvent): AppState {
   return { status: 'inspecting', fileId: event.fileId, file: event.file };
 }
 
+/**
+ * Back to the drop zone after reading `file`, with `error`; when the archive held no list and its
+ * name says it is one part of an export in several, which part it is (the panel says the lists are
+ * in another).
+ */
+function emptyAfterReading(file: FileInfo, error: string): AppState {
+  const noList = error === MESSAGES.noCsv || error === MESSAGES.noPlaceLists;
+  const part = noList ? takeoutPartOf(file.name) : undefined;
+  return { status: 'empty', error, refusedFileName: null, ...(part !== undefined ? { part } : {}) };
+}
+
 function fromInspecting(state: StateIn<'inspecting'>, event: AppEvent): AppState {
   switch (event.type) {
     case 'archiveInspected':
       if (event.fileId !== state.fileId) return state;
-      if (event.lists.length === 0) {
-        return { status: 'empty', error: MESSAGES.noCsv, refusedFileName: null };
-      }
+      if (event.lists.length === 0) return emptyAfterReading(state.file, MESSAGES.noCsv);
       return {
         status: 'selecting',
         file: state.file,
@@ -162,11 +173,7 @@ function fromInspecting(state: StateIn<'inspecting'>, event: AppEvent): AppState
       };
     case 'archiveRejected':
       if (event.fileId !== state.fileId) return state;
-      return {
-        status: 'empty',
-        error: event.message || MESSAGES.extractFailed,
-        refusedFileName: null,
-      };
+      return emptyAfterReading(state.file, event.message || MESSAGES.extractFailed);
     default:
       return state;
   }

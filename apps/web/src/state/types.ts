@@ -172,7 +172,16 @@ export type Capture =
 export type DiscardAction = 'remove' | 'convertMore' | 'retry';
 
 export type AppState =
-  | { status: 'empty'; error: string | null; refusedFileName: string | null }
+  | {
+      status: 'empty';
+      error: string | null;
+      refusedFileName: string | null;
+      /**
+       * The archive read held no list and its name says it is this part of an export in several
+       * (`takeout-…-002.zip`): the lists are in another part.
+       */
+      part?: number;
+    }
   | { status: 'inspecting'; fileId: number; file: FileInfo }
   | ({ status: 'loaded'; error: string | null } & Archive)
   | ({ status: 'selecting'; error: string | null } & Archive)

@@ -12,6 +12,7 @@ import {
   MAX_FILE_NAME_BYTES,
   MAX_STEM_BYTES,
   safeFileStem,
+  takeoutPartOf,
   utf8Length,
 } from './names.js';
 
@@ -190,5 +191,20 @@ describe('file names', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('takeoutPartOf', () => {
+  it.each([
+    ['takeout-20261127T103000Z-003.zip', 3],
+    ['takeout-20261127T103000Z-001.tgz', 1],
+    ['TAKEOUT-20261127T103000Z-012.TAR.GZ', 12],
+    ['takeout-20261127T103000Z-3.zip', undefined],
+    ['takeout-20261127T103000Z-003.csv', undefined],
+    ['my-export-003.zip', undefined],
+    ['takeout-20261127T103000Z-003 (1).zip', 3],
+    ['takeout-20261127T103000Z-003 (copy).zip', undefined],
+  ])('%s is part %s', (name, part) => {
+    expect(takeoutPartOf(name)).toBe(part);
   });
 });

@@ -262,3 +262,23 @@ function folderLabel(first: string, path: string): string {
   if (a.length === b.length && differing.length === 0) return '';
   return (differing.length > 0 ? differing : b).join(' - ');
 }
+
+/**
+ * Takeout's name for one part of an export in several: `takeout-20261127T103000Z-003.zip` (or
+ * `.tgz`), and as a browser names it downloaded again (`takeout-…-003 (1).zip`).
+ */
+const TAKEOUT_PART = /^takeout-.*-(\d{3})(?: \(\d+\))?\.(?:zip|tgz|tar\.gz)$/i;
+
+/** The part number a file's name gives it (`takeout-…-003.zip`: 3), or undefined for another name. */
+export function takeoutPartOf(fileName: string): number | undefined {
+  const part = TAKEOUT_PART.exec(fileName);
+  return part ? Number(part[1]) : undefined;
+}
+
+/**
+ * What to do when part `part` of an export in several holds no list: the lists are in the part
+ * holding "Saved" (`give` it to the CLI, `choose` it on the page).
+ */
+export function anotherPartSentence(part: number, verb: 'give' | 'choose'): string {
+  return `This is part ${part} of an export in several parts: ${verb} the part that holds the "Saved" folder.`;
+}

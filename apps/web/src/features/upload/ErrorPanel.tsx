@@ -1,9 +1,12 @@
+import { anotherPartSentence } from '@placeport/converter/internal';
 import { AlertIcon } from '../../components/Icons';
 import { errorHeading } from '../../lib/format';
 import { MESSAGES } from '../../state/messages';
 
 interface ErrorPanelProps {
   message: string;
+  /** The archive held no list and is this part of an export in several: the lists are in another. */
+  part?: number | undefined;
   /**
    * Given when the file was not taken (the drop zone is back): the panel then offers "Choose
    * another file", which opens the file picker again, so the way on is where the reader is.
@@ -15,9 +18,14 @@ interface ErrorPanelProps {
  * The panel under the drop zone, headed by the seed's rule (Payment Issue / Invalid File / Error),
  * with the next step when the message leaves it out.
  */
-export function ErrorPanel({ message, onChooseAnother }: ErrorPanelProps) {
-  // What to do next, for the one message that does not say it itself.
-  const nextStep = message === MESSAGES.noCsv ? MESSAGES.noCsvNextStep : undefined;
+export function ErrorPanel({ message, part, onChooseAnother }: ErrorPanelProps) {
+  // What to do next: which part holds the lists, or for the one message that does not say it.
+  const nextStep =
+    part !== undefined
+      ? anotherPartSentence(part, 'choose')
+      : message === MESSAGES.noCsv
+        ? MESSAGES.noCsvNextStep
+        : undefined;
   return (
     <div className="error-panel" role="alert">
       <AlertIcon className="error-icon" />

@@ -257,6 +257,18 @@ describe('UploadCard', () => {
     ]);
   });
 
+  it('says the lists are in another part when a part of an export in several held none', () => {
+    mount(<UploadCard />, {
+      state: { status: 'empty', error: MESSAGES.noCsv, refusedFileName: null, part: 2 },
+    });
+    expect(linesOf(screen.getByRole('alert'))).toEqual([
+      'Invalid File',
+      MESSAGES.noCsv,
+      'This is part 2 of an export in several parts: choose the part that holds the "Saved" folder.',
+      'Choose another file',
+    ]);
+  });
+
   it('offers no other file while one is kept (a payment error after the lists were read)', () => {
     mount(<UploadCard />, {
       state: { ...STATES.loaded, error: MESSAGES.intentFailed } as typeof STATES.loaded,

@@ -64,7 +64,7 @@ export function UploadCard() {
       {error !== null && (
         <ErrorPanel
           message={error}
-          {...(state.status === 'empty' ? { onChooseAnother: openPicker } : {})}
+          {...(state.status === 'empty' ? { part: state.part, onChooseAnother: openPicker } : {})}
         />
       )}
       {state.status === 'empty' && !guideFirst && (
