@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readArchive } from '../inspect.js';
 import { entryInterest, looksLikeStarredStart } from './archive.js';
 import { ConverterError, MESSAGES } from './errors.js';
-import { LIMITS } from './limits.js';
+import { describeBytes, LIMITS } from './limits.js';
 
 const URL_A = 'https://www.google.com/maps/search/48.85837,2.294481';
 const list = (rows: number) =>
@@ -506,5 +506,19 @@ describe("entries of an archive read from another container (the CLI's .tgz)", (
     expect(looksLikeStarredStart(strToU8('{"type":"FeatureCollection","features":[]}'))).toBe(
       false,
     );
+  });
+});
+
+describe('describeBytes', () => {
+  it.each([
+    [64 * 1024, '64 KB'],
+    [256 * 1024 ** 2, '256 MB'],
+    [1024 ** 3 - 1, '1024 MB'],
+    [1024 ** 3, '1 GB'],
+    [1.5 * 1024 ** 3, '1.5 GB'],
+    [2 * 1024 ** 3 + 1, '2 GB'],
+    [32 * 1024 ** 3, '32 GB'],
+  ])('%d bytes: %s', (bytes, text) => {
+    expect(describeBytes(bytes)).toBe(text);
   });
 });

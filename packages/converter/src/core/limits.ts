@@ -63,9 +63,11 @@ export class PlaceCounter {
 }
 
 const MB = 1024 * 1024;
+const GB = 1024 * MB;
 
-/** Formats a byte limit for messages, e.g. "512 MB". */
+/** Formats a byte limit for messages: "512 MB", "2 GB", "1.5 GB", "64 KB". */
 export function describeBytes(bytes: number): string {
+  if (bytes >= GB) return `${Number((bytes / GB).toFixed(1))} GB`;
   return bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
