@@ -105,6 +105,19 @@ describe('a Takeout ZIP too large to read whole (a part of a whole-account expor
       code: 1,
       stderr: `placeport: ${MESSAGES.noCsv} This is part 2 of an export in several parts: give the part that holds the "Saved" folder.\n`,
     });
+    // A part holding another product's CSVs (Fit's days), which are no lists: the same.
+    const fit = path.join(dir, 'takeout-20261127T110000Z-004.zip');
+    await writeFile(
+      fit,
+      zipSync({
+        'Takeout/Fit/Daily activity metrics/2024-01-01.csv': strToU8('Start time,Calories\n0,1\n'),
+        'Takeout/Fit/Daily activity metrics/2024-01-02.csv': strToU8('Start time,Calories\n0,2\n'),
+      }),
+    );
+    expect(await run(['convert', fit, '--out', path.join(dir, 'p')], where)).toMatchObject({
+      code: 1,
+      stderr: `placeport: ${MESSAGES.noPlaceLists} This is part 4 of an export in several parts: give the part that holds the "Saved" folder.\n`,
+    });
     // Named otherwise, it is the seed's message alone.
     const single = path.join(dir, 'photos.zip');
     await writeFile(single, photos);

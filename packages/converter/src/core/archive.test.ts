@@ -149,6 +149,20 @@ describe('archive rules (seed section 5, product.md)', () => {
     // No CSV with a list's header at all: the seed's rule, every CSV.
     const none = zip({ 'A/x.csv': strToU8('a,b\n'), 'B/y.csv': strToU8('c,d\n') });
     expect(readArchive(none).map((l) => l.path)).toEqual(['A/x.csv', 'B/y.csv']);
+    // …but not another product's CSVs in a Takeout export (a part without "Saved"): no list. A CSV
+    // at the export's top is no product's, and stays the seed's.
+    expect(
+      readArchive(zip({ ...fit, 'Takeout/x.csv': strToU8('a,b\n') })).map((l) => l.path),
+    ).toEqual(['Takeout/x.csv']);
+    expect(() => readArchive(zip(fit))).toThrow(MESSAGES.noPlaceLists);
+    // The starred places are a list whatever the CSVs are.
+    const starred = zip({
+      ...fit,
+      'Takeout/Maps (your places)/Saved Places.json': strToU8(
+        '{"type":"FeatureCollection","features":[{"geometry":{"coordinates":[2.29,48.85],"type":"Point"},"properties":{"google_maps_url":"http://maps.google.com/?cid=1","location":{"name":"Ort"}},"type":"Feature"}]}',
+      ),
+    });
+    expect(readArchive(starred).map((l) => l.kind)).toEqual(['starred']);
   });
 
   it('skips what macOS adds when it zips the export again (__MACOSX, ._ files)', () => {

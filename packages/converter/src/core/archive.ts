@@ -155,14 +155,27 @@ function inSavedPlacesFolder(path: string): boolean {
 }
 
 /**
+ * Whether a CSV is inside the folder of a product in a Takeout export (`Takeout/Fit/…`): Takeout
+ * puts each product's files in a folder of its own under `Takeout`.
+ */
+function inTakeoutProductFolder(path: string): boolean {
+  const folders = folderNamesOf(path);
+  return folders.length >= 2 && folders[0]!.toLowerCase() === 'takeout';
+}
+
+/**
  * Picks the place lists among the archive's CSVs (product.md): the CSVs inside a `Saved` folder when
  * the archive has one (one holding any CSV, image and page lists included; in the languages of
  * {@link SAVED_FOLDER_NAMES}). Otherwise the seed's rule: CSVs in a folder whose path says "saved
  * places" preferred, else every CSV; but as Takeout names its "Saved" folder in the account's
  * language, "every CSV" is narrowed to the CSVs of the folders holding one with a list's header
  * (`hasListHeader`, read from the start of each file until its folder is known) when there are
- * any: a whole export's other CSVs (Fit's daily files, YouTube's) are not lists. Image and page
- * lists are never place lists. (The starred places are chosen apart: they are always a list.)
+ * any: a whole export's other CSVs (Fit's daily files, YouTube's) are not lists. When no CSV has a
+ * list's header, those inside a product's folder of a Takeout export ({@link inTakeoutProductFolder})
+ * are still not lists: such an archive is a part of a whole-account export without "Saved", and is
+ * said to hold no list rather than offer a day of Fit data as one; only the others (a ZIP made by
+ * hand) are every CSV of the seed, each then told why it cannot be read. Image and page lists are
+ * never place lists. (The starred places are chosen apart: they are always a list.)
  */
 function choosePlaceLists<T extends CsvEntry>(
   csvs: readonly T[],
@@ -181,7 +194,7 @@ function choosePlaceLists<T extends CsvEntry>(
   }
   return listFolders.size > 0
     ? candidates.filter((entry) => listFolders.has(folderOf(entry.path)))
-    : candidates;
+    : candidates.filter((entry) => !inTakeoutProductFolder(entry.path));
 }
 
 /** How much of a CSV's start {@link choosePlaceLists} reads for a header. */
