@@ -196,6 +196,10 @@ test('a reload during a paid conversion, then the same archive again: the hold c
     // The run shows its payment's outcome: the earlier visit's card of it is gone.
     await expect(card).toHaveCount(0);
     // Charged once, for every place once: not the first visit's places again on a second hold.
+    // "Final charge" shows while the capture is still on its way ("Finalizing your payment…"):
+    // Stripe is read once it has answered, not raced.
+    await expect.poll(() => fakeStripe.paymentIntent(intentId)?.status).toBe('succeeded');
+    await expect(page.getByText('Finalizing your payment…')).toHaveCount(0);
     expect(created()).toHaveLength(1);
     expect(fakeStripe.paymentIntent(intentId)).toMatchObject({
       status: 'succeeded',
