@@ -39,18 +39,31 @@ export interface ProgressState {
 }
 
 /**
- * The progress text. The time left is what is left at the recent rate; both are left out until
- * there is something to measure, and the time left once everything is answered.
+ * `head`, then the recent rate (`rate` words it) and the time left at that rate: both left out
+ * until there is something to measure, and the time left once everything is done.
  */
-export function formatProgress({ done, total, perSecond }: ProgressState): string {
+function withRate(
+  head: string,
+  { done, total, perSecond }: ProgressState,
+  rate: (perSecond: number) => string,
+): string {
   const shown = Math.min(done, total);
-  const parts = [`Looking up places: ${shown} / ${total}`];
+  const parts = [head];
   if (shown > 0 && perSecond !== undefined && perSecond > 0) {
-    parts.push(`${formatRate(perSecond)} a second`);
+    parts.push(`${rate(perSecond)} a second`);
     if (shown < total)
       parts.push(`about ${formatDuration(((total - shown) / perSecond) * 1000)} left`);
   }
   return parts.join(' · ');
+}
+
+/** The lookups' progress text ({@link withRate}). */
+export function formatProgress(state: ProgressState): string {
+  return withRate(
+    `Looking up places: ${Math.min(state.done, state.total)} / ${state.total}`,
+    state,
+    formatRate,
+  );
 }
 
 const GB = 1024 ** 3;
@@ -61,18 +74,14 @@ const MB = 1024 ** 2;
  * in `state`'s bytes: `Reading takeout-001.tgz: 1.2 / 2.0 GB · 310 MB a second · about 3 s left`.
  */
 export function formatReading(name: string): (state: ProgressState) => string {
-  return ({ done, total, perSecond }) => {
-    const shown = Math.min(done, total);
-    const [unit, size, digits] = total >= GB ? ['GB', GB, 1] : ['MB', MB, 0];
-    const parts = [
-      `Reading ${name}: ${(shown / size).toFixed(digits)} / ${(total / size).toFixed(digits)} ${unit}`,
-    ];
-    if (shown > 0 && perSecond !== undefined && perSecond > 0) {
-      parts.push(`${Math.round(perSecond / MB)} MB a second`);
-      if (shown < total)
-        parts.push(`about ${formatDuration(((total - shown) / perSecond) * 1000)} left`);
-    }
-    return parts.join(' · ');
+  return (state) => {
+    const [unit, size, digits] = state.total >= GB ? ['GB', GB, 1] : ['MB', MB, 0];
+    const amount = (bytes: number) => (bytes / size).toFixed(digits);
+    return withRate(
+      `Reading ${name}: ${amount(Math.min(state.done, state.total))} / ${amount(state.total)} ${unit}`,
+      state,
+      (perSecond) => `${Math.round(perSecond / MB)} MB`,
+    );
   };
 }
 
