@@ -24,6 +24,7 @@ import {
   checkPartSize,
   decodeCsvFile,
   FAILED_CSV_SUFFIX,
+  inspectZipContents,
   pickLists,
   readsByRanges,
   takeoutPartOf,
@@ -224,7 +225,7 @@ function pickListsOrRefuse(lists: InspectedList[], wanted: readonly string[]): I
  * failed-places CSV edited in Excel comes back in Windows-1252, which is said through `warn` (the
  * file's name may hold anything, so it goes where every message is made printable).
  */
-function csvText(bytes: Buffer, file: string, warn: (text: string) => void): string {
+function csvText(bytes: Uint8Array, file: string, warn: (text: string) => void): string {
   const { text, encoding } = decodeCsvFile(bytes);
   if (encoding === 'windows-1252') {
     warn(
@@ -293,7 +294,7 @@ async function readLists(
   if (info && isCsv) checkCsvSize(info.size, command.archive);
   if (info && tar) checkTarSize(info.size);
   // A .tgz or a folder has its lists repacked as a ZIP, read as a Takeout ZIP is (`Repack`).
-  const bytes = await (
+  const input = await (
     isFolder
       ? readFolderAsZip(command.archive, { skip: command.out })
       : large
@@ -313,18 +314,18 @@ async function readLists(
   // A failed-places CSV's files are named after the list it came from, as a retry: `Want to go -
   // failed-places.csv` writes `Want to go (retry).kml` (see `planOutputs`).
   let lists: InspectedList[];
+  const options = { inflate: zlibInflate, release: releaseBytes };
   try {
-    ({ lists } = !isCsv
-      ? inspectArchive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-          inflate: zlibInflate,
-          release: releaseBytes,
-        })
-      : inspectCsv(csvText(bytes, command.archive, io.stderr), path.basename(command.archive)));
+    ({ lists } = !(input instanceof Uint8Array)
+      ? inspectZipContents(input, options)
+      : !isCsv
+        ? inspectArchive(new Uint8Array(input.buffer, input.byteOffset, input.byteLength), options)
+        : inspectCsv(csvText(input, command.archive, io.stderr), path.basename(command.archive)));
   } catch (error) {
     throw inAnotherPart(error, command.archive);
   } finally {
     // The lists are read: nothing refers to the file's bytes any more.
-    releaseBytes(bytes);
+    if (input instanceof Uint8Array) releaseBytes(input);
   }
   return {
     lists: command.lists.length === 0 ? lists : pickListsOrRefuse(lists, command.lists),

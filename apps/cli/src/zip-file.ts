@@ -1,24 +1,26 @@
 /**
  * A Takeout ZIP too large to read whole (past the converter's `WHOLE_READ_BYTES`, 64 MB): most often
  * a part of an export of the whole account. The converter's `readLargeZip` reads it by random access
- * (its directory from its end, then only its lists and starred places, copied as compressed); here
- * its ranges are read from the file. `inspectArchive` then inflates the lists, by Node's zlib.
+ * (its directory from its end, then only what the list rules read: the start of a few files, the
+ * lists and starred places as compressed); here its ranges are read from the file.
+ * `inspectZipContents` then chooses and inflates the lists, by Node's zlib, as `inspectArchive`
+ * does a ZIP read whole.
  */
 import { open } from 'node:fs/promises';
 import type { Limits } from '@placeport/converter';
-import { readLargeZip } from '@placeport/converter/internal';
+import { readLargeZip, type ZipContents } from '@placeport/converter/internal';
 
 /** Options of {@link readLargeZipFile}; tests pass smaller limits. */
 export interface LargeZipFileOptions {
-  limits?: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>;
+  limits?: Limits;
 }
 
-/** The lists and starred places of the ZIP at `file` (`size` bytes), as a ZIP that stores them. */
+/** What the list rules read of the ZIP at `file` (`size` bytes), for `inspectZipContents`. */
 export async function readLargeZipFile(
   file: string,
   size: number,
   options: LargeZipFileOptions = {},
-): Promise<Buffer> {
+): Promise<ZipContents> {
   const handle = await open(file, 'r');
   try {
     const read = async (at: number, length: number) => {
@@ -31,11 +33,7 @@ export async function readLargeZipFile(
       }
       return bytes.subarray(0, filled);
     };
-    const zip = await readLargeZip(
-      { size, read },
-      options.limits ? { limits: options.limits } : {},
-    );
-    return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
+    return await readLargeZip({ size, read }, options.limits ? { limits: options.limits } : {});
   } finally {
     await handle.close();
   }

@@ -1,4 +1,5 @@
 import { eachCsvEntry } from './core/archive.js';
+import type { ZipContents } from './core/zip-directory.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
 import { LIMITS, PlaceCounter, type Limits } from './core/limits.js';
 import { placeNeed, type PlaceNeed } from './core/link-need.js';
@@ -103,12 +104,12 @@ function countSources(parsed: ParsedCsv): { withCoordinates: number; needsLookup
  * millions of rows is refused after reading just past the cap).
  */
 export function readArchive(
-  bytes: Uint8Array,
+  archive: Uint8Array | ZipContents,
   options: Pick<ReadOptions, 'logger' | 'inflate' | 'release'> & { limits?: Limits } = {},
 ): InspectedList[] {
   const limits = options.limits ?? LIMITS;
   const warn = (message: string) => options.logger?.warn(message);
-  const entries = eachCsvEntry(bytes, limits, warn, options.inflate);
+  const entries = eachCsvEntry(archive, limits, warn, options.inflate);
   // One count for the whole archive: its lists together may hold at most limits.maxPlaces places.
   const counter = new PlaceCounter(limits.maxPlaces);
   // Each list is parsed as it comes out of the archive, and its text let go before the next.

@@ -33,6 +33,7 @@ export {
   EXPORT_LESS,
   MAX_PART_BYTES,
   MAX_PART_ENTRIES,
+  PART_LIMITS,
   readLargeZip,
   readsByRanges,
   Repack,
@@ -55,7 +56,13 @@ export {
 export { outputFileName } from './core/formats/output.js';
 export { UNTITLED_PLACE_NAME } from './core/kml.js';
 export { stripForbiddenXmlChars } from './core/xml.js';
-export { pickLists, unwrittenListFiles, type UnwrittenFile } from './library.js';
+export {
+  inspectZipContents,
+  pickLists,
+  unwrittenListFiles,
+  type UnwrittenFile,
+} from './library.js';
+export type { ZipContents } from './core/zip-directory.js';
 
 // Reasons.
 export { RETRYABLE_AGAIN } from './core/reasons.js';

@@ -2,10 +2,13 @@ import { withCompression, withDamagedData, zipRecords } from '@placeport/testkit
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ConverterError } from './core/errors.js';
-import { LIMITS } from './core/limits.js';
-import { inspectArchive } from './library.js';
+import { LIMITS, type Limits } from './core/limits.js';
+import type { ZipContents } from './core/zip-directory.js';
+import { inspectArchive, inspectZipContents } from './library.js';
 import {
+  MAX_KEPT_FILES,
   MAX_PART_ENTRIES,
+  PART_LIMITS,
   readLargeZip,
   readsByRanges,
   Repack,
@@ -42,20 +45,28 @@ describe('a part of a whole-account export, read by ranges', () => {
     // Read whole, the archive is past its entries limit.
     expect(() => inspectArchive(zip)).toThrow(ConverterError);
     const source = sourceOf(zip);
-    const lists = inspectArchive(await readLargeZip(source)).lists;
+    const lists = inspectZipContents(await readLargeZip(source)).lists;
     expect(lists.map((list) => [list.path, list.rowCount])).toEqual([
       ['Takeout/Saved/Want to go.csv', 1],
     ]);
-    // Its end, its list's header and its data: no photo, no metadata file read.
-    expect(source.reads).toBeLessThanOrEqual(4);
+    // Its end, its directory (past the end's 64 KB), then its list: no photo, no metadata file read.
+    expect(source.reads).toBe(3);
   });
 });
 
-/** What a person is told of an archive: its lists (path and rows) and the warnings, or the refusal. */
-function answer(zip: Uint8Array) {
+/**
+ * What a person is told of an archive, read whole or by ranges: its lists (path and rows) and the
+ * warnings, or the refusal. Anything but a ConverterError (a rule asking for what the ranges did not
+ * read) fails the test.
+ */
+function answer(archive: Uint8Array | ZipContents, limits = LIMITS) {
   const warnings: string[] = [];
+  const logger = { warn: (line: string) => warnings.push(line) };
   try {
-    const { lists } = inspectArchive(zip, { logger: { warn: (line) => warnings.push(line) } });
+    const { lists } =
+      archive instanceof Uint8Array
+        ? inspectArchive(archive, { logger, limits })
+        : inspectZipContents(archive, { logger, limits });
     return { lists: lists.map((list) => [list.path, list.rowCount]), warnings };
   } catch (error) {
     if (!(error instanceof ConverterError)) throw error;
@@ -76,6 +87,36 @@ const WANT = 'Takeout/Saved/Want to go.csv';
 const FAVOURITES = 'Takeout/Saved/Favourites.csv';
 const STARRED = 'Takeout/Maps (your places)/Saved Places.json';
 
+/** The answer for `zip` read by ranges, with `limits` (its entries a part's): a refusal while reading too. */
+async function byRanges(zip: Uint8Array, limits = LIMITS) {
+  try {
+    const part = { ...limits, maxEntries: MAX_PART_ENTRIES };
+    return answer(await readLargeZip(sourceOf(zip), { limits: part }), part);
+  } catch (error) {
+    if (!(error instanceof ConverterError)) throw error;
+    return { code: error.code, message: error.message };
+  }
+}
+
+/** The directory record and local header of `zip`'s entry `name`, to damage a copy with. */
+function damaged(zip: Uint8Array, name: string, damage: (copy: DataView, record: number) => void) {
+  const copy = zip.slice();
+  const record = zipRecords(zip).find((entry) => entry.name === name)!.record;
+  damage(new DataView(copy.buffer), record);
+  return copy;
+}
+
+/** A copy of `zip` whose entry `name` has no local header where the directory says it starts. */
+const withHeaderMissing = (zip: Uint8Array, name: string) =>
+  damaged(zip, name, (view, record) => view.setUint32(view.getUint32(record + 42, true), 0, true));
+
+/** A copy of `zip` whose directory declares `size` compressed bytes for its entry `name`. */
+const withDeclaredSize = (zip: Uint8Array, name: string, size: number) =>
+  damaged(zip, name, (view, record) => view.setUint32(record + 20, size, true));
+
+const SETTINGS = 'Takeout/Chrome/Settings.json';
+const IMAGES = 'Takeout/Saved/Favourite images.csv';
+
 describe('an archive read by ranges is answered as the ZIP read whole', () => {
   const zip = zipSync(EXPORT, { level: 6 });
   const foreign = zipSync(
@@ -84,7 +125,11 @@ describe('an archive read by ranges is answered as the ZIP read whole', () => {
     ),
     { level: 6 },
   );
-  const cases: Array<[string, Uint8Array]> = [
+  const stored = zipSync({ ...EXPORT, [IMAGES]: strToU8('Title,URL\n') }, { level: 0 });
+  const storedWant = zipRecords(stored).find((entry) => entry.name === WANT)!;
+  const withSettings = zipSync({ ...EXPORT, [SETTINGS]: strToU8('{"theme":"dark"}') });
+  const { [STARRED]: starred, ...unstarred } = EXPORT;
+  const cases: Array<[string, Uint8Array, Limits?]> = [
     ['as exported', zip],
     ['a list packed with bzip2 (zipped again by another tool)', withCompression(zip, WANT, 12)],
     ["another product's CSV packed with bzip2", withCompression(zip, FIT, 12)],
@@ -99,22 +144,59 @@ describe('an archive read by ranges is answered as the ZIP read whole', () => {
       "another language, another product's CSV packed with bzip2",
       withCompression(foreign, FIT, 12),
     ],
+    ['a list whose local header is missing', withHeaderMissing(zip, WANT)],
+    ['the starred places, their local header missing', withHeaderMissing(zip, STARRED)],
+    ["another product's JSON, its local header missing", withHeaderMissing(withSettings, SETTINGS)],
+    [
+      'a stored list declaring more compressed bytes than it holds',
+      withDeclaredSize(stored, WANT, storedWant.originalSize + 100),
+    ],
+    [
+      'a list of images declaring more bytes than the file holds',
+      withDeclaredSize(stored, IMAGES, 0x7fffffff),
+    ],
+    [
+      'two lists whose names differ only in case',
+      zipSync({ ...EXPORT, 'Takeout/Saved/WANT TO GO.csv': strToU8(LIST.repeat(2)) }),
+    ],
+    [
+      "the starred places under a photo's metadata name",
+      zipSync({ ...unstarred, 'Takeout/Maps/Places.jpg.json': starred! }),
+    ],
+    [
+      'a part without "Saved", its CSVs past the lists\' limit',
+      zipSync({ [FIT]: EXPORT[FIT]!, 'Takeout/Fit/Daily/2026-01-02.csv': EXPORT[FIT]! }),
+      { ...LIMITS, maxCsvBytes: 20 },
+    ],
+    [
+      'a list of pages in "Saved" past the lists\' limit',
+      zipSync({ ...EXPORT, 'Takeout/Saved/Favourite pages.csv': strToU8('x'.repeat(4_000)) }),
+      { ...LIMITS, maxCsvBytes: 1_000 },
+    ],
+    ['more lists than the limit', zip, { ...LIMITS, maxLists: 2 }],
   ];
 
-  it.each(cases)('%s', async (_case, archive) => {
-    const whole = answer(archive);
-    expect(answer(await readLargeZip(sourceOf(archive)))).toEqual(whole);
+  it.each(cases)('%s', async (_case, archive, limits = LIMITS) => {
+    expect(await byRanges(archive, limits)).toEqual(answer(archive, limits));
   });
 
   it('answers each case as its own (the cases differ)', () => {
-    const answers = cases.map(([, archive]) => JSON.stringify(answer(archive)));
+    const answers = cases.map(([, archive, limits]) => JSON.stringify(answer(archive, limits)));
     expect(answers[1]).toContain('unsupported-compression');
     expect(answers[4]).toContain('Skipped Takeout/Saved/Want to go.csv');
     expect(answers[5]).toContain('incomplete-zip');
-    expect(new Set(answers).size).toBeGreaterThanOrEqual(5);
+    expect(answers[8]).toContain('Skipped Takeout/Saved/Want to go.csv: ZIP entry header missing');
+    expect(answers[9]).toContain('Skipped Takeout/Maps (your places)/Saved Places.json');
+    expect(answers[10]).toBe(answers[0]);
+    expect(answers[13]).toContain('WANT TO GO.csv');
+    expect(answers[14]).not.toContain('Places.jpg.json');
+    expect(answers[15]).toContain('no-place-lists');
+    expect(answers[16]).toContain('Want to go.csv');
+    expect(answers[17]).toContain('too-many-entries');
+    expect(new Set(answers).size).toBeGreaterThanOrEqual(10);
   });
 
-  it('copies lists as they are compressed, and reads no CSV outside "Saved" when it holds one', async () => {
+  it('reads the lists\' data, still compressed, and no CSV outside "Saved" when it holds one', async () => {
     const reads: Array<[number, number]> = [];
     const source = sourceOf(zip);
     const read = source.read;
@@ -122,40 +204,41 @@ describe('an archive read by ranges is answered as the ZIP read whole', () => {
       reads.push([at, length]);
       return read(at, length);
     };
-    const repacked = zipRecords(await readLargeZip(source));
+    const contents = await readLargeZip(source);
     const original = zipRecords(zip);
-    expect(
-      repacked.map(({ name, compression, size, originalSize }) => ({
-        name,
-        compression,
-        size,
-        originalSize,
-      })),
-    ).toEqual(
-      original
-        .filter((entry) => entry.name !== FIT)
-        .map(({ name, compression, size, originalSize }) => ({
-          name,
-          compression,
-          size,
-          originalSize,
-        })),
-    );
-    // The lists' data is read where it starts; the other product's CSV's never is.
-    const starts = new Set(reads.map(([at]) => at));
-    const dataOf = (name: string) => original.find((entry) => entry.name === name)!.data;
-    expect(starts.has(dataOf(WANT))).toBe(true);
-    expect(starts.has(dataOf(FIT))).toBe(false);
+    const entryOf = (name: string) => contents.entries.find((entry) => entry.name === name)!;
+    const recordOf = (name: string) => original.find((entry) => entry.name === name)!;
+    for (const name of [WANT, FAVOURITES, STARRED]) {
+      const { data, size } = recordOf(name);
+      expect(contents.data(entryOf(name))).toEqual(zip.subarray(data, data + size));
+    }
+    // The other product's CSV is never read: neither its header nor its data.
+    const fit = zipRecords(zip).find((entry) => entry.name === FIT)!;
+    const fitHeader = new DataView(zip.buffer).getUint32(fit.record + 42, true);
+    expect(reads.some(([at]) => at === fitHeader || at === fit.data)).toBe(false);
+    expect(() => contents.data(entryOf(FIT))).toThrow(/was not read/);
   });
 
-  it("bounds what it keeps by the lists' limit, counted as compressed (at the limit it reads)", async () => {
-    const kept = zipRecords(zip)
-      .filter((entry) => entry.name !== FIT)
-      .reduce((sum, entry) => sum + entry.size, 0);
-    const limits = { maxEntries: 10, maxCsvBytes: kept };
+  it("refuses past the part's entries, known from the directory's end before it is read", async () => {
+    const entries = zipRecords(zip).length;
+    const limits = { ...PART_LIMITS, maxEntries: entries };
     expect(answer(await readLargeZip(sourceOf(zip), { limits }))).toEqual(answer(zip));
     await expect(
-      readLargeZip(sourceOf(zip), { limits: { ...limits, maxCsvBytes: kept - 1 } }),
+      readLargeZip(sourceOf(zip), { limits: { ...limits, maxEntries: entries - 1 } }),
+    ).rejects.toMatchObject({
+      code: 'too-many-entries',
+      message: `This ZIP file holds more than ${entries - 1} files. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.`,
+    });
+  });
+
+  it("holds a part's lists to the lists' limit, unpacked (at the limit it reads)", async () => {
+    const lists = zipRecords(zip)
+      .filter((entry) => entry.name !== FIT)
+      .reduce((sum, entry) => sum + entry.originalSize, 0);
+    const limits = { ...PART_LIMITS, maxCsvBytes: lists };
+    expect(answer(await readLargeZip(sourceOf(zip), { limits }), limits)).toEqual(answer(zip));
+    await expect(
+      readLargeZip(sourceOf(zip), { limits: { ...limits, maxCsvBytes: lists - 1 } }),
     ).rejects.toMatchObject({ code: 'archive-too-large' });
   });
 });
@@ -192,5 +275,19 @@ describe('Repack, read in the order a .tgz or a folder gives', () => {
     // At the limit it keeps; past it, it refuses.
     expect(repack.wanted('Takeout/Saved/Food.csv', 10, true)).toBe('whole');
     expect(() => repack.wanted('Takeout/Saved/Food.csv', 11, true)).toThrow(ConverterError);
+  });
+
+  it("keeps at most an archive's entries, so its ZIP never needs ZIP64's count (at the limit it keeps)", () => {
+    expect(MAX_KEPT_FILES).toBe(LIMITS.maxEntries);
+    const repack = new Repack('archive', { maxEntries: MAX_PART_ENTRIES, maxCsvBytes: 1e9 });
+    const line = strToU8('Title,URL\n');
+    for (let i = 0; i < MAX_KEPT_FILES; i += 1) repack.keep(`Takeout/Saved/${i}.csv`, line);
+    expect(repack.size).toBe(MAX_KEPT_FILES);
+    expect(() => repack.keep('Takeout/Saved/one more.csv', line)).toThrow(
+      expect.objectContaining({
+        code: 'too-many-entries',
+        message: `This archive holds more than 50,000 CSV files. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.`,
+      }),
+    );
   });
 });

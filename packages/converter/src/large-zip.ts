@@ -3,31 +3,40 @@
  * often a part of an export of the whole account (Takeout splits one into parts of 2 GB by default,
  * up to 50 GB, ZIP64 past 4 GB), of which only the lists matter. It is read by random access from a
  * {@link RangeSource} (a `File`'s slices in the page's worker, a file handle in the CLI): its
- * directory from its end, then only the entries the list rules look at ({@link Repack}), copied as
- * they are compressed into a ZIP in memory that `inspectArchive` reads as a Takeout ZIP. So such a
- * part converts at once, instead of the person being sent to export again (which Google takes hours
- * or days to prepare), and a phone never holds a whole-account export in memory. As the copies are
- * unpacked by `inspectArchive` itself, a list that fails to unpack, or is packed by a method it
- * cannot unpack, is answered exactly as in the ZIP read whole.
+ * directory from its end, then only what the list rules read ({@link readLargeZip}), as
+ * `ZipContents` that the converter's own ZIP reader then reads as it reads a ZIP held whole: the
+ * same directory, the same rules, the same code. So such a part converts at once, instead of the
+ * person being sent to export again (which Google takes hours or days to prepare), a phone never
+ * holds a whole-account export in memory, and every list, warning and refusal is the whole read's.
  *
- * {@link Repack} also serves the CLI's other inputs that are not a ZIP (a `.tgz`, an unzipped
- * folder): whatever they come from, the lists are chosen, limited and named as in the ZIP.
+ * {@link Repack} serves the CLI's inputs that are not a ZIP (a `.tgz`, an unzipped folder): what
+ * the list rules look at is kept as they stream by and repacked as a ZIP, so the lists are chosen,
+ * limited and named as in Takeout's ZIP.
  */
 import {
+  chosenZipEntries,
   entryInterest,
+  HEADER_SNIFF_BYTES,
   isCsvPath,
   isInSavedFolder,
+  isPlaceListPath,
   looksLikeStarredStart,
+  NotRead,
+  startsWithListHeader,
+  tooManyFiles,
 } from './core/archive.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
-import { joinChunks, zipFiles, type ZipInput } from './core/formats/zip.js';
+import { joinChunks, zipFiles } from './core/formats/zip.js';
 import { describeBytes, LIMITS, type Limits } from './core/limits.js';
 import { STARRED_SNIFF_BYTES } from './core/saved-places-json.js';
 import {
   canUnpack,
-  peekZipEntry,
+  entryDataStart,
+  localHeaderLength,
+  peekZipData,
   readZipDirectory,
-  zipDirectoryOffset,
+  zipDirectoryExtent,
+  type ZipContents,
   type ZipEntry,
 } from './core/zip-directory.js';
 
@@ -75,22 +84,28 @@ export function checkPartSize(size: number): void {
 }
 
 /**
+ * The most files {@link Repack} keeps: what an archive read whole may hold (`maxEntries`), so the
+ * ZIP it makes never needs ZIP64's count of entries (past 65,535), which fflate does not write.
+ */
+export const MAX_KEPT_FILES = LIMITS.maxEntries;
+
+/**
  * How an entry is read when it is wanted ({@link Repack.wanted}): `whole` (a CSV), or judged first
  * by its first {@link STARRED_SNIFF_BYTES} bytes and kept only when they pass (another `.json`).
  */
 export type Wanted = 'whole' | ((head: Uint8Array) => boolean);
 
 /**
- * The entries kept of an export, and the checks on what is seen: every entry counts against
+ * The entries kept of an export that is not a ZIP (the CLI's `.tgz` and folders), repacked as a ZIP
+ * for `inspectArchive`, and the checks on what is seen: every entry counts against
  * `maxEntries`; a CSV is kept whole, a `.json` only when its start looks like the starred places
- * (`entryInterest`), and the bytes kept (unpacked, or as compressed when copied from a ZIP) are
- * bounded by `maxCsvBytes`. Once a CSV inside a "Saved" folder is seen, CSVs elsewhere are no
+ * (`entryInterest`); the bytes kept are bounded by `maxCsvBytes`, and the files kept by
+ * {@link MAX_KEPT_FILES}. Once a CSV inside a "Saved" folder is seen, CSVs elsewhere are no
  * lists (`choosePlaceLists`): those kept are let go and no more are kept, so another product's CSVs
  * in an export of the whole account count against the lists' limit only until "Saved" is reached.
  */
 export class Repack {
-  private readonly kept: Array<{ path: string; bytes: Uint8Array; packed?: ZipInput['packed'] }> =
-    [];
+  private readonly kept: Array<{ path: string; bytes: Uint8Array }> = [];
   private keptBytes = 0;
   private seen = 0;
   private savedSeen = false;
@@ -135,13 +150,19 @@ export class Repack {
   }
 
   /**
-   * Keeps a wanted entry's bytes: unpacked, or as they were compressed in a ZIP (`packed`, copied
-   * as they are); past `maxCsvBytes` in all, refuses the export.
+   * Keeps a wanted entry's bytes; past `maxCsvBytes` in all, or past {@link MAX_KEPT_FILES} files,
+   * refuses the export.
    */
-  keep(path: string, bytes: Uint8Array, packed?: ZipInput['packed']): void {
+  keep(path: string, bytes: Uint8Array): void {
     this.keptBytes += bytes.length;
     if (this.keptBytes > this.limits.maxCsvBytes) throw this.tooLarge();
-    this.kept.push(packed ? { path, bytes, packed } : { path, bytes });
+    if (this.kept.length === MAX_KEPT_FILES) {
+      throw new ConverterError(
+        'too-many-entries',
+        `This ${this.noun} holds more than ${MAX_KEPT_FILES.toLocaleString('en-US')} CSV files. ${EXPORT_LESS}`,
+      );
+    }
+    this.kept.push({ path, bytes });
   }
 
   /** From the first CSV inside "Saved" on: the CSVs kept from elsewhere are no lists. */
@@ -161,16 +182,10 @@ export class Repack {
     return this.kept.length;
   }
 
-  /** The entries kept, in the order they were found, as a ZIP: stored, or copied as compressed. */
+  /** The entries kept, in the order they were found, as a ZIP that stores them. */
   zip(): Uint8Array {
     return joinChunks(
-      zipFiles(
-        this.kept.map(({ path, bytes, packed }) =>
-          packed
-            ? { fileName: path, data: bytes, packed }
-            : { fileName: path, data: bytes, stored: true },
-        ),
-      ),
+      zipFiles(this.kept.map(({ path, bytes }) => ({ fileName: path, data: bytes, stored: true }))),
     );
   }
 
@@ -193,9 +208,12 @@ export interface RangeSource {
 
 /** Options of {@link readLargeZip}. */
 export interface LargeZipOptions {
-  /** By default the lists' limit of {@link LIMITS} and at most {@link MAX_PART_ENTRIES} entries. */
-  limits?: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>;
+  /** By default {@link LIMITS}, with at most {@link MAX_PART_ENTRIES} entries. */
+  limits?: Limits;
 }
+
+/** The limits a part is read with: an archive's, but for its entries ({@link MAX_PART_ENTRIES}). */
+export const PART_LIMITS: Limits = { ...LIMITS, maxEntries: MAX_PART_ENTRIES };
 
 /** What is read from the end first: the end-of-directory record and the longest comment. */
 const TAIL_BYTES = 65_558 + 20;
@@ -204,131 +222,205 @@ const TAIL_BYTES = 65_558 + 20;
 const PEEK_COMPRESSED_BYTES = 64 * 1024;
 
 /**
- * The most bytes a directory is read in: far more than 50,000 entries (`maxEntries`) with long
- * names take, so a directory that claims more is a damaged one.
+ * Compressed bytes read to tell a CSV by its first {@link HEADER_SNIFF_BYTES}: DEFLATE adds at most
+ * a few hundred bytes (a block's header) to what it cannot shrink.
  */
-const MAX_DIRECTORY_BYTES = 64 * 1024 * 1024;
+const SNIFF_COMPRESSED_BYTES = 8 * 1024;
 
 /**
- * The lists and starred places of the ZIP `source`, copied as they are compressed into a ZIP for
- * `inspectArchive`, which unpacks them. When the directory holds a CSV inside a "Saved" folder,
- * only the CSVs there are read, as only they can be lists (`choosePlaceLists`); otherwise every
- * CSV, as the rules that choose among them read them. Throws ConverterError: `not-a-zip` /
- * `incomplete-zip` as a ZIP read whole would (no directory at its end: not a ZIP, or a download cut
- * short); `incomplete-zip` for an entry read whose header or data is missing, or whose declared
- * sizes cannot be; the limits of {@link Repack} (what is kept is counted as compressed: the lists'
- * own limit, as unpacked, is `inspectArchive`'s); and whatever `source.read` throws as a
- * ConverterError.
+ * Bytes read past an entry's fixed local header in the same read, for its name and extra field
+ * (Takeout's names are far shorter); a longer header is read again.
+ */
+const LOCAL_HEADER_ROOM = 1024;
+
+/**
+ * The most bytes a directory is read in: 1,000,000 entries ({@link MAX_PART_ENTRIES}) with names
+ * of about 200 bytes; Takeout's paths are about 100.
+ */
+const MAX_DIRECTORY_BYTES = 256 * 1024 * 1024;
+
+/** A head judged to say nothing (not the starred places, no list's header): it says the same. */
+const NOTHING = new Uint8Array(0);
+
+/**
+ * The {@link ZipContents} of the ZIP `source`, read by ranges: its directory, then only what the
+ * list rules read of it, for `inspectZipContents` (or `eachCsvEntry`) to choose and unpack its
+ * lists exactly as in the ZIP read whole, by the same code: the start of each `.json` file that may
+ * be the starred places and, when no CSV is in a "Saved" folder, of each CSV that may be a list
+ * (`HEADER_SNIFF_BYTES`); then the data, still compressed, of the lists and starred places chosen
+ * (`chosenZipEntries`). A start that says nothing is not kept, so a part of tens of thousands of
+ * files holds only its lists. An entry that cannot be read (its header missing, its data past the
+ * file's end) keeps the error the whole read gives, and is answered as there: skipped with a
+ * warning, or not taken for a list. Throws ConverterError: `not-a-zip` / `incomplete-zip` as a ZIP
+ * read whole would (no directory at its end: not a ZIP, or a download cut short);
+ * `too-many-entries` past `limits.maxEntries` or a directory past {@link MAX_DIRECTORY_BYTES};
+ * what choosing the lists throws (`no-csv`, `no-place-lists`, the lists' limits); and whatever
+ * `source.read` throws as a ConverterError.
  */
 export async function readLargeZip(
   source: RangeSource,
   options: LargeZipOptions = {},
-): Promise<Uint8Array> {
-  const entries = await directoryOf(source);
-  const limits = options.limits ?? {
-    maxEntries: MAX_PART_ENTRIES,
-    maxCsvBytes: LIMITS.maxCsvBytes,
+): Promise<ZipContents> {
+  const limits = options.limits ?? PART_LIMITS;
+  const entries = await directoryOf(source, limits.maxEntries);
+  const heads = new Map<ZipEntry, Uint8Array | Error>();
+  const data = new Map<ZipEntry, Uint8Array | Error>();
+  const contents: ZipContents = {
+    entries,
+    data: (entry) => readOf(data, entry),
+    head: (entry, length) => readOf(heads, entry).subarray(0, length),
   };
-  const repack = new Repack('archive', limits);
   const isListCsv = (entry: ZipEntry) =>
     isCsvPath(entry.name) && entryInterest(entry.name) === 'whole';
-  const savedOnly = entries.some((entry) => isListCsv(entry) && isInSavedFolder(entry.name));
+  const sniffCsvs = !entries.some((entry) => isListCsv(entry) && isInSavedFolder(entry.name));
   for (const entry of entries) {
-    repack.count();
-    if (savedOnly && isListCsv(entry) && !isInSavedFolder(entry.name)) continue;
-    // DEFLATE adds a few bytes a block to what it cannot shrink: a directory that declares more
-    // compressed bytes than that for a CSV is damaged, and said so (rather than past a limit).
-    if (
-      canUnpack(entry) &&
-      entry.size > entry.originalSize + entry.originalSize / 100 + 1024 &&
-      entryInterest(entry.name) === 'whole'
-    ) {
-      throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
-    }
-    const wanted = repack.wanted(entry.name, entry.size, true);
-    // A JSON that cannot be unpacked, or larger than a list may be, is not the starred places.
-    if (
-      wanted === undefined ||
-      (wanted !== 'whole' && (!canUnpack(entry) || entry.originalSize > limits.maxCsvBytes))
-    ) {
-      continue;
-    }
-    const bytes = await readEntry(source, entry, wanted);
-    if (bytes !== undefined) {
-      const { compression, crc, originalSize } = entry;
-      repack.keep(entry.name, bytes, { compression, crc, originalSize });
+    const interest = entryInterest(entry.name);
+    if (interest === 'start' && entry.originalSize <= limits.maxCsvBytes) {
+      heads.set(
+        entry,
+        await judged(
+          source,
+          entry,
+          STARRED_SNIFF_BYTES,
+          PEEK_COMPRESSED_BYTES,
+          looksLikeStarredStart,
+        ),
+      );
+    } else if (sniffCsvs && isListCsv(entry) && isPlaceListPath(entry.name)) {
+      heads.set(
+        entry,
+        await judged(
+          source,
+          entry,
+          HEADER_SNIFF_BYTES,
+          SNIFF_COMPRESSED_BYTES,
+          startsWithListHeader,
+        ),
+      );
     }
   }
-  return repack.zip();
+  for (const entry of chosenZipEntries(contents, limits)) {
+    data.set(entry, await orError(readData(source, entry, dataLength(entry))));
+  }
+  return contents;
 }
 
-/** The ZIP's directory, read from its end: what a ZIP read whole would say when there is none. */
-async function directoryOf(source: RangeSource): Promise<ZipEntry[]> {
-  const { size } = source;
+/** What was read of an entry; its error when it could not be; {@link NotRead} when it was not. */
+function readOf(read: ReadonlyMap<ZipEntry, Uint8Array | Error>, entry: ZipEntry): Uint8Array {
+  const found = read.get(entry);
+  if (found === undefined) throw new NotRead(`${entry.name} was not read`);
+  if (found instanceof Error) throw found;
+  return found;
+}
+
+/** A read's bytes, or the error it failed with; a ConverterError (the file unreadable) is thrown. */
+async function orError(read: Promise<Uint8Array>): Promise<Uint8Array | Error> {
   try {
-    let base = Math.max(0, size - TAIL_BYTES);
-    let end = await source.read(base, size - base);
-    // The directory (and a ZIP64 record) lies before the tail: read from where it starts.
-    for (let start = zipDirectoryOffset(end, base); start < base;) {
-      if (start < 0 || size - start > MAX_DIRECTORY_BYTES) {
-        throw new RangeError('directory too large');
-      }
-      base = start;
-      end = await source.read(base, size - base);
-      start = zipDirectoryOffset(end, base);
-    }
-    return readZipDirectory(end, base);
+    return await read;
   } catch (error) {
     if (error instanceof ConverterError) throw error;
-    const head = await source.read(0, 2);
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * The first `length` bytes an entry unpacks to, read from at most `compressed` bytes of its data,
+ * when `passes` takes them; {@link NOTHING} when not; the error when they cannot be read.
+ */
+async function judged(
+  source: RangeSource,
+  entry: ZipEntry,
+  length: number,
+  compressed: number,
+  passes: (head: Uint8Array) => boolean,
+): Promise<Uint8Array | Error> {
+  if (!canUnpack(entry)) return new RangeError(`unknown compression type ${entry.compression}`);
+  const start = await orError(readData(source, entry, Math.min(entry.size, compressed)));
+  if (start instanceof Error) return start;
+  try {
+    const head = peekZipData(start, entry, length);
+    return passes(head) ? head : NOTHING;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * Bytes of an entry's data that unpacking it reads: a stored entry's declared size, or as much as
+ * DEFLATE can take to make it; a directory that claims more (a damaged one) is not read past that.
+ */
+function dataLength(entry: ZipEntry): number {
+  const most =
+    entry.compression === 0
+      ? entry.originalSize
+      : entry.originalSize + Math.ceil(entry.originalSize / 100) + 1024;
+  return Math.min(entry.size, most);
+}
+
+/**
+ * The first `length` bytes of an entry's data as stored, read with its local header. Throws a
+ * RangeError as the whole read does (`entryDataStart`), or what `source.read` throws.
+ */
+async function readData(source: RangeSource, entry: ZipEntry, length: number): Promise<Uint8Array> {
+  let block = await read(source, entry.localOffset, 30 + LOCAL_HEADER_ROOM + length);
+  if (localHeaderLength(block) > 30 + LOCAL_HEADER_ROOM) {
+    block = await read(source, entry.localOffset, localHeaderLength(block) + length);
+  }
+  const start = entryDataStart(block, entry, entry.localOffset, source.size);
+  const data = block.subarray(start, start + length);
+  // The file grew shorter while it was read.
+  if (data.length < length) throw new RangeError('ZIP entry cut short');
+  return data;
+}
+
+/** `source.read`, its failures other than a ConverterError said as a file that is not whole. */
+async function read(source: RangeSource, at: number, length: number): Promise<Uint8Array> {
+  try {
+    return await source.read(at, Math.max(0, Math.min(length, source.size - at)));
+  } catch (error) {
+    if (error instanceof ConverterError) throw error;
+    throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
+  }
+}
+
+/**
+ * The ZIP's directory, read from its end: what a ZIP read whole would say when there is none, and
+ * `too-many-entries` past `maxEntries` (known from the end record before the directory is read) or
+ * a directory past {@link MAX_DIRECTORY_BYTES}.
+ */
+async function directoryOf(source: RangeSource, maxEntries: number): Promise<ZipEntry[]> {
+  const { size } = source;
+  let entries: ZipEntry[];
+  try {
+    let base = Math.max(0, size - TAIL_BYTES);
+    let end = await read(source, base, size - base);
+    // The directory (and a ZIP64 record) lies before the tail: read from where it starts.
+    for (
+      let found = zipDirectoryExtent(end, base);
+      found.start < base;
+      found = zipDirectoryExtent(end, base)
+    ) {
+      if (found.start < 0) throw new RangeError('directory before the file');
+      if (found.count !== undefined && found.count > maxEntries) throw tooManyFiles(maxEntries);
+      if (size - found.start > MAX_DIRECTORY_BYTES) {
+        if (found.count === undefined) throw new RangeError('directory too large');
+        throw new ConverterError(
+          'too-many-entries',
+          `This ZIP file's list of its files is larger than ${describeBytes(MAX_DIRECTORY_BYTES)}. ${EXPORT_LESS}`,
+        );
+      }
+      base = found.start;
+      end = await read(source, base, size - base);
+    }
+    entries = readZipDirectory(end, base);
+  } catch (error) {
+    if (error instanceof ConverterError) throw error;
+    const head = await read(source, 0, 2);
     if (head[0] !== 0x50 || head[1] !== 0x4b) {
       throw new ConverterError('not-a-zip', MESSAGES.notAZipInside);
     }
     throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
   }
-}
-
-/**
- * An entry's data as it is compressed; when `wanted` judges it, only when it passes the entry's
- * first {@link STARRED_SNIFF_BYTES} (unpacked from at most {@link PEEK_COMPRESSED_BYTES} of its
- * compressed bytes), else undefined.
- */
-async function readEntry(
-  source: RangeSource,
-  entry: ZipEntry,
-  wanted: Wanted,
-): Promise<Uint8Array | undefined> {
-  try {
-    const header = await source.read(entry.localOffset, 30);
-    const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
-    if (header.length < 30 || view.getUint32(0, true) !== 0x04034b50) {
-      throw new RangeError('ZIP entry header missing');
-    }
-    const start = entry.localOffset + 30 + view.getUint16(26, true) + view.getUint16(28, true);
-    if (wanted !== 'whole') {
-      // Its start, as a little ZIP of its own (its header without name or extra field, then
-      // its data): the directory's readers take it so.
-      const data = await source.read(start, Math.min(entry.size, PEEK_COMPRESSED_BYTES));
-      const peek = new Uint8Array(30 + data.length);
-      peek.set(header.subarray(0, 26));
-      peek.set(data, 30);
-      let head: Uint8Array;
-      try {
-        head = peekZipEntry(
-          peek,
-          { ...entry, localOffset: 0, size: data.length },
-          STARRED_SNIFF_BYTES,
-        );
-      } catch {
-        head = new Uint8Array(0);
-      }
-      if (!wanted(head)) return undefined;
-    }
-    const data = await source.read(start, entry.size);
-    if (data.length < entry.size) throw new RangeError('ZIP entry cut short');
-    return data;
-  } catch (error) {
-    if (error instanceof ConverterError) throw error;
-    throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
-  }
+  if (entries.length > maxEntries) throw tooManyFiles(maxEntries);
+  return entries;
 }

@@ -24,7 +24,9 @@ import { LIMITS, type Limits } from './core/limits.js';
 import { CSV_MIME_TYPE, failedCsvFileName } from './core/names.js';
 import type { Logger } from './core/seams.js';
 import type { ConversionResult, ListSummary } from './core/types.js';
+import type { ZipContents } from './core/zip-directory.js';
 import { readArchive, readCsvFile, type InspectedList } from './inspect.js';
+import { PART_LIMITS } from './large-zip.js';
 import { convertLists, type ConversionOptions } from './pipeline.js';
 
 /**
@@ -126,6 +128,23 @@ export function archiveBytesOf(input: unknown): Uint8Array {
 export function inspectArchive(bytes: ArchiveBytes, options: ReadOptions = {}): ArchiveInspection {
   return {
     lists: readArchive(archiveBytesOf(bytes), { ...options, limits: limitsOf(options) }),
+  };
+}
+
+/**
+ * {@link inspectArchive} for a ZIP too large to read whole, from what `readLargeZip` read of it:
+ * the same lists, warnings and refusals as the ZIP read whole. `options.limits` are those it was
+ * read with (by default `PART_LIMITS`).
+ */
+export function inspectZipContents(
+  contents: ZipContents,
+  options: ReadOptions = {},
+): ArchiveInspection {
+  return {
+    lists: readArchive(contents, {
+      ...options,
+      limits: { ...PART_LIMITS, ...options.limits },
+    }),
   };
 }
 

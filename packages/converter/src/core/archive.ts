@@ -16,10 +16,10 @@ import type { ListKind } from './types.js';
 import {
   canUnpack,
   fflateInflate,
-  peekZipEntry,
-  readZipDirectory,
-  readZipEntry,
+  unpackZipData,
+  zipContentsOf,
   type Inflate,
+  type ZipContents,
   type ZipEntry,
 } from './zip-directory.js';
 
@@ -72,18 +72,26 @@ const utf8 = new TextDecoder();
 
 /**
  * True for the starred places: `Saved Places.json`, or a `.json` file under the name Takeout gives
- * it in the account's language, told by its start ({@link looksLikeSavedPlacesJson}). A file whose
- * start cannot be read is not taken for them.
+ * it in the account's language (not a photo's metadata: {@link entryInterest}), told by its start
+ * ({@link looksLikeSavedPlacesJson}). A file whose start cannot be read is not taken for them.
  */
-function isStarredEntry(bytes: Uint8Array, zip: ZipEntry, limits: Limits): boolean {
+function isStarredEntry(contents: ZipContents, zip: ZipEntry, limits: Limits): boolean {
   if (isSavedPlacesJsonPath(zip.name)) return true;
-  if (!isJsonPath(zip.name) || zip.originalSize > limits.maxCsvBytes) return false;
+  if (entryInterest(zip.name) !== 'start' || zip.originalSize > limits.maxCsvBytes) return false;
   try {
-    return looksLikeSavedPlacesJson(utf8.decode(peekZipEntry(bytes, zip, STARRED_SNIFF_BYTES)));
-  } catch {
+    return looksLikeStarredStart(contents.head(zip, STARRED_SNIFF_BYTES));
+  } catch (error) {
+    if (error instanceof NotRead) throw error;
     return false;
   }
 }
+
+/**
+ * Thrown by a {@link ZipContents} read in part (`readLargeZip`) when asked for what it did not
+ * read: a rule here that reads more than the reader knew to read, which must never pass for an
+ * entry that cannot be read.
+ */
+export class NotRead extends Error {}
 
 /**
  * Google Photos' metadata beside each photo or video (`IMG_0001.jpg.json`,
@@ -94,8 +102,8 @@ const MEDIA_SIDECAR =
   /\.(?:jpe?g|png|gif|heic|heif|webp|bmp|tiff?|dng|raw|mp4|mov|m4v|avi|3gp|mkv)(?:\.[^./]*)?\.json$/i;
 
 /**
- * What an archive read from another container (the CLI's `.tgz` and folders, and a part too
- * large to read whole, repacked as a ZIP for {@link eachCsvEntry}) must keep of an entry for the
+ * What an archive read from another container (the CLI's `.tgz` and folders, repacked as a ZIP
+ * for {@link eachCsvEntry}; and a part too large to read whole, read in part) must keep of an entry for the
  * lists to be chosen as in Takeout's ZIP: `whole` for a CSV (a list, an image or page list, or
  * another product's CSV, whose start tells whether its folder holds lists) and for the starred
  * places by their English name; `start` for another `.json` (not a photo's metadata), kept only
@@ -198,18 +206,23 @@ function choosePlaceLists<T extends CsvEntry>(
 }
 
 /** How much of a CSV's start {@link choosePlaceLists} reads for a header. */
-const HEADER_SNIFF_BYTES = 4 * 1024;
+export const HEADER_SNIFF_BYTES = 4 * 1024;
 
 /** Whether an entry's start has a list's header; one whose start cannot be read has none. */
-function entryStartsWithListHeader(bytes: Uint8Array, zip: ZipEntry): boolean {
+function entryStartsWithListHeader(contents: ZipContents, zip: ZipEntry): boolean {
   try {
-    const head = peekZipEntry(bytes, zip, HEADER_SNIFF_BYTES);
-    // A file that fitted whole in the sample ends its last line here.
-    const text = utf8.decode(head) + (head.length < HEADER_SNIFF_BYTES ? '\n' : '');
-    return hasListHeader(text);
-  } catch {
+    return startsWithListHeader(contents.head(zip, HEADER_SNIFF_BYTES));
+  } catch (error) {
+    if (error instanceof NotRead) throw error;
     return false;
   }
+}
+
+/** Whether the first {@link HEADER_SNIFF_BYTES} bytes of a CSV (`head`) hold a list's header. */
+export function startsWithListHeader(head: Uint8Array): boolean {
+  // A file that fitted whole in the sample ends its last line here.
+  const text = utf8.decode(head) + (head.length < HEADER_SNIFF_BYTES ? '\n' : '');
+  return hasListHeader(text);
 }
 
 /** A chosen list and where its bytes are in the archive. */
@@ -232,23 +245,16 @@ export function checkArchiveSize(size: number, limits: Limits): void {
 }
 
 /**
- * Reads the ZIP directory (and the first few KB of `.json` files, and of `.csv` files when no
- * Saved folder is known) and chooses the place lists (see
- * {@link isInSavedFolder}, {@link isPlaceListPath}; folders and macOS metadata skipped): the saved
- * lists (`.csv`), then the starred places (`Saved Places.json` or its localized name, product.md:
- * {@link isStarredEntry}) wherever they are. Refuses archives past the
- * limits before any inflating. Throws ConverterError: `incomplete-zip` when the directory cannot be
- * read (a download cut short), `not-a-zip` when the file is not a ZIP at all (it does not start as
- * one, and has no directory), `no-csv` when the archive holds neither a CSV nor starred places,
- * `no-place-lists` when it holds only lists that are not places, `unsupported-compression` when a
- * chosen list is compressed otherwise than stored or DEFLATE (the archive was made again by another
- * tool: none of its lists is left out unsaid).
+ * The contents of a ZIP read whole ({@link zipContentsOf}), refused past the limits. Throws
+ * ConverterError: `archive-too-large`, `too-many-entries`; `incomplete-zip` when the directory
+ * cannot be read (a download cut short), `not-a-zip` when the file is not a ZIP at all (it does not
+ * start as one, and has no directory).
  */
-function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
+function wholeZipContents(bytes: Uint8Array, limits: Limits): ZipContents {
   checkArchiveSize(bytes.length, limits);
-  let directory: ZipEntry[];
+  let contents: ZipContents;
   try {
-    directory = readZipDirectory(bytes);
+    contents = zipContentsOf(bytes);
   } catch {
     // The directory at the end of the file is missing or cut: a download cut short, when the file
     // starts as a ZIP does (`PK`); otherwise it is another file named .zip (a PDF, a page saved).
@@ -257,19 +263,37 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
     }
     throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
   }
-  if (directory.length > limits.maxEntries) {
-    throw new ConverterError(
-      'too-many-entries',
-      `This ZIP file holds more than ${limits.maxEntries.toLocaleString('en-US')} files. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.`,
-    );
-  }
+  if (contents.entries.length > limits.maxEntries) throw tooManyFiles(limits.maxEntries);
+  return contents;
+}
+
+/** A ZIP holding more than `limit` files, refused before anything is read of them. */
+export function tooManyFiles(limit: number): ConverterError {
+  return new ConverterError(
+    'too-many-entries',
+    `This ZIP file holds more than ${limit.toLocaleString('en-US')} files. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.`,
+  );
+}
+
+/**
+ * Reads the ZIP directory (and the first few KB of `.json` files, and of `.csv` files when no
+ * Saved folder is known) and chooses the place lists (see
+ * {@link isInSavedFolder}, {@link isPlaceListPath}; folders and macOS metadata skipped): the saved
+ * lists (`.csv`), then the starred places (`Saved Places.json` or its localized name, product.md:
+ * {@link isStarredEntry}) wherever they are. Refuses archives past the
+ * limits before any inflating. Throws ConverterError: `no-csv` when the archive holds neither a CSV nor starred places,
+ * `no-place-lists` when it holds only lists that are not places, `unsupported-compression` when a
+ * chosen list is compressed otherwise than stored or DEFLATE (the archive was made again by another
+ * tool: none of its lists is left out unsaid).
+ */
+function chooseEntries(contents: ZipContents, limits: Limits): ChosenEntry[] {
   const csvs: ChosenEntry[] = [];
   const starred: ChosenEntry[] = [];
-  for (const zip of directory) {
+  for (const zip of contents.entries) {
     if (isDirectory(zip) || isMacMetadata(zip.name)) continue;
     if (isCsvPath(zip.name)) {
       csvs.push({ path: zip.name, size: zip.originalSize, kind: 'csv', zip });
-    } else if (isStarredEntry(bytes, zip, limits)) {
+    } else if (isStarredEntry(contents, zip, limits)) {
       starred.push({ path: zip.name, size: zip.originalSize, kind: 'starred', zip });
     }
   }
@@ -277,7 +301,7 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
     throw new ConverterError('no-csv', MESSAGES.noCsv);
   }
   const chosen = [
-    ...choosePlaceLists(csvs, (entry) => entryStartsWithListHeader(bytes, entry.zip)),
+    ...choosePlaceLists(csvs, (entry) => entryStartsWithListHeader(contents, entry.zip)),
     ...starred,
   ];
   if (chosen.length === 0) throw new ConverterError('no-place-lists', MESSAGES.noPlaceLists);
@@ -306,24 +330,34 @@ function chooseEntries(bytes: Uint8Array, limits: Limits): ChosenEntry[] {
 }
 
 /**
- * Takes the chosen lists out of the archive, one at a time as they are pulled, so a caller that
+ * Takes the chosen lists out of the archive (its bytes, read whole, or the {@link ZipContents} of a
+ * ZIP read in part), one at a time as they are pulled, so a caller that
  * parses each before pulling the next never holds every list at once. Only those entries are
  * inflated, by `inflate` (fflate's by default; Node callers may pass zlib's). An entry that fails
  * to inflate is logged and skipped, as the seed says; if every one fails, the archive is refused as
  * incomplete (product.md), once the last is pulled. Throws ConverterError (see
- * {@link chooseEntries}) before the first entry.
+ * {@link wholeZipContents} and {@link chooseEntries}) before the first entry.
  */
 export function eachCsvEntry(
-  bytes: Uint8Array,
+  archive: Uint8Array | ZipContents,
   limits: Limits,
   warn: (message: string) => void,
   inflate: Inflate = fflateInflate,
 ): Generator<ArchiveEntry> {
-  return entriesOf(bytes, chooseEntries(bytes, limits), warn, inflate);
+  const contents = archive instanceof Uint8Array ? wholeZipContents(archive, limits) : archive;
+  return entriesOf(contents, chooseEntries(contents, limits), warn, inflate);
+}
+
+/**
+ * The entries of `contents` its place lists are read from, as {@link eachCsvEntry} chooses them:
+ * what a ZIP read in part must read whole. Throws as {@link chooseEntries} does.
+ */
+export function chosenZipEntries(contents: ZipContents, limits: Limits): ZipEntry[] {
+  return chooseEntries(contents, limits).map((entry) => entry.zip);
 }
 
 function* entriesOf(
-  bytes: Uint8Array,
+  contents: ZipContents,
   chosen: readonly ChosenEntry[],
   warn: (message: string) => void,
   inflate: Inflate,
@@ -332,8 +366,9 @@ function* entriesOf(
   for (const { zip, ...entry } of chosen) {
     let data: Uint8Array;
     try {
-      data = readZipEntry(bytes, zip, inflate);
+      data = unpackZipData(contents.data(zip), zip, inflate);
     } catch (error) {
+      if (error instanceof NotRead) throw error;
       warn(`Skipped ${entry.path}: ${extractMessage(error)}`);
       continue;
     }

@@ -5,7 +5,7 @@ import {
   fflateInflate,
   readZipDirectory,
   readZipEntry,
-  zipDirectoryOffset,
+  zipDirectoryExtent,
   type Inflate,
 } from './zip-directory.js';
 
@@ -93,9 +93,12 @@ describe('readZipDirectory and readZipEntry', () => {
   it('reads the directory from the end of a file only, given where that end starts', () => {
     const zip = zipSync({ 'Saved/A.csv': text(20), 'Saved/B.csv': text(30) });
     const cdStart = new DataView(zip.buffer).getUint32(zip.length - 22 + 16, true);
-    // From the last bytes: where the directory starts, to read from there.
+    // From the last bytes: where the directory starts, to read from there, and its entries.
     const tailBase = zip.length - 30;
-    expect(zipDirectoryOffset(zip.subarray(tailBase), tailBase)).toBe(cdStart);
+    expect(zipDirectoryExtent(zip.subarray(tailBase), tailBase)).toEqual({
+      start: cdStart,
+      count: 2,
+    });
     for (const base of [cdStart, cdStart - 7]) {
       expect(readZipDirectory(zip.subarray(base), base)).toEqual(readZipDirectory(zip));
     }

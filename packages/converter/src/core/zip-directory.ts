@@ -17,7 +17,7 @@ export interface ZipEntry {
   originalSize: number;
   /** Offset of the entry's local header. */
   localOffset: number;
-  /** CRC-32 of the unpacked bytes, as the directory declares it (copied when an entry is repacked). */
+  /** CRC-32 of the unpacked bytes, as the directory declares it. */
   crc: number;
 }
 
@@ -121,13 +121,15 @@ function locateDirectory(
 }
 
 /**
- * Where a ZIP's directory starts in the file, from the file's last bytes `d` (at least the last
- * 65,558, or all of a smaller file) read from offset `base`: how much of a file too large to read
- * whole must be read for {@link readZipDirectory}. Throws as it does when there is no directory.
+ * Where a ZIP's directory starts in the file, and how many entries it declares, from the file's
+ * last bytes `d` (at least the last 65,558, or all of a smaller file) read from offset `base`: how
+ * much of a file too large to read whole must be read for {@link readZipDirectory}. When a ZIP64
+ * record lies before `d`, `start` is where that record is and the count is not known yet: read
+ * from there and ask again. Throws as {@link readZipDirectory} does when there is no directory.
  */
-export function zipDirectoryOffset(d: Uint8Array, base: number): number {
-  const { at, zip64End } = locateDirectory(d, base);
-  return zip64End ?? at;
+export function zipDirectoryExtent(d: Uint8Array, base: number): { start: number; count?: number } {
+  const { at, count, zip64End } = locateDirectory(d, base);
+  return zip64End === undefined ? { start: at, count } : { start: zip64End };
 }
 
 /**
@@ -183,7 +185,14 @@ export function canUnpack(entry: ZipEntry): boolean {
  * is missing, its data is cut short or not valid DEFLATE, or its compression is neither.
  */
 export function readZipEntry(d: Uint8Array, entry: ZipEntry, inflate: Inflate): Uint8Array {
-  const data = entryData(d, entry);
+  return unpackZipData(entryData(d, entry), entry, inflate);
+}
+
+/**
+ * An entry's bytes from its `data` as stored (`ZipContents.data`), unpacked by `inflate` (a stored
+ * entry is copied). Throws when the data is not valid DEFLATE or the compression is neither.
+ */
+export function unpackZipData(data: Uint8Array, entry: ZipEntry, inflate: Inflate): Uint8Array {
   if (entry.compression === 0) return data.slice(0, entry.originalSize);
   if (entry.compression === 8)
     return entry.originalSize === 0 ? new Uint8Array(0) : inflate(data, entry.originalSize);
@@ -192,13 +201,37 @@ export function readZipEntry(d: Uint8Array, entry: ZipEntry, inflate: Inflate): 
 
 /** An entry's data as stored (compressed or not); throws when its local header or data is missing. */
 function entryData(d: Uint8Array, entry: ZipEntry): Uint8Array {
-  const local = entry.localOffset;
-  if (local + 30 > d.length || u32(d, local) !== 0x04034b50) {
-    throw new RangeError('ZIP entry header missing');
-  }
-  const start = local + 30 + u16(d, local + 26) + u16(d, local + 28);
-  if (start + entry.size > d.length) throw new RangeError('ZIP entry cut short');
+  const start = entryDataStart(d, entry, 0, d.length);
   return d.subarray(start, start + entry.size);
+}
+
+/**
+ * Where an entry's data starts in a file of `fileSize` bytes, from `d`, the file's bytes from
+ * offset `base` on, which hold at least the entry's local header (its 30 bytes, its name and extra
+ * field). Throws a RangeError, as a ZIP read whole says it, when the header is missing
+ * (`ZIP entry header missing`) or the data runs past the file's end (`ZIP entry cut short`).
+ */
+export function entryDataStart(
+  d: Uint8Array,
+  entry: ZipEntry,
+  base: number,
+  fileSize: number,
+): number {
+  const local = entry.localOffset - base;
+  if (entry.localOffset + 30 > fileSize || local < 0 || local + 30 > d.length) {
+    throw new RangeError(HEADER_MISSING);
+  }
+  if (u32(d, local) !== 0x04034b50) throw new RangeError(HEADER_MISSING);
+  const start = entry.localOffset + 30 + u16(d, local + 26) + u16(d, local + 28);
+  if (start + entry.size > fileSize) throw new RangeError('ZIP entry cut short');
+  return start - base;
+}
+
+const HEADER_MISSING = 'ZIP entry header missing';
+
+/** Bytes an entry's local header takes: its fixed part, its name and extra field (`entryDataStart`). */
+export function localHeaderLength(header: Uint8Array): number {
+  return header.length < 30 ? 30 : 30 + u16(header, 26) + u16(header, 28);
 }
 
 /**
@@ -214,7 +247,14 @@ const PEEK_STEP = 512;
  * {@link readZipEntry} does.
  */
 export function peekZipEntry(d: Uint8Array, entry: ZipEntry, length: number): Uint8Array {
-  const data = entryData(d, entry);
+  return peekZipData(entryData(d, entry), entry, length);
+}
+
+/**
+ * {@link peekZipEntry} from the entry's `data` as stored, or from its start only (enough of it to
+ * unpack `length` bytes).
+ */
+export function peekZipData(data: Uint8Array, entry: ZipEntry, length: number): Uint8Array {
   const wanted = Math.min(length, entry.originalSize);
   if (entry.compression === 0) return data.subarray(0, wanted);
   if (entry.compression !== 8)
@@ -230,4 +270,33 @@ export function peekZipEntry(d: Uint8Array, entry: ZipEntry, length: number): Ui
     stream.push(data.subarray(at, at + PEEK_STEP), at + PEEK_STEP >= data.length);
   }
   return out.subarray(0, filled);
+}
+
+/**
+ * A ZIP's entries and their data as stored: the whole file in memory ({@link zipContentsOf}), or
+ * what was read of a file too large to read whole (the converter's `readLargeZip`). Either answers
+ * as the whole file does: the same entries, the same data, the same errors.
+ */
+export interface ZipContents {
+  /** The directory's entries, in its order. */
+  readonly entries: readonly ZipEntry[];
+  /**
+   * An entry's data as stored; throws a RangeError when its local header is missing or its data
+   * runs past the file's end, as {@link readZipEntry} does.
+   */
+  data(entry: ZipEntry): Uint8Array;
+  /**
+   * The first `length` bytes an entry unpacks to (fewer when it is shorter), as
+   * {@link peekZipEntry}; throws as it does.
+   */
+  head(entry: ZipEntry, length: number): Uint8Array;
+}
+
+/** The contents of the ZIP whose whole file is `d`; throws as {@link readZipDirectory} does. */
+export function zipContentsOf(d: Uint8Array): ZipContents {
+  return {
+    entries: readZipDirectory(d),
+    data: (entry) => entryData(d, entry),
+    head: (entry, length) => peekZipEntry(d, entry, length),
+  };
 }

@@ -12,6 +12,7 @@ import {
   archiveBytesOf,
   convertArchive,
   inspectArchive,
+  inspectZipContents,
   listFilesAsync,
   summaryOf,
   zipFileName,
@@ -54,19 +55,23 @@ function mapFile({ data, ...part }: OutputPart): MapOutputFile {
 }
 
 /**
- * The archive's bytes, and the limits to read them with. A `File` is measured before it is read:
+ * Reads the archive, and gives what inspects it once this run is known to be still the latest. A
+ * `File` is measured before it is read:
  * one past what is read whole (`WHOLE_READ_BYTES`, 64 MB: most often a part of an export of the
  * whole account, 2 GB by default, which cannot even be read into one buffer) is read by random
  * access from its slices, its directory and only its lists ({@link readLargeZip}), and one past
  * {@link checkPartSize} is refused at once. A file the browser cannot read (moved, deleted, a
  * folder named .zip) is said so in words, not with the browser's own message.
  */
-async function toBytes(
+async function inspectInput(
   input: Blob | ArrayBuffer | Uint8Array,
   limits: Limits,
   logger: Logger,
-): Promise<{ bytes: Uint8Array; limits: Limits }> {
-  if (!(input instanceof Blob)) return { bytes: archiveBytesOf(input), limits };
+): Promise<() => InspectedList[]> {
+  if (!(input instanceof Blob)) {
+    const bytes = archiveBytesOf(input);
+    return () => inspectArchive(bytes, { limits, logger }).lists;
+  }
   const unreadable = (error: unknown) => {
     logger.warn('The chosen file could not be read', error);
     return new ConverterError('unreadable-file', MESSAGES.fileUnreadable);
@@ -80,18 +85,17 @@ async function toBytes(
         throw unreadable(error);
       }
     };
-    const bytes = await readLargeZip(
-      { size: input.size, read },
-      { limits: { maxEntries: MAX_PART_ENTRIES, maxCsvBytes: limits.maxCsvBytes } },
-    );
-    // The part's lists, repacked: already within the lists' limits, whatever the part's size.
-    return { bytes, limits: { ...limits, maxArchiveBytes: bytes.length } };
+    const partLimits = { ...limits, maxEntries: MAX_PART_ENTRIES };
+    const contents = await readLargeZip({ size: input.size, read }, { limits: partLimits });
+    return () => inspectZipContents(contents, { limits: partLimits, logger }).lists;
   }
+  let bytes: Uint8Array;
   try {
-    return { bytes: new Uint8Array(await input.arrayBuffer()), limits };
+    bytes = new Uint8Array(await input.arrayBuffer());
   } catch (error) {
     throw unreadable(error);
   }
+  return () => inspectArchive(bytes, { limits, logger }).lists;
 }
 
 /** A list's placed places as one flat `lng,lat` buffer and their names; null when none is placed. */
@@ -149,9 +153,9 @@ export function createConverterWorkerApi(
       try {
         if (!/\.zip$/i.test(fileName)) throw new ConverterError('not-a-zip', MESSAGES.notAZip);
         const limits = dependencies.limits ?? LIMITS;
-        const archive = await toBytes(input, limits, logger);
+        const inspectRead = await inspectInput(input, limits, logger);
         if (mine !== generation) throw superseded();
-        const inspected = inspectArchive(archive.bytes, { limits: archive.limits, logger }).lists;
+        const inspected = inspectRead();
         lists = inspected;
         return { ok: true, value: { lists: inspected.map(summaryOf) } };
       } catch (error) {

@@ -22,12 +22,6 @@ export interface ZipInput {
    * about a fifth of its time deflating them again).
    */
   stored?: boolean;
-  /**
-   * The data is an entry of another ZIP, compressed as it was there (`compression`, 8 for DEFLATE),
-   * of `originalSize` bytes unpacked with CRC-32 `crc`: copied as it is, never unpacked, so whoever
-   * reads this ZIP unpacks it (or fails to) as they would have the other.
-   */
-  packed?: { compression: number; crc: number; originalSize: number };
 }
 
 /** Options of {@link zipFiles}. */
@@ -132,32 +126,6 @@ function uniqueNames(): (name: string) => string {
   };
 }
 
-/** An entry whose data is copied already compressed ({@link ZipInput.packed}), as fflate lets one be made. */
-class ZipCopy implements ZipInputFile {
-  readonly compression: number;
-  readonly crc: number;
-  readonly size: number;
-  os?: number;
-  attrs?: number;
-  mtime?: Date;
-  ondata: AsyncFlateStreamHandler = () => undefined;
-
-  constructor(
-    readonly filename: string,
-    packed: NonNullable<ZipInput['packed']>,
-  ) {
-    this.compression = packed.compression;
-    this.crc = packed.crc;
-    this.size = packed.originalSize;
-  }
-
-  push(chunk: Uint8Array, final: boolean): void {
-    // fflate's handler is typed for the buffers its own compressors make; the Zip only passes the
-    // bytes on, as it does a ZipPassThrough's.
-    this.ondata(null, chunk as Uint8Array<ArrayBuffer>, final);
-  }
-}
-
 /**
  * What {@link zipFiles} and {@link zipFilesAsync} share: fflate's `Zip` with its chunks collected and
  * its first error kept, each file added as an entry named once, dated and marked as a Unix file.
@@ -190,16 +158,12 @@ class ZipWriter {
   *entries<E extends ZipInputFile>(
     files: Iterable<ZipInput>,
     open: (name: string, data: ZipInput['data']) => E,
-  ): Generator<[entry: E | ZipPassThrough | ZipCopy, data: ZipInput['data']]> {
+  ): Generator<[entry: E | ZipPassThrough, data: ZipInput['data']]> {
     const unique = uniqueNames();
     for (const file of files) {
       const name = unique(file.fileName);
       const { data } = file;
-      const entry = file.packed
-        ? new ZipCopy(name, file.packed)
-        : file.stored
-          ? new ZipPassThrough(name)
-          : open(name, data);
+      const entry = file.stored ? new ZipPassThrough(name) : open(name, data);
       entry.mtime = this.#modified;
       // Made on Unix, a plain rw-r--r-- file: with fflate's default (MS-DOS), Info-ZIP's unzip
       // reads names through a DOS code page even when flagged UTF-8, garbling "東京 🍜.kml".
@@ -413,8 +377,7 @@ export async function zipFilesAsync(
         for (const [slice, final] of slicesOf(data)) await entry.write(slice, final);
         await entry.finished;
       } else {
-        // Stored or copied (compressed already) or small: fflate takes it synchronously, as in
-        // zipFiles.
+        // Stored (compressed already) or small: fflate takes it synchronously, as in zipFiles.
         for (const [slice, final] of slicesOf(data)) entry.push(slice, final);
       }
       writer.check();
