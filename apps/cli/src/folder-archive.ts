@@ -1,12 +1,15 @@
 /**
  * An export already unzipped, given as its folder: Safari unzips a download by itself (and removes
  * the .zip), and people unzip an export to look inside. The folder is read as the ZIP it came from
- * (the converter's `Repack`): each file's path is taken from the folder's own name down
+ * (the converter's `Repack`, read by `inspectZipContents`): each file's path is taken from the folder's own name down
  * (`Takeout/Saved/Want to go.csv` when the `Takeout` folder is given), so lists are found and named
  * as in that ZIP. Symbolic links are never followed (a link to `/` must not make a run read the
  * disk), and every entry counts against `maxEntries` ({@link FOLDER_LIMITS}), so a home folder
- * given by mistake is refused after that many, not read through.
+ * given by mistake is refused after that many, not read through. Names are taken as the file
+ * system's bytes (a photo folder named in Latin-1 is still opened), and a folder or file inside
+ * that cannot be read is skipped with a warning, as a list that cannot be unpacked from a ZIP is.
  */
+import type { Dirent } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConverterError, LIMITS, type Limits } from '@placeport/converter';
@@ -15,6 +18,7 @@ import {
   MAX_PART_ENTRIES,
   Repack,
   STARRED_SNIFF_BYTES,
+  type ZipContents,
 } from '@placeport/converter/internal';
 
 /**
@@ -28,7 +32,7 @@ export const FOLDER_LIMITS: Pick<Limits, 'maxEntries' | 'maxCsvBytes'> = {
   maxCsvBytes: LIMITS.maxCsvBytes,
 };
 
-/** Options of {@link readFolderAsZip}; tests pass smaller limits. */
+/** Options of {@link readFolderLists}; tests pass smaller limits. */
 export interface FolderOptions {
   limits?: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>;
   /**
@@ -36,37 +40,54 @@ export interface FolderOptions {
    * would otherwise be read as lists of the export.
    */
   skip?: string;
+  /** Told each folder or file inside that could not be read, and skipped. */
+  warn?: (text: string) => void;
 }
 
 /**
- * Reads the folder's lists and starred places (breadth first, names in order) and returns them as
- * a ZIP that stores them, for `inspectArchive`. Throws ConverterError: `no-csv` when the folder
+ * Reads the folder's lists and starred places (breadth first, names in order) and returns them
+ * for `inspectZipContents`. Throws ConverterError: `no-csv` when the folder
  * holds neither; `too-many-entries`, `archive-too-large` past the limits (`Repack`);
- * `extract-failed` when a folder or a wanted file inside cannot be read.
+ * `extract-failed` when the folder itself cannot be read.
  */
-export async function readFolderAsZip(
+export async function readFolderLists(
   folder: string,
   options: FolderOptions = {},
-): Promise<Buffer> {
+): Promise<ZipContents> {
   const repack = new Repack('folder', options.limits ?? FOLDER_LIMITS);
   const root = path.resolve(folder);
-  const skip = options.skip === undefined ? undefined : path.resolve(options.skip);
-  const queue = [{ full: root, inside: path.basename(root) }];
+  const skip = options.skip === undefined ? undefined : Buffer.from(path.resolve(options.skip));
+  const skipped = (inside: string, error: unknown) =>
+    options.warn?.(`Skipped ${inside}: ${errnoText(error)}.`);
+  const queue = [{ full: Buffer.from(root), inside: path.basename(root) }];
   for (let next = queue.shift(); next; next = queue.shift()) {
-    const entries = await readdir(next.full, { withFileTypes: true }).catch(() => {
-      throw new ConverterError('extract-failed', `Could not read the folder ${next!.full}.`);
-    });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    let entries: Dirent<Buffer>[];
+    try {
+      entries = await readdir(next.full, { withFileTypes: true, encoding: 'buffer' });
+    } catch (error) {
+      if (next.full.toString() !== root) {
+        skipped(next.inside, error);
+        continue;
+      }
+      throw new ConverterError('extract-failed', `Could not read the folder ${folder}.`);
+    }
+    entries.sort((a, b) => Buffer.compare(a.name, b.name));
     for (const entry of entries) {
       repack.count();
-      const full = path.join(next.full, entry.name);
-      const inside = `${next.inside}/${entry.name}`;
-      if (entry.isDirectory() && full !== skip) queue.push({ full, inside });
+      const full = Buffer.concat([next.full, SEPARATOR, entry.name]);
+      const inside = `${next.inside}/${entry.name.toString()}`;
+      if (entry.isDirectory() && !skip?.equals(full)) queue.push({ full, inside });
       // Only a file the lists could be in is measured (not each photo).
       if (!entry.isFile() || entryInterest(inside) === undefined) continue;
-      const bytes = await readWanted(full, inside, repack);
-      if (bytes === undefined) continue;
-      repack.keep(inside, bytes);
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = await readWanted(full, inside, repack);
+      } catch (error) {
+        if (error instanceof ConverterError) throw error;
+        skipped(inside, error);
+        continue;
+      }
+      if (bytes !== undefined) repack.keep(inside, bytes);
     }
   }
   if (repack.size === 0) {
@@ -75,29 +96,36 @@ export async function readFolderAsZip(
       `${folder} holds no saved place lists. Give the folder of an unzipped Google Takeout export (the one holding "Takeout"), or the ZIP file you downloaded.`,
     );
   }
-  const zip = repack.zip();
-  return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
+  return repack.contents();
 }
 
-/** The file's bytes when the repack wants it (judged by its start), else undefined. */
+const SEPARATOR = Buffer.from(path.sep);
+
+/** What keeps a file or folder from being read, in words (`permission denied`). */
+function errnoText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOENT') return 'it is gone';
+  return code ? `it could not be read (${code})` : 'it could not be read';
+}
+
+/**
+ * The file's bytes when the repack wants it (judged by its start), else undefined; throws what
+ * reading it throws, and the repack's refusals.
+ */
 async function readWanted(
-  full: string,
+  full: Buffer,
   inside: string,
   repack: Repack,
 ): Promise<Uint8Array | undefined> {
-  try {
-    const wanted = repack.wanted(inside, (await stat(full)).size, true);
-    // A CSV is read once, whole; a JSON's start is read first, to judge it.
-    if (wanted === undefined || (wanted !== 'whole' && !wanted(await head(full)))) return undefined;
-    return await readFile(full);
-  } catch (error) {
-    if (error instanceof ConverterError) throw error;
-    throw new ConverterError('extract-failed', `Could not read ${full}.`);
-  }
+  const wanted = repack.wanted(inside, (await stat(full)).size, true);
+  // A CSV is read once, whole; a JSON's start is read first, to judge it.
+  if (wanted === undefined || (wanted !== 'whole' && !wanted(await head(full)))) return undefined;
+  return readFile(full);
 }
 
 /** The first {@link STARRED_SNIFF_BYTES} bytes of a file (all of it, if shorter). */
-async function head(file: string): Promise<Uint8Array> {
+async function head(file: Buffer): Promise<Uint8Array> {
   const handle = await open(file, 'r');
   try {
     const bytes = new Uint8Array(STARRED_SNIFF_BYTES);

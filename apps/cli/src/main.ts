@@ -14,6 +14,7 @@ import {
   inspectArchive,
   inspectCsv,
   LIMITS,
+  MESSAGES,
   type ConversionOptions,
   type Limits,
   type ConversionProgress,
@@ -62,8 +63,8 @@ import {
   type ProgressLine,
   type ProgressState,
 } from './progress.js';
-import { readFolderAsZip } from './folder-archive.js';
-import { checkTarSize, readTarAsZip, tarKindOf, type TarKind } from './tar-archive.js';
+import { readFolderLists } from './folder-archive.js';
+import { checkTarSize, readTarLists, tarKindOf, tarName, type TarKind } from './tar-archive.js';
 import { readLargeZipFile } from './zip-file.js';
 import {
   apiProblemSentences,
@@ -274,6 +275,13 @@ async function readLists(
   // Measured before it is read: a Takeout part of several GB (or a CSV of hundreds of MB) is
   // refused at once, not read for seconds (or refused by Node past 2 GiB with no word of the limit).
   const info = await stat(command.archive).catch(() => undefined);
+  // A pipe would never end opening, a device never end reading (a link to /dev/zero).
+  if (info && !info.isFile() && !info.isDirectory()) {
+    throw new ConverterError(
+      'not-a-zip',
+      `${command.archive} is not a file but a device, a pipe or a socket. ${INPUT_MESSAGE}`,
+    );
+  }
   // An export already unzipped (Safari unzips downloads by itself) is read as its ZIP would be.
   const isFolder = info?.isDirectory() === true;
   const isZip = !isFolder && /\.zip$/i.test(command.archive);
@@ -292,18 +300,22 @@ async function readLists(
   const large = isZip && info !== undefined && readsByRanges(info.size);
   if (large) checkPartSize(info.size);
   if (info && isCsv) checkCsvSize(info.size, command.archive);
-  if (info && tar) checkTarSize(info.size);
-  // A .tgz or a folder has its lists repacked as a ZIP, read as a Takeout ZIP is (`Repack`).
+  if (info && tar) checkTarSize(info.size, tar);
+  // A .tgz or a folder has its lists kept as they stream by, read as a Takeout ZIP is (`Repack`).
   const input = await (
     isFolder
-      ? readFolderAsZip(command.archive, { skip: command.out })
+      ? readFolderLists(command.archive, {
+          skip: command.out,
+          warn: (text) => io.stderr(`placeport: warning: ${text}`),
+        })
       : large
         ? readLargeZipFile(command.archive, info.size)
         : tar
           ? readTar(command.archive, tar, info?.size ?? 0, reading)
-          : readFile(command.archive)
+          : readFile(command.archive, { signal: reading.signal })
   ).catch((error: NodeJS.ErrnoException) => {
-    if (error instanceof ConverterError) throw error;
+    if (reading.signal.aborted) throw reading.signal.reason;
+    if (error instanceof ConverterError) throw saidOfInput(error, command.archive, tar);
     throw new ConverterError(
       'extract-failed',
       error.code === 'ENOENT'
@@ -322,7 +334,7 @@ async function readLists(
         ? inspectArchive(new Uint8Array(input.buffer, input.byteOffset, input.byteLength), options)
         : inspectCsv(csvText(input, command.archive, io.stderr), path.basename(command.archive)));
   } catch (error) {
-    throw inAnotherPart(error, command.archive);
+    throw saidOfInput(error, command.archive, tar);
   } finally {
     // The lists are read: nothing refers to the file's bytes any more.
     if (input instanceof Uint8Array) releaseBytes(input);
@@ -341,7 +353,7 @@ async function readTar(file: string, kind: TarKind, size: number, reading: Readi
   const line =
     size > WHOLE_READ_BYTES ? reading.show(formatReading(path.basename(file))) : undefined;
   try {
-    return await readTarAsZip(file, kind, {
+    return await readTarLists(file, kind, {
       signal: reading.signal,
       ...(line ? { onRead: (read: number, total: number) => line.update(read, total) } : {}),
     });
@@ -351,14 +363,28 @@ async function readTar(file: string, kind: TarKind, size: number, reading: Readi
 }
 
 /**
- * A part of an export in several that holds no list (`no-csv`, `no-place-lists`): the seed's
- * message, and that the lists are in another part. Any other error as it is.
+ * An error about the input as the person is told it: the seed's "No CSV files found in the zip
+ * file." names a `.tgz` (or `.tar`) as what it is; and a part of an export in several that holds
+ * no list (`no-csv`, `no-place-lists`; a file, or its folder unzipped) says that the lists are in
+ * another part. Any other error as it is.
  */
-function inAnotherPart(error: unknown, file: string): unknown {
+function saidOfInput(error: unknown, file: string, tar: TarKind | undefined): unknown {
+  if (!(error instanceof ConverterError)) return error;
+  const said =
+    tar && error.code === 'no-csv' && error.message === MESSAGES.noCsv
+      ? new ConverterError('no-csv', `No CSV files found in the ${tarName(tar)} file.`)
+      : error;
   const part = takeoutPartOf(path.basename(file));
-  if (part === undefined || !(error instanceof ConverterError)) return error;
-  if (error.code !== 'no-csv' && error.code !== 'no-place-lists') return error;
-  return new ConverterError(error.code, `${error.message} ${anotherPartSentence(part, 'give')}`);
+  if (part === undefined || (said.code !== 'no-csv' && said.code !== 'no-place-lists')) {
+    return said;
+  }
+  return new ConverterError(said.code, `${said.message} ${anotherPartSentence(part, 'give')}`);
+}
+
+/** Whether both paths are one folder (the same path, or links to it). */
+async function sameFolder(first: string, second: string): Promise<boolean> {
+  const info = await stat(first).catch(() => null);
+  return !!info?.isDirectory() && (await sameFile(first, second));
 }
 
 /** Whether two paths name one file: the same path, or links to the same file. */
@@ -446,6 +472,11 @@ async function convert(
     if (command.cacheFile && (await sameFile(command.archive, command.cacheFile))) {
       throw new UsageError(
         `--cache-file ${command.cacheFile} is the file being converted: give another --cache-file (the cache is written over at the end of a run).`,
+      );
+    }
+    if (await sameFolder(command.archive, command.out)) {
+      throw new UsageError(
+        `--out ${command.out} is the folder being converted: the files a run writes there would be read as lists by the next. Give another --out folder.`,
       );
     }
     const { lists: chosen, retry } = await readLists(command, io, {

@@ -80,7 +80,8 @@ export function formatReading(name: string): (state: ProgressState) => string {
     return withRate(
       `Reading ${name}: ${amount(Math.min(state.done, state.total))} / ${amount(state.total)} ${unit}`,
       state,
-      (perSecond) => `${Math.round(perSecond / MB)} MB`,
+      (perSecond) =>
+        perSecond >= MB ? `${Math.round(perSecond / MB)} MB` : `${Math.round(perSecond / 1024)} KB`,
     );
   };
 }

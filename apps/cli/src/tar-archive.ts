@@ -1,9 +1,9 @@
 /**
  * Google Takeout delivers an export as a `.zip` or, when the person chooses that file type, as a
  * `.tgz` (a gzipped tar). The CLI reads both: a tar is read as a stream, only the entries the
- * converter's list rules look at are kept and repacked as a ZIP in memory (the converter's `Repack`) for
- * the converter's `inspectArchive`. So every rule of a Takeout ZIP (which files are lists, the
- * starred places, the limits, the messages) holds for a `.tgz` unchanged.
+ * converter's list rules look at are kept (the converter's `Repack`) and read by
+ * `inspectZipContents` as a ZIP's stored entries. So every rule of a Takeout ZIP (which files are
+ * lists, the starred places, the limits, the messages) holds for a `.tgz` unchanged.
  *
  * A tar has no directory to read first, so the whole file is unpacked on the way, photos and all,
  * though only the lists are kept: a `.tgz` part of an export of the whole account (2 GB by default,
@@ -24,6 +24,7 @@ import {
   Repack,
   STARRED_SNIFF_BYTES,
   type Wanted,
+  type ZipContents,
 } from '@placeport/converter/internal';
 
 /**
@@ -57,17 +58,20 @@ export function tarKindOf(file: string): TarKind | undefined {
   return /\.tar$/i.test(file) ? 'tar' : undefined;
 }
 
-/** Refuses a tar file of `size` bytes past the largest Takeout part (`MAX_PART_BYTES`), before it is read. */
-export function checkTarSize(size: number): void {
+/**
+ * Refuses a tar file (`kind`, as its name says) of `size` bytes past the largest Takeout part
+ * (`MAX_PART_BYTES`), before it is read.
+ */
+export function checkTarSize(size: number, kind: TarKind): void {
   if (size > MAX_PART_BYTES) {
     throw new ConverterError(
       'archive-too-large',
-      `This .tgz file is larger than ${MAX_PART_BYTES / 1024 ** 3} GB, more than a Google Takeout part holds. ${EXPORT_LESS}`,
+      `This ${tarName(kind)} file is larger than ${MAX_PART_BYTES / 1024 ** 3} GB, more than a Google Takeout part holds. ${EXPORT_LESS}`,
     );
   }
 }
 
-/** Options of {@link readTarAsZip}; tests pass smaller limits. */
+/** Options of {@link readTarLists}; tests pass smaller limits. */
 export interface TarOptions {
   /** By default the lists' limit of `LIMITS` and at most `MAX_PART_ENTRIES` entries. */
   limits?: Pick<Limits, 'maxEntries' | 'maxCsvBytes'>;
@@ -80,19 +84,19 @@ export interface TarOptions {
 }
 
 /**
- * Reads the tar at `file` and returns the entries the converter looks at as a ZIP (stored, not
- * compressed), to be read by `inspectArchive` as a Takeout ZIP is. `kind` is what the file's name
+ * Reads the tar at `file` and returns the entries the converter looks at, to be read by
+ * `inspectZipContents` as a Takeout ZIP is. `kind` is what the file's name
  * says, for the messages; the file is read as what its first bytes are. Throws ConverterError:
  * `not-a-zip` when it is neither gzip nor a tar; `incomplete-zip` when it ends early or is damaged
  * (a download cut short); `archive-too-large` past {@link maxTarBytesFor} unpacked or past
  * `maxCsvBytes` kept; `too-many-entries` past `maxEntries`; and rejects with `signal`'s reason
  * when it is aborted.
  */
-export async function readTarAsZip(
+export async function readTarLists(
   file: string,
   kind: TarKind,
   options: TarOptions = {},
-): Promise<Buffer> {
+): Promise<ZipContents> {
   const limits = options.limits ?? {
     maxEntries: MAX_PART_ENTRIES,
     maxCsvBytes: LIMITS.maxCsvBytes,
@@ -133,8 +137,7 @@ export async function readTarAsZip(
     if (options.signal?.aborted) throw options.signal.reason;
     throw tarError(error, kind);
   }
-  const zip = repack.zip();
-  return Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
+  return repack.contents();
 }
 
 /** The start of a tar ("ustar" at byte 257, POSIX and GNU alike) and of gzip. */
@@ -157,10 +160,15 @@ async function wrappingOf(file: string): Promise<TarKind | undefined> {
   }
 }
 
+/** What a tar of `kind` is called in messages: `.tgz` or `.tar`. */
+export function tarName(kind: TarKind): string {
+  return kind === 'tgz' ? '.tgz' : '.tar';
+}
+
 function notATar(kind: TarKind): ConverterError {
   return new ConverterError(
     'not-a-zip',
-    `This file is not a ${kind === 'tgz' ? '.tgz' : '.tar'} archive. Choose the file you downloaded from Google Takeout (its name starts with "takeout-").`,
+    `This file is not a ${tarName(kind)} archive. Choose the file you downloaded from Google Takeout (its name starts with "takeout-").`,
   );
 }
 
@@ -234,6 +242,6 @@ function tarError(error: unknown, kind: TarKind): ConverterError {
   if (error instanceof ConverterError) return error;
   return new ConverterError(
     'incomplete-zip',
-    `This file is not a complete ${kind === 'tgz' ? '.tgz' : '.tar'} archive. Download it again from Google Takeout.`,
+    `This file is not a complete ${tarName(kind)} archive. Download it again from Google Takeout.`,
   );
 }

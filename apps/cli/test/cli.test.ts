@@ -10,7 +10,8 @@ import {
 import { LIMITS, resolvedUrlFor } from '@placeport/converter';
 import { placeIdsOf } from '@placeport/converter/internal';
 import { REASON_TEXT } from '@placeport/contract';
-import { mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readdir, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { gpx as gpxToGeoJson } from '@tmcw/togeojson';
@@ -242,6 +243,18 @@ describe('placeport CLI', () => {
         stderr: `placeport: File not found: ${path.join(dir, name)}\n`,
       });
     }
+    // A pipe would never end opening, a device never end reading: refused before either.
+    const fifo = path.join(dir, 'pipe.tgz');
+    execFileSync('mkfifo', [fifo]);
+    const zero = path.join(dir, 'zero.zip');
+    await symlink('/dev/zero', zero);
+    for (const input of [fifo, zero]) {
+      expect(await run(['convert', input, '--out', path.join(dir, 'never')])).toMatchObject({
+        code: 1,
+        stderr: `placeport: ${input} is not a file but a device, a pipe or a socket. Give a ZIP (or .tgz) file from Google Takeout with your saved places, or a failed-places CSV to retry.\n`,
+      });
+    }
+    await expect(readdir(path.join(dir, 'never'))).rejects.toThrow();
     const empty = path.join(dir, 'empty.zip');
     await writeFile(
       empty,

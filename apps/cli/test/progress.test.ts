@@ -73,6 +73,10 @@ describe('formatReading', () => {
     expect(
       reading({ done: 700 * 1024 ** 2, total: 700 * 1024 ** 2, perSecond: 2 * 1024 ** 2 }),
     ).toBe('Reading takeout-001.tgz: 700 / 700 MB · 2 MB a second');
+    // Slower than a megabyte a second (a network drive): in KB, never "0 MB a second".
+    expect(reading({ done: 100 * 1024 ** 2, total: 500 * 1024 ** 2, perSecond: 300 * 1024 })).toBe(
+      'Reading takeout-001.tgz: 100 / 500 MB · 300 KB a second · about 22 min 45 s left',
+    );
   });
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { inspectArchive, type InspectedList } from '@placeport/converter';
-import { describeBytes, MAX_PART_BYTES } from '@placeport/converter/internal';
+import { describeBytes, inspectZipContents, MAX_PART_BYTES } from '@placeport/converter/internal';
 import { generateTakeout } from '@placeport/testkit';
 import { unzipSync, zipSync } from 'fflate';
 import { packTar, type TarEntry } from 'modern-tar';
@@ -14,7 +14,7 @@ import {
   MAX_TAR_BYTES,
   MAX_TAR_GROWTH,
   maxTarBytesFor,
-  readTarAsZip,
+  readTarLists,
   tarKindOf,
 } from '../src/tar-archive.js';
 import { refusal, run, tempFolder } from './support.js';
@@ -64,10 +64,11 @@ describe('a Takeout .tgz', () => {
   afterAll(() => remove());
 
   it('is read up to the largest Takeout part (64 GB), and refused past it before it is read', () => {
-    expect(() => checkTarSize(MAX_PART_BYTES)).not.toThrow();
-    expect(() => checkTarSize(MAX_PART_BYTES + 1)).toThrow(
+    expect(() => checkTarSize(MAX_PART_BYTES, 'tgz')).not.toThrow();
+    expect(() => checkTarSize(MAX_PART_BYTES + 1, 'tgz')).toThrow(
       'This .tgz file is larger than 64 GB, more than a Google Takeout part holds. Export only "Saved" and "Maps (your places)" from Google Takeout and try again.',
     );
+    expect(() => checkTarSize(MAX_PART_BYTES + 1, 'tar')).toThrow(/^This \.tar file is larger/);
   });
 
   it('may unpack to 16 times its size, or 2 GB when that is more (a gzip bomb is not read for long)', () => {
@@ -82,14 +83,14 @@ describe('a Takeout .tgz', () => {
     const tgz = gzipSync(await packTar(entries()));
     const file = await write('progress.tgz', tgz);
     const told: Array<[number, number]> = [];
-    await readTarAsZip(file, 'tgz', { onRead: (read, size) => told.push([read, size]) });
+    await readTarLists(file, 'tgz', { onRead: (read, size) => told.push([read, size]) });
     expect(told[0]).toEqual([0, tgz.length]);
     expect(told.at(-1)).toEqual([tgz.length, tgz.length]);
     expect(told.every(([read], at) => at === 0 || read > told[at - 1]![0])).toBe(true);
     const stop = new AbortController();
     const reason = new Error('stopped');
     stop.abort(reason);
-    await expect(readTarAsZip(file, 'tgz', { signal: stop.signal })).rejects.toBe(reason);
+    await expect(readTarLists(file, 'tgz', { signal: stop.signal })).rejects.toBe(reason);
   });
 
   it('is told by its name: .tgz, .tar.gz and .tar, in any case', () => {
@@ -100,12 +101,12 @@ describe('a Takeout .tgz', () => {
 
   it('gives the lists the same ZIP gives, keeping only what the list rules read', async () => {
     const tar = await packTar(entries());
-    const zip = await readTarAsZip(await write('takeout.tgz', gzipSync(tar)), 'tgz');
+    const contents = await readTarLists(await write('takeout.tgz', gzipSync(tar)), 'tgz');
     const expected = inspectArchive(new Uint8Array(zipOf(files))).lists;
-    expect(seen(inspectArchive(zip).lists)).toEqual(seen(expected));
+    expect(seen(inspectZipContents(contents).lists)).toEqual(seen(expected));
     expect(expected.map((list) => list.kind)).toContain('starred');
     // The photo and the other JSON were skipped; the HTML index too.
-    expect(Object.keys(unzipSync(zip)).sort()).toEqual(
+    expect(contents.entries.map((entry) => entry.name).sort()).toEqual(
       Object.keys(files)
         .filter((name) => /\.csv$/i.test(name) || name.endsWith('Gespeicherte Orte.json'))
         .sort(),
@@ -115,10 +116,10 @@ describe('a Takeout .tgz', () => {
   it('reads names starting "./", and a .tgz that is already ungzipped (a plain tar)', async () => {
     const tar = await packTar(entries('./'));
     const expected = seen(inspectArchive(new Uint8Array(zipOf(files))).lists);
-    const zipped = await readTarAsZip(await write('dot.tgz', gzipSync(tar)), 'tgz');
-    expect(seen(inspectArchive(zipped).lists)).toEqual(expected);
-    const plain = await readTarAsZip(await write('plain.tgz', tar), 'tgz');
-    expect(seen(inspectArchive(plain).lists)).toEqual(expected);
+    const zipped = await readTarLists(await write('dot.tgz', gzipSync(tar)), 'tgz');
+    expect(seen(inspectZipContents(zipped).lists)).toEqual(expected);
+    const plain = await readTarLists(await write('plain.tgz', tar), 'tgz');
+    expect(seen(inspectZipContents(plain).lists)).toEqual(expected);
   });
 
   it('reads GNU and POSIX tars written by tar itself, long non-ASCII names included', async () => {
@@ -131,7 +132,7 @@ describe('a Takeout .tgz', () => {
     for (const format of ['gnu', 'pax']) {
       const file = path.join(dir, `${format}.tgz`);
       await promisify(execFile)('tar', [`--format=${format}`, '-czf', file, '-C', root, 'Takeout']);
-      const names = inspectArchive(await readTarAsZip(file, 'tgz'))
+      const names = inspectZipContents(await readTarLists(file, 'tgz'))
         .lists.map((l) => l.name)
         .sort();
       expect({ format, names }).toEqual({ format, names: [long, 'Short'].sort() });
@@ -140,7 +141,7 @@ describe('a Takeout .tgz', () => {
 
   it('refuses a file that is neither gzip nor tar, and one cut short, with what to do', async () => {
     const tgz = gzipSync(await packTar(entries()));
-    expect(await refusal(readTarAsZip(await write('fake.tgz', takeout.zip), 'tgz'))).toEqual({
+    expect(await refusal(readTarLists(await write('fake.tgz', takeout.zip), 'tgz'))).toEqual({
       code: 'not-a-zip',
       message:
         'This file is not a .tgz archive. Choose the file you downloaded from Google Takeout (its name starts with "takeout-").',
@@ -158,7 +159,7 @@ describe('a Takeout .tgz', () => {
     ] as const) {
       for (let at = 10; at < whole.length - 1024; at += Math.ceil(whole.length / 40)) {
         const file = await write(`cut-${name}.tgz`, wrap(whole.subarray(0, at)));
-        expect({ name, at, refused: await refusal(readTarAsZip(file, 'tgz')) }).toEqual({
+        expect({ name, at, refused: await refusal(readTarLists(file, 'tgz')) }).toEqual({
           name,
           at,
           refused: incomplete,
@@ -169,7 +170,7 @@ describe('a Takeout .tgz', () => {
     const damaged = new Uint8Array(tar);
     damaged[512 + 10] = damaged[512 + 10]! ^ 0x20;
     expect(
-      await refusal(readTarAsZip(await write('damaged.tgz', gzipSync(damaged)), 'tgz')),
+      await refusal(readTarLists(await write('damaged.tgz', gzipSync(damaged)), 'tgz')),
     ).toEqual(incomplete);
   });
 
@@ -182,8 +183,8 @@ describe('a Takeout .tgz', () => {
       .filter(([name]) => /\.csv$/i.test(name) || name.endsWith('Gespeicherte Orte.json'))
       .reduce((sum, [, bytes]) => sum + bytes.length, 0);
     const limits = { maxEntries: count, maxCsvBytes: kept };
-    const read = (options: Parameters<typeof readTarAsZip>[2]) =>
-      refusal(readTarAsZip(file, 'tgz', options));
+    const read = (options: Parameters<typeof readTarLists>[2]) =>
+      refusal(readTarLists(file, 'tgz', options));
     expect(await read({ limits, maxTarBytes: tar.length })).toBeUndefined();
     expect(await read({ limits, maxTarBytes: tar.length - 1 })).toEqual({
       code: 'archive-too-large',
@@ -197,6 +198,51 @@ describe('a Takeout .tgz', () => {
       code: 'archive-too-large',
       message: expect.stringMatching(/^The lists in this archive add up to more than /),
     });
+  });
+
+  it('lets another product\'s CSVs before "Saved" pass the lists\' limit, and keeps the last of a path written twice', async () => {
+    const list = (rows: number) =>
+      encode(
+        `Title,Note,URL,Comment\n${'A,,"https://www.google.com/maps/search/1.5,2.5",\n'.repeat(rows)}`,
+      );
+    const drive = encode(`Date,Steps\n${'2026-01-01,5000\n'.repeat(200)}`);
+    const limits = { maxEntries: 100, maxCsvBytes: 1_000 };
+    expect(drive.length).toBeGreaterThan(limits.maxCsvBytes);
+    const tgz = (members: Array<[string, Uint8Array]>) =>
+      packTar(members.map(([name, body]) => ({ header: { name, size: body.length }, body })));
+    // Drive sorts before Saved in a whole-account export; a list added again with `tar -r`.
+    const whole = await tgz([
+      ['Takeout/Drive/dataset.csv', drive],
+      ['Takeout/Saved/Food.csv', list(1)],
+      ['Takeout/Saved/Food.csv', list(3)],
+    ]);
+    const lists = inspectZipContents(
+      await readTarLists(await write('drive-first.tgz', gzipSync(whole)), 'tgz', { limits }),
+    ).lists;
+    expect(lists.map((l) => [l.path, l.rowCount])).toEqual([['Takeout/Saved/Food.csv', 3]]);
+    // Without "Saved", past the limit is past it.
+    const noSaved = await tgz([
+      ['Takeout/Drive/dataset.csv', drive],
+      ['Takeout/Drive/other.csv', list(1)],
+    ]);
+    expect(
+      await refusal(
+        readTarLists(await write('drive-only.tgz', gzipSync(noSaved)), 'tgz', { limits }),
+      ),
+    ).toMatchObject({ code: 'archive-too-large' });
+  });
+
+  it('says a .tgz with no CSV is one, not a zip file', async () => {
+    const photos = await packTar([
+      { header: { name: 'Takeout/Google Photos/IMG_1.jpg', size: 3 }, body: encode('jpg') },
+    ]);
+    const file = await write('photos.tgz', gzipSync(photos));
+    expect(
+      await run(['convert', file, '--out', path.join(dir, 'p'), '--offline'], {
+        google: 'http://127.0.0.1:9',
+        cacheHome: dir,
+      }),
+    ).toMatchObject({ code: 1, stderr: 'placeport: No CSV files found in the .tgz file.\n' });
   });
 
   it('converts a .tgz from the command line to the same files as its ZIP', async () => {

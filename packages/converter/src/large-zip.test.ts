@@ -254,27 +254,57 @@ describe('which archives are read by ranges', () => {
 });
 
 describe('Repack, read in the order a .tgz or a folder gives', () => {
+  const bytes = (length: number) => strToU8('x'.repeat(length));
+  const names = (repack: Repack) => repack.contents().entries.map((entry) => entry.name);
+
   it('lets go of CSVs outside "Saved" once a CSV inside it is seen, and keeps no more of them', () => {
     const repack = new Repack('archive', { maxEntries: 10, maxCsvBytes: 100 });
-    const bytes = (length: number) => strToU8('x'.repeat(length));
     // Another product's CSV, kept: without a "Saved" folder it may hold lists.
     expect(repack.wanted('Takeout/Fit/Daily.csv', 90, true)).toBe('whole');
     repack.keep('Takeout/Fit/Daily.csv', bytes(90));
-    // Past the limit while it is kept...
-    expect(() => repack.wanted('Takeout/Chrome/History.csv', 11, true)).toThrow(ConverterError);
-    // ...but a list in "Saved" lets it go, and is within the limit.
+    // A list in "Saved" lets it go, and is within the limit.
     expect(repack.wanted('Takeout/Saved/Want to go.csv', 60, true)).toBe('whole');
     repack.keep('Takeout/Saved/Want to go.csv', bytes(60));
     expect(repack.wanted('Takeout/Zeta/Later.csv', 5, true)).toBeUndefined();
     expect(repack.wanted('Takeout/Maps (your places)/Saved Places.json', 30, true)).toBe('whole');
     repack.keep('Takeout/Maps (your places)/Saved Places.json', bytes(30));
-    expect(zipRecords(repack.zip()).map((entry) => entry.name)).toEqual([
+    expect(names(repack)).toEqual([
       'Takeout/Saved/Want to go.csv',
       'Takeout/Maps (your places)/Saved Places.json',
     ]);
-    // At the limit it keeps; past it, it refuses.
+    // At the limit it keeps; past it, a list in "Saved" refuses.
     expect(repack.wanted('Takeout/Saved/Food.csv', 10, true)).toBe('whole');
     expect(() => repack.wanted('Takeout/Saved/Food.csv', 11, true)).toThrow(ConverterError);
+  });
+
+  it('lets go of CSVs outside "Saved" past the limit before it comes, and refuses only if it never does', () => {
+    const fill = () => {
+      const repack = new Repack('archive', { maxEntries: 10, maxCsvBytes: 100 });
+      repack.keep('Takeout/Drive/a.csv', bytes(90));
+      // Another product's CSV past the limit: the ones kept from outside "Saved" are let go.
+      expect(repack.wanted('Takeout/Drive/b.csv', 11, true)).toBeUndefined();
+      expect(repack.size).toBe(0);
+      // From then on no CSV outside "Saved" is kept, whatever its size.
+      expect(repack.wanted('Takeout/Drive/c.csv', 1, true)).toBeUndefined();
+      return repack;
+    };
+    const saved = fill();
+    expect(saved.wanted('Takeout/Saved/Want to go.csv', 100, true)).toBe('whole');
+    saved.keep('Takeout/Saved/Want to go.csv', bytes(100));
+    expect(names(saved)).toEqual(['Takeout/Saved/Want to go.csv']);
+    expect(() => fill().contents()).toThrow(expect.objectContaining({ code: 'archive-too-large' }));
+  });
+
+  it('keeps the last of a path found twice, as unpacking the archive would', () => {
+    const repack = new Repack('archive', { maxEntries: 10, maxCsvBytes: 100 });
+    repack.keep('Takeout/Saved/Food.csv', bytes(60));
+    repack.keep('Takeout/Saved/Want to go.csv', bytes(10));
+    // What a path already kept takes is free for its new bytes.
+    expect(repack.wanted('Takeout/Saved/Food.csv', 90, true)).toBe('whole');
+    repack.keep('Takeout/Saved/Food.csv', bytes(90));
+    const contents = repack.contents();
+    expect(names(repack)).toEqual(['Takeout/Saved/Want to go.csv', 'Takeout/Saved/Food.csv']);
+    expect(contents.data(contents.entries[1]!).length).toBe(90);
   });
 
   it("keeps at most an archive's entries, so its ZIP never needs ZIP64's count (at the limit it keeps)", () => {

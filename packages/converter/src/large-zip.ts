@@ -10,8 +10,8 @@
  * holds a whole-account export in memory, and every list, warning and refusal is the whole read's.
  *
  * {@link Repack} serves the CLI's inputs that are not a ZIP (a `.tgz`, an unzipped folder): what
- * the list rules look at is kept as they stream by and repacked as a ZIP, so the lists are chosen,
- * limited and named as in Takeout's ZIP.
+ * the list rules look at is kept as it streams by and read as a ZIP's stored entries, so the lists
+ * are chosen, limited and named as in Takeout's ZIP, by the same code.
  */
 import {
   chosenZipEntries,
@@ -26,7 +26,6 @@ import {
   tooManyFiles,
 } from './core/archive.js';
 import { ConverterError, MESSAGES } from './core/errors.js';
-import { joinChunks, zipFiles } from './core/formats/zip.js';
 import { describeBytes, LIMITS, type Limits } from './core/limits.js';
 import { STARRED_SNIFF_BYTES } from './core/saved-places-json.js';
 import {
@@ -84,8 +83,9 @@ export function checkPartSize(size: number): void {
 }
 
 /**
- * The most files {@link Repack} keeps: what an archive read whole may hold (`maxEntries`), so the
- * ZIP it makes never needs ZIP64's count of entries (past 65,535), which fflate does not write.
+ * The most files {@link Repack} keeps at once: what an archive read whole may hold
+ * (`maxEntries`). Another product's CSVs (Fit's, one a day) are let go once "Saved" is reached; an
+ * export holding more lists than this at once is no Takeout export.
  */
 export const MAX_KEPT_FILES = LIMITS.maxEntries;
 
@@ -96,19 +96,24 @@ export const MAX_KEPT_FILES = LIMITS.maxEntries;
 export type Wanted = 'whole' | ((head: Uint8Array) => boolean);
 
 /**
- * The entries kept of an export that is not a ZIP (the CLI's `.tgz` and folders), repacked as a ZIP
- * for `inspectArchive`, and the checks on what is seen: every entry counts against
- * `maxEntries`; a CSV is kept whole, a `.json` only when its start looks like the starred places
- * (`entryInterest`); the bytes kept are bounded by `maxCsvBytes`, and the files kept by
- * {@link MAX_KEPT_FILES}. Once a CSV inside a "Saved" folder is seen, CSVs elsewhere are no
- * lists (`choosePlaceLists`): those kept are let go and no more are kept, so another product's CSVs
- * in an export of the whole account count against the lists' limit only until "Saved" is reached.
+ * The entries kept of an export that is not a ZIP (the CLI's `.tgz` and folders), as they stream
+ * by, for `inspectZipContents` to read as a Takeout ZIP ({@link Repack.contents}), and the checks
+ * on what is seen: every entry counts against `maxEntries`; a CSV is kept whole, a `.json` only
+ * when its start looks like the starred places (`entryInterest`); the bytes kept are bounded by
+ * `maxCsvBytes`, and the files kept by {@link MAX_KEPT_FILES}. A path seen again replaces what was
+ * kept of it, as unpacking the archive would. Once a CSV inside a "Saved" folder is seen, CSVs
+ * elsewhere are no lists (`choosePlaceLists`): those kept are let go and no more are kept; and
+ * CSVs elsewhere that pass the lists' limit before "Saved" is reached (another product's, in an
+ * export of the whole account) are let go too, the export refused only if no "Saved" comes.
  */
 export class Repack {
-  private readonly kept: Array<{ path: string; bytes: Uint8Array }> = [];
+  /** By path, in the order found; a path found again is moved to the end with its new bytes. */
+  private readonly kept = new Map<string, Uint8Array>();
   private keptBytes = 0;
   private seen = 0;
   private savedSeen = false;
+  /** CSVs outside "Saved" passed the lists' limit before it was seen: let go, and no more kept. */
+  private overflowed = false;
 
   /** `noun` names the export in messages: "archive" or "folder". */
   constructor(
@@ -129,8 +134,9 @@ export class Repack {
 
   /**
    * Whether a file at `path`, which would keep `size` bytes, is wanted, and how ({@link Wanted});
-   * undefined when it is not read at all. A CSV is wanted whole, and past what may still be kept it
-   * refuses the export (it may be a list); another JSON only when its start says it is the starred
+   * undefined when it is not read at all. A CSV is wanted whole; one inside "Saved" past what may
+   * still be kept refuses the export; one outside it, before "Saved" is seen, lets go of those
+   * kept from outside it instead. Another JSON is wanted only when its start says it is the starred
    * places (`looksLikeStarredStart`) and it is no larger than a list may be.
    */
   wanted(path: string, size: number, isFile: boolean): Wanted | undefined {
@@ -139,9 +145,14 @@ export class Repack {
       if (isCsvPath(path)) {
         const inSaved = isInSavedFolder(path);
         if (this.savedSeen && !inSaved) return undefined;
-        if (inSaved && !this.savedSeen) this.letGoOutsideSaved();
+        if (inSaved && !this.savedSeen) this.letGoOutsideSaved(true);
+        if (!inSaved && (this.overflowed || size > this.room(path))) {
+          this.overflowed = true;
+          this.letGoOutsideSaved(false);
+          return undefined;
+        }
       }
-      if (size > this.limits.maxCsvBytes - this.keptBytes) throw this.tooLarge();
+      if (size > this.room(path)) throw this.tooLarge();
       return 'whole';
     }
     return interest === 'start' && size <= this.limits.maxCsvBytes
@@ -149,44 +160,76 @@ export class Repack {
       : undefined;
   }
 
+  /** Bytes that may still be kept for `path` (what was kept of it is replaced). */
+  private room(path: string): number {
+    return this.limits.maxCsvBytes - this.keptBytes + (this.kept.get(path)?.length ?? 0);
+  }
+
   /**
-   * Keeps a wanted entry's bytes; past `maxCsvBytes` in all, or past {@link MAX_KEPT_FILES} files,
-   * refuses the export.
+   * Keeps a wanted entry's bytes, in place of any kept under its path; past `maxCsvBytes` in all,
+   * or past {@link MAX_KEPT_FILES} files, refuses the export.
    */
   keep(path: string, bytes: Uint8Array): void {
+    const earlier = this.kept.get(path);
+    if (earlier) {
+      this.keptBytes -= earlier.length;
+      this.kept.delete(path);
+    }
     this.keptBytes += bytes.length;
     if (this.keptBytes > this.limits.maxCsvBytes) throw this.tooLarge();
-    if (this.kept.length === MAX_KEPT_FILES) {
+    if (this.kept.size === MAX_KEPT_FILES) {
       throw new ConverterError(
         'too-many-entries',
         `This ${this.noun} holds more than ${MAX_KEPT_FILES.toLocaleString('en-US')} CSV files. ${EXPORT_LESS}`,
       );
     }
-    this.kept.push({ path, bytes });
+    this.kept.set(path, bytes);
   }
 
-  /** From the first CSV inside "Saved" on: the CSVs kept from elsewhere are no lists. */
-  private letGoOutsideSaved(): void {
-    this.savedSeen = true;
-    for (let at = this.kept.length - 1; at >= 0; at -= 1) {
-      const { path, bytes } = this.kept[at]!;
+  /**
+   * Lets go of the CSVs kept from outside "Saved": from the first CSV inside it on (`saved`),
+   * they are no lists; or they passed the lists' limit before it came.
+   */
+  private letGoOutsideSaved(saved: boolean): void {
+    if (saved) this.savedSeen = true;
+    for (const [path, bytes] of this.kept) {
       if (isCsvPath(path) && !isInSavedFolder(path)) {
         this.keptBytes -= bytes.length;
-        this.kept.splice(at, 1);
+        this.kept.delete(path);
       }
     }
   }
 
-  /** How many entries were kept. */
+  /** How many entries are kept. */
   get size(): number {
-    return this.kept.length;
+    return this.kept.size;
   }
 
-  /** The entries kept, in the order they were found, as a ZIP that stores them. */
-  zip(): Uint8Array {
-    return joinChunks(
-      zipFiles(this.kept.map(({ path, bytes }) => ({ fileName: path, data: bytes, stored: true }))),
-    );
+  /**
+   * The entries kept, in the order they were found, as the stored entries of a ZIP, for
+   * `inspectZipContents`. Refuses the export when CSVs outside "Saved" passed the lists' limit
+   * and no "Saved" folder came.
+   */
+  contents(): ZipContents {
+    if (this.overflowed && !this.savedSeen) throw this.tooLarge();
+    const data = new Map<ZipEntry, Uint8Array>();
+    for (const [name, bytes] of this.kept) {
+      const { length } = bytes;
+      data.set(
+        { name, compression: 0, size: length, originalSize: length, localOffset: 0, crc: 0 },
+        bytes,
+      );
+    }
+    const bytesOf = (entry: ZipEntry) => {
+      const bytes = data.get(entry);
+      if (bytes === undefined) throw new NotRead(`${entry.name} was not kept`);
+      return bytes;
+    };
+    return {
+      entries: [...data.keys()],
+      data: bytesOf,
+      head: (entry, length) => bytesOf(entry).subarray(0, length),
+    };
   }
 
   private tooLarge(): ConverterError {

@@ -13,6 +13,7 @@ import {
   MAX_STEM_BYTES,
   safeFileStem,
   takeoutPartOf,
+  anotherPartSentence,
   utf8Length,
 } from './names.js';
 
@@ -204,7 +205,21 @@ describe('takeoutPartOf', () => {
     ['my-export-003.zip', undefined],
     ['takeout-20261127T103000Z-003 (1).zip', 3],
     ['takeout-20261127T103000Z-003 (copy).zip', undefined],
+    // The part's folder, unzipped (Safari leaves it so).
+    ['takeout-20261127T103000Z-002', 2],
+    ['takeout-20261127T103000Z-002.pdf', undefined],
   ])('%s is part %s', (name, part) => {
     expect(takeoutPartOf(name)).toBe(part);
+  });
+});
+
+describe('anotherPartSentence', () => {
+  it('says the lists are in another part, and for part 1, which may be the only one, what else to do', () => {
+    expect(anotherPartSentence(2, 'choose')).toBe(
+      'This is part 2 of an export in several parts: choose the part that holds the "Saved" folder.',
+    );
+    expect(anotherPartSentence(1, 'give')).toBe(
+      'If this export came in several parts, give the part that holds the "Saved" folder; if it is the only one, export again from Google Takeout with Saved selected.',
+    );
   });
 });

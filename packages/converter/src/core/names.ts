@@ -265,9 +265,10 @@ function folderLabel(first: string, path: string): string {
 
 /**
  * Takeout's name for one part of an export in several: `takeout-20261127T103000Z-003.zip` (or
- * `.tgz`), and as a browser names it downloaded again (`takeout-…-003 (1).zip`).
+ * `.tgz`), as a browser names it downloaded again (`takeout-…-003 (1).zip`), and its folder once
+ * unzipped (`takeout-…-003`, as Safari leaves it).
  */
-const TAKEOUT_PART = /^takeout-.*-(\d{3})(?: \(\d+\))?\.(?:zip|tgz|tar\.gz)$/i;
+const TAKEOUT_PART = /^takeout-.*-(\d{3})(?: \(\d+\))?(?:\.(?:zip|tgz|tar\.gz))?$/i;
 
 /** The part number a file's name gives it (`takeout-…-003.zip`: 3), or undefined for another name. */
 export function takeoutPartOf(fileName: string): number | undefined {
@@ -277,8 +278,11 @@ export function takeoutPartOf(fileName: string): number | undefined {
 
 /**
  * What to do when part `part` of an export in several holds no list: the lists are in the part
- * holding "Saved" (`give` it to the CLI, `choose` it on the page).
+ * holding "Saved" (`give` it to the CLI, `choose` it on the page). Takeout names the only file of
+ * an export in one part `-001` too, so part 1 may be all there is: then Saved was not exported.
  */
 export function anotherPartSentence(part: number, verb: 'give' | 'choose'): string {
-  return `This is part ${part} of an export in several parts: ${verb} the part that holds the "Saved" folder.`;
+  return part === 1
+    ? `If this export came in several parts, ${verb} the part that holds the "Saved" folder; if it is the only one, export again from Google Takeout with Saved selected.`
+    : `This is part ${part} of an export in several parts: ${verb} the part that holds the "Saved" folder.`;
 }
