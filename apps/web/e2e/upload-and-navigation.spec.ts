@@ -29,6 +29,8 @@ const uploadErrors: Array<{
   message: string;
   refusal: string | null;
   nextStep?: string;
+  /** The screenshot's name, with a next step (its width is added). */
+  shot?: string;
 }> = [
   {
     what: 'a file that is not a .zip',
@@ -73,6 +75,20 @@ const uploadErrors: Array<{
     refusal: null,
     nextStep:
       'This is part 2 of an export in several parts: choose the part that holds the "Saved" folder.',
+    shot: 'upload-part-without-lists',
+  },
+  {
+    what: 'the first part of an export, holding no list (Takeout names an only part -001 too)',
+    file: zipUpload(
+      generateTakeout({ seed: 56, lists: [], includeNonPlaceLists: false }),
+      'takeout-20261127T103000Z-001.zip',
+    ),
+    heading: 'Invalid File',
+    message: 'No CSV files found in the zip file.',
+    refusal: null,
+    nextStep:
+      'If this export came in several parts, choose the part that holds the "Saved" folder; if it is the only one, export again from Google Takeout with Saved selected.',
+    shot: 'upload-part-one-without-lists',
   },
   {
     what: 'a broken zip (a download cut short)',
@@ -87,7 +103,7 @@ const uploadErrors: Array<{
   },
 ];
 
-for (const { what, file, heading, message, refusal, nextStep } of uploadErrors) {
+for (const { what, file, heading, message, refusal, nextStep, shot } of uploadErrors) {
   test(`upload error: ${what}`, async ({ page, demoApi }) => {
     await page.goto(demoApi.url);
     await chooseFile(page, file);
@@ -101,7 +117,10 @@ for (const { what, file, heading, message, refusal, nextStep } of uploadErrors) 
     if (refusal) await expect(page.getByText(refusal)).toBeVisible();
     if (nextStep) {
       await expect(alert.getByText(nextStep, { exact: true })).toBeVisible();
-      await snap(page, 'upload-part-without-lists', false);
+      await snap(page, shot!, false);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await snap(page, shot!, false);
+      await page.setViewportSize({ width: 1280, height: 900 });
     }
     if (file.name.endsWith('.tgz')) {
       await snap(page, 'upload-refused-tgz', false);
