@@ -127,7 +127,12 @@ export async function readTarLists(
   try {
     for await (const entry of entries) {
       repack.count();
-      const path = entry.header.name.replace(/^(?:\.\/)+/, '');
+      const path = pathOf(entry.header.name);
+      if (entry.header.type === 'link') {
+        await readBody(entry.body, undefined);
+        keepHardLink(repack, path, entry.header.linkname);
+        continue;
+      }
       const wanted = repack.wanted(path, entry.header.size, entry.header.type === 'file');
       // Every body is read to its end, kept or not (see readBody).
       const bytes = await readBody(entry.body, wanted);
@@ -138,6 +143,20 @@ export async function readTarLists(
     throw tarError(error, kind);
   }
   return repack.contents();
+}
+
+/** A member's path as a ZIP's would be: without the `./` tar writes before it. */
+const pathOf = (name: string) => name.replace(/^(?:\.\/)+/, '');
+
+/**
+ * A hard link (`tar` writes one for a file it was given twice, by another name) kept as the bytes
+ * of the file it names, when that file was kept and the link's path is wanted as the file's would be.
+ */
+function keepHardLink(repack: Repack, path: string, linkname: string | undefined): void {
+  const target = linkname === undefined ? undefined : repack.keptAt(pathOf(linkname));
+  if (target === undefined) return;
+  const wanted = repack.wanted(path, target.length, true);
+  if (wanted === 'whole' || (wanted !== undefined && wanted(target))) repack.keep(path, target);
 }
 
 /** The start of a tar ("ustar" at byte 257, POSIX and GNU alike) and of gzip. */

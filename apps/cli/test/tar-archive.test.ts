@@ -232,6 +232,35 @@ describe('a Takeout .tgz', () => {
     ).toMatchObject({ code: 'archive-too-large' });
   });
 
+  it('reads a hard link to a list as the list (tar writes one for a file given twice)', async () => {
+    const list = encode(
+      'Title,Note,URL,Comment\nA,,"https://www.google.com/maps/search/1.5,2.5",\n',
+    );
+    const tar = await packTar([
+      { header: { name: 'Takeout/Archive/Food.csv', size: list.length }, body: list },
+      {
+        header: {
+          name: 'Takeout/Saved/Food.csv',
+          type: 'link',
+          linkname: 'Takeout/Archive/Food.csv',
+          size: 0,
+        },
+      },
+      {
+        header: {
+          name: 'Takeout/Saved/Gone.csv',
+          type: 'link',
+          linkname: 'Takeout/Nowhere.csv',
+          size: 0,
+        },
+      },
+    ]);
+    const contents = await readTarLists(await write('linked.tgz', gzipSync(tar)), 'tgz');
+    expect(inspectZipContents(contents).lists.map((l) => [l.path, l.rowCount])).toEqual([
+      ['Takeout/Saved/Food.csv', 1],
+    ]);
+  });
+
   it('says a .tgz with no CSV is one, not a zip file', async () => {
     const photos = await packTar([
       { header: { name: 'Takeout/Google Photos/IMG_1.jpg', size: 3 }, body: encode('jpg') },

@@ -200,6 +200,11 @@ export class Repack {
     }
   }
 
+  /** The bytes kept under `path`, if any (what a tar's hard link to it holds). */
+  keptAt(path: string): Uint8Array | undefined {
+    return this.kept.get(path);
+  }
+
   /** How many entries are kept. */
   get size(): number {
     return this.kept.size;
