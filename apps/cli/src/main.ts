@@ -29,7 +29,6 @@ import {
   pickLists,
   readsByRanges,
   takeoutPartOf,
-  WHOLE_READ_BYTES,
 } from '@placeport/converter/internal';
 import {
   printable,
@@ -60,6 +59,7 @@ import {
   createProgressLine,
   formatProgress,
   formatReading,
+  SHOW_READING_BYTES,
   type ProgressLine,
   type ProgressState,
 } from './progress.js';
@@ -256,7 +256,7 @@ export function checkCsvSize(
 
 /**
  * How reading the input is followed: `signal` stops a `.tgz` read through (an interrupt), and a
- * `.tgz` past {@link WHOLE_READ_BYTES} shows its progress on a line `show` makes.
+ * `.tgz` past {@link SHOW_READING_BYTES} shows its progress on a line `show` makes.
  */
 interface Reading {
   signal: AbortSignal;
@@ -295,7 +295,7 @@ async function readLists(
       .replace(/\.csv$/i, '')
       .endsWith(FAILED_CSV_SUFFIX);
   const retry = isRetry ? await retryInput(command.archive) : undefined;
-  // A ZIP past what is read whole (64 MB: most often a part of an export of the whole account) is
+  // A ZIP past what is read whole (16 MB: most often a part of an export of the whole account) is
   // read by random access, only its lists (`zip-file.ts`).
   const large = isZip && info !== undefined && readsByRanges(info.size);
   if (large) checkPartSize(info.size);
@@ -346,12 +346,12 @@ async function readLists(
 }
 
 /**
- * A `.tgz` (or `.tar`) read through, stopped by `reading.signal`; past {@link WHOLE_READ_BYTES}
+ * A `.tgz` (or `.tar`) read through, stopped by `reading.signal`; past {@link SHOW_READING_BYTES}
  * (seconds of reading, minutes for a part of tens of GB) its progress is shown.
  */
 async function readTar(file: string, kind: TarKind, size: number, reading: Reading) {
   const line =
-    size > WHOLE_READ_BYTES ? reading.show(formatReading(path.basename(file))) : undefined;
+    size > SHOW_READING_BYTES ? reading.show(formatReading(path.basename(file))) : undefined;
   try {
     return await readTarLists(file, kind, {
       signal: reading.signal,

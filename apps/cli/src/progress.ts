@@ -21,6 +21,12 @@ export function formatDuration(ms: number): string {
   return rest ? `${hours} h ${rest} min` : `${hours} h`;
 }
 
+/**
+ * A `.tgz` past this shows its progress while it is read through: about a tenth of a second of
+ * reading and more (a tar has no directory: a part of tens of GB takes minutes).
+ */
+export const SHOW_READING_BYTES = 64 * 1024 * 1024;
+
 /** A rate with about three significant digits: `0.42`, `14.1`, `212`. */
 function formatRate(perSecond: number): string {
   if (perSecond >= 100) return String(Math.round(perSecond));

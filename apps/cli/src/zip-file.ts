@@ -1,5 +1,5 @@
 /**
- * A Takeout ZIP too large to read whole (past the converter's `WHOLE_READ_BYTES`, 64 MB): most often
+ * A Takeout ZIP too large to read whole (past the converter's `WHOLE_READ_BYTES`, 16 MB): most often
  * a part of an export of the whole account. The converter's `readLargeZip` reads it by random access
  * (its directory from its end, then only what the list rules read: the start of a few files, the
  * lists and starred places as compressed); here its ranges are read from the file.

@@ -7,7 +7,6 @@ import { generateTakeout, startFakeGoogle, type FakeGoogle } from '@placeport/te
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { WHOLE_READ_BYTES } from '@placeport/converter/internal';
 import { unzipSync } from 'fflate';
 import { packTar } from 'modern-tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import {
   formatDuration,
   formatProgress,
   formatReading,
+  SHOW_READING_BYTES,
   LOG_INTERVAL_MS,
   RATE_WINDOW_MS,
   REDRAW_INTERVAL_MS,
@@ -248,15 +248,15 @@ describe('runCli progress', () => {
     expect(out.stdout.join('\n')).not.toContain('Looking up places:');
   });
 
-  /** A `.tgz` of the list past {@link WHOLE_READ_BYTES}: a video stored beside it, gzip level 0. */
+  /** A `.tgz` of the list past {@link SHOW_READING_BYTES}: a video stored beside it, gzip level 0. */
   async function largeTgz(): Promise<{ file: string; size: number }> {
     const entries = Object.entries(unzipSync(takeout.zip)).map(([name, body]) => ({
       header: { name, size: body.length },
       body,
     }));
     entries.unshift({
-      header: { name: 'Takeout/YouTube/videos/clip.mp4', size: WHOLE_READ_BYTES },
-      body: new Uint8Array(WHOLE_READ_BYTES),
+      header: { name: 'Takeout/YouTube/videos/clip.mp4', size: SHOW_READING_BYTES },
+      body: new Uint8Array(SHOW_READING_BYTES),
     });
     const tgz = gzipSync(await packTar(entries), { level: 0 });
     const file = path.join(dir, 'takeout-20261127T110000Z-001.tgz');
@@ -266,7 +266,7 @@ describe('runCli progress', () => {
 
   it('shows a .tgz past 64 MB read through, then the lookups; Ctrl-C while reading writes nothing', async () => {
     const { file, size } = await largeTgz();
-    expect(size).toBeGreaterThan(WHOLE_READ_BYTES);
+    expect(size).toBeGreaterThan(SHOW_READING_BYTES);
     const megabytes = Math.round(size / 1024 ** 2);
     const { out, io } = capture(false);
     const args = ['convert', file, '--out', path.join(dir, 'tgz'), '--no-cache'];

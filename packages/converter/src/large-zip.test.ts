@@ -244,8 +244,8 @@ describe('an archive read by ranges is answered as the ZIP read whole', () => {
 });
 
 describe('which archives are read by ranges', () => {
-  it('past 64 MB, or past what the limits let be read whole when that is less', () => {
-    expect(WHOLE_READ_BYTES).toBe(64 * 1024 * 1024);
+  it('past 16 MB, or past what the limits let be read whole when that is less', () => {
+    expect(WHOLE_READ_BYTES).toBe(16 * 1024 * 1024);
     expect(readsByRanges(WHOLE_READ_BYTES)).toBe(false);
     expect(readsByRanges(WHOLE_READ_BYTES + 1)).toBe(true);
     expect(readsByRanges(1_000, { maxArchiveBytes: 1_000 })).toBe(false);

@@ -121,7 +121,7 @@ describe('converter worker API', () => {
     expect(atLimitRead).toHaveBeenCalled();
   });
 
-  it('reads an export past 64 MB by its slices with the default limits (a phone never holds it whole)', async () => {
+  it('reads an export past 16 MB by its slices with the default limits (a phone never holds it whole)', async () => {
     const api = createConverterWorkerApi({ logger: quiet });
     // An export of the whole account without photos' worth of other products, as one ZIP.
     const files: Record<string, Uint8Array> = {

@@ -57,7 +57,7 @@ function mapFile({ data, ...part }: OutputPart): MapOutputFile {
 /**
  * Reads the archive, and gives what inspects it once this run is known to be still the latest. A
  * `File` is measured before it is read:
- * one past what is read whole (`WHOLE_READ_BYTES`, 64 MB: most often a part of an export of the
+ * one past what is read whole (`WHOLE_READ_BYTES`, 16 MB: most often a part of an export of the
  * whole account, 2 GB by default, which cannot even be read into one buffer) is read by random
  * access from its slices, its directory and only its lists ({@link readLargeZip}), and one past
  * {@link checkPartSize} is refused at once. A file the browser cannot read (moved, deleted, a
