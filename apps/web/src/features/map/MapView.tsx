@@ -29,6 +29,12 @@ type Loaded =
 /** The width drawn at when the frame cannot be measured (a test's DOM has no layout). */
 const FALLBACK_WIDTH = 640;
 
+/**
+ * Pixels above a dot a name needs to show above it: two lines of the tooltip and its gap. A dot
+ * nearer the top has its name below it, not cut off by the frame.
+ */
+const TOOLTIP_ROOM = 72;
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : '';
 }
@@ -205,7 +211,7 @@ function PlaceMap({ data }: { data: MapPoints }) {
             <>
               <span className="map-marker" style={{ left: at[0], top: at[1] }} aria-hidden />
               <div
-                className={`map-tooltip is-${side}${at[1] < 40 ? ' is-below' : ''}`}
+                className={`map-tooltip is-${side}${at[1] < TOOLTIP_ROOM ? ' is-below' : ''}`}
                 role="tooltip"
                 dir="auto"
                 style={{ left: at[0], top: at[1] }}

@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { AppState } from '../../state/types';
+import type { AppState, Progress as ProgressState } from '../../state/types';
 import { fakeConverter, mount, PROGRESS, STATES } from '../../test/fixtures';
 import { lineMatching, linesOf } from '../../test/reads';
-import { ProcessingCard } from './ProcessingCard';
+import { listLine, ProcessingCard } from './ProcessingCard';
 
 const STEPS = [
   'Validating CSV file structure',
@@ -42,7 +42,22 @@ describe('ProcessingCard', () => {
     const bar = screen.getByRole('progressbar', { name: 'Conversion progress' });
     expect(bar.getAttribute('aria-valuenow')).toBe('40');
     expect(lineMatching(/%$/)).toBe('40%');
-    expect(lineMatching(/^List /)).toBe('List 1 of 1: Want to go.csv');
+    expect(lineMatching(/^List /)).toBe('List 1 of 1: Want to go');
+  });
+
+  it('names the list without its extension, and says all lists while their places are looked up together', () => {
+    const at = (progress: Partial<ProgressState>) => listLine({ ...PROGRESS, ...progress });
+    expect(at({ fileIndex: 5, fileCount: 6, fileName: 'Saved Places.json' })).toBe(
+      'List 6 of 6: Saved Places',
+    );
+    expect(at({ fileCount: 6, lookups: { done: 0, total: 100 } })).toBe(
+      'All 6 lists: their places are looked up together',
+    );
+    // Once the lookups are answered, and for one list, the list at hand.
+    expect(at({ fileIndex: 1, fileCount: 6, lookups: { done: 100, total: 100 } })).toBe(
+      'List 2 of 6: Want to go',
+    );
+    expect(at({ fileCount: 1, lookups: { done: 3, total: 100 } })).toBe('List 1 of 1: Want to go');
   });
 
   it('does not show a stale item once past extracting', () => {

@@ -25,6 +25,20 @@ export function lookupLine(progress: ProgressState): string {
     : `${count} · ${formatSecondsLeft(progress.secondsLeft)}`;
 }
 
+/**
+ * Which list the run is at: `List 2 of 6: Want to go`, named as everywhere else (without `.csv` or
+ * `.json`). While the places of several lists are looked up (in shared batches, counted together
+ * under the step), no one list is being worked on: the line says they all are.
+ */
+export function listLine(progress: ProgressState): string {
+  const { fileCount, fileIndex, fileName, lookups } = progress;
+  if (lookups && lookups.done < lookups.total && fileCount > 1) {
+    return `All ${fileCount} lists: their places are looked up together`;
+  }
+  const name = fileName.replace(/\.(?:csv|json)$/i, '');
+  return `List ${Math.min(fileIndex + 1, fileCount)} of ${fileCount}: ${name}`;
+}
+
 /** Shown while the conversion runs (validating, extracting, converting, preparing). */
 export function ProcessingCard() {
   const state = useApp((store) => store.state);
@@ -68,11 +82,7 @@ function ProcessingView({
       <h2 id="processing-title" ref={heading} tabIndex={-1}>
         Converting your places
       </h2>
-      {progress.fileCount > 0 && (
-        <p className="processing-file">
-          {`List ${Math.min(progress.fileIndex + 1, progress.fileCount)} of ${progress.fileCount}: ${progress.fileName}`}
-        </p>
-      )}
+      {progress.fileCount > 0 && <p className="processing-file">{listLine(progress)}</p>}
       <ol className="processing-steps">
         {PROCESSING_STEPS.map((step, index) => {
           const phase = index < current ? 'done' : index === current ? 'current' : 'pending';

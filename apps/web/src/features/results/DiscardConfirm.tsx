@@ -29,8 +29,10 @@ function fileNames(names: readonly string[]): string {
 export function discardText(state: Complete, action: 'remove' | 'leave'): string {
   const names = undownloadedMaps(state).map((file) => file.fileName);
   const again = wasPaid(state) ? 'converting (and paying) again' : 'converting again';
-  const verb = names.length === 1 ? 'has' : 'have';
-  return `${fileNames(names)} ${verb} not been downloaded. Files are not stored anywhere: once you ${action === 'remove' ? 'remove them' : 'leave these results'}, getting them again means ${again}. Use "Download all" to keep them all in one ZIP.`;
+  if (names.length === 1) {
+    return `${names[0]} has not been downloaded. Files are not stored anywhere: once you ${action === 'remove' ? 'remove it' : 'leave these results'}, getting it again means ${again}. Download it first to keep it.`;
+  }
+  return `${fileNames(names)} have not been downloaded. Files are not stored anywhere: once you ${action === 'remove' ? 'remove them' : 'leave these results'}, getting them again means ${again}. Use "Download all" to keep them all in one ZIP.`;
 }
 
 /**

@@ -593,7 +593,7 @@ describe('ResultsCard', () => {
       const dialog = await screen.findByRole('alertdialog');
       expect(linesOf(dialog)).toEqual([
         'Remove files not downloaded?',
-        'Want to go.kml has not been downloaded. Files are not stored anywhere: once you remove them, getting them again means converting (and paying) again. Use "Download all" to keep them all in one ZIP.',
+        'Want to go.kml has not been downloaded. Files are not stored anywhere: once you remove it, getting it again means converting (and paying) again. Download it first to keep it.',
         'Keep my files',
         'Remove files',
       ]);
@@ -652,7 +652,7 @@ describe('ResultsCard', () => {
         });
         const text = (await screen.findByRole('alertdialog')).textContent ?? '';
         expect(text).toContain(
-          'Want to go.kml has not been downloaded. Files are not stored anywhere: once you leave these results, getting them again means converting again.',
+          'Want to go.kml has not been downloaded. Files are not stored anywhere: once you leave these results, getting it again means converting again.',
         );
         expect(text).not.toMatch(/pay/);
         view.unmount();
