@@ -124,4 +124,4 @@ test('100 lists on a server that cannot reach Google: Cancel keeps every list an
 
 /** The advice the results give for places whose lookup failed (apps/web's REASON_ADVICE). */
 const REASON_ADVICE_UNAVAILABLE =
-  'Try them again with "Retry failed places", now or in a few minutes.';
+  '"Retry failed places" looks them up again, now or in a few minutes.';

@@ -12,7 +12,7 @@ import type { UnplacedReason } from '../../worker/types';
  */
 export const REASON_ADVICE: Readonly<Record<UnplacedReason, string>> = {
   throttled: 'Google refused the lookups for now. Try them again later with "Retry failed places".',
-  unavailable: 'Try them again with "Retry failed places", now or in a few minutes.',
+  unavailable: '"Retry failed places" looks them up again, now or in a few minutes.',
   limit:
     'The lookups allowed for this payment were used up. "Retry failed places" starts a new run for just these places.',
   interrupted:

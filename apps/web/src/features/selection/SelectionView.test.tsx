@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../state/types';
 import {
   listSummary,
@@ -91,6 +91,34 @@ describe('each row says what the list holds', () => {
       name: 'Want to go',
       description: '40 places · 5 KB 3 with coordinates · 37 need a lookup',
     });
+  });
+});
+
+describe('a dialog opened with the chosen lists below its fold (a retry at 390 px)', () => {
+  it('shows the first chosen list, once, as it opens', () => {
+    // A layout: rows 50 px high one under the other, in a list 100 px high.
+    const rowTop = (row: Element) => [...row.parentElement!.children].indexOf(row) * 50;
+    const rect = vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (
+      this: Element,
+    ) {
+      const top = this.tagName === 'LI' ? rowTop(this) : 0;
+      return { top, height: 50, bottom: top + 50 } as DOMRect;
+    });
+    const height = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(100);
+    try {
+      const last = MANY_LISTS.at(-1)!;
+      open(MANY_LISTS, [MANY_LISTS.at(-2)!.path, last.path]);
+      const picker = screen.getByRole('list', { name: 'Saved place lists' });
+      expect(picker.scrollTop).toBe((MANY_LISTS.length - 2) * 50);
+    } finally {
+      rect.mockRestore();
+      height.mockRestore();
+    }
+  });
+
+  it('leaves the list where it is when the first chosen list shows', () => {
+    open(MANY_LISTS, [MANY_LISTS[0]!.path]);
+    expect(screen.getByRole('list', { name: 'Saved place lists' }).scrollTop).toBe(0);
   });
 });
 

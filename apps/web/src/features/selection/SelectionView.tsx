@@ -1,5 +1,5 @@
 import { Dialog } from 'radix-ui';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useEffects, useSend } from '../../app/context';
 import { selectedRows } from '../../state/machine';
 import type { Archive } from '../../state/types';
@@ -31,6 +31,18 @@ export function SelectionView({ archive, error }: SelectionViewProps) {
   const rows = archive.lists
     .map((list, index) => ({ list, id: `${idPrefix}list-${index}` }))
     .filter(({ list }) => !filterable || matchesFilter(list, query));
+  const picker = useRef<HTMLUListElement>(null);
+  // Once, as the dialog opens: the first chosen list shown (a retry's lists come after the lists
+  // converted, below the fold of a phone's dialog, where "3 of 8 lists selected" sat over none).
+  useEffect(() => {
+    const list = picker.current;
+    const first = list?.querySelector('[data-state="checked"]')?.closest('li');
+    if (!list || !first) return;
+    const top = first.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    if (top < 0 || top + first.getBoundingClientRect().height > list.clientHeight) {
+      list.scrollTop += top;
+    }
+  }, []);
 
   return (
     <>
@@ -59,7 +71,7 @@ export function SelectionView({ archive, error }: SelectionViewProps) {
           total={archive.lists.length}
         />
       )}
-      <ul className="list-picker" aria-label="Saved place lists">
+      <ul ref={picker} className="list-picker" aria-label="Saved place lists">
         {rows.map(({ list, id }) => (
           <ListRow
             key={list.path}
