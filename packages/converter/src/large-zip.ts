@@ -223,21 +223,9 @@ export class Repack {
     const data = new Map<ZipEntry, Uint8Array>();
     for (const [name, bytes] of this.kept) {
       const { length } = bytes;
-      data.set(
-        { name, compression: 0, size: length, originalSize: length, localOffset: 0, crc: 0 },
-        bytes,
-      );
+      data.set({ name, compression: 0, size: length, originalSize: length, localOffset: 0 }, bytes);
     }
-    const bytesOf = (entry: ZipEntry) => {
-      const bytes = data.get(entry);
-      if (bytes === undefined) throw new NotRead(`${entry.name} was not kept`);
-      return bytes;
-    };
-    return {
-      entries: [...data.keys()],
-      data: bytesOf,
-      head: (entry, length) => bytesOf(entry).subarray(0, length),
-    };
+    return contentsOf([...data.keys()], data, data);
   }
 
   private tooLarge(): ConverterError {
@@ -316,11 +304,7 @@ export async function readLargeZip(
   const entries = await directoryOf(source, limits.maxEntries);
   const heads = new Map<ZipEntry, Uint8Array | Error>();
   const data = new Map<ZipEntry, Uint8Array | Error>();
-  const contents: ZipContents = {
-    entries,
-    data: (entry) => readOf(data, entry),
-    head: (entry, length) => readOf(heads, entry).subarray(0, length),
-  };
+  const contents = contentsOf(entries, data, heads);
   const isListCsv = (entry: ZipEntry) =>
     isCsvPath(entry.name) && entryInterest(entry.name) === 'whole';
   const sniffCsvs = !entries.some((entry) => isListCsv(entry) && isInSavedFolder(entry.name));
@@ -356,12 +340,26 @@ export async function readLargeZip(
   return contents;
 }
 
-/** What was read of an entry; its error when it could not be; {@link NotRead} when it was not. */
-function readOf(read: ReadonlyMap<ZipEntry, Uint8Array | Error>, entry: ZipEntry): Uint8Array {
-  const found = read.get(entry);
-  if (found === undefined) throw new NotRead(`${entry.name} was not read`);
-  if (found instanceof Error) throw found;
-  return found;
+/**
+ * `entries` as {@link ZipContents} over what was read of them: each one's data as stored, and the
+ * start it unpacks to (`heads`), or the error reading it gave; {@link NotRead} for what was not.
+ */
+function contentsOf(
+  entries: readonly ZipEntry[],
+  data: ReadonlyMap<ZipEntry, Uint8Array | Error>,
+  heads: ReadonlyMap<ZipEntry, Uint8Array | Error>,
+): ZipContents {
+  const readOf = (read: typeof data, entry: ZipEntry) => {
+    const found = read.get(entry);
+    if (found === undefined) throw new NotRead(`${entry.name} was not read`);
+    if (found instanceof Error) throw found;
+    return found;
+  };
+  return {
+    entries,
+    data: (entry) => readOf(data, entry),
+    head: (entry, length) => readOf(heads, entry).subarray(0, length),
+  };
 }
 
 /** A read's bytes, or the error it failed with; a ConverterError (the file unreadable) is thrown. */

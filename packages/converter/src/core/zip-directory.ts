@@ -17,8 +17,6 @@ export interface ZipEntry {
   originalSize: number;
   /** Offset of the entry's local header. */
   localOffset: number;
-  /** CRC-32 of the unpacked bytes, as the directory declares it. */
-  crc: number;
 }
 
 /**
@@ -165,7 +163,6 @@ export function readZipDirectory(d: Uint8Array, base = 0): ZipEntry[] {
         (u16(d, at + 8) & 0x800) !== 0,
       ),
       compression: u16(d, at + 10),
-      crc: u32(d, at + 16),
       size,
       originalSize,
       localOffset,
