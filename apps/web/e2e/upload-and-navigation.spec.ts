@@ -114,7 +114,11 @@ for (const { what, file, heading, message, refusal, nextStep, shot } of uploadEr
     await expect(page.getByText('Drop your ZIP file here')).toBeVisible();
     await expect(page.getByText(file.name, { exact: true })).toHaveCount(0);
     await expect(selectionDialog(page)).toHaveCount(0);
-    if (refusal) await expect(page.getByText(refusal)).toBeVisible();
+    if (refusal) {
+      // Which file and why is said once, in the panel under the seed's message.
+      await expect(alert.getByText(refusal, { exact: true })).toBeVisible();
+      await expect(page.getByText(/was not accepted/)).toHaveCount(1);
+    }
     if (nextStep) {
       await expect(alert.getByText(nextStep, { exact: true })).toBeVisible();
       await snap(page, shot!, false);

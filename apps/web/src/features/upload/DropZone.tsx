@@ -1,4 +1,4 @@
-import { type DragEvent, type Ref, useEffect, useState } from 'react';
+import { type DragEvent, type Ref, useState } from 'react';
 import { UploadIcon } from '../../components/Icons';
 
 /**
@@ -26,12 +26,23 @@ export function refusalReason(fileName: string, isFolder = false): string {
   return 'it is not a .zip file.';
 }
 
+/**
+ * The sentence naming a refused file and why, shown in the error panel under the seed's message
+ * (one red panel, not a second red line in the drop zone).
+ */
+export function refusalSentence(fileName: string, isFolder = false): string {
+  return `“${fileName}” was not accepted: ${refusalReason(fileName, isFolder)}`;
+}
+
 interface DropZoneProps {
-  onFile: (file: File) => void;
+  /** A file chosen by dropping it; `isFolder` when the drop's entry says it was a folder. */
+  onFile: (file: File, isFolder: boolean) => void;
   /** Opens the file picker (the card's {@link ZipFileInput}). */
   onBrowse: () => void;
-  /** The last refused file, named so the visitor sees which one and why. */
-  refusedFileName: string | null;
+  /** A drop held several files (none is taken): how many. */
+  onSeveral: (count: number) => void;
+  /** How many files the last drop held, when it held several and nothing was chosen since; or 0. */
+  several: number;
   /** The Choose File button, for the card to give it the focus. */
   chooseRef?: Ref<HTMLButtonElement>;
 }
@@ -40,39 +51,26 @@ interface DropZoneProps {
  * The empty upload zone: drop a file, or click anywhere (or the Choose File button, which is
  * the keyboard's way in) to open the picker.
  */
-export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZoneProps) {
+export function DropZone({ onFile, onSeveral, onBrowse, several, chooseRef }: DropZoneProps) {
   const [dragging, setDragging] = useState(false);
-  /** How many files the last drop held, when it held more than one (none of them is taken). */
-  const [dropped, setDropped] = useState(0);
-  /** The name of the folder the last drop held (the picker chooses files only), if it was one. */
-  const [folder, setFolder] = useState<string | null>(null);
-  // A file refused since (chosen with the picker) is what the zone is about now.
-  useEffect(() => setDropped(0), [refusedFileName]);
-  /** Opens the picker: the drop's sentence is about a choice no longer being made. */
-  const browse = () => {
-    setDropped(0);
-    setFolder(null);
-    onBrowse();
-  };
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
     event.preventDefault();
     setDragging(false);
     const { files } = event.dataTransfer;
     // Taking the first of several would silently leave the others out (a Takeout export in parts).
-    setDropped(files.length > 1 ? files.length : 0);
+    if (files.length > 1) return onSeveral(files.length);
     // A folder comes as a File named after it; only its entry says it is a folder.
     const entry = event.dataTransfer.items?.[0]?.webkitGetAsEntry?.();
-    setFolder(files.length === 1 && entry?.isDirectory ? (files[0]?.name ?? null) : null);
     const file = files[0];
-    if (file && files.length === 1) onFile(file);
+    if (file) onFile(file, entry?.isDirectory === true);
   }
 
   return (
     <div
       className={`dropzone${dragging ? ' is-dragging' : ''}`}
       data-testid="dropzone"
-      onClick={browse}
+      onClick={onBrowse}
       onDragOver={(event) => {
         event.preventDefault();
         setDragging(true);
@@ -90,22 +88,16 @@ export function DropZone({ onFile, onBrowse, refusedFileName, chooseRef }: DropZ
         className="button primary"
         onClick={(event) => {
           event.stopPropagation();
-          browse();
+          onBrowse();
         }}
       >
         Choose File
       </button>
       <p className="dropzone-accept">Accepts .zip files only (your Google Takeout archive)</p>
-      {dropped > 1 && (
+      {several > 1 && (
         <p className="dropzone-refused" role="alert">
-          You dropped {dropped} files: drop one ZIP file at a time. A Takeout export in several
+          You dropped {several} files: drop one ZIP file at a time. A Takeout export in several
           parts is several ZIP files; convert each on its own.
-        </p>
-      )}
-      {dropped === 0 && refusedFileName !== null && (
-        <p className="dropzone-refused">
-          “{refusedFileName}” was not accepted:{' '}
-          {refusalReason(refusedFileName, refusedFileName === folder)}
         </p>
       )}
     </div>

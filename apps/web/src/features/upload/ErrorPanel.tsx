@@ -7,6 +7,8 @@ interface ErrorPanelProps {
   message: string;
   /** The archive held no list and is this part of an export in several: the lists are in another. */
   part?: number | undefined;
+  /** Which file was refused and why ({@link refusalSentence}), under the seed's message. */
+  refusal?: string | undefined;
   /**
    * Given when the file was not taken (the drop zone is back): the panel then offers "Choose
    * another file", which opens the file picker again, so the way on is where the reader is.
@@ -16,16 +18,18 @@ interface ErrorPanelProps {
 
 /**
  * The panel under the drop zone, headed by the seed's rule (Payment Issue / Invalid File / Error),
- * with the next step when the message leaves it out.
+ * with which file was refused and why, or the next step when the message leaves it out.
  */
-export function ErrorPanel({ message, part, onChooseAnother }: ErrorPanelProps) {
-  // What to do next: which part holds the lists, or for the one message that does not say it.
+export function ErrorPanel({ message, part, refusal, onChooseAnother }: ErrorPanelProps) {
+  // What to do next: why this file was refused, which part holds the lists, or for the one message
+  // that does not say it.
   const nextStep =
-    part !== undefined
+    refusal ??
+    (part !== undefined
       ? anotherPartSentence(part, 'choose')
       : message === MESSAGES.noCsv
         ? MESSAGES.noCsvNextStep
-        : undefined;
+        : undefined);
   return (
     <div className="error-panel" role="alert">
       <AlertIcon className="error-icon" />

@@ -34,11 +34,15 @@ describe('UploadCard', () => {
     await userEvent.upload(fileInput(), new File(['a,b'], 'Want to go.csv'), {
       applyAccept: false,
     });
+    // One panel: the seed's message, then which file and why (no second red line in the zone).
     const alert = await screen.findByRole('alert');
-    expect(linesOf(alert)).toEqual(['Invalid File', MESSAGES.notAZip, 'Choose another file']);
-    expect(screen.getByText(/was not accepted/).textContent).toBe(
+    expect(linesOf(alert)).toEqual([
+      'Invalid File',
+      MESSAGES.notAZip,
       '“Want to go.csv” was not accepted: it is one file from your Takeout export. Choose the .zip file you downloaded from Google Takeout: it holds all your lists.',
-    );
+      'Choose another file',
+    ]);
+    expect(within(screen.getByTestId('dropzone')).queryByText(/was not accepted/)).toBeNull();
     expect(converter.calls).toEqual([]);
   });
 
@@ -59,10 +63,11 @@ describe('UploadCard', () => {
     expect(await refused('takeout.TAR.GZ')).toBe(`“takeout.TAR.GZ” was not accepted: ${tgz}`);
     expect(await refused('Saved Places.json')).toMatch(/: it is one file from your Takeout export/);
     expect(await refused('map.kml')).toBe('“map.kml” was not accepted: it is not a .zip file.');
-    // The seed's message stays the panel's, whatever the file.
+    // The seed's message stays the panel's, whatever the file; the last file's sentence follows it.
     expect(linesOf(screen.getByRole('alert'))).toEqual([
       'Invalid File',
       MESSAGES.notAZip,
+      '“map.kml” was not accepted: it is not a .zip file.',
       'Choose another file',
     ]);
     expect(converter.calls).toEqual([]);
@@ -123,9 +128,12 @@ describe('UploadCard', () => {
     expect(screen.getByText(/was not accepted/).textContent).toMatch(
       /^“Want to go\.csv” was not accepted: it is one file from your Takeout export\./,
     );
-    // Choose File clears it too.
+    // Several dropped again: that is the one message then, not beside the earlier refusal.
     fireEvent.drop(screen.getByTestId('dropzone'), { dataTransfer: { files: [part(1), part(2)] } });
-    expect(screen.getByText(/You dropped/)).toBeTruthy();
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      expect.stringMatching(/^You dropped 2 files/),
+    ]);
+    // Choose File clears it too.
     await userEvent.click(screen.getByRole('button', { name: 'Choose File' }));
     expect(screen.queryByText(/You dropped/)).toBeNull();
     // One file then is taken.

@@ -1,9 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useApp, useEffects, useSend } from '../../app/context';
 import { archiveListCount, canRemove } from '../../state/machine';
 import { GUIDE_ID } from '../guide/HowToUse';
 import { useGuideFirst } from '../guide/layout';
-import { DropZone } from './DropZone';
+import { DropZone, refusalSentence } from './DropZone';
 import { ErrorPanel } from './ErrorPanel';
 import { FileSummary } from './FileSummary';
 import { ZipFileInput } from './ZipFileInput';
@@ -34,8 +34,22 @@ export function UploadCard() {
     state.status === 'empty' || state.status === 'loaded' || state.status === 'selecting'
       ? state.error
       : null;
-  const chooseFile = (file: File) => void effects.chooseFile(file);
-  const openPicker = () => picker.current?.click();
+  /** The file last given, when a drop said it was a folder (the picker chooses files only). */
+  const [folder, setFolder] = useState<File | null>(null);
+  /**
+   * How many files the last drop held when it held several, none taken; 0 once a file is chosen
+   * or the picker opened. While it is said, an earlier refusal's panel is not (one red message).
+   */
+  const [several, setSeveral] = useState(0);
+  const chooseFile = (file: File, isFolder = false) => {
+    setSeveral(0);
+    setFolder(isFolder ? file : null);
+    void effects.chooseFile(file);
+  };
+  const openPicker = () => {
+    setSeveral(0);
+    picker.current?.click();
+  };
 
   return (
     <section className="card" aria-labelledby="upload-title">
@@ -45,7 +59,8 @@ export function UploadCard() {
           <DropZone
             onFile={chooseFile}
             onBrowse={openPicker}
-            refusedFileName={state.refusedFileName}
+            onSeveral={setSeveral}
+            several={several}
             chooseRef={chooseButton}
           />
           <ZipFileInput ref={picker} onFile={chooseFile} />
@@ -61,10 +76,22 @@ export function UploadCard() {
             : {})}
         />
       )}
-      {error !== null && (
+      {error !== null && several === 0 && (
         <ErrorPanel
           message={error}
-          {...(state.status === 'empty' ? { part: state.part, onChooseAnother: openPicker } : {})}
+          {...(state.status === 'empty'
+            ? {
+                part: state.part,
+                refusal:
+                  state.refusedFileName === null
+                    ? undefined
+                    : refusalSentence(
+                        state.refusedFileName,
+                        state.refusedFileName === folder?.name,
+                      ),
+                onChooseAnother: openPicker,
+              }
+            : {})}
         />
       )}
       {state.status === 'empty' && !guideFirst && (
