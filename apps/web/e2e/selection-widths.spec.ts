@@ -95,7 +95,8 @@ for (const width of WIDTHS) {
         .getByRole('listitem')
         .filter({ has: page.getByRole('checkbox', { name: FAVORITES, exact: true }) });
       await expect(favorites.locator('.list-sources')).toHaveText(
-        /^\d+ with coordinates · \d+ needs? a lookup · \d+ without a usable link$/,
+        // The space before each dot is a no-break space: the facts wrap after it, between parts.
+        /^\d+ with coordinates\u00a0· \d+ needs? a lookup\u00a0· \d+ without a usable link$/,
       );
       for (const name of LONG_NAMES) {
         await expect(dialog.getByRole('checkbox', { name, exact: true })).toBeAttached();

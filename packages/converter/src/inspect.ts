@@ -13,6 +13,12 @@ import type { ListKind, ListSummary, ParsedPlace } from './core/types.js';
 
 const utf8 = new TextDecoder();
 
+/** Where a list's places get their coordinates, as {@link ListSummary} counts them. */
+type SourceCounts = Pick<ListSummary, 'withCoordinates' | 'needsLookup' | 'withoutLocation'>;
+
+/** The counts of a list that cannot be converted. */
+const NO_SOURCES: SourceCounts = { withCoordinates: 0, needsLookup: 0, withoutLocation: 0 };
+
 /**
  * A list ready to convert: what inspection says of it, and its places as read (or why they cannot
  * be), so a list is parsed once however often it is converted.
@@ -55,19 +61,19 @@ function isEmptyList(parsed: ParsedCsv | ConverterError): boolean {
 /**
  * What each place of a list needs ({@link placeNeed}), in order, and the counts inspection shows:
  * how many are placed without a lookup (coordinates in the file or the link) and how many need a
- * lookup (a link without coordinates that the resolver accepts). The rest (no link, or a link the
- * resolver refuses, `not_allowed`) cannot be placed at all. Every link is read here once: a place
+ * lookup (a link without coordinates that the resolver accepts), and how many Takeout gives no
+ * location for (a search for 0,0). The rest (no link, or a link the resolver refuses,
+ * `not_allowed`) cannot be placed at all. Every link is read here once: a place
  * placed by it gets its coordinates (and no need), and the run plans from `needs` (kept on the
  * parsed list) instead of reading it again.
  */
-export function coordinateSources(places: readonly ParsedPlace[]): {
+export function coordinateSources(places: readonly ParsedPlace[]): SourceCounts & {
   needs: (PlaceNeed | undefined)[];
-  withCoordinates: number;
-  needsLookup: number;
 } {
   const needs = new Array<PlaceNeed | undefined>(places.length);
   let withCoordinates = 0;
   let needsLookup = 0;
+  let withoutLocation = 0;
   for (let i = 0; i < places.length; i += 1) {
     const place = places[i]!;
     const need = placeNeed(place);
@@ -79,18 +85,20 @@ export function coordinateSources(places: readonly ParsedPlace[]): {
     }
     needs[i] = need;
     if (need.kind === 'lookup') needsLookup += 1;
+    // `not_found` before any lookup is Takeout's own "no location" (a search for 0,0).
+    else if (need.reason === 'not_found') withoutLocation += 1;
   }
-  return { needs, withCoordinates, needsLookup };
+  return { needs, withCoordinates, needsLookup, withoutLocation };
 }
 
 /**
  * The counts of {@link coordinateSources} for `parsed`, whose `needs` it sets so the run does not
  * read the links again.
  */
-function countSources(parsed: ParsedCsv): { withCoordinates: number; needsLookup: number } {
-  const { needs, withCoordinates, needsLookup } = coordinateSources(parsed.places);
+function countSources(parsed: ParsedCsv): SourceCounts {
+  const { needs, ...counts } = coordinateSources(parsed.places);
   parsed.needs = needs;
-  return { withCoordinates, needsLookup };
+  return counts;
 }
 
 /**
@@ -134,7 +142,7 @@ export function readArchive(
           : entry.kind === 'csv'
             ? Math.max(0, countNonBlankRows(entry.bytes, counter) - 1)
             : 0,
-        ...(failed ? { withCoordinates: 0, needsLookup: 0 } : countSources(parsed)),
+        ...(failed ? NO_SOURCES : countSources(parsed)),
         ...(failed ? { problem: parsed.message } : {}),
         parsed,
       });

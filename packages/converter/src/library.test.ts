@@ -490,6 +490,41 @@ describe("release: each list's bytes handed back once it is read", () => {
   });
 });
 
+describe("Takeout's links of places without a location (a search for 0,0)", () => {
+  const bytes = zipSync({
+    'Takeout/Saved/Closed.csv': strToU8(
+      [
+        'Title,Note,URL,Comment',
+        'Gone bakery,,"https://www.google.com/maps/search/0,0",',
+        'Gone bar,,"https://www.google.com/maps/search/0.000000,0.000000",',
+        'Pin,,"https://www.google.com/maps/search/41.0086,28.9802",',
+        'Web page,,https://example.com/menu,',
+        'No link,,,',
+        '',
+      ].join('\n'),
+    ),
+  });
+
+  it('are counted apart from links that cannot be used, never sent, and not_found in the run', async () => {
+    const [list] = inspectArchive(bytes).lists;
+    expect(list).toMatchObject({
+      rowCount: 5,
+      withCoordinates: 1,
+      needsLookup: 0,
+      withoutLocation: 2,
+    });
+    const sent: string[] = [];
+    const run = await convertArchive(bytes, {
+      resolveUrls: async (urls) => {
+        sent.push(...urls);
+        return { results: {} };
+      },
+    });
+    expect(sent).toEqual([]);
+    expect(run.lists[0]!.stats.unplaced).toEqual({ not_found: 2, not_allowed: 1, no_link: 1 });
+  });
+});
+
 describe('links the resolver would refuse (product.md, "Needs a lookup")', () => {
   const ftid = '0x14e732fd76f0d90d:0xe5415928d6702b47';
   const real = `https://www.google.com/maps/place/Hagia+Sophia/data=!4m2!3m1!1s${ftid}`;

@@ -109,6 +109,7 @@ describe('retry failed places', () => {
       rowCount: 1,
       withCoordinates: 0,
       needsLookup: 1,
+      withoutLocation: 0,
       size: 10,
     };
     const retried = unplacedOne('retry:Saved/Food.csv', 'unavailable', {

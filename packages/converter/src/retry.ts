@@ -28,7 +28,7 @@ export function retryLists(
       .filter((place) => !place.coordinates && RETRYABLE_AGAIN.has(place.reason as UnplacedReason))
       .map(({ coordinates: _c, reason: _r, ...place }) => ({ ...place }));
     if (places.length === 0) return [];
-    const { needs, withCoordinates, needsLookup } = coordinateSources(places);
+    const { needs, ...counts } = coordinateSources(places);
     const of = result.origin?.of ?? result.path;
     const source = byPath.get(of);
     return [
@@ -40,8 +40,7 @@ export function retryLists(
         origin: { kind: 'retry' as const, of },
         size: 0,
         rowCount: places.length,
-        withCoordinates,
-        needsLookup,
+        ...counts,
         parsed: {
           places,
           needs,

@@ -95,21 +95,33 @@ export function failedPlaces(list: GeneratedList): GeneratedPlace[] {
   return list.places.filter((place) => truthOf(place) === null);
 }
 
-/** Places and converted places over some lists. */
+/**
+ * Places and converted places over some lists; `noLocation`: those whose link is Takeout's "no
+ * location" (a search for 0,0), which are not chargeable either.
+ */
 export function countsOf(lists: readonly GeneratedList[]): {
   total: number;
   chargeable: number;
   converted: number;
+  noLocation: number;
 } {
   let total = 0;
   let chargeable = 0;
   let converted = 0;
+  let noLocation = 0;
   for (const list of lists) {
     total += list.places.length;
     chargeable += list.places.filter(hasUsableLink).length;
     converted += expectedPlacemarks(list).length;
+    noLocation += list.places.filter(isNoLocation).length;
   }
-  return { total, chargeable, converted };
+  return { total, chargeable, converted, noLocation };
+}
+
+/** Whether the place's link is Takeout's "no location" (a search for 0,0): never looked up. */
+function isNoLocation(place: GeneratedPlace): boolean {
+  const need = placeNeed({ coordinates: undefined, url: place.url });
+  return need.kind === 'unplaced' && need.reason === 'not_found';
 }
 
 /**

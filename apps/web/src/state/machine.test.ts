@@ -14,6 +14,7 @@ import {
   INITIAL_STATE,
   isZipFileName,
   selectedPlaces,
+  selectedWithoutLocation,
   transition,
   undownloadedMaps,
 } from './machine';
@@ -353,10 +354,20 @@ describe('selection', () => {
     expect(selectedPlaces({ ...ARCHIVE, selected: LISTS.map((l) => l.path) })).toBe(68);
   });
 
-  it('never counts a place without a usable link (none, or one the resolver refuses)', () => {
-    // 10 rows: 2 carry coordinates, 5 need a lookup, 3 have no link or a look-alike host's.
-    const list = { ...LISTS[0]!, rowCount: 10, withCoordinates: 2, needsLookup: 5 };
-    expect(selectedPlaces({ ...ARCHIVE, lists: [list], selected: [list.path] })).toBe(7);
+  it('never counts a place without a location or a usable link (none, or one the resolver refuses)', () => {
+    // 10 rows: 2 carry coordinates, 5 need a lookup, 1 is Takeout's 0,0, 2 have no link or a
+    // look-alike host's.
+    const list = {
+      ...LISTS[0]!,
+      rowCount: 10,
+      withCoordinates: 2,
+      needsLookup: 5,
+      withoutLocation: 1,
+    };
+    const archive = { ...ARCHIVE, lists: [list], selected: [list.path] };
+    expect(selectedPlaces(archive)).toBe(7);
+    expect(selectedWithoutLocation(archive)).toBe(1);
+    expect(selectedWithoutLocation({ ...archive, selected: [] })).toBe(0);
   });
 
   it('refuses to proceed with nothing chosen, with the seed message', () => {

@@ -54,6 +54,14 @@ export function selectedPlaces(archive: Archive): number {
 }
 
 /**
+ * Places in the chosen lists that Takeout gives no location for (a search for 0,0): never looked
+ * up nor charged, like those without a usable link, but named apart.
+ */
+export function selectedWithoutLocation(archive: Archive): number {
+  return sumChosen(archive, (list) => list.withoutLocation);
+}
+
+/**
  * A list that can be converted: one the worker found no problem with (a list that cannot be read
  * is shown with its reason, never selected and never counted in the price).
  */

@@ -23,6 +23,7 @@ export function listSummary(
     outputName: fields.name,
     withCoordinates: 0,
     needsLookup: fields.rowCount,
+    withoutLocation: 0,
     ...fields,
   };
 }
@@ -82,6 +83,7 @@ export const TRUTH_LISTS: readonly ListSummary[] = [
     size: 600,
     withCoordinates: 1,
     needsLookup: 1,
+    withoutLocation: 1,
   }),
   listSummary({
     path: 'Takeout/Saved/Old export.csv',

@@ -33,6 +33,12 @@ export interface ListSummary {
   withCoordinates: number;
   /** Places whose Google Maps link carries no coordinates: they need a lookup. */
   needsLookup: number;
+  /**
+   * Places Takeout gives no location for (their link is a search for 0,0): nothing is looked up
+   * for them, nor charged, and a run lists them as `not_found`. The rest of `rowCount` (no link,
+   * or a link that is no Google Maps link) cannot be placed either.
+   */
+  withoutLocation: number;
   /** Why the list cannot be converted (the seed's validation message); absent when it can. */
   problem?: string;
   /** Uncompressed size in bytes (0 for a retry list, which is no file of the archive). */

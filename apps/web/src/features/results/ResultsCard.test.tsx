@@ -495,7 +495,7 @@ describe('ResultsCard', () => {
       ]);
       expect(reasonsIn(screen.getByRole('article'))).toEqual([
         '1Google refused the lookup; try again later. Google refused the lookups for now. Try them again later with "Retry failed places".',
-        '2Google has no location for this place. Google shows no location for them (a closed or removed place, or one we could not place for sure). Check them in the failed-places CSV.',
+        '2Google has no location for this place. Either your export holds no location for them (a closed or removed place), or a lookup found none we could trust. Check them in the failed-places CSV.',
       ]);
     });
 

@@ -19,7 +19,7 @@ export const REASON_ADVICE: Readonly<Record<UnplacedReason, string>> = {
     'The conversion was stopped before they were looked up. "Retry failed places" looks them up in a new run.',
   not_looked_up: 'Their links carry no coordinates and were not looked up.',
   not_found:
-    'Google shows no location for them (a closed or removed place, or one we could not place for sure). Check them in the failed-places CSV.',
+    'Either your export holds no location for them (a closed or removed place), or a lookup found none we could trust. Check them in the failed-places CSV.',
   not_allowed:
     'Their links are not Google Maps place links (web pages, shopping links), so there is nothing to look up.',
   no_link: 'These rows have no link at all, so there is nothing to place.',

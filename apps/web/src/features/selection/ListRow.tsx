@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { Checkbox } from 'radix-ui';
 import { AlertIcon, CheckIcon, FolderIcon } from '../../components/Icons';
 import { formatFileSize, formatPlaces, listDisplayName } from '../../lib/format';
@@ -43,7 +44,7 @@ export function ListRow({ list, id, checked, converted, showFolder, onToggle }: 
     starred ? ids.tag : null,
     converted ? ids.done : null,
     ids.meta,
-    sources === null ? null : ids.sources,
+    sources.length === 0 ? null : ids.sources,
   ];
 
   return (
@@ -90,9 +91,15 @@ export function ListRow({ list, id, checked, converted, showFolder, onToggle }: 
             ? formatPlaces(list.rowCount)
             : `${formatPlaces(list.rowCount)} · ${formatFileSize(list.size)}`}
         </span>
-        {sources !== null && (
+        {sources.length > 0 && (
           <span id={ids.sources} className="list-sources">
-            {sources}
+            {sources.map((part, i) => (
+              <Fragment key={part}>
+                {/* The line may break after the separator, never inside a part. */}
+                {i > 0 && <span>{'\u00a0· '}</span>}
+                <span className="list-source">{part}</span>
+              </Fragment>
+            ))}
           </span>
         )}
         {!convertible && (

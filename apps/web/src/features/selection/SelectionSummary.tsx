@@ -1,24 +1,37 @@
 import { chargeCents, isUnderMinimum, PRICE_PER_PLACE_CENTS } from '@placeport/contract';
 import { formatPlaces } from '../../lib/format';
 import { formatUsd } from '../../lib/money';
-import { isConvertible, selectedPlaces, selectedRows } from '../../state/machine';
+import {
+  isConvertible,
+  selectedPlaces,
+  selectedRows,
+  selectedWithoutLocation,
+} from '../../state/machine';
 import type { Archive } from '../../state/types';
 
 /**
  * The counts above the lists: lists chosen, their places, and the most the selection can cost
  * (worded as the payment view words it, free under the minimum card charge), with the note that
  * only converted places are charged. Lists that cannot be converted are never counted, and places
- * without a usable link (none, or one the resolver refuses) are never in the charge. Chosen lists
+ * without a location (Takeout's 0,0) or a usable link (none, or one the resolver refuses) are
+ * never in the charge. Chosen lists
  * converted earlier in this session are pointed out: converting them again is paid again.
  */
 export function SelectionSummary({ archive }: { archive: Archive }) {
   const places = selectedRows(archive);
   const chargeable = selectedPlaces(archive);
   const maxChargeCents = chargeCents(chargeable);
-  const unusable = places - chargeable;
+  const unplaceable = places - chargeable;
+  const withoutLocation = selectedWithoutLocation(archive);
+  const why =
+    withoutLocation === 0
+      ? 'without a usable link'
+      : withoutLocation === unplaceable
+        ? 'without a location'
+        : 'without a location or a usable link';
   const unusableNote =
-    unusable > 0
-      ? ` ${formatPlaces(unusable)} without a usable link ${unusable === 1 ? 'is' : 'are'} never charged.`
+    unplaceable > 0
+      ? ` ${formatPlaces(unplaceable)} ${why} ${unplaceable === 1 ? 'is' : 'are'} never charged.`
       : '';
   const free = chargeable > 0 && isUnderMinimum(maxChargeCents);
   const chosen = new Set(archive.selected);

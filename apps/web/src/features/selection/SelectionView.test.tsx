@@ -40,12 +40,21 @@ describe('each row says what the list holds', () => {
     expect(linesOf(rowOf('Want to go'))).toEqual([
       'Want to go',
       '40 places · 5 KB',
-      '3 with coordinates · 37 need a lookup',
+      // One part a line: the facts wrap between parts, never inside one.
+      '3 with coordinates',
+      '\u00a0· ',
+      '37 need a lookup',
     ]);
     expect(linesOf(rowOf('Day trip'))).toEqual([
       'Day trip',
       '4 places · 600 Bytes',
-      '1 with coordinates · 1 needs a lookup · 2 without a usable link',
+      '1 with coordinates',
+      '\u00a0· ',
+      '1 needs a lookup',
+      '\u00a0· ',
+      '1 without a location',
+      '\u00a0· ',
+      '1 without a usable link',
     ]);
   });
 
@@ -142,10 +151,10 @@ describe('a list that cannot be converted', () => {
     const { store } = open(TRUTH_LISTS);
     expect(lineMatching(/lists selected$/)).toBe('3 of 4 lists selected');
     expect(lineMatching(/in total$/)).toBe('56 places in total');
-    // The 2 places of "Day trip" without a usable link are never in the charge.
+    // The 2 places of "Day trip" without a location (0,0) or a usable link are never in the charge.
     expect(lineMatching(/^Maximum charge/)).toBe('Maximum charge: $5.40');
     expect(lineMatching(/^Only converted places/)).toBe(
-      'Only converted places are charged, at $0.10 each. 2 places without a usable link are never charged.',
+      'Only converted places are charged, at $0.10 each. 2 places without a location or a usable link are never charged.',
     );
     await userEvent.click(screen.getByRole('checkbox', { name: 'Old export' }));
     await userEvent.click(within(rowOf('Old export')).getByText('Old export'));

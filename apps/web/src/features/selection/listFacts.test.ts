@@ -14,28 +14,40 @@ describe('placeSources', () => {
   it.each([
     [
       { rowCount: 40, withCoordinates: 3, needsLookup: 37 },
-      '3 with coordinates · 37 need a lookup',
+      ['3 with coordinates', '37 need a lookup'],
     ],
-    [{ rowCount: 2, withCoordinates: 1, needsLookup: 1 }, '1 with coordinates · 1 needs a lookup'],
-    [{ rowCount: 12, withCoordinates: 12, needsLookup: 0 }, '12 with coordinates'],
-    [{ rowCount: 5, withCoordinates: 0, needsLookup: 5 }, '5 need a lookup'],
-    [{ rowCount: 1, withCoordinates: 0, needsLookup: 1 }, '1 needs a lookup'],
+    [
+      { rowCount: 2, withCoordinates: 1, needsLookup: 1 },
+      ['1 with coordinates', '1 needs a lookup'],
+    ],
+    [{ rowCount: 12, withCoordinates: 12, needsLookup: 0 }, ['12 with coordinates']],
+    [{ rowCount: 5, withCoordinates: 0, needsLookup: 5 }, ['5 need a lookup']],
+    [{ rowCount: 1, withCoordinates: 0, needsLookup: 1 }, ['1 needs a lookup']],
     [
       { rowCount: 4, withCoordinates: 1, needsLookup: 1 },
-      '1 with coordinates · 1 needs a lookup · 2 without a usable link',
+      ['1 with coordinates', '1 needs a lookup', '2 without a usable link'],
     ],
-    [{ rowCount: 3, withCoordinates: 0, needsLookup: 0 }, '3 without a usable link'],
+    [{ rowCount: 3, withCoordinates: 0, needsLookup: 0 }, ['3 without a usable link']],
+    // Takeout's 0,0 links are named as the results name them, apart from unusable links.
+    [
+      { rowCount: 6, withCoordinates: 1, needsLookup: 1, withoutLocation: 3 },
+      ['1 with coordinates', '1 needs a lookup', '3 without a location', '1 without a usable link'],
+    ],
+    [
+      { rowCount: 2, withCoordinates: 0, needsLookup: 0, withoutLocation: 2 },
+      ['2 without a location'],
+    ],
     [
       { rowCount: 2500, withCoordinates: 1200, needsLookup: 1300 },
-      '1,200 with coordinates · 1,300 need a lookup',
+      ['1,200 with coordinates', '1,300 need a lookup'],
     ],
-  ])('%o reads "%s"', (counts, expected) => {
-    expect(placeSources(listSummary({ ...base, ...counts }))).toBe(expected);
+  ])('%o reads %o', (counts, expected) => {
+    expect(placeSources(listSummary({ ...base, ...counts }))).toEqual(expected);
   });
 
   it('says nothing for an empty list or one that cannot be converted', () => {
-    expect(placeSources(listSummary({ ...base, rowCount: 0 }))).toBeNull();
-    expect(placeSources(TRUTH_LISTS.find((list) => list.problem !== undefined)!)).toBeNull();
+    expect(placeSources(listSummary({ ...base, rowCount: 0 }))).toEqual([]);
+    expect(placeSources(TRUTH_LISTS.find((list) => list.problem !== undefined)!)).toEqual([]);
   });
 });
 

@@ -9,21 +9,26 @@ import type { ListSummary } from '../../worker/types';
 export const FILTER_THRESHOLD = 8;
 
 /**
- * Where a list's places get their coordinates: `3 with coordinates · 37 need a lookup`, zero parts
- * left out, and places with no usable link (neither coordinates nor a Google Maps link, so they
- * cannot be placed) told apart. `null` for a list without places or one that cannot be converted.
+ * Where a list's places get their coordinates: `3 with coordinates`, `37 need a lookup`, zero parts
+ * left out; then those that cannot be placed: places Takeout gives no location for (a search for
+ * 0,0; the results list them as "Google has no location for this place") and places with no usable
+ * link (neither coordinates nor a Google Maps link). Empty for a list without places or one that
+ * cannot be converted. The dialog shows them joined by ` · `, wrapping only between parts.
  */
-export function placeSources(list: ListSummary): string | null {
-  if (list.problem !== undefined || list.rowCount === 0) return null;
-  const unusable = Math.max(0, list.rowCount - list.withCoordinates - list.needsLookup);
-  const parts = [
+export function placeSources(list: ListSummary): string[] {
+  if (list.problem !== undefined || list.rowCount === 0) return [];
+  const unusable = Math.max(
+    0,
+    list.rowCount - list.withCoordinates - list.needsLookup - list.withoutLocation,
+  );
+  return [
     list.withCoordinates > 0 ? `${formatCount(list.withCoordinates)} with coordinates` : null,
     list.needsLookup > 0
       ? `${formatCount(list.needsLookup)} ${list.needsLookup === 1 ? 'needs' : 'need'} a lookup`
       : null,
+    list.withoutLocation > 0 ? `${formatCount(list.withoutLocation)} without a location` : null,
     unusable > 0 ? `${formatCount(unusable)} without a usable link` : null,
   ].filter((part) => part !== null);
-  return parts.length > 0 ? parts.join(' · ') : null;
 }
 
 /**
