@@ -6,6 +6,7 @@ import { MemoryStateStore } from '../src/state/index.js';
 import { PAYER_COOKIE, SECURE_PAYER_COOKIE } from '../src/http/payer.js';
 import {
   CookieJars,
+  googleEnv,
   placeLinks,
   settingsFor,
   startStack,
@@ -22,15 +23,6 @@ afterEach(async () => {
 });
 
 const fake = () => stack!.stripe!;
-
-/** Distinct links that already carry their pin: they resolve without any upstream request. */
-function pinned(count: number, from = 0): string[] {
-  return Array.from(
-    { length: count },
-    (_, i) =>
-      `https://www.google.com/maps/place/P${from + i}/data=!3d${((from + i) % 80) + 1}.5!4d${((from + i) % 170) + 1}.25`,
-  );
-}
 
 /** A Stripe-mode intent for `places`, created and authorized by browser `me`. */
 async function authorized(places: number, browser = 'me'): Promise<string> {
@@ -101,7 +93,7 @@ describe('only the payer acts on a payment', () => {
     const claim = { paymentIntentId: id, actualAmount: 0.5, convertedCount: 5, totalCount: 10 };
     for (const [path, body] of [
       ['/api/capture-payment', claim],
-      ['/api/resolve-urls-batch', { urls: pinned(4), paymentIntentId: id }],
+      ['/api/resolve-urls-batch', { urls: placeLinks(4), paymentIntentId: id }],
     ] as const) {
       const refused = await stack.post(path, body, 'stranger');
       expect(refused.status).toBe(404);
@@ -277,7 +269,7 @@ describe("the server's count is the floor of the charge", () => {
     stack = await startStack({ stripe: true });
     const id = await authorized(1_000);
     const resolved = await stack.post('/api/resolve-urls-batch', {
-      urls: pinned(1_000),
+      urls: placeLinks(1_000),
       paymentIntentId: id,
     });
     expect(Object.keys(resolved.body.results as object)).toHaveLength(1_000);
@@ -300,12 +292,35 @@ describe("the server's count is the floor of the charge", () => {
     expect(fake().paymentIntent(id)?.metadata.resolved).toBe('1000');
   });
 
+  it('counts only what it looked up: links that carry their pin are answered, never charged', async () => {
+    stack = await startStack({ stripe: true });
+    const id = await authorized(10);
+    const pinned = Array.from(
+      { length: 10 },
+      (_, i) => `https://www.google.com/maps/place/P${i}/data=!3d${i + 1}.5!4d${i + 1}.25`,
+    );
+    const answered = await stack.post('/api/resolve-urls-batch', {
+      urls: [...pinned, ...placeLinks(2)],
+      paymentIntentId: id,
+    });
+    expect(Object.keys(answered.body.results as object)).toHaveLength(12);
+    const captured = await stack.post('/api/capture-payment', {
+      paymentIntentId: id,
+      actualAmount: 0,
+      convertedCount: 0,
+      totalCount: 10,
+    });
+    // The 2 looked up are the floor: under the $0.50 minimum, so the hold is released.
+    expect(captured.body).toMatchObject({ cancelled: true, amountCaptured: 0 });
+    expect(fake().paymentIntent(id)?.metadata.resolved).toBe('2');
+  });
+
   it('logs a claim below its count once, as news (info), never as a provider refusal', async () => {
     const lines: string[] = [];
     const stream = { write: (line: string) => void lines.push(line) };
     stack = await startStack({ stripe: true, config: { logger: { level: 'info', stream } } });
     const id = await authorized(10);
-    await stack.post('/api/resolve-urls-batch', { urls: pinned(8), paymentIntentId: id });
+    await stack.post('/api/resolve-urls-batch', { urls: placeLinks(8), paymentIntentId: id });
     const claim = { paymentIntentId: id, actualAmount: 0.5, convertedCount: 5, totalCount: 10 };
     for (let i = 0; i < 3; i += 1)
       expect((await stack.post('/api/capture-payment', claim)).status).toBe(200);
@@ -359,7 +374,7 @@ describe("the server's count is the floor of the charge", () => {
   it('charges the claim when it is higher, capped at the authorized count', async () => {
     stack = await startStack({ stripe: true });
     const id = await authorized(20);
-    await stack.post('/api/resolve-urls-batch', { urls: pinned(6), paymentIntentId: id });
+    await stack.post('/api/resolve-urls-batch', { urls: placeLinks(6), paymentIntentId: id });
     const captured = await stack.post('/api/capture-payment', {
       paymentIntentId: id,
       actualAmount: 1.2,
@@ -376,7 +391,7 @@ describe('no hold is left behind: the settlement sweep', () => {
     stack = await startStack({ stripe: true, config: { now: () => now } });
     const used = await authorized(20);
     const unused = await authorized(20);
-    await stack.post('/api/resolve-urls-batch', { urls: pinned(7), paymentIntentId: used });
+    await stack.post('/api/resolve-urls-batch', { urls: placeLinks(7), paymentIntentId: used });
     const early = await stack.app.settlement.sweep();
     expect(early).toMatchObject({ ran: true, waiting: 2, captured: 0, cancelled: 0 });
     now += 31 * 60_000;
@@ -405,7 +420,7 @@ describe('no hold is left behind: the settlement sweep', () => {
     let now = Date.now();
     stack = await startStack({ stripe: true, config: { now: () => now } });
     const id = await authorized(20);
-    await stack.post('/api/resolve-urls-batch', { urls: pinned(4), paymentIntentId: id });
+    await stack.post('/api/resolve-urls-batch', { urls: placeLinks(4), paymentIntentId: id });
     now += 31 * 60_000;
     expect(await stack.app.settlement.sweep()).toMatchObject({ captured: 0, cancelled: 1 });
     expect(fake().paymentIntent(id)?.status).toBe('canceled');
@@ -415,7 +430,7 @@ describe('no hold is left behind: the settlement sweep', () => {
     let now = Date.now();
     stack = await startStack({ stripe: true, config: { now: () => now } });
     const id = await authorized(20);
-    await stack.post('/api/resolve-urls-batch', { urls: pinned(6), paymentIntentId: id });
+    await stack.post('/api/resolve-urls-batch', { urls: placeLinks(6), paymentIntentId: id });
     now += 31 * 60_000;
     // The search and the SDK's two retries fail: nothing is listed, nothing is settled.
     fake().failNext(3, 500, { type: 'api_error', message: 'Stripe is down' });
@@ -429,7 +444,7 @@ describe('no hold is left behind: the settlement sweep', () => {
     let now = Date.now();
     stack = await startStack({ stripe: true, config: { now: () => now } });
     const id = await authorized(20);
-    await stack.post('/api/resolve-urls-batch', { urls: pinned(9), paymentIntentId: id });
+    await stack.post('/api/resolve-urls-batch', { urls: placeLinks(9), paymentIntentId: id });
     const second = await buildApp({
       settings: stack.app.settings,
       state: stack.app.state,
@@ -448,7 +463,7 @@ describe('no hold is left behind: the settlement sweep', () => {
     stack = await startStack({ stripe: true });
     const id = await authorized(20);
     // The page's first batch: the server now knows when the payment was authorized (and used).
-    await stack.post('/api/resolve-urls-batch', { urls: pinned(2), paymentIntentId: id });
+    await stack.post('/api/resolve-urls-batch', { urls: placeLinks(2), paymentIntentId: id });
     // A second instance on the same Stripe account and state, whose clock is 2 minutes ahead.
     const sweeper = await buildApp({
       settings: settingsFor({
@@ -493,9 +508,9 @@ describe('no hold is left behind: the settlement sweep', () => {
 
   it('measures idle time from the first batch after a late authorization, then from the last batch', async () => {
     const { id, advance, sweep } = await authorizedAfterFormLeftOpen();
-    await stack!.post('/api/resolve-urls-batch', { urls: pinned(3), paymentIntentId: id });
+    await stack!.post('/api/resolve-urls-batch', { urls: placeLinks(3), paymentIntentId: id });
     advance(20 * 60_000);
-    await stack!.post('/api/resolve-urls-batch', { urls: pinned(3, 3), paymentIntentId: id });
+    await stack!.post('/api/resolve-urls-batch', { urls: placeLinks(3, 3), paymentIntentId: id });
     advance(29 * 60_000);
     expect(await sweep()).toMatchObject({ waiting: 1, captured: 0 });
     advance(60_000);
@@ -506,8 +521,14 @@ describe('no hold is left behind: the settlement sweep', () => {
   it('settles demo authorizations the same way', async () => {
     let now = Date.now();
     const jars = new CookieJars();
-    const app = await buildApp({ settings: settingsFor(), now: () => now, rateLimits: UNLIMITED });
+    const google = await startFakeGoogle();
+    const app = await buildApp({
+      settings: settingsFor(googleEnv(google)),
+      now: () => now,
+      rateLimits: UNLIMITED,
+    });
     apps.push(app);
+    app.addHook('onClose', () => google.close());
     const send = async (url: string, payload: unknown) => {
       const response = await app.inject({
         method: 'POST',
@@ -521,7 +542,7 @@ describe('no hold is left behind: the settlement sweep', () => {
     };
     const { paymentIntentId } = await send('/api/create-payment-intent', { amount: 2 });
     await send('/api/demo/authorize', { paymentIntentId });
-    await send('/api/resolve-urls-batch', { urls: pinned(8), paymentIntentId });
+    await send('/api/resolve-urls-batch', { urls: placeLinks(8), paymentIntentId });
     now += 31 * 60_000;
     expect(await app.settlement.sweep()).toMatchObject({ captured: 1 });
     expect(await app.payments.retrieve(paymentIntentId, () => {})).toMatchObject({

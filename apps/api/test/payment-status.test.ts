@@ -4,7 +4,7 @@
  * the app's clock is injected, so the settle time is a sum, never a measured time.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from './support.js';
+import { placeLinks, startStack, type Stack } from './support.js';
 
 const SETTLE_AFTER_MINUTES = 45;
 const MINUTE_MS = 60_000;
@@ -28,14 +28,6 @@ async function start(): Promise<Stack> {
 }
 
 const fake = () => stack!.stripe!;
-
-/** Distinct links that already carry their pin: they resolve without any upstream request. */
-function pinned(count: number, from = 0): string[] {
-  return Array.from(
-    { length: count },
-    (_, i) => `https://www.google.com/maps/place/P${from + i}/data=!3d${i + 1}.5!4d${i + 1}.25`,
-  );
-}
 
 /** A Stripe-mode intent for `places`, created by browser `me` and authorized when asked. */
 async function intent(places: number, authorize = true): Promise<string> {
@@ -65,12 +57,12 @@ describe('GET /api/payments/:id, for the payer', () => {
     await start();
     const id = await intent(20);
     expect(
-      (await stack!.post('/api/resolve-urls-batch', { urls: pinned(4), paymentIntentId: id }))
+      (await stack!.post('/api/resolve-urls-batch', { urls: placeLinks(4), paymentIntentId: id }))
         .status,
     ).toBe(200);
     clock += 7 * MINUTE_MS;
     const lastUse = clock;
-    await stack!.post('/api/resolve-urls-batch', { urls: pinned(2, 4), paymentIntentId: id });
+    await stack!.post('/api/resolve-urls-batch', { urls: placeLinks(2, 4), paymentIntentId: id });
     clock += 3 * MINUTE_MS;
     const mutations = fake().mutations().length;
     const answer = await stack!.get(`/api/payments/${id}`);
@@ -93,7 +85,7 @@ describe('GET /api/payments/:id, for the payer', () => {
   it('shows what a capture charged and released, and the server count', async () => {
     await start();
     const id = await intent(20);
-    await stack!.post('/api/resolve-urls-batch', { urls: pinned(6), paymentIntentId: id });
+    await stack!.post('/api/resolve-urls-batch', { urls: placeLinks(6), paymentIntentId: id });
     expect((await capture(id, 8, 20)).status).toBe(200);
     expect((await stack!.get(`/api/payments/${id}`)).body).toEqual({
       status: 'captured',

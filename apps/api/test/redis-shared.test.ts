@@ -122,15 +122,6 @@ async function authorizedIntent(on: Instance, places: number, browser = 'me'): P
   return id;
 }
 
-/** Distinct links that already carry their pin: they resolve without any upstream request. */
-function pinned(count: number, from = 0): string[] {
-  return Array.from(
-    { length: count },
-    (_, i) =>
-      `https://www.google.com/maps/place/P${from + i}/data=!3d${((from + i) % 80) + 1}.5!4d${((from + i) % 170) + 1}.25`,
-  );
-}
-
 function resolve(on: Instance, urls: string[], paymentIntentId?: string, browser = 'me') {
   return post(
     on,
@@ -197,8 +188,8 @@ describe('two API instances sharing one Redis', () => {
   it("the server's count: a capture claiming 0 on B charges the places resolved on A and B", async () => {
     const [a, b] = await twoInstances();
     const id = await authorizedIntent(a, 10);
-    expect(resolvedCount(await resolve(a, pinned(6), id))).toBe(6);
-    expect(resolvedCount(await resolve(b, pinned(4, 6), id))).toBe(4);
+    expect(resolvedCount(await resolve(a, placeLinks(6), id))).toBe(6);
+    expect(resolvedCount(await resolve(b, placeLinks(4, 6), id))).toBe(4);
     const captured = await post(b, '/api/capture-payment', {
       paymentIntentId: id,
       actualAmount: 0,

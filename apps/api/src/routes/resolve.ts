@@ -132,7 +132,9 @@ export function registerResolveRoute(app: FastifyInstance): void {
       const failures: Resolved['failures'] = Object.assign(Object.create(null), resolved.failures);
       for (const link of refused) failures[link] = 'not_allowed';
       request.log.info({ resolve: report, refused: refused.length }, 'resolved batch');
-      await app.allowance.resolved(requester, Object.keys(results), log);
+      // Only what was looked up is counted: a link that carried its coordinates is answered free.
+      const found = lookups.filter((link) => link in results);
+      await app.allowance.resolved(requester, found, log);
       if (googleOutOfReach(lookups.length, Object.keys(results).length, report.details)) {
         await app.allowance.giveBack(requester, spent, log);
         throw new ApiError(
