@@ -32,6 +32,19 @@ async function authorized(places: number, browser = 'me'): Promise<string> {
   return id;
 }
 
+/**
+ * The browser's capture of `id`: `converted` of `total` places, its amount at $0.10 a place (the
+ * server checks that; what it charges is its own to decide).
+ */
+function captureClaim(id: string, converted: number, total: number) {
+  return stack!.post('/api/capture-payment', {
+    paymentIntentId: id,
+    actualAmount: converted / 10,
+    convertedCount: converted,
+    totalCount: total,
+  });
+}
+
 const captures = () =>
   fake()
     .mutations()
@@ -275,12 +288,7 @@ describe("the server's count is the floor of the charge", () => {
     expect(Object.keys(resolved.body.results as object)).toHaveLength(1_000);
     // The count is in the store; the intent hears of it only at capture (or a minute later).
     expect(fake().paymentIntent(id)?.metadata.resolved).toBeUndefined();
-    const captured = await stack.post('/api/capture-payment', {
-      paymentIntentId: id,
-      actualAmount: 0,
-      convertedCount: 0,
-      totalCount: 1_000,
-    });
+    const captured = await captureClaim(id, 0, 1_000);
     expect(captured.body).toEqual({
       cancelled: false,
       amountCaptured: 100,
@@ -304,12 +312,7 @@ describe("the server's count is the floor of the charge", () => {
       paymentIntentId: id,
     });
     expect(Object.keys(answered.body.results as object)).toHaveLength(12);
-    const captured = await stack.post('/api/capture-payment', {
-      paymentIntentId: id,
-      actualAmount: 0,
-      convertedCount: 0,
-      totalCount: 10,
-    });
+    const captured = await captureClaim(id, 0, 10);
     // The 2 looked up are the floor: under the $0.50 minimum, so the hold is released.
     expect(captured.body).toMatchObject({ cancelled: true, amountCaptured: 0 });
     expect(fake().paymentIntent(id)?.metadata.resolved).toBe('2');
@@ -356,12 +359,7 @@ describe("the server's count is the floor of the charge", () => {
       paymentIntentId: id,
     });
     await lookingUp;
-    const captured = await stack.post('/api/capture-payment', {
-      paymentIntentId: id,
-      actualAmount: 0,
-      convertedCount: 0,
-      totalCount: 10,
-    });
+    const captured = await captureClaim(id, 0, 10);
     // Nothing was resolved when the count was read: the hold is released.
     expect(captured.body).toMatchObject({ cancelled: true, amountCaptured: 0 });
     release();
@@ -375,12 +373,7 @@ describe("the server's count is the floor of the charge", () => {
     stack = await startStack({ stripe: true });
     const id = await authorized(20);
     await stack.post('/api/resolve-urls-batch', { urls: placeLinks(6), paymentIntentId: id });
-    const captured = await stack.post('/api/capture-payment', {
-      paymentIntentId: id,
-      actualAmount: 1.2,
-      convertedCount: 12,
-      totalCount: 20,
-    });
+    const captured = await captureClaim(id, 12, 20);
     expect(captured.body).toMatchObject({ amountCaptured: 1.2, amountReleased: 0.8 });
   });
 });
@@ -406,12 +399,7 @@ describe('no hold is left behind: the settlement sweep', () => {
       `placeport-cancel-${unused}`,
     ]);
     // The browser's late capture gets the settled result, not a second charge.
-    const late = await stack.post('/api/capture-payment', {
-      paymentIntentId: used,
-      actualAmount: 0.7,
-      convertedCount: 7,
-      totalCount: 20,
-    });
+    const late = await captureClaim(used, 7, 20);
     expect(late.body).toMatchObject({ cancelled: false, amountCaptured: 0.7 });
     expect(captures()).toHaveLength(1);
   });
