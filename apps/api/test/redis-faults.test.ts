@@ -18,6 +18,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/app.js';
 import type { RedisStateStore } from '../src/state/index.js';
+import { SETTLING_MARK_TTL_MS } from '../src/payments/service.js';
 import { redisKeys } from '../src/state/redis-store.js';
 import {
   recordUnhandledRejections,
@@ -316,6 +317,41 @@ describe('Redis hung', () => {
     redis.resume();
     await until(async () => (await health(a)).body.store === 'redis');
     expect((await send(a, `/api/payments/${id}`)).body).toMatchObject({ status: 'open' });
+  });
+});
+
+describe('Redis frozen as a capture marks its payment settling', () => {
+  it('the mark, written when Redis wakes after the capture answered 503, stops lookups for minutes, not days', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    expect((await resolve(a, placeLinks(3), id)).status).toBe(200);
+    // Frozen as the capture re-reads the intent: its next command, the settling mark, times out.
+    tap.before = async ({ method, path }) => {
+      if (method !== 'GET' || path !== `/v1/payment_intents/${id}`) return;
+      tap.before = () => undefined;
+      redis.pause();
+    };
+    const refused = await capture(a, id, 3, 20);
+    expectStoreUnavailable(refused);
+    redis.resume();
+    await until(async () => (await health(a)).body.store === 'redis');
+    // The timed-out write ran once Redis woke: the payment is still open at Stripe, but marked.
+    const key = redisKeys.verdict(id);
+    expect(JSON.parse((await admin.get(key))!)).toEqual({ status: 'settling', places: 20 });
+    expect(stripe.paymentIntent(id)?.status).toBe('requires_capture');
+    const left = await admin.pttl(key);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(SETTLING_MARK_TTL_MS);
+    expect((await resolve(a, placeLinks(2, 3), id)).status).toBe(402);
+
+    // Once the mark is gone, the next lookup asks Stripe, which says the payment is open.
+    await admin.pexpire(key, 1);
+    await until(async () => (await admin.exists(key)) === 0);
+    const batch = await resolve(a, placeLinks(2, 3), id);
+    expect(batch.status).toBe(200);
+    expect(await admin.scard(redisKeys.resolved(id))).toBe(5);
+    const captured = await capture(a, id, 5, 20);
+    expect(captured.body).toMatchObject({ cancelled: false, amountCaptured: 0.5 });
   });
 });
 

@@ -1,6 +1,12 @@
 import { cidFromFtid } from '@placeport/converter/internal';
 import { coordinatesForCid } from '@placeport/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PAYMENT_CALL_TIMEOUT_MS } from '@placeport/contract';
+import {
+  STRIPE_CALL_LIMIT_MS,
+  STRIPE_NETWORK_RETRIES,
+  STRIPE_TIMEOUT_MS,
+} from '../src/payments/stripe-provider.js';
 import { ftidFor, startStack, takeoutLink, type Stack } from './support.js';
 
 let stack: Stack;
@@ -108,6 +114,13 @@ describe('payments through the stripe SDK and the fake Stripe API', () => {
         message: 'The payment provider could not be reached. Please try again in a moment.',
       },
     });
+  });
+
+  it('gives up on a Stripe call before the page gives up on the server, so the page hears the 503', () => {
+    // Three tries of 7 s and the SDK's pauses: 22.5 s, inside the page's 30 s with room for the
+    // request's store calls (at 15 s a try it took 46 s, and the page said it had no answer).
+    expect(STRIPE_CALL_LIMIT_MS).toBe((STRIPE_NETWORK_RETRIES + 1) * STRIPE_TIMEOUT_MS + 1_500);
+    expect(STRIPE_CALL_LIMIT_MS).toBeLessThanOrEqual(PAYMENT_CALL_TIMEOUT_MS - 5_000);
   });
 
   it('answers a capture while Stripe is down with a 503 quoting the reference; a retry captures once', async () => {

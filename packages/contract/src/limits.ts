@@ -26,3 +26,11 @@ export const MAX_URL_LENGTH = 2048;
  * it is refused after 200,001 places are read, never materialised whole.
  */
 export const MAX_ARCHIVE_PLACES = 200_000;
+
+/**
+ * How long a payment call (creating the intent, the demo authorization, the capture, a payment's
+ * status) may go unanswered before the page takes its answer as lost: the connection may have
+ * dropped without the browser noticing, and a page left waiting has no way out but a reload. The
+ * API gives up on a Stripe call (with its retries) before this, so the page hears its 503.
+ */
+export const PAYMENT_CALL_TIMEOUT_MS = 30_000;

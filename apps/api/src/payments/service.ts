@@ -10,6 +10,17 @@ import { PaymentUsage } from './usage.js';
 /** Stripe cancels an authorization not captured this long after the intent was created. */
 export const AUTHORIZATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * How long a payment's `settling` mark stops lookups: longer than any capture or cancellation
+ * takes (at most three Stripe calls, each given up within a minute, and a few store calls), so no
+ * lookup starts while one runs. A mark left behind by one that never finished (Redis frozen as it
+ * was written: the write ran when Redis woke, after the capture had answered 503) then stops the
+ * payment's lookups for minutes, not the 8 days a verdict is kept: once it is gone the next lookup
+ * asks Stripe, which says whether the payment is still open. A capture that did finish replaces
+ * it with its verdict, kept 8 days.
+ */
+export const SETTLING_MARK_TTL_MS = 5 * 60 * 1000;
+
 const STATUS_OF: Partial<Record<IntentView['status'], PaymentStatus['status']>> = {
   requires_capture: 'open',
   succeeded: 'captured',
@@ -297,15 +308,18 @@ export class PaymentService {
     log: Log,
   ): Promise<Settled> {
     const id = intent.id;
-    const open = intent.status === 'requires_capture';
     const places = intent.places ?? 0;
-    if (open)
-      await this.state.replaceVerdict(id, { status: 'settling', places }, PAYMENT_STATE_TTL_MS);
-    const resolved = await this.usage.resolvedByServer(intent);
-    const cents = chargeCents(placesFor(resolved));
-    if (!open) return { receipt: settledReceipt(intent, cents), resolved, now: false };
+    if (intent.status !== 'requires_capture') {
+      const resolved = await this.usage.resolvedByServer(intent);
+      const cents = chargeCents(placesFor(resolved));
+      return { receipt: settledReceipt(intent, cents), resolved, now: false };
+    }
     let capturedCents = 0;
+    let resolved: number;
     try {
+      await this.state.replaceVerdict(id, { status: 'settling', places }, SETTLING_MARK_TTL_MS);
+      resolved = await this.usage.resolvedByServer(intent);
+      const cents = chargeCents(placesFor(resolved));
       await this.usage.reportIfBehind(intent, log);
       // One idempotency key per intent and step, so no retry captures (or cancels) twice.
       if (isUnderMinimum(cents)) {
@@ -319,12 +333,14 @@ export class PaymentService {
       }
     } catch (error) {
       // Not settled here: the next check asks the provider again. The settling error is the one
-      // to report; a mark the store could not drop only refuses lookups until it expires.
+      // to report; a mark the store could not drop only refuses lookups until it expires
+      // (SETTLING_MARK_TTL_MS).
       await this.state.forgetVerdict(id).catch(() => undefined);
       throw error;
     }
     // The money has moved: the receipt is the answer even when the store cannot record the
-    // verdict now (its `settling` mark keeps refusing lookups, and the next check asks Stripe).
+    // verdict now (its `settling` mark refuses lookups until it expires; the next lookup then
+    // asks Stripe, which says the payment is settled).
     const status = capturedCents === 0 ? 'canceled' : 'succeeded';
     await this.state
       .replaceVerdict(id, { status, places }, PAYMENT_STATE_TTL_MS)

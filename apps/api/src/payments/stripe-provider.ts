@@ -14,10 +14,21 @@ import {
 /** Stripe's search for PlacePort's open authorizations (search lags writes; the sweep re-reads). */
 export const OPEN_AUTHORIZATIONS_QUERY = `status:'requires_capture' AND metadata['product']:'${PRODUCT_TAG}'`;
 
-/** How long one Stripe call may take before it counts as unavailable. */
-export const STRIPE_TIMEOUT_MS = 15_000;
+/**
+ * How long one Stripe request may take before it is abandoned (Stripe answers in well under a
+ * second as a rule). With its retries and the SDK's pauses between them (at most 0.5 s, then 1 s)
+ * a call gives up within {@link STRIPE_CALL_LIMIT_MS}, before the page's deadline for a payment
+ * call (`PAYMENT_CALL_TIMEOUT_MS`, 30 s): during an outage the page hears the server's 503 and its
+ * reason, not its own "no answer". (At 15 s a try, a call took 46 s to give up.)
+ */
+export const STRIPE_TIMEOUT_MS = 7_000;
 /** Network retries the SDK makes (with its own idempotency keys on POSTs). */
 export const STRIPE_NETWORK_RETRIES = 2;
+/** The SDK's longest pauses between tries: 0.5 s before the first retry, doubling after. */
+const STRIPE_RETRY_PAUSES_MS = 500 + 1_000;
+/** The longest one Stripe call takes to give up: every try timed out, every pause at its longest. */
+export const STRIPE_CALL_LIMIT_MS =
+  (STRIPE_NETWORK_RETRIES + 1) * STRIPE_TIMEOUT_MS + STRIPE_RETRY_PAUSES_MS;
 
 function viewOf(intent: Stripe.PaymentIntent): IntentView {
   return {

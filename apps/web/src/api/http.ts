@@ -53,12 +53,8 @@ export function refusalOf(error: unknown): Refusal | null {
   return error instanceof ApiRequestError ? error.refusal : null;
 }
 
-/**
- * How long a payment call (creating the intent, the demo authorization, the capture, a payment's
- * status) may go unanswered before the page takes its answer as lost: the connection may have
- * dropped without the browser noticing, and a page left waiting has no way out but a reload.
- */
-export const PAYMENT_CALL_TIMEOUT_MS = 30_000;
+/** The contract's deadline of a payment call (the server's Stripe calls fit within it). */
+export { PAYMENT_CALL_TIMEOUT_MS } from '@placeport/contract';
 
 /** What the page says when a call got no answer before its deadline. */
 export const NO_ANSWER_TEXT =
