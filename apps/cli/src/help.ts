@@ -75,8 +75,9 @@ Output:
   Nothing already in the --out folder is replaced unless you say so: when files this run writes
   are there (or links, or folders of those names), placeport names them and stops without writing
   anything (before looking anything up, where it can tell). --force replaces files and symbolic links (the link itself, never
-  the file it points to); a folder in the way is never replaced, and that list is reported as not
-  written. Names are cut to fit every common disk (255 bytes), and Windows device names (CON, NUL,
+  the file it points to), and removes the list's files of an earlier run that this run does not
+  write again (a failed-places CSV whose places are all placed now); a folder in the way is never
+  replaced, and that list is reported as not written. Names are cut to fit every common disk (255 bytes), and Windows device names (CON, NUL,
   COM1, …) get a "_".
 
 When Google cannot be reached:

@@ -565,7 +565,7 @@ async function convert(
     const { plans, existing } = await planOutputs(results, command.formats, outDir, retry);
     const refused = refuseExisting(existing, outDir, command, io, (cache?.saved ?? 0) > 0);
     if (refused !== undefined) return refused;
-    const written = await writePlans(plans, outDir, command.force);
+    const written = await writePlans(plans, outDir, command.force, early);
     const summary = summarize(results, written, {
       outDir,
       lookups: {

@@ -28,6 +28,8 @@ export type EntryKind = 'file' | 'link' | 'folder' | 'other';
 export interface ExistingEntry {
   target: string;
   kind: EntryKind;
+  /** The list whose file it would be (`existingBeforeRun`'s entries). */
+  list?: string;
 }
 
 /**
@@ -61,11 +63,16 @@ export interface ListPlan {
   removesInput?: string;
 }
 
-/** What was done for one list: files written, files that could not be, and the file removed. */
+/**
+ * What was done for one list: files written, files that could not be, the retry's input removed,
+ * and the files of an earlier run this run replaced with `--force` but does not write again
+ * (`cleared`: a failed-places CSV whose places are all placed now, a file since split in parts).
+ */
 export interface ListWrite {
   files: string[];
   notWritten: Array<{ file: string; reason: string }>;
   removed: string[];
+  cleared: string[];
 }
 
 /** What is at `target` without following a link; undefined when nothing is. */
@@ -118,24 +125,24 @@ export async function existingBeforeRun(
 ): Promise<ExistingEntry[]> {
   const names = await readdir(outDir).catch(() => [] as string[]);
   if (names.length === 0) return [];
-  const candidates = new Set<string>();
+  const candidates = new Map<string, string>();
   for (const list of lists) {
     if (list.problem) continue;
-    candidates.add(failedCsvFileName(list.outputName));
+    candidates.set(failedCsvFileName(list.outputName), list.path);
     if (retry) continue;
     const stem = escapeRegExp(safeFileStem(list.outputName) || DEFAULT_FILE_STEM);
     for (const format of formats) {
-      candidates.add(outputFileName(list.outputName, format));
+      candidates.set(outputFileName(list.outputName, format), list.path);
       const ext = escapeRegExp(FORMAT_INFO[format].extension);
       const part = new RegExp(`^${stem} \\(part \\d+ of \\d+\\)\\.${ext}$`);
-      for (const name of names) if (part.test(name)) candidates.add(name);
+      for (const name of names) if (part.test(name)) candidates.set(name, list.path);
     }
   }
   const existing: ExistingEntry[] = [];
-  for (const name of candidates) {
+  for (const [name, list] of candidates) {
     const target = path.join(outDir, name);
     const kind = await entryKind(target);
-    if (kind && !(await isRetryInput(target, retry))) existing.push({ target, kind });
+    if (kind && !(await isRetryInput(target, retry))) existing.push({ target, kind, list });
   }
   return existing;
 }
@@ -332,6 +339,7 @@ export async function writePlans(
   plans: readonly ListPlan[],
   outDir: string,
   force: boolean,
+  earlier: readonly ExistingEntry[] = [],
 ): Promise<Map<string, ListWrite>> {
   const done = new Map<string, ListWrite>();
   const folder = await makeFolder(outDir).then(
@@ -339,7 +347,7 @@ export async function writePlans(
     (error: unknown) => reasonOf(error),
   );
   for (const plan of plans) {
-    const outcome: ListWrite = { files: [], notWritten: [], removed: [] };
+    const outcome: ListWrite = { files: [], notWritten: [], removed: [], cleared: [] };
     done.set(plan.path, outcome);
     for (const file of plan.files) {
       try {
@@ -356,8 +364,32 @@ export async function writePlans(
         () => {},
       );
     }
+    if (force && outcome.notWritten.length === 0) await clearEarlier(plan, earlier, outcome);
   }
   return done;
+}
+
+/**
+ * With `--force`, once a list's files are all written: removes the files of an earlier run of it
+ * that this run does not write again (found by `existingBeforeRun`), so no stale failed-places CSV
+ * or unsplit file is left beside the new ones to be retried or imported twice. Only a regular file
+ * or a link (the link itself) still there is removed, never a folder; one that cannot be is left.
+ */
+async function clearEarlier(
+  plan: ListPlan,
+  earlier: readonly ExistingEntry[],
+  outcome: ListWrite,
+): Promise<void> {
+  const written = new Set(plan.files.map((file) => nameKey(file.target)));
+  for (const { target, list } of earlier) {
+    if (list !== plan.path || written.has(nameKey(target))) continue;
+    const kind = await entryKind(target).catch(() => undefined);
+    if (kind !== 'file' && kind !== 'link') continue;
+    await rm(target).then(
+      () => outcome.cleared.push(target),
+      () => {},
+    );
+  }
 }
 
 /**

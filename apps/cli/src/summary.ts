@@ -28,6 +28,8 @@ export interface ListSummaryLine {
   notWritten?: Array<{ file: string; reason: string }>;
   /** A retry's failed-places CSV, removed because every place in it was placed. */
   removed?: string[];
+  /** Files an earlier run wrote for the list that this one (with `--force`) does not: removed. */
+  cleared?: string[];
 }
 
 /** The cache file of local lookups: where it is, and how many places it held and holds. */
@@ -94,6 +96,7 @@ export function summarize(
       files: write?.files ?? [],
       ...(write?.notWritten.length ? { notWritten: write.notWritten } : {}),
       ...(write?.removed.length ? { removed: write.removed } : {}),
+      ...(write?.cleared.length ? { cleared: write.cleared } : {}),
     };
   });
   const totals = lists.reduce(
@@ -277,6 +280,9 @@ export function formatSummary(summary: CliSummary): string {
     }
     lines.push(
       ...(list.removed ?? []).map((file) => `    removed ${file}: every place in it is placed now`),
+      ...(list.cleared ?? []).map(
+        (file) => `    removed ${file}: an earlier run's, not made again`,
+      ),
     );
   }
   const { total, converted, skipped, unplaced } = summary.totals;

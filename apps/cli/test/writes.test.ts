@@ -175,6 +175,40 @@ describe('placeport writes safely', () => {
     expect(await readKmlFile(path.join(out, 'Want to go.kml'))).not.toHaveLength(0);
   });
 
+  it('with --force, removes the files of an earlier run it does not write again: a failed-places CSV whose places are all placed now', async () => {
+    const out = path.join(dir, 'stale');
+    const food = await zipOf(
+      'lookups.zip',
+      generateTakeout({
+        seed: 12,
+        quirks: false,
+        includeNonPlaceLists: false,
+        lists: [{ name: 'Food', places: 4, kinds: { ftid: 1 } }],
+      }),
+    );
+    expect((await offline(['convert', food, '--out', out])).code).toBe(0);
+    const csv = path.join(out, 'Food - failed-places.csv');
+    // Nothing placed offline: only the failed-places CSV (a map file of no place is not written).
+    expect(await readdir(out)).toEqual(['Food - failed-places.csv']);
+    // A file the run does not own is never touched.
+    await writeFile(path.join(out, 'notes.txt'), 'mine');
+
+    const forced = await online(['convert', food, '--out', out, '--force', '--json']);
+    expect(forced.code).toBe(0);
+    const summary = JSON.parse(forced.stdout) as CliSummary;
+    expect(summary.lists[0]).toMatchObject({ converted: 4, cleared: [csv] });
+    expect((await readdir(out)).sort()).toEqual(['Food.kml', 'notes.txt']);
+    expect(await readKmlFile(path.join(out, 'Food.kml'))).toHaveLength(4);
+
+    // Run offline again, the map file of the run before goes (its places are in the CSV now, to
+    // be looked up again), and the text summary says so.
+    const again = await offline(['convert', food, '--out', out, '--force']);
+    expect(again.stdout).toContain(
+      `    removed ${path.join(out, 'Food.kml')}: an earlier run's, not made again`,
+    );
+    expect((await readdir(out)).sort()).toEqual(['Food - failed-places.csv', 'notes.txt']);
+  });
+
   it('refuses an --out that is a file (exit 2), before looking anything up', async () => {
     const file = path.join(dir, 'not-a-folder.kml');
     await writeFile(file, 'mine');
