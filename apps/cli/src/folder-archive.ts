@@ -40,7 +40,7 @@ export interface FolderOptions {
    * would otherwise be read as lists of the export.
    */
   skip?: string;
-  /** Told each folder or file inside that could not be read, and skipped. */
+  /** Told each folder or file inside that could not be read, and skipped: `Skipped …: why.` */
   warn?: (text: string) => void;
 }
 

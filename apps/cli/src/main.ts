@@ -271,7 +271,14 @@ async function readLists(
   command: ConvertCommand,
   io: CliIo,
   reading: Reading,
-): Promise<{ lists: InspectedList[]; retry: RetryInput | undefined }> {
+): Promise<{ lists: InspectedList[]; retry: RetryInput | undefined; unread: string[] }> {
+  // A list (or a folder that may hold lists) that could not be read is skipped, said at once and
+  // again in the summary, and fails the run (exit 1): the other lists are still converted.
+  const unread: string[] = [];
+  const skipped = (text: string) => {
+    unread.push(text);
+    io.stderr(`placeport: warning: ${text}`);
+  };
   // Measured before it is read: a Takeout part of several GB (or a CSV of hundreds of MB) is
   // refused at once, not read for seconds (or refused by Node past 2 GiB with no word of the limit).
   const info = await stat(command.archive).catch(() => undefined);
@@ -304,10 +311,7 @@ async function readLists(
   // A .tgz or a folder has its lists kept as they stream by, read as a Takeout ZIP is (`Repack`).
   const input = await (
     isFolder
-      ? readFolderLists(command.archive, {
-          skip: command.out,
-          warn: (text) => io.stderr(`placeport: warning: ${text}`),
-        })
+      ? readFolderLists(command.archive, { skip: command.out, warn: skipped })
       : large
         ? readLargeZipFile(command.archive, info.size)
         : tar
@@ -326,7 +330,7 @@ async function readLists(
   // A failed-places CSV's files are named after the list it came from, as a retry: `Want to go -
   // failed-places.csv` writes `Want to go (retry).kml` (see `planOutputs`).
   let lists: InspectedList[];
-  const options = { inflate: zlibInflate, release: releaseBytes };
+  const options = { inflate: zlibInflate, release: releaseBytes, logger: { warn: skipped } };
   try {
     ({ lists } = !(input instanceof Uint8Array)
       ? inspectZipContents(input, options)
@@ -342,6 +346,7 @@ async function readLists(
   return {
     lists: command.lists.length === 0 ? lists : pickListsOrRefuse(lists, command.lists),
     retry,
+    unread,
   };
 }
 
@@ -421,7 +426,9 @@ function refuseExisting(
 /** The exit code of a finished run (see {@link EXIT}): an interruption first, then failures, then Google out of reach. */
 function exitCode(summary: CliSummary): number {
   if (summary.interrupted) return EXIT[summary.interrupted];
-  if (summary.lists.some((list) => list.skippedReason || list.notWritten)) return EXIT.failed;
+  if (summary.unread || summary.lists.some((list) => list.skippedReason || list.notWritten)) {
+    return EXIT.failed;
+  }
   if (summary.lookups.unreachable) return EXIT.unreachable;
   return EXIT.ok;
 }
@@ -479,7 +486,11 @@ async function convert(
         `--out ${command.out} is the folder being converted: the files a run writes there would be read as lists by the next. Give another --out folder.`,
       );
     }
-    const { lists: chosen, retry } = await readLists(command, io, {
+    const {
+      lists: chosen,
+      retry,
+      unread,
+    } = await readLists(command, io, {
       signal: stop.signal,
       show: (format) => (progress = progressLine(format)),
     });
@@ -575,6 +586,7 @@ async function convert(
       },
       cache,
       interrupted,
+      unread,
     });
     io.stdout(command.json ? JSON.stringify(summary, null, 2) : printable(formatSummary(summary)));
     for (const { name, skippedReason } of summary.lists) {

@@ -58,6 +58,11 @@ export interface CliSummary {
   cache: CacheSummary | null;
   /** The run was stopped (Ctrl-C, SIGTERM) before its lookups were done: the signal. */
   interrupted?: 'SIGINT' | 'SIGTERM';
+  /**
+   * What of the input could not be read and was skipped (`Skipped <path>: <why>.`): a list of a
+   * ZIP that cannot be unpacked, a file or folder of an unzipped export that cannot be read.
+   */
+  unread?: string[];
 }
 
 /** Reasons in the order summaries list them. */
@@ -79,6 +84,7 @@ export function summarize(
     lookups: CliSummary['lookups'];
     cache: CacheSummary | null;
     interrupted?: 'SIGINT' | 'SIGTERM' | undefined;
+    unread?: readonly string[];
   },
 ): CliSummary {
   const lists = results.map((result): ListSummaryLine => {
@@ -115,6 +121,7 @@ export function summarize(
     lookups: context.lookups,
     cache: context.cache,
     ...(context.interrupted ? { interrupted: context.interrupted } : {}),
+    ...(context.unread?.length ? { unread: [...context.unread] } : {}),
   };
 }
 
@@ -258,7 +265,7 @@ function markOf(list: ListSummaryLine): string {
 
 /** The readable summary printed without `--json`. */
 export function formatSummary(summary: CliSummary): string {
-  const lines: string[] = [];
+  const lines: string[] = (summary.unread ?? []).map((text) => `✗ ${text}`);
   for (const list of summary.lists) {
     if (list.skippedReason) {
       lines.push(`✗ ${list.name}: skipped — ${list.skippedReason}`);

@@ -765,6 +765,40 @@ describe('placeport CLI', () => {
     );
   });
 
+  it('says so and exits 1 when a list of the ZIP cannot be unpacked, after converting the others', async () => {
+    const notes = Array.from({ length: 400 }, (_, i) => `Place ${i},note ${i * 7},,`).join('\n');
+    const takeout = generateTakeout({
+      seed: 10,
+      coordinatesInUrls: true,
+      includeNonPlaceLists: false,
+      lists: [{ name: 'Good', places: 3 }],
+      extraEntries: {
+        'Takeout/Saved/Damaged.csv': new TextEncoder().encode(`Title,Note,URL,Comment\n${notes}\n`),
+      },
+    });
+    // Its compressed bytes damaged past its local header (30 bytes and its name).
+    const zip = Buffer.from(takeout.zip);
+    const name = Buffer.from('Takeout/Saved/Damaged.csv');
+    const header = zip.indexOf(name) - 30;
+    expect(zip.readUInt32LE(header)).toBe(0x04034b50);
+    const data = header + 30 + name.length + zip.readUInt16LE(header + 28);
+    zip.fill(0xff, data + 2, data + 40);
+    const file = path.join(dir, 'damaged.zip');
+    await writeFile(file, zip);
+    const out = path.join(dir, 'damaged');
+    const result = await run(['convert', file, '--out', out, '--json']);
+    expect(result.code).toBe(1);
+    const summary = JSON.parse(result.stdout) as CliSummary;
+    expect(summary.lists.map((l) => [l.name, l.converted])).toEqual([['Good', 3]]);
+    expect(summary.unread).toEqual([
+      expect.stringMatching(/^Skipped Takeout\/Saved\/Damaged\.csv: /),
+    ]);
+    expect(result.stderr).toContain(`placeport: warning: ${summary.unread![0]}`);
+    const text = await run(['convert', file, '--out', out, '--force']);
+    expect(text.code).toBe(1);
+    expect(text.stdout.split('\n')[0]).toBe(`✗ ${summary.unread![0]}`);
+  });
+
   it('exits 1 when a list cannot be read, after converting the others', async () => {
     const broken = generateTakeout({
       seed: 9,

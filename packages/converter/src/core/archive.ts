@@ -383,6 +383,12 @@ function* entriesOf(
   if (read === 0) throw new ConverterError('incomplete-zip', MESSAGES.incompleteZip);
 }
 
+/**
+ * Why a list was skipped: a ConverterError's own sentence (a compression PlacePort does not read),
+ * else that its bytes are damaged, with what the unpacking said (`invalid code lengths set`).
+ */
 function extractMessage(error: unknown): string {
-  return error instanceof Error && error.message ? error.message : MESSAGES.extractFailed;
+  if (error instanceof ConverterError) return error.message;
+  const detail = error instanceof Error && error.message ? ` (${error.message})` : '';
+  return `it is damaged and could not be unpacked${detail}.`;
 }
