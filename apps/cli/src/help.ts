@@ -90,7 +90,8 @@ Stopping a run:
   Ctrl-C (or SIGTERM) stops the lookups, writes every list with what has coordinates and a
   failed-places CSV for the rest ("Not looked up: the run was interrupted"), prints the summary and
   exits 130 (143 for SIGTERM). Places found so far are kept in the cache file, so running the same
-  command again (with --force) looks up only the rest. Ctrl-C twice stops at once.
+  command again (with --force) looks up only the rest. Ctrl-C twice stops at once. Once every
+  place has its answer, Ctrl-C only ends the run after its files are written.
 
 Retrying the failures:
   placeport convert "maps/Want to go - failed-places.csv" --out maps/

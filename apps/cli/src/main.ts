@@ -444,9 +444,18 @@ async function convert(
   let interrupted: StopSignal | undefined;
   // Until the input is read, an interrupt stops the run with nothing written: there is nothing yet.
   let reading = true;
+  // Once the lists are converted, an interrupt stops nothing: the files are written, then the run
+  // ends as it would have.
+  let converted = false;
   const again = (signal: StopSignal) =>
     signal === 'SIGINT' ? 'press Ctrl-C again' : 'send it again';
   const stopListening = interrupts.listen((signal) => {
+    if (converted) {
+      io.stderr(
+        `placeport: every place was looked up: stopping once the files are written (${again(signal)} to stop at once).`,
+      );
+      return;
+    }
     interrupted = signal;
     progress?.finish();
     progress = undefined;
@@ -554,6 +563,7 @@ async function convert(
     };
 
     const { lists: results } = await convertArchive({ lists: chosen }, conversion);
+    converted = true;
     progress?.finish();
     progress = undefined;
 

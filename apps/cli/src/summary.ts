@@ -56,7 +56,10 @@ export interface CliSummary {
   lookups: LookupStats & { api?: string; proxy?: string };
   /** Null with `--no-cache`, `--offline` and `--api`. */
   cache: CacheSummary | null;
-  /** The run was stopped (Ctrl-C, SIGTERM) before its lookups were done: the signal. */
+  /**
+   * The run was stopped (Ctrl-C, SIGTERM) before its lookups were done, places left unlooked-up
+   * (`interrupted`): the signal.
+   */
   interrupted?: 'SIGINT' | 'SIGTERM';
   /**
    * What of the input could not be read and was skipped (`Skipped <path>: <why>.`): a list of a
@@ -120,7 +123,11 @@ export function summarize(
     totals,
     lookups: context.lookups,
     cache: context.cache,
-    ...(context.interrupted ? { interrupted: context.interrupted } : {}),
+    // Stopped when every place had its answer (an offline run, the last lookup answered): nothing
+    // was cut short, and the run is reported as it ended.
+    ...(context.interrupted && totals.unplaced.interrupted
+      ? { interrupted: context.interrupted }
+      : {}),
     ...(context.unread?.length ? { unread: [...context.unread] } : {}),
   };
 }

@@ -4,7 +4,7 @@
  * process with a stand-in terminal (progress drawn) and without one (nothing drawn).
  */
 import { generateTakeout, startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
-import { access, writeFile } from 'node:fs/promises';
+import { access, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
@@ -21,6 +21,7 @@ import {
   RATE_WINDOW_MS,
   REDRAW_INTERVAL_MS,
 } from '../src/progress.js';
+import type { CliSummary } from '../src/summary.js';
 import { tempFolder } from './support.js';
 
 describe('formatProgress', () => {
@@ -316,6 +317,37 @@ describe('runCli progress', () => {
     expect(Math.max(...read)).toBeLessThan(megabytes);
     expect(interrupted.out.progress.some((line) => line.startsWith('Looking up'))).toBe(false);
     await expect(access(outDir)).rejects.toThrow();
+  });
+
+  it('a signal once every place has its answer cuts nothing short: files written, the run reported as it ended, exit 0', async () => {
+    const { out, io } = capture(false);
+    let stop: Parameters<Interrupts['listen']>[0] | undefined;
+    const interrupts: Interrupts = {
+      listen: (onStop) => {
+        stop = onStop;
+        return () => (stop = undefined);
+      },
+    };
+    const places = new Set(takeout.lists[0]!.places.map((p) => p.cid)).size;
+    const seen = io.progressLog!;
+    io.progressLog = (text) => {
+      seen(text);
+      if (text.startsWith(`Looking up places: ${places} / ${places}`)) stop?.('SIGTERM');
+    };
+    const outDir = path.join(dir, 'late-signal');
+    const args = ['convert', archive, '--out', outDir, '--no-cache', '--json'];
+    expect(await runCli(args, io, { ...context(), interrupts })).toBe(0);
+    expect(stop).toBeUndefined();
+    const summary = JSON.parse(out.stdout.join('')) as CliSummary;
+    expect(summary.interrupted).toBeUndefined();
+    expect(summary.lists[0]).toMatchObject({ converted: 8, unplaced: {} });
+    expect(await readdir(outDir)).toEqual(['Walks.kml']);
+    // Said at once: the last answer is in, so the signal only ends the run once it is written.
+    expect(out.stderr).toEqual([
+      expect.stringMatching(
+        /^placeport: (every place was looked up: stopping once the files are written|interrupted: looking up no more places)/,
+      ),
+    ]);
   });
 
   it('writes whole lines when stderr is not a terminal: the first and the last, the same total', async () => {
