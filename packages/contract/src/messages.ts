@@ -18,6 +18,9 @@ export const MESSAGES = {
   notAZipInside:
     'This file is not a ZIP archive. Choose the ZIP file you downloaded from Google Takeout (its name starts with "takeout-").',
   extractFailed: 'Failed to extract zip file.',
+  /** A ZIP whose lists are protected with a password (made again by another tool). */
+  passwordProtected:
+    'This ZIP file is protected with a password, and PlacePort cannot read it. Use the ZIP file exactly as Google Takeout gave it (Takeout sets no password), or create it again without one.',
   /** The browser could not read the chosen file (moved, deleted, a folder, no permission). */
   fileUnreadable:
     'This file could not be read: it may have been moved, or it is a folder. Choose the ZIP file from Google Takeout again.',

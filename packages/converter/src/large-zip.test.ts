@@ -185,7 +185,9 @@ describe('an archive read by ranges is answered as the ZIP read whole', () => {
     expect(answers[1]).toContain('unsupported-compression');
     expect(answers[4]).toContain('Skipped Takeout/Saved/Want to go.csv');
     expect(answers[5]).toContain('incomplete-zip');
-    expect(answers[8]).toContain('Skipped Takeout/Saved/Want to go.csv: it is damaged and could not be unpacked (ZIP entry header missing).');
+    expect(answers[8]).toContain(
+      'Skipped Takeout/Saved/Want to go.csv: it is damaged and could not be unpacked (ZIP entry header missing).',
+    );
     expect(answers[9]).toContain('Skipped Takeout/Maps (your places)/Saved Places.json');
     expect(answers[10]).toBe(answers[0]);
     expect(answers[13]).toContain('WANT TO GO.csv');

@@ -391,6 +391,44 @@ describe('archive rules (seed section 5, product.md)', () => {
     },
   );
 
+  it.each([
+    ['stored', 0],
+    ['DEFLATE', 6],
+  ])(
+    'says a list protected with a password (ZipCrypto, %s) is, never "download it again" nor its bytes as columns',
+    (_, level) => {
+      const bytes = zipSync({
+        'Takeout/Saved/A.csv': [list(3), { level: level as 0 | 6 }],
+        'Takeout/Saved/B.csv': [list(2), { level: level as 0 | 6 }],
+      });
+      // The "encrypted" flag (bit 0) in B's local header and directory entry; its bytes unchanged.
+      const marked = bytes.slice();
+      const view = new DataView(marked.buffer);
+      const FLAGS = new Map([
+        [0x04034b50, { name: 30, flags: 6 }],
+        [0x02014b50, { name: 46, flags: 8 }],
+      ]);
+      for (let at = 0; at + 46 <= marked.length; at += 1) {
+        const header = FLAGS.get(view.getUint32(at, true));
+        const name = 'Takeout/Saved/B.csv';
+        const found = new TextDecoder().decode(
+          marked.subarray(at + (header?.name ?? 0), at + (header?.name ?? 0) + name.length),
+        );
+        if (header && found === name) view.setUint16(at + header.flags, 1, true);
+      }
+      expect(codeOf(() => readArchive(marked))).toBe(
+        `unsupported-compression: ${MESSAGES.passwordProtected}`,
+      );
+    },
+  );
+
+  it('says a list in WinZip AES (method 99) is protected with a password', () => {
+    const bytes = zip({ 'Takeout/Saved/A.csv': list(3) });
+    expect(codeOf(() => readArchive(markedAs(bytes, 'Takeout/Saved/A.csv', 99)))).toBe(
+      `unsupported-compression: ${MESSAGES.passwordProtected}`,
+    );
+  });
+
   it('reads stored and DEFLATE lists, and minds no method of an entry that is not a list', () => {
     const bytes = zipSync({
       'Takeout/Saved/Stored.csv': [list(2), { level: 0 }],

@@ -309,7 +309,9 @@ function chooseEntries(contents: ZipContents, limits: Limits): ChosenEntry[] {
   if (packed) {
     throw new ConverterError(
       'unsupported-compression',
-      unsupportedCompressionMessage(compressionName(packed.zip.compression)),
+      packed.zip.encrypted || packed.zip.compression === AES_METHOD
+        ? MESSAGES.passwordProtected
+        : unsupportedCompressionMessage(compressionName(packed.zip.compression)),
     );
   }
   if (chosen.length > limits.maxLists) {
@@ -355,6 +357,9 @@ export function eachCsvEntry(
 export function chosenZipEntries(contents: ZipContents, limits: Limits): ZipEntry[] {
   return chooseEntries(contents, limits).map((entry) => entry.zip);
 }
+
+/** WinZip's AES encryption, written as a compression method (APPNOTE 4.4.5). */
+const AES_METHOD = 99;
 
 function* entriesOf(
   contents: ZipContents,

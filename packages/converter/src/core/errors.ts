@@ -80,7 +80,6 @@ const COMPRESSION_NAMES: Readonly<Record<number, string>> = {
   96: 'JPEG',
   97: 'WavPack',
   98: 'PPMd',
-  99: 'AES encryption',
 };
 
 /** A ZIP compression method's name, for a person: `bzip2`, or `method 42` when it has none. */

@@ -17,6 +17,8 @@ export interface ZipEntry {
   originalSize: number;
   /** Offset of the entry's local header. */
   localOffset: number;
+  /** Protected with a password (flag bit 0, ZipCrypto or AES): its bytes cannot be read. */
+  encrypted?: true;
 }
 
 /**
@@ -157,24 +159,26 @@ export function readZipDirectory(d: Uint8Array, base = 0): ZipEntry[] {
       u32(d, at + 24),
       u32(d, at + 42),
     ]);
+    const flags = u16(d, at + 8);
     entries.push({
-      name: entryName(
-        d.subarray(nameStart, nameStart + nameLength),
-        (u16(d, at + 8) & 0x800) !== 0,
-      ),
+      name: entryName(d.subarray(nameStart, nameStart + nameLength), (flags & 0x800) !== 0),
       compression: u16(d, at + 10),
       size,
       originalSize,
       localOffset,
+      ...((flags & 1) !== 0 ? { encrypted: true as const } : {}),
     });
     at = nameStart + nameLength + extraLength + u16(d, at + 32);
   }
   return entries;
 }
 
-/** Whether an entry's data can be unpacked: stored (0) or DEFLATE (8), what Takeout writes. */
+/**
+ * Whether an entry's data can be unpacked: stored (0) or DEFLATE (8), what Takeout writes, and
+ * not protected with a password.
+ */
 export function canUnpack(entry: ZipEntry): boolean {
-  return entry.compression === 0 || entry.compression === 8;
+  return !entry.encrypted && (entry.compression === 0 || entry.compression === 8);
 }
 
 /**
