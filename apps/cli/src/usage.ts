@@ -72,13 +72,30 @@ function parseProblem(error: unknown): string {
 const API_KEY = /^[A-Za-z0-9_-]{8,200}$/;
 
 /**
+ * The ports the Fetch standard's "bad port" list names (kept for mail, FTP, IRC, X11…): Node's
+ * fetch never connects to them, so an API listening on one could only be "unreachable".
+ */
+const BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102,
+  103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465,
+  512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993,
+  995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668,
+  6669, 6679, 6697, 10080,
+]);
+
+/**
  * `--api`, checked: an http(s) URL of the API's root (it serves `/api/…` there), with no path, query
  * or fragment, and no user name or password, which the API takes none of (refused without being
- * echoed). Throws {@link UsageError}.
+ * echoed), on a port fetch connects to. Throws {@link UsageError}.
  */
 function checkApiBase(value: string): string {
   const url = /^https?:\/\/[^/]+/i.test(value) && URL.canParse(value) ? new URL(value) : undefined;
   if (!url) throw new UsageError('--api must be an http(s) base URL, e.g. http://127.0.0.1:8080');
+  if (url.port && BAD_PORTS.has(Number(url.port))) {
+    throw new UsageError(
+      `--api port ${url.port} is one fetch never connects to (kept for other services by the Fetch standard): run the PlacePort API on another port, such as 8080`,
+    );
+  }
   if (url.username || url.password) {
     throw new UsageError(
       '--api must not hold a user name or password (the PlacePort API takes none); give http(s)://host:port only',

@@ -25,6 +25,17 @@ describe('--api', () => {
     }
   });
 
+  it("refuses a port fetch never connects to (the Fetch standard's bad ports), which would only read as unreachable", () => {
+    for (const port of [1, 25, 6000, 6667, 10080]) {
+      expect(() => convert(`http://127.0.0.1:${port}`)).toThrow(
+        `--api port ${port} is one fetch never connects to (kept for other services by the Fetch standard): run the PlacePort API on another port, such as 8080`,
+      );
+    }
+    for (const port of [80, 443, 3000, 5999, 6001, 8080]) {
+      expect(() => convert(`http://127.0.0.1:${port}`)).not.toThrow();
+    }
+  });
+
   it('refuses a path, a query or a fragment (the API serves /api/… at its root), naming the root', () => {
     for (const base of [
       'http://127.0.0.1:8080/placeport/',
