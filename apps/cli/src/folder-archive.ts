@@ -69,7 +69,10 @@ export async function readFolderLists(
         skipped(next.inside, error);
         continue;
       }
-      throw new ConverterError('extract-failed', `Could not read the folder ${folder}.`);
+      throw new ConverterError(
+        'extract-failed',
+        `Could not read the folder ${folder}: ${errnoText(error)}.`,
+      );
     }
     entries.sort((a, b) => Buffer.compare(a.name, b.name));
     for (const entry of entries) {
@@ -102,7 +105,7 @@ export async function readFolderLists(
 const SEPARATOR = Buffer.from(path.sep);
 
 /** What keeps a file or folder from being read, in words (`permission denied`). */
-function errnoText(error: unknown): string {
+export function errnoText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'ENOENT') return 'it is gone';

@@ -63,7 +63,7 @@ import {
   type ProgressLine,
   type ProgressState,
 } from './progress.js';
-import { readFolderLists } from './folder-archive.js';
+import { errnoText, readFolderLists } from './folder-archive.js';
 import { checkTarSize, readTarLists, tarKindOf, tarName, type TarKind } from './tar-archive.js';
 import { readLargeZipFile } from './zip-file.js';
 import {
@@ -324,7 +324,7 @@ async function readLists(
       'extract-failed',
       error.code === 'ENOENT'
         ? `File not found: ${command.archive}`
-        : `Could not read ${command.archive}.`,
+        : `Could not read ${command.archive}: ${errnoText(error)}.`,
     );
   });
   // A failed-places CSV's files are named after the list it came from, as a retry: `Want to go -

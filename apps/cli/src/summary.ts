@@ -318,6 +318,9 @@ export function formatSummary(summary: CliSummary): string {
       `${plural(unwritten, 'list')} could not be written in full (✗ above, with the reason); the others were.`,
     );
   }
-  lines.push(`Files are in ${summary.outDir}`);
+  const written = summary.lists.some((list) => list.files.length > 0);
+  lines.push(
+    written ? `Files are in ${summary.outDir}` : `No file was written to ${summary.outDir}.`,
+  );
   return lines.join('\n');
 }

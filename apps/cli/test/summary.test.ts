@@ -48,6 +48,15 @@ describe('the summary a person reads', () => {
   });
 });
 
+describe('where the files are', () => {
+  it('names the folder when a file was written, and says none was when none was', () => {
+    expect(formatSummary(offTheNetwork()).split('\n').at(-1)).toBe('Files are in out');
+    const nothing = offTheNetwork();
+    nothing.lists[0]!.files = [];
+    expect(formatSummary(nothing).split('\n').at(-1)).toBe('No file was written to out.');
+  });
+});
+
 describe('a failed-places CSV that could not be written', () => {
   it('is not pointed to as holding those places; the list is marked ✗ with the reason', () => {
     const summary = offTheNetwork();
