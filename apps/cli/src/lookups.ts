@@ -268,7 +268,8 @@ function apiMessage(error: ResolveRequestError): string {
  * back that long (ended early by the run's stop or the batch's deadline), then sends again, at
  * most {@link MAX_THROTTLED_IN_A_ROW} times in a row. Other
  * failed requests (5xx, 404, an answer that is not the API's) are counted by status and thrown,
- * so the pipeline gives their links `unavailable` and retries them once. After
+ * so the pipeline gives their links `unavailable` and retries them at the end (up to three rounds,
+ * after 5, 10 and 20 s). After
  * {@link API_UNREACHABLE_AFTER} requests in a row without any answer, or one without an answer
  * before its deadline, the API is out of reach: the answer says so and the run stops sending.
  */
@@ -321,8 +322,14 @@ export function apiLookups(apiBase: string, options: ApiLookupOptions = {}): Loo
     }
     refusal ??= reason;
     stats.refused ??= { status: error.status, message: apiMessage(error) };
-    return answerAll(urls, refusal);
+    return refused(urls);
   };
+
+  /** Every link `refusal`, for good: the pipeline waits for no retry round (nothing is sent). */
+  const refused = (urls: readonly string[]): ResolveAnswer => ({
+    ...answerAll(urls, refusal!),
+    final: true,
+  });
 
   /** Sends one request; 'again' when the API asked to wait a little first. */
   const sendOnce = async (urls: string[], call: { signal: AbortSignal }) => {
@@ -355,7 +362,7 @@ export function apiLookups(apiBase: string, options: ApiLookupOptions = {}): Loo
 
   const resolveUrls: ResolveUrls = async (urls, call) => {
     for (;;) {
-      if (refusal) return answerAll(urls, refusal);
+      if (refusal) return refused(urls);
       const wait = resumeAt - now();
       if (wait > 0) {
         await sleep(wait, call.signal);

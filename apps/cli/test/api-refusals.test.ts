@@ -85,6 +85,7 @@ describe('apiLookups, an API that refuses or fails', () => {
       expect(await lookups.resolveUrls(links(from), call())).toEqual({
         results: {},
         failures: Object.fromEntries(links(from).map((url) => [url, 'limit'])),
+        final: true,
       });
     }
     expect(requests).toHaveLength(2);
@@ -144,9 +145,12 @@ describe('apiLookups, an API that refuses or fails', () => {
     answer = () => refusal(429, 'Too many requests.');
     const lookups = apiLookups(api, fakeTime());
     for (const from of [0, 4]) {
-      expect((await lookups.resolveUrls(links(from), call())).failures).toEqual(
-        Object.fromEntries(links(from).map((url) => [url, 'throttled'])),
-      );
+      // Final: the pipeline waits for no retry round (it waited 35 s for three, sending nothing).
+      expect(await lookups.resolveUrls(links(from), call())).toEqual({
+        results: {},
+        failures: Object.fromEntries(links(from).map((url) => [url, 'throttled'])),
+        final: true,
+      });
     }
     expect(requests).toHaveLength(1);
   });
@@ -260,7 +264,6 @@ describe('placeport --api, what the summary says when the API refuses or fails',
   it('a 429 for an hour: stops sending, counts nothing refused as looked up, quotes the API', async () => {
     requests = 0;
     answer = () => refusal(429, 'Please wait 3600 seconds.', { 'retry-after': '3600' });
-    // Both wait out the pipeline's retry pause: side by side, not in turn.
     const [result, text] = await Promise.all([
       convert('throttled', ['--json']),
       convert('throttled-text'),

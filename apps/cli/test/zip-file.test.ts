@@ -80,7 +80,9 @@ describe('a Takeout ZIP too large to read whole (a part of a whole-account expor
     const contents = await readLargeZip(file, lying.length);
     const byRanges = warned((logger) => inspectZipContents(contents, { logger }).lists);
     expect(byRanges).toEqual(warned((logger) => inspectArchive(lying, { logger }).lists));
-    expect(byRanges.warnings).toEqual([`Skipped ${list.name}: it is damaged and could not be unpacked (ZIP entry cut short).`]);
+    expect(byRanges.warnings).toEqual([
+      `Skipped ${list.name}: it is damaged and could not be unpacked (ZIP entry cut short).`,
+    ]);
   });
 
   it("stops at the entries and lists' limits (at the limit it reads)", async () => {

@@ -359,6 +359,25 @@ describe('convertLists', () => {
     expect(pauses.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(RESOLVE_TIMEOUT_MS);
   });
 
+  it('waits for no retry round once the service says its failures are final (a client that refused for good)', async () => {
+    const rows = placeRows(6, 0x2000);
+    const calls: string[][] = [];
+    const pauses: number[] = [];
+    const [result] = await convertLists([{ path: 'Saved/Many.csv', content: csv(rows) }], {
+      resolveChunkSize: 2,
+      sleep: async (ms) => void pauses.push(ms),
+      resolveUrls: async (urls) => {
+        calls.push(urls);
+        const failures = Object.fromEntries(urls.map((u) => [u, 'throttled' as const]));
+        return { results: {}, failures, final: true };
+      },
+    });
+    // Every batch is answered once (the client answers the later ones itself), none again.
+    expect(calls.flat()).toHaveLength(6);
+    expect(pauses).toEqual([]);
+    expect(result?.stats.unplaced).toEqual({ throttled: 6 });
+  });
+
   it('stops the retry round at the first request refused again (the breaker), within the 120 s budget', async () => {
     const rows = placeRows(6, 0x1000);
     const calls: string[][] = [];

@@ -85,7 +85,12 @@ async function ask(
   settings: LookupSettings,
   urls: string[],
   timeoutMs: number,
-): Promise<{ answers: Map<string, LinkAnswer>; unreachable: boolean; refused: boolean }> {
+): Promise<{
+  answers: Map<string, LinkAnswer>;
+  unreachable: boolean;
+  refused: boolean;
+  final: boolean;
+}> {
   const { resolveUrls, logger, signal: stop } = settings;
   const controller = new AbortController();
   let timedOut = false;
@@ -108,7 +113,12 @@ async function ask(
           : { reason: isLookupFailure(failure) ? failure : 'not_found' },
       );
     }
-    return { answers, unreachable: answer.unreachable === true, refused: false };
+    return {
+      answers,
+      unreachable: answer.unreachable === true,
+      refused: false,
+      final: answer.final === true,
+    };
   } catch (error) {
     if (stop?.aborted) {
       // Stopped on purpose: nothing to warn about.
@@ -124,6 +134,7 @@ async function ask(
       answers: new Map(urls.map((url) => [url, { reason }])),
       unreachable: false,
       refused: reason === 'limit',
+      final: false,
     };
   } finally {
     clearTimeout(timer);
@@ -164,6 +175,8 @@ export class RunLookups {
   private refused = false;
   /** A retry request got no answer but refusals: the rest of this retry round is not sent. */
   private retryRefused = false;
+  /** The service said its failures are final (`ResolveAnswer.final`): no retry round. */
+  private noRetry = false;
   /** Retry rounds that may still follow the one under way. */
   private roundsLeft = RESOLVE_RETRY_BACKOFF.length;
 
@@ -198,6 +211,7 @@ export class RunLookups {
       this.roundsLeft > 0 &&
       !this.halted &&
       !this.refused &&
+      !this.noRetry &&
       !this.stopped
     );
   }
@@ -283,13 +297,14 @@ export class RunLookups {
       }
       return;
     }
-    const { answers, unreachable, refused } = await ask(
+    const { answers, unreachable, refused, final } = await ask(
       this.settings,
       chunk.map(([, url]) => url),
       timeout,
     );
     if (unreachable) this.halted = true;
     if (refused) this.refused = true;
+    if (final) this.noRetry = true;
     const cutShort = this.stopped;
     let answered = 0;
     const finished: LookupEntry[] = [];

@@ -18,6 +18,11 @@ export interface ResolveAnswer {
    * not retry: every link not yet answered is `unavailable`.
    */
   unreachable?: boolean;
+  /**
+   * The service's failures in this answer are its last word for the run (it refused for good, as
+   * a client past a 429's patience does): none is retried, so no retry round waits on it.
+   */
+  final?: boolean;
 }
 
 /**
