@@ -224,8 +224,9 @@ function lookupLines(summary: CliSummary): string[] {
       lookups.mode === 'local'
         ? `from this computer: ${formatCount(lookups.cacheHits)} from the cache file, ${plural(pages + places, 'request')} to Google${places ? ` (${places} to the Places API)` : ''}`
         : `through the PlacePort API at ${lookups.api} (${plural(lookups.apiRequests, 'request')})`;
+    // Distinct places: one saved in two lists (two rows, counted twice below) is looked up once.
     lines.push(
-      `${tried ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'place')} ${how}.`,
+      `${tried ? 'Tried to look up' : 'Looked up'} ${plural(lookups.links, 'distinct place')} ${how}.`,
     );
   }
   if (lookups.mode === 'local' && lookups.placesKeyRejected) {

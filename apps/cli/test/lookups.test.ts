@@ -252,7 +252,7 @@ describe('placeport convert, looking places up from this computer', () => {
     }
     const text = await ws.run(['convert', ws.archive, '--out', ws.out, '--force']);
     expect(text.stdout).toContain(
-      `Looked up ${before.lookups.links} places from this computer: ${before.lookups.links} from the cache file, 0 requests to Google.`,
+      `Looked up ${before.lookups.links} distinct places from this computer: ${before.lookups.links} from the cache file, 0 requests to Google.`,
     );
 
     // --cache-file chooses another file (empty: everything is fetched again), --no-cache none.

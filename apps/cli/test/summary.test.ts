@@ -40,7 +40,7 @@ describe('the summary a person reads', () => {
     );
     expect(text).toContain('696 of 5,629 places placed.');
     expect(text).toContain(
-      'Tried to look up 1,200 places from this computer: 0 from the cache file, 1,039 requests to Google.',
+      'Tried to look up 1,200 distinct places from this computer: 0 from the cache file, 1,039 requests to Google.',
     );
     expect(text).toContain(
       'Cannot reach Google (DNS found no address for www.google.com); 4,815 places were not looked up and are in the failed-places CSV. Check your connection, then give those back to placeport convert to look them up (a retry needs no --force).',
