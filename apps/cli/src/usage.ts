@@ -109,6 +109,9 @@ function checkApiBase(value: string): string {
   return value;
 }
 
+/** The options that take one value: given twice, the run is refused rather than one dropped. */
+const SINGLE_VALUE_OPTIONS = ['out', 'api', 'google-maps-api-key', 'cache-file'] as const;
+
 /**
  * Parses `argv` (without `node` and the script). `defaultCacheFile` is used unless `--cache-file`
  * or `--no-cache` says otherwise. Throws {@link UsageError}.
@@ -124,6 +127,7 @@ export function parseCommandLine(
       args: [...argv],
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: {
         out: { type: 'string' },
         list: { type: 'string', multiple: true },
@@ -142,8 +146,14 @@ export function parseCommandLine(
   } catch (error) {
     throw new UsageError(parseProblem(error));
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
   if (values.help) return { kind: 'help', toStdout: true };
+  // An option of one value given twice: the last would win without a word (--out a --out b).
+  for (const name of SINGLE_VALUE_OPTIONS) {
+    const given = tokens.filter((token) => token.kind === 'option' && token.name === name);
+    if (given.length > 1)
+      throw new UsageError(`--${name} was given ${given.length} times: give it once`);
+  }
   if (values.version) return { kind: 'version' };
   if (positionals.length === 0) return { kind: 'help', toStdout: false };
   const [command, archive, ...rest] = positionals;
@@ -168,6 +178,11 @@ export function parseCommandLine(
   if (flagKey !== undefined && (values.offline || values.api !== undefined)) {
     throw new UsageError(
       `--google-maps-api-key is for lookups from this computer; it does nothing with ${values.offline ? '--offline' : '--api'}`,
+    );
+  }
+  if (values['cache-file'] !== undefined && (values.offline || values.api !== undefined)) {
+    throw new UsageError(
+      `--cache-file is for lookups from this computer; it does nothing with ${values.offline ? '--offline' : '--api'}`,
     );
   }
   if (values['no-cache'] && values['cache-file'] !== undefined) {

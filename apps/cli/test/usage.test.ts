@@ -49,3 +49,38 @@ describe('--api', () => {
     }
   });
 });
+
+describe('options that take one value', () => {
+  const parse = (...args: string[]) =>
+    parseCommandLine(
+      ['convert', 'takeout.zip', ...args],
+      { googleMapsApiKey: undefined },
+      '/cache/places-v1.json',
+    );
+
+  it('refuses one given twice, rather than keep the last without a word', () => {
+    expect(() => parse('--out', 'a', '--out', 'b')).toThrow(
+      '--out was given 2 times: give it once',
+    );
+    expect(() => parse('--out', 'a', '--cache-file', 'x', '--cache-file=y')).toThrow(
+      '--cache-file was given 2 times: give it once',
+    );
+    // --list and --format are the ones given as often as wanted.
+    expect(
+      parse('--out', 'a', '--list', 'A', '--list', 'B', '--format', 'kml', '--format', 'gpx'),
+    ).toMatchObject({
+      lists: ['A', 'B'],
+      formats: ['kml', 'gpx'],
+    });
+  });
+
+  it('refuses --cache-file where no cache file is used, as --google-maps-api-key is', () => {
+    expect(() =>
+      parse('--out', 'a', '--api', 'http://127.0.0.1:8080', '--cache-file', 'c.json'),
+    ).toThrow('--cache-file is for lookups from this computer; it does nothing with --api');
+    expect(() => parse('--out', 'a', '--offline', '--cache-file', 'c.json')).toThrow(
+      '--cache-file is for lookups from this computer; it does nothing with --offline',
+    );
+    expect(parse('--out', 'a', '--cache-file', 'c.json')).toMatchObject({ cacheFile: 'c.json' });
+  });
+});
