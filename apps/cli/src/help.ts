@@ -18,8 +18,9 @@ Usage:
 Getting the archive: at https://takeout.google.com, deselect all, then select "Saved" (your saved
 lists) and "Maps (your places)" (your starred places), and export. Both are converted: the lists
 (Saved/*.csv) and the starred places (Saved Places.json); a list with no place in it (its header
-only) is reported as empty, a file without even a header as one that cannot be read. Takeout's file type may be .zip (its default) or .tgz: placeport reads both, and an export
-already unzipped (give its folder, e.g. Takeout). An export of your whole account comes in parts:
+only) is reported as empty, a file without even a header as one that cannot be read. Takeout's
+file type may be .zip (its default) or .tgz: placeport reads both, and an export already
+unzipped (give its folder, e.g. Takeout). An export of your whole account comes in parts:
 give the part that holds the "Saved" folder; a .zip part of any size is read, only its lists,
 and a .tgz part is read through (its progress shown).
 
@@ -74,11 +75,12 @@ Output:
   converted at once (all the lists of an archive together).
   Nothing already in the --out folder is replaced unless you say so: when files this run writes
   are there (or links, or folders of those names), placeport names them and stops without writing
-  anything (before looking anything up, where it can tell). --force replaces files and symbolic links (the link itself, never
-  the file it points to), and removes the list's files of an earlier run that this run does not
-  write again (a failed-places CSV whose places are all placed now); a folder in the way is never
-  replaced, and that list is reported as not written. Names are cut to fit every common disk (255 bytes), and Windows device names (CON, NUL,
-  COM1, …) get a "_".
+  anything (before looking anything up, where it can tell). --force replaces files and symbolic
+  links (the link itself, never the file it points to), and removes the list's files of an
+  earlier run that this run does not write again (a failed-places CSV whose places are all placed
+  now); a folder in the way is never replaced, and that list is reported as not written. Names
+  are cut to fit every common disk (255 bytes), and Windows device names (CON, NUL, COM1, …) get
+  a "_".
 
 When Google cannot be reached:
   When requests to Google get no answer at all (no connection, DNS, refused connections), placeport
