@@ -18,11 +18,12 @@ Usage:
 Getting the archive: at https://takeout.google.com, deselect all, then select "Saved" (your saved
 lists) and "Maps (your places)" (your starred places), and export. Both are converted: the lists
 (Saved/*.csv) and the starred places (Saved Places.json); a list with no place in it (its header
-only) is reported as empty, a file without even a header as one that cannot be read. Takeout's
-file type may be .zip (its default) or .tgz: placeport reads both, and an export already
-unzipped (give its folder, e.g. Takeout). An export of your whole account comes in parts:
-give the part that holds the "Saved" folder; a .zip part of any size is read, only its lists,
-and a .tgz part is read through (its progress shown).
+only) is reported as empty, a file without even a header as one that cannot be read.
+Takeout's file type may be .zip (its default) or .tgz: placeport reads both (known by their
+first bytes, whatever the name says), and an export already unzipped (give its folder, e.g.
+Takeout). An export of your whole account comes in parts: give the part that holds the "Saved"
+folder; a .zip part of any size is read, only its lists, and a .tgz part is read through (its
+progress shown).
 
 Most links in a Takeout export name a place but carry no coordinates. placeport looks them up
 itself, from your own computer: it reads each place's public Google Maps page (which Google serves

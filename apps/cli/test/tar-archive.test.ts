@@ -296,6 +296,30 @@ describe('a Takeout .tgz', () => {
         await readFile(path.join(dir, 'z', name)),
       );
     }
+    // Known by its first bytes, whatever its name says: a .tgz renamed .zip, files saved
+    // without their extension.
+    const tgzBytes = await readFile(tgzFile);
+    const zipBytes = await readFile(zipFile);
+    for (const [name, bytes] of [
+      ['takeout-renamed.zip', tgzBytes],
+      ['takeout-no-extension', tgzBytes],
+      ['takeout-zip-no-extension', zipBytes],
+    ] as const) {
+      const out = path.join(dir, `sniffed-${name}`);
+      const result = await run(
+        ['convert', await write(name, bytes), '--out', out, '--offline'],
+        where,
+      );
+      expect(result.code, name).toBe(fromZip.code);
+      expect((await readdir(out, { recursive: true })).sort(), name).toEqual(written);
+    }
+    // Neither a ZIP, a gzip nor a tar, and no name to go by: refused as before.
+    const unknown = await run(
+      ['convert', await write('notes', encode('hello')), '--out', path.join(dir, 'u')],
+      where,
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Give a ZIP (or .tgz) file from Google Takeout');
     const notArchive = await run(
       ['convert', await write('notes.tgz', encode('hello')), '--out', path.join(dir, 'n')],
       where,
