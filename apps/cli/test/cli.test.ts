@@ -95,7 +95,9 @@ describe('placeport CLI', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('placeport convert <archive.zip | archive.tgz> --out <dir>');
     expect(result.stdout).toContain("Takeout's file type may be .zip (its default) or .tgz");
-    expect(result.stdout).toContain('and an export already unzipped (give its folder, e.g.\nTakeout)');
+    expect(result.stdout).toContain(
+      'and an export already unzipped (give its folder, e.g.\nTakeout)',
+    );
     expect(result.stdout).toContain('a .zip part of any size is read, only its lists');
     for (const option of [
       '--google-maps-api-key',
