@@ -14,8 +14,8 @@ import type { Archive } from '../../state/types';
  * (worded as the payment view words it, free under the minimum card charge), with the note that
  * only converted places are charged. Lists that cannot be converted are never counted, and places
  * without a location (Takeout's 0,0) or a usable link (none, or one the resolver refuses) are
- * never in the charge. Chosen lists
- * converted earlier in this session are pointed out: converting them again is paid again.
+ * never in the charge. Chosen lists converted earlier in this session are pointed out: converting
+ * them again is paid again.
  */
 export function SelectionSummary({ archive }: { archive: Archive }) {
   const places = selectedRows(archive);
