@@ -165,11 +165,18 @@ export async function openLocalLookups(options: {
   const stats = emptyStats('local');
   const count = linkCounter(stats);
   const resolveUrls: ResolveUrls = async (urls, { signal }) => {
-    stats.links += count(urls);
     const { results, failures, report } = await resolver.resolve(urls, {
       signal,
       requester: { client: 'cli', priority: 'paid' },
     });
+    // Counted once answered: a batch the run's stop (Ctrl-C) cut short answers the links it had not
+    // looked up `unavailable`, and those were not looked up (a deadline's were tried, and count).
+    const cutShort = signal.aborted && !isDeadline(signal);
+    stats.links += count(
+      cutShort
+        ? urls.filter((url) => url in results || (failures[url] ?? 'unavailable') !== 'unavailable')
+        : urls,
+    );
     stats.cacheHits += report.cacheHits;
     stats.upstreamRequests.pages += report.upstreamRequests.pages;
     stats.upstreamRequests.places += report.upstreamRequests.places;

@@ -276,6 +276,8 @@ describe('runs that cannot look everything up', () => {
     );
     const found = quickLine.converted - quickPins;
     expect(summary.cache?.saved).toBe(found);
+    // Looked up: the places answered, not those the stop cut short (the slow ones hang unanswered).
+    expect(summary.lookups.links).toBe(found);
 
     // The next run (Google answering again) takes those from the cache and asks only for the rest.
     for (const place of slowLookups) google.setPlace(place.cid!, {});
