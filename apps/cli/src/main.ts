@@ -5,7 +5,7 @@
  * wrong usage or files already in the output folder (nothing written), 3 Google (or the API) could
  * not be reached, 130/143 interrupted by SIGINT/SIGTERM (what was found is written).
  */
-import { open, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FREE_TIER_MAX_URLS } from '@placeport/contract';
 import {
@@ -64,7 +64,14 @@ import {
   type ProgressState,
 } from './progress.js';
 import { errnoText, readFolderLists } from './folder-archive.js';
-import { checkTarSize, readTarLists, tarKindOf, tarName, type TarKind } from './tar-archive.js';
+import {
+  archiveKindOf,
+  checkTarSize,
+  readTarLists,
+  tarKindOf,
+  tarName,
+  type TarKind,
+} from './tar-archive.js';
 import { readLargeZipFile } from './zip-file.js';
 import {
   apiProblemSentences,
@@ -264,27 +271,6 @@ interface Reading {
 }
 
 /**
- * What a file's first bytes say it is: a ZIP (a local header, or the end record of an empty one),
- * a gzip stream (Takeout's `.tgz`) or a tar (`ustar` at byte 257); undefined for anything else,
- * or a file that cannot be opened (reading it says why).
- */
-async function archiveKindOf(file: string): Promise<'zip' | TarKind | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    const head = Buffer.alloc(262);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    const signature = bytesRead >= 4 ? head.readUInt32LE(0) : 0;
-    if (signature === 0x04034b50 || signature === 0x06054b50) return 'zip';
-    if (bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'tgz';
-    if (bytesRead === 262 && head.toString('latin1', 257, 262) === 'ustar') return 'tar';
-    return undefined;
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
  * Reads the input and picks the lists asked for; throws ConverterError with the seed's messages.
  * A failed-places CSV is a retry: its identity is kept, so that file alone may be rewritten.
  */
@@ -315,12 +301,15 @@ async function readLists(
   const isCsv = !isFolder && /\.csv$/i.test(command.archive);
   // A ZIP, a .tgz or a tar is known by its first bytes, whatever its name says (a .tgz renamed
   // .zip, a download saved without its extension); else by its name.
-  const sniffed = info?.isFile() && !isCsv ? await archiveKindOf(command.archive) : undefined;
-  const isZip = sniffed === 'zip' || (!sniffed && !isFolder && /\.zip$/i.test(command.archive));
-  const tar =
-    sniffed === 'zip'
-      ? undefined
-      : (sniffed ?? (isFolder ? undefined : tarKindOf(command.archive)));
+  const sniffed =
+    info?.isFile() && !isCsv
+      ? await archiveKindOf(command.archive).catch(() => undefined)
+      : undefined;
+  const kind =
+    sniffed ??
+    (isFolder ? undefined : /\.zip$/i.test(command.archive) ? 'zip' : tarKindOf(command.archive));
+  const isZip = kind === 'zip';
+  const tar = kind === 'zip' ? undefined : kind;
   if (!isFolder && !isZip && !isCsv && !tar) throw new ConverterError('not-a-zip', INPUT_MESSAGE);
   const isRetry =
     isCsv &&

@@ -164,19 +164,28 @@ const USTAR = Buffer.from('ustar');
 const GZIP = Buffer.from([0x1f, 0x8b]);
 
 /**
- * How the file really is wrapped, whatever its name says: gzip, a plain tar (a browser or a
- * download manager may have ungzipped a `.tgz` and kept its name), or neither (undefined).
+ * What a file's first bytes say it is, whatever its name says: a ZIP (a local header, or the end
+ * record of an empty one), gzip (Takeout's `.tgz`), a plain tar (a browser or a download manager
+ * may have ungzipped a `.tgz` and kept its name), or none of them (undefined).
  */
-async function wrappingOf(file: string): Promise<TarKind | undefined> {
+export async function archiveKindOf(file: string): Promise<'zip' | TarKind | undefined> {
   const handle = await open(file, 'r');
   try {
     const head = Buffer.alloc(512);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const signature = bytesRead >= 4 ? head.readUInt32LE(0) : 0;
+    if (signature === 0x04034b50 || signature === 0x06054b50) return 'zip';
     if (bytesRead >= 2 && head.subarray(0, 2).equals(GZIP)) return 'tgz';
     return bytesRead === 512 && head.subarray(257, 262).equals(USTAR) ? 'tar' : undefined;
   } finally {
     await handle.close();
   }
+}
+
+/** How the file really is wrapped: gzip, a plain tar, or neither (undefined; a ZIP is neither). */
+async function wrappingOf(file: string): Promise<TarKind | undefined> {
+  const kind = await archiveKindOf(file);
+  return kind === 'zip' ? undefined : kind;
 }
 
 /** What a tar of `kind` is called in messages: `.tgz` or `.tar`. */

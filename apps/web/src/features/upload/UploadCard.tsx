@@ -34,8 +34,8 @@ export function UploadCard() {
     state.status === 'empty' || state.status === 'loaded' || state.status === 'selecting'
       ? state.error
       : null;
-  /** The file last given, when a drop said it was a folder (the picker chooses files only). */
-  const [folder, setFolder] = useState<File | null>(null);
+  /** The name last given, when a drop said it was a folder (the picker chooses files only). */
+  const [folder, setFolder] = useState<string | null>(null);
   /**
    * How many files the last drop held when it held several, none taken; 0 once a file is chosen
    * or the picker opened. While it is said, an earlier refusal's panel is not (one red message).
@@ -43,7 +43,7 @@ export function UploadCard() {
   const [several, setSeveral] = useState(0);
   const chooseFile = (file: File, isFolder = false) => {
     setSeveral(0);
-    setFolder(isFolder ? file : null);
+    setFolder(isFolder ? file.name : null);
     void effects.chooseFile(file);
   };
   const openPicker = () => {
@@ -85,10 +85,7 @@ export function UploadCard() {
                 refusal:
                   state.refusedFileName === null
                     ? undefined
-                    : refusalSentence(
-                        state.refusedFileName,
-                        state.refusedFileName === folder?.name,
-                      ),
+                    : refusalSentence(state.refusedFileName, state.refusedFileName === folder),
                 onChooseAnother: openPicker,
               }
             : {})}
