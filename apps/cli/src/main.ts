@@ -473,7 +473,7 @@ async function convert(
       return;
     }
     interrupted = signal;
-    progress?.finish();
+    progress?.finish({ stopped: true });
     progress = undefined;
     io.stderr(
       reading
@@ -540,7 +540,8 @@ async function convert(
     progress = progressLine(formatProgress);
     // The pipeline counts the run's distinct places once, each when its answer is final.
     const onProgress = (update: ConversionProgress) => {
-      if (update.lookups) progress?.update(update.lookups.done, update.lookups.total);
+      const { lookups } = update;
+      if (lookups) progress?.update(lookups.done, lookups.total, lookups.unsent);
     };
 
     // Offline, the pipeline gets no resolveUrls and gives such places `not_looked_up`. Local
@@ -580,7 +581,7 @@ async function convert(
 
     const { lists: results } = await convertArchive({ lists: chosen }, conversion);
     converted = true;
-    progress?.finish();
+    progress?.finish({ stopped: lookups?.stats.unreachable !== undefined });
     progress = undefined;
 
     let cache: CacheSummary | null = null;

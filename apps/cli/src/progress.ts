@@ -3,7 +3,10 @@
  * terminal's stderr it is one line rewritten in place with `\r`; when stderr is not a terminal
  * (a pipe, a log file) it is written as whole lines now and then ({@link LOG_INTERVAL_MS}), so a log
  * shows the run is alive without filling up. The total is the run's distinct places and never
- * grows: a place sent again after a refusal is counted once, when its answer is final.
+ * grows: a place sent again after a refusal is counted once, when its answer is final. Once the run
+ * stops sending (Ctrl-C, Google out of reach, the API's refusal), the places given their reason
+ * unsent are not counted as looked up, and no rate or time left is shown: the line ends at what
+ * was looked up (`Looking up places: 12 / 96`), and the summary says why the rest was not.
  * Reading a large `.tgz` through, before any lookup, is shown the same way ({@link formatReading}).
  */
 
@@ -40,6 +43,8 @@ export interface ProgressState {
   done: number;
   /** Places this run looks up: fixed for the run. */
   total: number;
+  /** Of `done`, places given their reason without being sent, once the run stopped sending. */
+  unsent?: number;
   /** Places answered a second lately ({@link RATE_WINDOW_MS}); undefined until it can be measured. */
   perSecond: number | undefined;
 }
@@ -50,12 +55,12 @@ export interface ProgressState {
  */
 function withRate(
   head: string,
-  { done, total, perSecond }: ProgressState,
+  { done, total, unsent = 0, perSecond }: ProgressState,
   rate: (perSecond: number) => string,
 ): string {
-  const shown = Math.min(done, total);
+  const shown = Math.min(done - unsent, total);
   const parts = [head];
-  if (shown > 0 && perSecond !== undefined && perSecond > 0) {
+  if (unsent === 0 && shown > 0 && perSecond !== undefined && perSecond > 0) {
     parts.push(`${rate(perSecond)} a second`);
     if (shown < total)
       parts.push(`about ${formatDuration(((total - shown) / perSecond) * 1000)} left`);
@@ -66,7 +71,7 @@ function withRate(
 /** The lookups' progress text ({@link withRate}). */
 export function formatProgress(state: ProgressState): string {
   return withRate(
-    `Looking up places: ${Math.min(state.done, state.total)} / ${state.total}`,
+    `Looking up places: ${Math.min(state.done - (state.unsent ?? 0), state.total)} / ${state.total}`,
     state,
     formatRate,
   );
@@ -94,6 +99,11 @@ export function formatReading(name: string): (state: ProgressState) => string {
 
 /** Minimum time between two redraws of the terminal line. */
 export const REDRAW_INTERVAL_MS = 100;
+/**
+ * While no answer comes (a slow upstream, a pause before a retry round), the terminal line is
+ * looked at again this often, so its rate and time left follow the clock, not the last answer.
+ */
+export const TICK_INTERVAL_MS = 1_000;
 /** Minimum time between two progress lines when stderr is not a terminal. */
 export const LOG_INTERVAL_MS = 10_000;
 /**
@@ -102,32 +112,53 @@ export const LOG_INTERVAL_MS = 10_000;
  */
 export const RATE_WINDOW_MS = 20_000;
 
-/** Places answered a second over the last {@link RATE_WINDOW_MS}. */
+/**
+ * Places answered a second over the last {@link RATE_WINDOW_MS} up to now (over the time since the
+ * first sample while the run is younger than that). The count only moves at a sample, so the count
+ * at the window's start is the last sample's at or before it: after a two-minute stall, the answers
+ * since are spread over the window, not over the stall, and once nothing has come for a whole
+ * window there is no rate to give.
+ */
 class RecentRate {
   private readonly samples: Array<{ time: number; done: number }> = [];
 
   add(time: number, done: number): void {
     this.samples.push({ time, done });
-    // Keep one sample at or before the window's start, so the rate always spans the whole window.
+    // Keep one sample at or before the window's start: the count there.
     while (this.samples.length > 2 && this.samples[1]!.time <= time - RATE_WINDOW_MS) {
       this.samples.shift();
     }
   }
 
-  perSecond(): number | undefined {
+  perSecond(now: number): number | undefined {
     const first = this.samples[0];
     const last = this.samples.at(-1);
-    if (!first || !last || last.time <= first.time || last.done <= first.done) return undefined;
-    return ((last.done - first.done) * 1000) / (last.time - first.time);
+    if (!first || !last || last.done <= first.done) return undefined;
+    const start = Math.max(first.time, now - RATE_WINDOW_MS);
+    // The window has moved past the first sample: the count at its start may be a later one's.
+    let atStart = first.done;
+    for (const sample of this.samples) {
+      if (sample.time > start) break;
+      atStart = sample.done;
+    }
+    if (now <= start || last.done <= atStart) return undefined;
+    return ((last.done - atStart) * 1000) / (now - start);
   }
 }
 
 /** Shows {@link formatProgress} as lookups are answered (or another text of the same state). */
 export interface ProgressLine {
-  /** Shows the new state (at most every {@link REDRAW_INTERVAL_MS} on a terminal, {@link LOG_INTERVAL_MS} otherwise). */
-  update(done: number, total: number): void;
-  /** Shows the last state and ends the line, so what follows starts on a line of its own. */
-  finish(): void;
+  /**
+   * Shows the new state (at most every {@link REDRAW_INTERVAL_MS} on a terminal, {@link LOG_INTERVAL_MS}
+   * otherwise); `unsent`: of `done`, places given their reason without being sent.
+   */
+  update(done: number, total: number, unsent?: number): void;
+  /**
+   * Shows the last state and ends the line, so what follows starts on a line of its own.
+   * `stopped`: the run stopped looking up before the end (Ctrl-C, Google out of reach), so the last
+   * state gives no rate or time left, which would be the rate of answers never asked for.
+   */
+  finish(options?: { stopped?: boolean }): void;
   /**
    * Runs `print` (which writes whole lines, a warning) with the line out of its way: on a terminal
    * the progress line is cleared first and drawn again below what was printed.
@@ -140,7 +171,10 @@ export interface ProgressLine {
  * default). On a terminal (`terminal: true`), one line: `\r` goes back to
  * its start and `ESC[K` clears what a longer earlier text left behind, redrawn at most every
  * {@link REDRAW_INTERVAL_MS} and always when everything is done. Otherwise whole lines (each ending
- * in `\n`): the first state, then at most one every {@link LOG_INTERVAL_MS}, and the last.
+ * in `\n`): the first state, then at most one every {@link LOG_INTERVAL_MS}, and the last. Between
+ * answers it looks again on a timer (`every`: each {@link TICK_INTERVAL_MS} on a terminal, each
+ * {@link LOG_INTERVAL_MS} otherwise) and shows the text if it changed: after a stall the rate goes,
+ * rather than an estimate standing still.
  */
 export function createProgressLine(
   write: (text: string) => void,
@@ -148,24 +182,39 @@ export function createProgressLine(
   {
     terminal = true,
     format = formatProgress,
-  }: { terminal?: boolean; format?: (state: ProgressState) => string } = {},
+    every = repeat,
+  }: {
+    terminal?: boolean;
+    format?: (state: ProgressState) => string;
+    /** Calls `tick` every `ms` until the returned function is called. */
+    every?: (tick: () => void, ms: number) => () => void;
+  } = {},
 ): ProgressLine {
   const rate = new RecentRate();
   let lastShown = Number.NEGATIVE_INFINITY;
   let shownText: string | undefined;
-  let state: { done: number; total: number } | undefined;
-  const text = () => format({ ...state!, perSecond: rate.perSecond() });
+  let state: { done: number; total: number; unsent: number } | undefined;
+  let stopTicking: (() => void) | undefined;
+  let stopped = false;
+  // The rate counts places answered, not those given their reason unsent once the run stopped.
+  const text = () => format({ ...state!, perSecond: stopped ? undefined : rate.perSecond(now()) });
   const show = () => {
     if (!state) return;
     shownText = text();
     write(terminal ? `\r${shownText}\u001b[K` : `${shownText}\n`);
   };
   const interval = terminal ? REDRAW_INTERVAL_MS : LOG_INTERVAL_MS;
+  const tick = () => {
+    if (!state || now() - lastShown < interval || text() === shownText) return;
+    lastShown = now();
+    show();
+  };
   return {
-    update(done, total) {
+    update(done, total, unsent = 0) {
       const time = now();
-      rate.add(time, done);
-      state = { done, total };
+      rate.add(time, done - unsent);
+      state = { done, total, unsent };
+      stopTicking ??= every(tick, terminal ? TICK_INTERVAL_MS : LOG_INTERVAL_MS);
       if ((!terminal || done < total) && time - lastShown < interval) return;
       lastShown = time;
       show();
@@ -179,8 +228,9 @@ export function createProgressLine(
       print();
       show();
     },
-    finish() {
+    finish(options) {
       if (!state) return;
+      stopped = options?.stopped === true;
       if (terminal) {
         show();
         write('\n');
@@ -188,6 +238,15 @@ export function createProgressLine(
         show();
       }
       state = undefined;
+      stopTicking?.();
+      stopTicking = undefined;
     },
   };
+}
+
+/** `tick` every `ms` on a timer that never keeps the process alive. */
+function repeat(tick: () => void, ms: number): () => void {
+  const timer = setInterval(tick, ms);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -20,6 +20,7 @@ import {
   LOG_INTERVAL_MS,
   RATE_WINDOW_MS,
   REDRAW_INTERVAL_MS,
+  TICK_INTERVAL_MS,
 } from '../src/progress.js';
 import type { CliSummary } from '../src/summary.js';
 import { tempFolder } from './support.js';
@@ -52,6 +53,15 @@ describe('formatProgress', () => {
     );
     expect(formatProgress({ done: 45, total: 40, perSecond: 5 })).toBe(
       'Looking up places: 40 / 40 · 5.00 a second',
+    );
+  });
+
+  it('once the run stopped sending, counts only the places looked up, with no rate or time left', () => {
+    expect(formatProgress({ done: 96, total: 96, unsent: 84, perSecond: 19 })).toBe(
+      'Looking up places: 12 / 96',
+    );
+    expect(formatProgress({ done: 96, total: 96, unsent: 0, perSecond: 19 })).toBe(
+      'Looking up places: 96 / 96 · 19.0 a second',
     );
   });
 
@@ -152,6 +162,85 @@ describe('createProgressLine', () => {
     expect(written.at(-1)).toBe(
       '\rLooking up places: 560 / 1000 · 1.00 a second · about 7 min 20 s left\u001b[K',
     );
+  });
+
+  it('follows the clock through a stall: the rate goes once a whole window has passed without an answer, and the answers after it are spread over the window, not the stall', () => {
+    let time = 0;
+    const written: string[] = [];
+    const ticks: Array<() => void> = [];
+    let stopped = 0;
+    const line = createProgressLine(
+      (text) => written.push(text),
+      () => time,
+      {
+        every: (tick, ms) => {
+          expect(ms).toBe(TICK_INTERVAL_MS);
+          ticks.push(tick);
+          return () => (stopped += 1);
+        },
+      },
+    );
+    // 10 a second for 30 s.
+    for (let s = 0; s <= 30; s += 1) {
+      time = s * 1_000;
+      line.update(s * 10, 1000);
+    }
+    expect(ticks).toHaveLength(1);
+    expect(written.at(-1)).toBe(
+      '\rLooking up places: 300 / 1000 · 10.0 a second · about 1 min 10 s left\u001b[K',
+    );
+    // Then nothing for two minutes: the line is looked at every second, and changes with the clock.
+    const shownAt = (seconds: number) => {
+      time = seconds * 1_000;
+      ticks[0]!();
+      return written.at(-1);
+    };
+    expect(shownAt(40)).toBe(
+      '\rLooking up places: 300 / 1000 · 5.00 a second · about 2 min 20 s left\u001b[K',
+    );
+    expect(shownAt(51)).toBe('\rLooking up places: 300 / 1000\u001b[K');
+    const drawn = written.length;
+    expect(shownAt(100)).toBe('\rLooking up places: 300 / 1000\u001b[K');
+    expect(written).toHaveLength(drawn); // unchanged: not drawn again
+    // 32 answers at 150 s: 32 in the last 20 s, not 32 in the last 120 s (about 42 min left).
+    time = 150_000;
+    line.update(332, 1000);
+    expect(written.at(-1)).toBe(
+      '\rLooking up places: 332 / 1000 · 1.60 a second · about 6 min 58 s left\u001b[K',
+    );
+    line.finish();
+    expect(stopped).toBe(1);
+  });
+
+  it('ends a stopped run without a rate or a time left, and counts only the places sent', () => {
+    let time = 0;
+    const written: string[] = [];
+    const line = createProgressLine(
+      (text) => written.push(text),
+      () => time,
+      { every: () => () => {} },
+    );
+    line.update(0, 96);
+    time = 2_000;
+    line.update(12, 96);
+    expect(written.at(-1)).toContain('· 6.00 a second · about 14 s left');
+    time = 2_500;
+    line.update(96, 96, 84);
+    line.finish({ stopped: true });
+    expect(written.slice(-2)).toEqual(['\rLooking up places: 12 / 96\u001b[K', '\n']);
+    // Ctrl-C: what was shown last, without its estimate.
+    const logged: string[] = [];
+    const log = createProgressLine(
+      (text) => logged.push(text),
+      () => time,
+      { terminal: false, every: () => () => {} },
+    );
+    time = 0;
+    log.update(0, 40);
+    time = 2_000;
+    log.update(10, 40);
+    log.finish({ stopped: true });
+    expect(logged).toEqual(['Looking up places: 0 / 40\n', 'Looking up places: 10 / 40\n']);
   });
 
   it('writes whole lines when stderr is not a terminal: the first, one every 10 s at most, and the last', () => {

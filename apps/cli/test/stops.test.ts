@@ -140,6 +140,10 @@ describe('runs that cannot look everything up', () => {
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(new Set(progress.map((p) => p.total))).toEqual(new Set([unreachablePlaces]));
     expect(progress.at(-1)).toEqual({ done: unreachablePlaces, total: unreachablePlaces });
+    // With no rate: the places answered at the end were not asked of Google.
+    expect(stderr.match(/^Looking up places: .*$/gm)!.at(-1)).toBe(
+      `Looking up places: ${unreachablePlaces} / ${unreachablePlaces}`,
+    );
   }
 
   it('Google refusing every connection: the run stops looking up and says why, every place in the failed-places CSVs, exit 3', async () => {
@@ -249,6 +253,10 @@ describe('runs that cannot look everything up', () => {
 
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('placeport: interrupted: looking up no more places');
+    // The progress ends where the stop found it, with no estimate of a run that is not going on.
+    expect(result.stderr.match(/^Looking up places: .*$/gm)!.at(-1)).toMatch(
+      /^Looking up places: \d+ \/ \d+$/,
+    );
     const summary = JSON.parse(result.stdout) as CliSummary;
     expect(summary.interrupted).toBe('SIGINT');
     const [quickLine, slowLine] = summary.lists as [CliSummary['lists'][0], CliSummary['lists'][0]];

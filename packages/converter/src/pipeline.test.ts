@@ -6,6 +6,7 @@ import { parseList } from './inspect.js';
 import { convertLists as convertParsed, type PipelineOptions } from './pipeline.js';
 import { resolveChunkSizeFor } from './plan.js';
 import {
+  RESOLVE_CONCURRENCY,
   RESOLVE_RETRY_BACKOFF,
   RESOLVE_RETRY_DELAY_MS,
   RESOLVE_TIMEOUT_MS,
@@ -700,6 +701,30 @@ describe('convertLists', () => {
     expect(counted.at(-1)).toEqual({ done: 2, total: 2 });
     const done = counted.map((c) => c.done);
     expect(done).toEqual([...done].sort((a, b) => a - b));
+  });
+
+  it('counts the places given their reason unsent, once the upstream is out of reach, apart', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => {
+      const ftid = `0x89c25a316e5b1fe${i}:0x8b5ef3e2f2b8a09${i}`;
+      return [`Place ${i}`, '', placeUrl(ftid, `P${i}`), ''];
+    });
+    const list = { path: 'Takeout/Saved/Six.csv', content: csv(rows) };
+    const seen: ConversionProgress[] = [];
+    const sent: string[] = [];
+    await convertLists([list], {
+      resolveChunkSize: 1,
+      progressIntervalMs: 0,
+      retryDelayMs: null,
+      onProgress: (p) => seen.push(p),
+      resolveUrls: async (urls) => {
+        sent.push(...urls);
+        return { results: {}, unreachable: true };
+      },
+    });
+    const last = seen.filter((p) => p.lookups).at(-1)!.lookups!;
+    // Two requests in flight when the first said so; the other four places were never sent.
+    expect(sent).toHaveLength(RESOLVE_CONCURRENCY);
+    expect(last).toEqual({ done: 6, total: 6, unsent: 6 - RESOLVE_CONCURRENCY });
   });
 
   it('sizes its requests to the run: 100 links for small runs, up to 500 for the largest', async () => {

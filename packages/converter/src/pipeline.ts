@@ -99,7 +99,7 @@ function startLookups(
     sleep: options.sleep ?? realSleep,
     signal: options.signal,
     logger,
-    onSettled: (count, url) => progress.settled(count, titles.get(url) ?? url),
+    onSettled: (count, url, unsent) => progress.settled(count, titles.get(url) ?? url, unsent),
   });
 }
 

@@ -40,7 +40,7 @@ export class RunProgress {
   /** The list being read or waited for, which lookup reports name. */
   private current = 0;
   /** Places of this run with their final answer, of all the distinct places it needs looked up. */
-  private lookups: { done: number; total: number } | undefined;
+  private lookups: { done: number; total: number; unsent?: number } | undefined;
 
   constructor(
     private readonly settings: ProgressSettings,
@@ -63,10 +63,14 @@ export class RunProgress {
     this.lookups = { done: 0, total };
   }
 
-  /** `count` more places have their final answer; `item` names one of them. Throttled. */
-  settled(count: number, item: string): void {
+  /**
+   * `count` more places have their final answer; `item` names one of them; `unsent`: they were
+   * never sent (the run stopped sending). Throttled.
+   */
+  settled(count: number, item: string, unsent = false): void {
     if (!this.lookups) return;
     this.lookups.done += count;
+    if (unsent) this.lookups.unsent = (this.lookups.unsent ?? 0) + count;
     const within = 0.5 + this.lookups.done / this.lookups.total / 2;
     this.report('extracting', this.current, within, item, false);
   }

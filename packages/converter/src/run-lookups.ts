@@ -55,8 +55,12 @@ export interface LookupSettings {
   /** Stops the run: nothing more is sent, requests in flight are abandoned. */
   signal: AbortSignal | undefined;
   logger: Logger;
-  /** `count` more places have their final answer; `url` is a link among them. */
-  onSettled: (count: number, url: string) => void;
+  /**
+   * `count` more places have their final answer; `url` is a link among them. `unsent`: they were
+   * given their reason without being sent (the run stopped sending: stopped, the upstream out of
+   * reach, refused for what it costs).
+   */
+  onSettled: (count: number, url: string, unsent: boolean) => void;
 }
 
 /**
@@ -262,15 +266,15 @@ export class RunLookups {
     this.settle(this.entries.filter(([key]) => !this.final.has(key)));
   }
 
-  /** Counts these places as done (their answers are final now). */
-  private settle(entries: readonly LookupEntry[]): void {
+  /** Counts these places as done (their answers are final now); `unsent`: never sent. */
+  private settle(entries: readonly LookupEntry[], unsent = false): void {
     let count = 0;
     for (const [key] of entries) {
       if (this.final.has(key)) continue;
       this.final.add(key);
       count += 1;
     }
-    if (count > 0) this.settings.onSettled(count, entries.at(-1)![1]);
+    if (count > 0) this.settings.onSettled(count, entries.at(-1)![1], unsent);
   }
 
   /**
@@ -293,7 +297,7 @@ export class RunLookups {
             ? 'unavailable'
             : 'interrupted';
         for (const [key] of chunk) this.answers.set(key, { reason });
-        this.settle(chunk);
+        this.settle(chunk, true);
       }
       return;
     }

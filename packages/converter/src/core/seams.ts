@@ -95,7 +95,10 @@ export interface ConversionProgress {
   currentItem?: string;
   /**
    * While links are looked up: how many distinct places of the whole run have been answered, of
-   * how many need a lookup (each place once, even when saved in several lists).
+   * how many need a lookup (each place once, even when saved in several lists). `unsent`, once
+   * the run has stopped sending (stopped, the upstream out of reach, refused for what it costs):
+   * how many of the `done` were given their reason without being sent, so a rate or an estimate
+   * can leave them out.
    */
-  lookups?: { done: number; total: number };
+  lookups?: { done: number; total: number; unsent?: number };
 }
