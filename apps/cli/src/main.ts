@@ -29,6 +29,7 @@ import {
   pickLists,
   readsByRanges,
   takeoutPartOf,
+  type ListEntry,
 } from '@placeport/converter/internal';
 import {
   printable,
@@ -214,7 +215,10 @@ const INPUT_MESSAGE =
  * refused with their paths, any of which selects exactly. A name that matches nothing is bad input
  * (ConverterError `unknown-list`).
  */
-function pickListsOrRefuse(lists: InspectedList[], wanted: readonly string[]): InspectedList[] {
+function pickListsOrRefuse<T extends { path: string; name: string }>(
+  lists: readonly T[],
+  wanted: readonly string[],
+): T[] {
   try {
     const picked = pickLists(lists, wanted);
     return [...new Map(picked.map((list) => [list.path, list])).values()];
@@ -226,6 +230,23 @@ function pickListsOrRefuse(lists: InspectedList[], wanted: readonly string[]): I
       `--list "${name}" names ${named.length} lists in this archive; give its path instead:\n${named.map((list) => `  ${list.path}`).join('\n')}`,
     );
   }
+}
+
+/** The most list names {@link pastCapMessage} gives. */
+const NAMED_LISTS = 8;
+
+/**
+ * An archive of several lists past the place cap, as the command can convert it: some of its
+ * lists at a time with `--list` (`chosen`: the lists chosen were past it), naming a few of them.
+ */
+function pastCapMessage(lists: readonly ListEntry[], chosen: boolean): string {
+  const max = LIMITS.maxPlaces.toLocaleString('en-US');
+  const names = [...new Set(lists.map((list) => list.name))];
+  const shown = names.slice(0, NAMED_LISTS).map((name) => `"${name}"`);
+  const more = names.length > NAMED_LISTS ? ` and ${names.length - NAMED_LISTS} more` : '';
+  return chosen
+    ? `The lists chosen hold more than ${max} places, the most placeport converts at once. Choose fewer with --list, and convert the others in another run.`
+    : `This archive holds more than ${max} places, the most placeport converts at once. Convert some of its ${names.length} lists at a time with --list (${shown.join(', ')}${more}), and the others in another run.`;
 }
 
 /**
@@ -346,7 +367,19 @@ async function readLists(
   // A failed-places CSV's files are named after the list it came from, as a retry: `Want to go -
   // failed-places.csv` writes `Want to go (retry).kml` (see `planOutputs`).
   let lists: InspectedList[];
-  const options = { inflate: zlibInflate, release: releaseBytes, logger: { warn: skipped } };
+  // Every list of the archive, as seen before any is read: what a refusal past the cap names.
+  let every: readonly ListEntry[] = [];
+  const options = {
+    inflate: zlibInflate,
+    release: releaseBytes,
+    logger: { warn: skipped },
+    // Only the lists asked for are read, so they count alone against the place cap.
+    pick: (all: readonly ListEntry[]) => {
+      every = all;
+      const picked = command.lists.length > 0 ? pickListsOrRefuse(all, command.lists) : all;
+      return picked.map((list) => list.path);
+    },
+  };
   try {
     ({ lists } = !(input instanceof Uint8Array)
       ? inspectZipContents(input, options)
@@ -354,6 +387,9 @@ async function readLists(
         ? inspectArchive(new Uint8Array(input.buffer, input.byteOffset, input.byteLength), options)
         : inspectCsv(csvText(input, command.archive, io.stderr), path.basename(command.archive)));
   } catch (error) {
+    if (error instanceof ConverterError && error.code === 'too-many-places' && every.length > 1) {
+      throw new ConverterError('too-many-places', pastCapMessage(every, command.lists.length > 0));
+    }
     throw saidOfInput(error, command.archive, tar);
   } finally {
     // The lists are read: nothing refers to the file's bytes any more.

@@ -415,7 +415,7 @@ describe('placeport writes safely', () => {
     expect(text.stdout).toContain('1 list could not be written in full');
   });
 
-  it('refuses an archive of more than 200,000 places (its lists together) with the cap in the message, before writing anything', async () => {
+  it('refuses an archive of more than 200,000 places (its lists together) with the cap in the message, before writing anything; --list converts some of its lists', async () => {
     const pin = 'https://www.google.com/maps/search/38.7,-9.1';
     const rows = (count: number) => `Title,URL\n${`P,${pin}\n`.repeat(count)}`;
     const zip = path.join(dir, 'huge.zip');
@@ -423,12 +423,15 @@ describe('placeport writes safely', () => {
       zip,
       zipSync({
         'Takeout/Saved/A.csv': strToU8(rows(100_000)),
-        'Takeout/Saved/B.csv': strToU8(rows(100_001)),
+        'Takeout/Saved/B.csv': strToU8(rows(100_000)),
+        'Takeout/Saved/Lisbon.csv': strToU8(
+          'Title,URL\nPantheon,"https://www.google.com/maps/place/Pantheon/@41.8986,12.4769,17z/data=!3d41.8986108!4d12.4768729"\n',
+        ),
       }),
     );
     const out = path.join(dir, 'huge');
     const message =
-      'This file holds more than 200,000 places, the most PlacePort converts at once. Put some of its lists in a ZIP file of their own and convert the parts one after the other.';
+      'This archive holds more than 200,000 places, the most placeport converts at once. Convert some of its 3 lists at a time with --list ("A", "B", "Lisbon"), and the others in another run.';
     expect(await offline(['convert', zip, '--out', out])).toMatchObject({
       code: 1,
       stdout: '',
@@ -437,7 +440,46 @@ describe('placeport writes safely', () => {
     expect(JSON.parse((await offline(['convert', zip, '--out', out, '--json'])).stdout)).toEqual({
       error: { code: 'too-many-places', message },
     });
+    // Two lists chosen, still past it.
+    const chosen = await offline([
+      'convert',
+      zip,
+      '--out',
+      out,
+      '--list',
+      'A',
+      '--list',
+      'B',
+      '--list',
+      'Lisbon',
+    ]);
+    expect(chosen).toMatchObject({
+      code: 1,
+      stderr:
+        'placeport: The lists chosen hold more than 200,000 places, the most placeport converts at once. Choose fewer with --list, and convert the others in another run.\n',
+    });
     await expect(readdir(out)).rejects.toThrow();
+    // The lists chosen are all that is counted: 100,001 places.
+    const some = await offline([
+      'convert',
+      zip,
+      '--out',
+      out,
+      '--list',
+      'Lisbon',
+      '--list',
+      'A',
+      '--json',
+    ]);
+    expect(some.code).toBe(0);
+    const summary = JSON.parse(some.stdout) as CliSummary;
+    expect(summary.lists.map((list) => [list.name, list.total, list.converted])).toEqual([
+      ['Lisbon', 1, 1],
+      ['A', 100_000, 0],
+    ]);
+    expect(await readKmlFile(path.join(out, 'Lisbon.kml'))).toEqual([
+      { name: 'Pantheon', lngLat: [12.4768729, 41.8986108] },
+    ]);
   });
 
   it('retries a failed-places CSV into the first run’s folder: the first files stay, the places found go to "(retry)", the CSV keeps only what is still missing', async () => {

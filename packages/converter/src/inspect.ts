@@ -109,15 +109,16 @@ function countSources(parsed: ParsedCsv): SourceCounts {
  * its non-blank rows after the header. A `Saved Places.json` without places is not a list. Throws ConverterError with the seed's messages and
  * product.md's (`no-place-lists`, `incomplete-zip`), and `too-many-places` as soon as the lists
  * together hold more than `limits.maxPlaces` places (counted while parsing, so an archive of
- * millions of rows is refused after reading just past the cap).
+ * millions of rows is refused after reading just past the cap). With `options.pick`, only the lists
+ * it picks are unpacked, read and counted; each list is named as when every list is read.
  */
 export function readArchive(
   archive: Uint8Array | ZipContents,
-  options: Pick<ReadOptions, 'logger' | 'inflate' | 'release'> & { limits?: Limits } = {},
+  options: Pick<ReadOptions, 'logger' | 'inflate' | 'release' | 'pick'> & { limits?: Limits } = {},
 ): InspectedList[] {
   const limits = options.limits ?? LIMITS;
   const warn = (message: string) => options.logger?.warn(message);
-  const entries = eachCsvEntry(archive, limits, warn, options.inflate);
+  const { paths, entries } = eachCsvEntry(archive, limits, warn, options.inflate, options.pick);
   // One count for the whole archive: its lists together may hold at most limits.maxPlaces places.
   const counter = new PlaceCounter(limits.maxPlaces);
   // Each list is parsed as it comes out of the archive, and its text let go before the next.
@@ -157,8 +158,15 @@ export function readArchive(
       emptyStarred ? MESSAGES.noPlacesStarredEmpty : MESSAGES.noPlaceLists,
     );
   }
-  const outputNames = listOutputNames(read.map((list) => list.path));
-  return read.map((list, index) => ({ ...list, outputName: outputNames[index]! }));
+  // Named from every list's path, read or not (picked out, damaged), so a list's files are named
+  // the same whichever lists a run reads.
+  const names = new Map<string, string[]>();
+  listOutputNames(paths).forEach((name, index) => {
+    const same = names.get(paths[index]!);
+    if (same) same.push(name);
+    else names.set(paths[index]!, [name]);
+  });
+  return read.map((list) => ({ ...list, outputName: names.get(list.path)!.shift()! }));
 }
 
 /**

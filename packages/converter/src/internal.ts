@@ -26,7 +26,7 @@ export {
 } from './core/s2.js';
 export { isValidCoordinate } from './core/latlng.js';
 export { describeBytes, MAX_URL_LENGTH } from './core/limits.js';
-export { checkArchiveSize, entryInterest } from './core/archive.js';
+export { checkArchiveSize, entryInterest, type ListEntry, type PickLists } from './core/archive.js';
 export { STARRED_SNIFF_BYTES } from './core/saved-places-json.js';
 export {
   checkPartSize,

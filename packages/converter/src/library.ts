@@ -3,7 +3,7 @@
  * them. Everything here works the same in Node and in a Web Worker (no DOM, no fetch, no timers of
  * its own: lookups go through the `resolveUrls` you pass).
  */
-import type { Inflate } from './core/archive.js';
+import type { Inflate, PickLists } from './core/archive.js';
 import { ConverterError } from './core/errors.js';
 import {
   checkFormat,
@@ -56,6 +56,14 @@ export interface ReadOptions {
    * garbage collector, which frees bytes read long enough to grow old only in a full collection.
    */
   release?: (bytes: Uint8Array) => void;
+  /**
+   * Chooses the lists to read from every place list of the archive (each `{ path, name, kind }`),
+   * before any is unpacked: returns the paths of those to read. The others are neither unpacked
+   * nor parsed, nor counted against `limits.maxPlaces`, so some lists of an archive past the cap
+   * can be read. Each list keeps the output name it has when every list is read. What it throws
+   * is thrown. `convertArchive`'s `lists` picks so when it is given the archive's bytes.
+   */
+  pick?: PickLists;
 }
 
 function limitsOf(options: ReadOptions): Limits {
@@ -174,7 +182,8 @@ export function summaryOf(list: InspectedList): ListSummary {
 export interface ConvertArchiveOptions extends ReadOptions, ConversionOptions {
   /**
    * The lists to convert, by path or by name, in that order; every list when absent. A name shared
-   * by lists in different folders is refused (use the path).
+   * by lists in different folders is refused (use the path). Given the archive's bytes, only these
+   * lists are read, so they may be some of an archive past `limits.maxPlaces`.
    */
   lists?: readonly string[];
 }
@@ -235,10 +244,17 @@ export async function convertArchive(
   input: ArchiveBytes | ArchiveInspection,
   options: ConvertArchiveOptions = {},
 ): Promise<ConvertedArchive> {
+  const wanted = options.lists;
+  // From the bytes, only the lists asked for are read (and counted against the place cap).
   const { lists: all } = isArchiveBytes(input)
-    ? inspectArchive(input, options)
+    ? inspectArchive(
+        input,
+        wanted && wanted.length > 0 && !options.pick
+          ? { ...options, pick: (lists) => pickLists(lists, wanted).map((list) => list.path) }
+          : options,
+      )
     : inspectionOf(input);
-  const chosen = options.lists ? pickLists(all, options.lists) : all;
+  const chosen = wanted ? pickLists(all, wanted) : all;
   const lists = await convertLists(chosen, {
     ...options,
     maxPlacemarksPerFile: options.maxPlacemarksPerFile ?? limitsOf(options).maxPlacemarksPerKml,

@@ -467,7 +467,7 @@ describe('convertLists', () => {
     );
     const counted = seen.filter((p) => p.lookups).map((p) => p.lookups!);
     expect(new Set(counted.map((c) => c.total))).toEqual(new Set([9]));
-    expect(counted.at(-1)).toEqual({ done: 9, total: 9 });
+    expect(counted.at(-1)).toEqual({ done: 9, total: 9, unsent: 9 - calls.length });
   });
 
   it('stopped by its signal: nothing more is sent, what was found is kept, the rest is interrupted', async () => {

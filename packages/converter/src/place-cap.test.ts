@@ -5,7 +5,7 @@ import { ConverterError, tooManyPlacesMessage } from './core/errors.js';
 import { LIMITS, MAX_PLACES, PlaceCounter } from './core/limits.js';
 import { parseSavedPlacesJson } from './core/saved-places-json.js';
 import { readArchive } from './inspect.js';
-import { inspectArchive } from './library.js';
+import { convertArchive, inspectArchive } from './library.js';
 import { createConverterWorkerApi } from './worker/api.js';
 
 const PIN = 'https://www.google.com/maps/search/38.7,-9.1';
@@ -85,6 +85,54 @@ describe('the place cap (places per archive)', () => {
       'Takeout/Saved/Broken.csv': `Name,Where\n${'a,b\n'.repeat(3)}`,
     });
     expect(refusal(() => readArchive(unreadable, { limits })).code).toBe('too-many-places');
+  });
+
+  it('counts only the lists picked before reading, so some lists of an archive past the cap convert, named as in a whole run', async () => {
+    const limits = { maxPlaces: 7 };
+    const bytes = archive({
+      'Takeout/Saved/Food.csv': list(4),
+      'Takeout 2/Saved/Food.csv': list(4),
+      'Takeout/Saved/Walks.csv': list(3),
+    });
+    expect(refusal(() => inspectArchive(bytes, { limits })).code).toBe('too-many-places');
+    // The picker sees every list, none unpacked yet.
+    let seen: unknown;
+    const picked = inspectArchive(bytes, {
+      limits,
+      pick: (lists) => {
+        seen = lists;
+        return ['Takeout 2/Saved/Food.csv', 'Takeout/Saved/Walks.csv'];
+      },
+    }).lists;
+    expect(seen).toEqual([
+      { path: 'Takeout/Saved/Food.csv', name: 'Food', kind: 'csv' },
+      { path: 'Takeout 2/Saved/Food.csv', name: 'Food', kind: 'csv' },
+      { path: 'Takeout/Saved/Walks.csv', name: 'Walks', kind: 'csv' },
+    ]);
+    // The second Food keeps the name it has beside the first, though the first is not read.
+    expect(picked.map((l) => [l.path, l.outputName, l.rowCount])).toEqual([
+      ['Takeout 2/Saved/Food.csv', 'Food (Takeout 2)', 4],
+      ['Takeout/Saved/Walks.csv', 'Walks', 3],
+    ]);
+    expect(
+      inspectArchive(bytes, { limits: { maxPlaces: 11 } }).lists.map((l) => l.outputName),
+    ).toEqual(['Food', 'Food (Takeout 2)', 'Walks']);
+    // Picked past the cap is still refused.
+    expect(
+      refusal(() => inspectArchive(bytes, { limits, pick: (lists) => lists.map((l) => l.path) }))
+        .code,
+    ).toBe('too-many-places');
+
+    // convertArchive's `lists`, from the bytes: the same, by name or path.
+    const run = await convertArchive(bytes, { limits, lists: ['Walks'] });
+    expect(run.lists.map((l) => [l.outputName, l.stats.totalPlaces])).toEqual([['Walks', 3]]);
+    await expect(convertArchive(bytes, { limits, lists: ['Food'] })).rejects.toMatchObject({
+      code: 'ambiguous-list',
+    });
+    await expect(convertArchive(bytes, { limits, lists: ['Nope'] })).rejects.toMatchObject({
+      code: 'unknown-list',
+      message: 'No list named "Nope" in this archive. Lists: Food, Food, Walks',
+    });
   });
 
   it('reaches the page through the worker as an error with the cap in its message', async () => {

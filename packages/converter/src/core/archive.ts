@@ -33,6 +33,21 @@ export interface CsvEntry {
   kind: ListKind;
 }
 
+/** A place list of the archive as a caller choosing among them sees it, before any is unpacked. */
+export interface ListEntry {
+  /** Its path in the archive: a list's identity (names repeat across folders). */
+  path: string;
+  /** Its name, as the run names it (`Want to go`). */
+  name: string;
+  kind: ListKind;
+}
+
+/**
+ * Chooses which of the archive's place lists are read (their paths), from all of them: the others
+ * are neither unpacked nor parsed, nor counted against `Limits.maxPlaces`.
+ */
+export type PickLists = (lists: readonly ListEntry[]) => readonly string[];
+
 /** One place list taken out of the archive (CSV, or the JSON of starred places). */
 export interface ArchiveEntry extends CsvEntry {
   name: string;
@@ -337,17 +352,28 @@ function chooseEntries(contents: ZipContents, limits: Limits): ChosenEntry[] {
  * parses each before pulling the next never holds every list at once. Only those entries are
  * inflated, by `inflate` (fflate's by default; Node callers may pass zlib's). An entry that fails
  * to inflate is logged and skipped, as the seed says; if every one fails, the archive is refused as
- * incomplete (product.md), once the last is pulled. Throws ConverterError (see
- * {@link wholeZipContents} and {@link chooseEntries}) before the first entry.
+ * incomplete (product.md), once the last is pulled. `pick`, when given, chooses among the lists
+ * before any is unpacked ({@link PickLists}); `paths` are every list's, picked or not. Throws
+ * ConverterError (see {@link wholeZipContents} and {@link chooseEntries}, and what `pick` throws)
+ * before the first entry.
  */
 export function eachCsvEntry(
   archive: Uint8Array | ZipContents,
   limits: Limits,
   warn: (message: string) => void,
   inflate: Inflate = fflateInflate,
-): Generator<ArchiveEntry> {
+  pick?: PickLists,
+): { paths: string[]; entries: Generator<ArchiveEntry> } {
   const contents = archive instanceof Uint8Array ? wholeZipContents(archive, limits) : archive;
-  return entriesOf(contents, chooseEntries(contents, limits), warn, inflate);
+  const chosen = chooseEntries(contents, limits);
+  // Every place list's path, picked or not: what the lists' output names are made from.
+  const paths = chosen.map((entry) => entry.path);
+  if (!pick) return { paths, entries: entriesOf(contents, chosen, warn, inflate) };
+  const picked = new Set(
+    pick(chosen.map(({ path, kind }) => ({ path, kind, name: listNameFromPath(path) }))),
+  );
+  const kept = chosen.filter((entry) => picked.has(entry.path));
+  return { paths, entries: entriesOf(contents, kept, warn, inflate) };
 }
 
 /**
