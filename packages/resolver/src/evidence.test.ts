@@ -83,7 +83,7 @@ describe('plausibility of weak evidence', () => {
     expect(judgePage({ cid: '42' }, url, page)).toBe('implausible');
   });
 
-  it('reads the final URL pin before any page check, strong only when it names the ftid', () => {
+  it('reads the final URL pin before any page check, only when it names the ftid: another place’s pin is no evidence', () => {
     const place = { lat: 35.6585, lng: 139.7454 };
     const ftid = ftidAt(place, 15, 7n);
     const generic = '<meta content="Google Maps" itemprop="name">';
@@ -98,9 +98,38 @@ describe('plausibility of weak evidence', () => {
       'https://www.google.com/maps/place/T/data=!4m5!3m4!1s0x1:0x2!8m2!3d35.6585!4d139.7454',
     );
     expect(judgePage({ ftid }, other, generic)).toBe('product_page');
-    expect(judgePage({ ftid }, other, '<meta content="Tower" itemprop="name">')).toMatchObject({
-      strength: 'weak',
-      source: 'url-pin',
-    });
+    // At the place itself, yet another place's: not bound to the wanted one, so not used at all.
+    expect(judgePage({ ftid }, other, '<meta content="Tower" itemprop="name">')).toBe(
+      'no_evidence',
+    );
+  });
+
+  it('binds no pin to the place when the URL writes it in the query, writes several, or names several places', () => {
+    const place = { lat: 35.6585, lng: 139.7454 };
+    const ftid = ftidAt(place, 15, 7n);
+    const named = '<meta content="Tower" itemprop="name">';
+    const judged = (url: string) => judgePage({ ftid }, new URL(url), named);
+    // The place's ftid in the query, a pin in another parameter: someone's text, not Google's pin.
+    expect(judged(`https://maps.google.com/maps?ftid=${ftid}&x=!3d35.6585!4d139.7454`)).toBe(
+      'no_evidence',
+    );
+    // The place's ftid and pin, then another place's ftid and pin: the last pin is the other's.
+    expect(
+      judged(
+        `https://www.google.com/maps/place/T/data=!1s${ftid}!8m2!3d35.6585!4d139.7454!1s0x1:0x2!3d48.8584!4d2.2945`,
+      ),
+    ).toBe('no_evidence');
+    // The place's ftid, then two pins that differ.
+    expect(
+      judged(
+        `https://www.google.com/maps/place/T/data=!1s${ftid}!8m2!3d35.6585!4d139.7454!3d48.8584!4d2.2945`,
+      ),
+    ).toBe('no_evidence');
+    // One ftid, one pin (written twice the same): bound.
+    expect(
+      judged(
+        `https://www.google.com/maps/place/T/data=!1s${ftid}!8m2!3d35.6585!4d139.7454!3d35.6585!4d139.7454`,
+      ),
+    ).toMatchObject({ strength: 'strong', source: 'url-pin', point: place });
   });
 });

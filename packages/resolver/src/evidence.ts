@@ -3,7 +3,7 @@ import {
   distanceMetres,
   isPlausibleForFtid,
   namesPlace,
-  parseFtid,
+  placeIdsOf,
   type PlaceIds,
 } from '@placeport/converter/internal';
 import { readPage, type PlaceData } from './page.js';
@@ -11,8 +11,9 @@ import { readPage, type PlaceData } from './page.js';
 /**
  * Strong evidence is bound to the requested place (the Places API's answer for its id, a pin in a
  * place URL naming its ftid, page data binding coordinates to its ftid) and is trusted whatever the
- * distance. Weak evidence (a pin of another place, the static map, the camera, the `@` view) is
- * used only within 20 km of the ftid's S2 cell, and never for a place without an ftid.
+ * distance. Weak evidence (the static map, the camera, the `@` view) is used only within 20 km of
+ * the ftid's S2 cell, and never for a place without an ftid. Another place's pin is no evidence:
+ * product.md counts only evidence bound to the requested place.
  */
 export type Strength = 'strong' | 'weak';
 
@@ -57,30 +58,36 @@ export function plausible(wanted: PlaceIds, point: LatLng): boolean {
   return wanted.ftid !== undefined && isPlausibleForFtid(wanted.ftid, point);
 }
 
-/** The ftid a URL's path or query names (`!1s0x…:0x…`), if any. */
-function ftidIn(url: URL): string | undefined {
-  const text = url.pathname + url.search;
-  try {
-    return parseFtid(decodeURIComponent(text));
-  } catch {
-    // A malformed escape (`%E0%A4`): read it as it is.
-    return parseFtid(text);
-  }
+/** Every `!3d<lat>!4d<lng>` written in a text, as written (`pinsIn` tells one pin from several). */
+const PIN_TEXT = /!3d(-?[\d.]+)!4d(-?[\d.]+)/g;
+
+/** How many different pins a URL's path writes. */
+function pinsIn(path: string): number {
+  return new Set(Array.from(path.matchAll(PIN_TEXT), (match) => `${match[1]},${match[2]}`)).size;
 }
 
-/** A pin (`!3d!4d`) in a URL, and whether the URL names the wanted place. */
+/**
+ * The pin (`!3d!4d`) of a URL that names the wanted place, strong evidence; undefined otherwise.
+ * Google writes a place's pin in the path's `data=` segment beside its ftid: a pin in the query
+ * (`?x=!3d…`) is text someone added, and a URL that writes several pins, or names several places
+ * or another one, binds no pin to the wanted place (its last pin may be another's).
+ */
 export function pinIn(url: URL, wanted: PlaceIds): Verdict | undefined {
-  const found = extractCoordinates(url.href);
-  if (found?.source !== 'pin') return undefined;
-  const ftid = ftidIn(url);
-  const bound = ftid !== undefined && namesPlace(ftid, wanted);
-  return { point: found.coordinates, strength: bound ? 'strong' : 'weak', source: 'url-pin' };
+  const found = extractCoordinates(`${url.origin}${url.pathname}`);
+  if (found?.source !== 'pin' || pinsIn(url.pathname) > 1) return undefined;
+  const ids = placeIdsOf(url.href);
+  if (!ids || ids === 'conflict' || !ids.ftid || !namesPlace(ids.ftid, wanted)) return undefined;
+  return { point: found.coordinates, strength: 'strong', source: 'url-pin' };
 }
 
-/** Whether a URL names a place (an ftid) other than `wanted`: its pin is that place's. */
+/**
+ * Whether a URL names a place other than `wanted` (an ftid, or ids of several places): a pin it
+ * carries is not the wanted place's.
+ */
 export function namesOtherPlace(url: URL, wanted: PlaceIds): boolean {
-  const ftid = ftidIn(url);
-  return ftid !== undefined && !namesPlace(ftid, wanted);
+  const ids = placeIdsOf(url.href);
+  if (ids === 'conflict') return true;
+  return ids?.ftid !== undefined && !namesPlace(ids.ftid, wanted);
 }
 
 function weakOrNothing(wanted: PlaceIds, verdict: Verdict): Verdict | Dismissal {
@@ -101,12 +108,13 @@ function isOwnRecord(record: PlaceData): boolean {
  * a `cid` link the record whose ftid's low half is the cid), strong whatever the page's titles say,
  * unless records binding it disagree (then nothing: one of them is not Google's);
  * then nothing at all from Google's generic or lean pages, nor from another place's full page;
- * then the first weak form present — a pin of another id in the URL, the static map's `markers=`
- * (never `center=` when markers exist), the camera, the `@` view of a place URL — if plausible.
+ * then the first weak form present — the static map's `markers=` (never `center=` when markers
+ * exist), the camera, the `@` view of a place URL — if plausible. A pin in the URL that is not
+ * bound to the wanted place is no evidence at all.
  */
 export function judgePage(wanted: PlaceIds, finalUrl: URL, html: string): Verdict | Dismissal {
   const urlPin = pinIn(finalUrl, wanted);
-  if (urlPin?.strength === 'strong') return urlPin;
+  if (urlPin) return urlPin;
   const page = readPage(html);
   const bound = page.placeData.filter((record) => namesPlace(record.ftid, wanted));
   if (bound.length > 0) {
@@ -119,7 +127,6 @@ export function judgePage(wanted: PlaceIds, finalUrl: URL, html: string): Verdic
   }
   if (page.productPage) return 'product_page';
   if (page.placeData.some(isOwnRecord)) return 'other_place';
-  if (urlPin) return weakOrNothing(wanted, urlPin);
   const weakForms = [
     [page.staticMarker, 'static-marker'],
     [page.staticCentre, 'static-centre'],

@@ -208,6 +208,8 @@ async function fromPages(
   const fromLink = !idsAtStart.ftid && !idsAtStart.cid && !idsAtStart.placeId;
   const breaker = context.breakers.pages;
   let url = start;
+  // Once a short link was followed, every later address is where its maker chose to lead.
+  let viaShortLink = false;
   for (let hop = 0; ; hop += 1) {
     if (!isAllowedFetchUrl(url)) {
       return failed(fromLink && hop === 0 ? 'not_allowed' : 'not_found', 'left_allowlist');
@@ -219,6 +221,7 @@ async function fromPages(
         : failed('throttled', 'backing_off');
     }
     const shortLink = isShortLink(url);
+    viaShortLink ||= shortLink;
     const answer = await withRetry(context, breaker, () => {
       context.onRequest('pages');
       return fetchMapsPage(context.upstream, url, context.signal, shortLink);
@@ -249,12 +252,13 @@ async function fromPages(
           return failed(fromLink ? 'not_allowed' : 'not_found', 'left_allowlist');
         const adopted = adopt(wanted, next);
         const pin = pinIn(next, adopted);
-        if (pin?.strength === 'strong') {
-          // A short link's own redirect answers for that link alone: whoever made the link chose
-          // where it leads, so its pin is never kept as Google's answer for the ids it names.
-          // Google's redirect of a place URL is its answer for that place, and kept.
+        if (pin) {
+          // A pin reached through a short link answers for that link alone: whoever made the link
+          // chose where it leads (and, hop by hop, what the addresses after it carry), so it is
+          // never kept as Google's answer for the ids it names. Google's redirect of a place URL
+          // the lookup started from is its answer for that place, and kept.
           const answer = found(adopted, pin);
-          return shortLink ? answer : remember(context, adopted, answer);
+          return viaShortLink ? answer : remember(context, adopted, answer);
         }
         const pair = extractCoordinates(next.href);
         if (fromLink && pair && pair.source !== 'centre' && !namesOtherPlace(next, adopted)) {
@@ -263,7 +267,6 @@ async function fromPages(
           // place's, weak evidence at most (below).
           return found(adopted, { point: pair.coordinates, strength: 'strong', source: 'hop' });
         }
-        if (pin && plausible(adopted, pin.point)) return found(adopted, pin);
         if (adopted !== wanted) {
           wanted = adopted;
           const known =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PLACE_DATA, readAttributes, readPage } from './page.js';
+import { MAX_META_TAGS, MAX_PLACE_DATA, MAX_TAG_CHARS, readAttributes, readPage } from './page.js';
 
 const NAME = '<meta content="Hagia Sophia" itemprop="name">';
 const STATIC_MAP =
@@ -47,6 +47,34 @@ describe('readPage', () => {
       { ftid: '0x14cab9be92faf67d:0x9f1e6c6e1f2b3f0a', point: { lat: 41.0085, lng: 28.9801 } },
       { ftid: '0x1:0x2', point: { lat: 1.5, lng: 2.5 } },
     ]);
+  });
+
+  it(`reads the first ${MAX_META_TAGS} <meta> tags, none after`, () => {
+    const filler = (count: number) => '<meta charset="utf-8">'.repeat(count);
+    const map = `<meta content="${STATIC_MAP}" property="og:image">`;
+    // The last one read: its static map and name count.
+    const atLimit = readPage(`${filler(MAX_META_TAGS - 2)}${NAME}${map}`);
+    expect(atLimit.staticMarker).toEqual({ lat: 41.008583, lng: 28.980175 });
+    expect(atLimit.productPage).toBe(false);
+    // One past: not read, so the page has no name (its title is the product's) and no map.
+    const past = readPage(`<title>Google Maps</title>${filler(MAX_META_TAGS)}${NAME}${map}`);
+    expect(past.staticMarker).toBeUndefined();
+    expect(past.productPage).toBe(true);
+  });
+
+  it(`skips a <meta> tag longer than ${MAX_TAG_CHARS} characters unread`, () => {
+    const tag = (length: number) => {
+      const head = `<meta content="${STATIC_MAP}&amp;x=`;
+      const tail = '" property="og:image">';
+      return `${head}${'y'.repeat(length - head.length - tail.length)}${tail}`;
+    };
+    expect(tag(MAX_TAG_CHARS + 1)).toHaveLength(MAX_TAG_CHARS + 1);
+    // Its length counts from "<meta" to the character before its ">".
+    expect(readPage(`${NAME}${tag(MAX_TAG_CHARS + 1)}`).staticMarker).toEqual({
+      lat: 41.008583,
+      lng: 28.980175,
+    });
+    expect(readPage(`${NAME}${tag(MAX_TAG_CHARS + 2)}`).staticMarker).toBeUndefined();
   });
 
   it(`keeps at most ${MAX_PLACE_DATA} place-data records`, () => {

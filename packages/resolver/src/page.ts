@@ -10,8 +10,16 @@ import { isProductName } from './product-names.js';
 
 /** Characters of a page scanned at most (the read cap is the same: 3 MiB of bytes). */
 export const MAX_SCAN_CHARS = 3 * 1024 * 1024;
-/** A `<meta>` tag longer than this is skipped unread (real ones are under 1 KB). */
-export const MAX_TAG_CHARS = 8 * 1024;
+/**
+ * A `<meta>` tag longer than this is skipped unread (the captured nl page's longest is 279
+ * characters): every character of the tags read may be an entity to decode.
+ */
+export const MAX_TAG_CHARS = 2 * 1024;
+/**
+ * `<meta>` tags read at most, in page order (the captured nl page has 18, all in its head): a page
+ * of tens of thousands, each a static map to parse, held the event loop for over 100 ms.
+ */
+export const MAX_META_TAGS = 256;
 /** Place-data records kept from one page: the requested one is among the first few in real pages. */
 export const MAX_PLACE_DATA = 200;
 /** `[null,null,` prefixes examined at most, records or not (a hostile page repeats the prefix). */
@@ -111,13 +119,15 @@ export function readAttributes(tag: string): Record<string, string> {
   return attributes;
 }
 
-/** Every `<meta>` tag's attributes, in order, within the scan bound. */
+/** The first {@link MAX_META_TAGS} `<meta>` tags' attributes, in order, within the scan bound. */
 function metaTags(html: string): Record<string, string>[] {
   const tags: Record<string, string>[] = [];
   META_START.lastIndex = 0;
+  let seen = 0;
   for (let match = META_START.exec(html); match; match = META_START.exec(html)) {
     const end = html.indexOf('>', match.index);
-    if (end < 0) break;
+    if (end < 0 || seen >= MAX_META_TAGS) break;
+    seen += 1;
     if (end - match.index <= MAX_TAG_CHARS)
       tags.push(readAttributes(html.slice(match.index + 5, end)));
     META_START.lastIndex = end + 1;

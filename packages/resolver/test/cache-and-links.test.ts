@@ -77,6 +77,26 @@ describe('the cache holds only strong answers, keyed by the id looked up', () =>
     expect(outcome.report.cacheHits).toBe(0);
   });
 
+  it('nothing a short link leads to is kept, however many hops later: a pin its maker chose never reaches another link', async () => {
+    r = await rig();
+    const truth = coordinatesForCid('220');
+    const chosen = { lat: Number((truth.lat + 0.05).toFixed(7)), lng: truth.lng };
+    const ftid = ftidForCid(220n);
+    // The short link leads to an address naming the place without a pin, which Google (here, the
+    // maker's choice of address) leads on to the place's URL with a pin 5 km off.
+    const link = 'https://maps.app.goo.gl/poison220';
+    const hop = `https://maps.google.com/maps?ftid=${ftid}&hl=en`;
+    r.google.addRedirect(link, hop);
+    r.google.addRedirect(hop, finalPlaceUrl('Place', chosen, ftid));
+    expect(pointOf((await r.resolver.resolve([link])).results[link])).toEqual(chosen);
+    expect(r.cache.peek('cid:220')).toBeUndefined();
+    // Another person's links to that place get Google's own answer.
+    const plain = ['https://maps.google.com/?cid=220', placeLink(220)];
+    const outcome = await r.resolver.resolve(plain);
+    expect(plain.map((url) => pointOf(outcome.results[url]))).toEqual([truth, truth]);
+    expect(outcome.report.cacheHits).toBe(0);
+  });
+
   it('a cached answer implausible for the ftid is not used: the place is looked up again', async () => {
     r = await rig();
     const truth = coordinatesForCid('203');
@@ -159,6 +179,20 @@ describe('short links', () => {
     const outcome = await r.resolver.resolve([link]);
     expect(outcome.results[link]).toBeUndefined();
     expect(outcome.failures[link]).toBe('not_found');
+  });
+
+  it("never takes another place's pin for the place, however near", async () => {
+    r = await rig();
+    const a = coordinatesForCid('212');
+    const link = 'https://maps.app.goo.gl/near212';
+    r.google.addRedirect(link, placeLink(212, 'A'));
+    // A's place URL leads on to B's, 1 km away, with B's pin: B's, not A's, whatever the distance.
+    const near = { lat: Number((a.lat + 0.009).toFixed(7)), lng: a.lng };
+    r.google.addRedirect(placeLink(212, 'A'), finalPlaceUrl('B', near, ftidForCid(213n)));
+    const outcome = await r.resolver.resolve([link]);
+    expect(outcome.results[link]).toBeUndefined();
+    expect(outcome.failures[link]).toBe('not_found');
+    expect(r.cache.size).toBe(0);
   });
 
   it('a transient 404 of a short link is tried once more and succeeds', async () => {

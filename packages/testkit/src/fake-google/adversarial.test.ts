@@ -10,7 +10,7 @@ describe('adversarial pages', () => {
   it('gives every body exactly 3 MiB by default', () => {
     const pages = adversarialPages();
     expect(Object.keys(pages).sort()).toEqual([...ADVERSARIAL_PAGE_NAMES].sort());
-    expect(ADVERSARIAL_PAGE_NAMES).toHaveLength(7);
+    expect(ADVERSARIAL_PAGE_NAMES).toHaveLength(9);
     for (const body of Object.values(pages)) {
       expect(Buffer.byteLength(body)).toBe(ADVERSARIAL_PAGE_BYTES);
       expect(body.length).toBe(3 * 1024 * 1024);
@@ -39,6 +39,12 @@ describe('adversarial pages', () => {
     expect(pages['endless-camera-digits']).toMatch(/APP_INITIALIZATION_STATE=\[\[\[\d{60000,}$/);
     expect(pages['place-data-prefix-repeated'].split('[null,null,').length).toBeGreaterThan(5000);
     expect(pages['ftid-prefix-repeated'].split('"0x').length).toBeGreaterThan(20_000);
+    // Whole tags, closed: a reader that parses every one does tens of thousands of parses.
+    const maps = adversarialPages()['static-maps-repeated'].match(/<meta [^>]*staticmap[^>]*>/g);
+    expect(maps!.length).toBeGreaterThan(40_000);
+    const entities = pages['entities-in-meta-repeated'].match(/<meta content="(?:&#x41;)+"/g);
+    expect(entities!.length).toBeGreaterThan(30);
+    expect(entities![0]!.length).toBeLessThan(2048);
   });
 
   it('refuses a size that is not a non-negative integer', () => {

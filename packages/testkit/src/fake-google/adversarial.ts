@@ -10,7 +10,9 @@ export type AdversarialPageName =
   | 'deep-nesting'
   | 'endless-camera-digits'
   | 'place-data-prefix-repeated'
-  | 'ftid-prefix-repeated';
+  | 'ftid-prefix-repeated'
+  | 'static-maps-repeated'
+  | 'entities-in-meta-repeated';
 
 /** What each body starts with, and the unit repeated after it. All ASCII: one char, one byte. */
 const RECIPES: Readonly<Record<AdversarialPageName, { prefix: string; unit: string }>> = {
@@ -34,6 +36,16 @@ const RECIPES: Readonly<Record<AdversarialPageName, { prefix: string; unit: stri
       '<!DOCTYPE html><html><body><script>window.APP_INITIALIZATION_STATE=[[null,null,1.5,2.5],',
     unit: '"0x',
   },
+  // Whole tags, each a static map to parse (tens of thousands: over 100 ms read one by one).
+  'static-maps-repeated': {
+    prefix: '<!DOCTYPE html><html><head>',
+    unit: '<meta itemprop="image" content="https://x/staticmap?center=a">',
+  },
+  // Whole tags of just under 2 KB, every character of their value an entity to decode.
+  'entities-in-meta-repeated': {
+    prefix: '<!DOCTYPE html><html><head>',
+    unit: `<meta content="${'&#x41;'.repeat(330)}" property="og:title">`,
+  },
 };
 
 /** Every adversarial body's name, for table-driven tests. */
@@ -55,8 +67,8 @@ export function adversarialPage(name: AdversarialPageName, bytes = ADVERSARIAL_P
 /**
  * Every adversarial body, each exactly `bytes` long: `<meta ` repeated without `>`, one huge meta
  * tag full of unclosed quotes, a `<title>` never closed, `<div>` nested without end,
- * `APP_INITIALIZATION_STATE=[[[` followed by endless digits, `[null,null,` repeated, and `"0x`
- * repeated.
+ * `APP_INITIALIZATION_STATE=[[[` followed by endless digits, `[null,null,` repeated, `"0x`
+ * repeated, whole static-map `<meta>` tags repeated, and whole `<meta>` tags of entities repeated.
  */
 export function adversarialPages(
   bytes = ADVERSARIAL_PAGE_BYTES,
