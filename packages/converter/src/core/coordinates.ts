@@ -111,6 +111,27 @@ function lastPin(url: string): LatLng | undefined {
 
 const SEARCH_PATH = /\/maps\/search\/([^/?#]+)/;
 
+/** Whether a text is a decimal pair of zeros (`0,0`, `0.0, -0.0`, `0,+0`): no place (product.md). */
+function isZeroPair(text: string): boolean {
+  const match = PAIR.exec(decode(text));
+  return match !== null && Number(match[1]) === 0 && Number(match[2]) === 0;
+}
+
+/**
+ * Whether every explicit pair a URL writes (its `/maps/search/<pair>`, and its `q`, `query`, `ll`,
+ * `center`… values) is (0, 0), and it writes one at least: a search for the point Takeout gives a
+ * place it has no location for, however it is spelt (`0,0`, `0,+0`, `0.0,0.0`, `?q=0,0` of a
+ * starred place, `?entry=ttu` after it). A query for anything else (`?q=Cafe+Nord`) makes it a
+ * search worth looking up.
+ */
+export function writesOnlyZeroPairs(url: URL): boolean {
+  const texts: string[] = [];
+  const search = SEARCH_PATH.exec(url.pathname)?.[1];
+  if (search !== undefined) texts.push(search);
+  for (const name of PAIR_PARAMS) texts.push(...url.searchParams.getAll(name));
+  return texts.length > 0 && texts.every(isZeroPair);
+}
+
 function explicitPair(url: string): LatLng | undefined {
   const fromPath = pairFrom(SEARCH_PATH.exec(url)?.[1]);
   if (fromPath) return fromPath;

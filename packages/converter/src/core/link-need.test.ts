@@ -179,6 +179,32 @@ describe('placeNeed', () => {
     });
   });
 
+  it('knows the search for 0,0 however it is spelt: a + or a space after the comma, decimals, a query after it, a starred place’s ?q=0,0', () => {
+    for (const url of [
+      'https://www.google.com/maps/search/0,+0',
+      'https://www.google.com/maps/search/0.0,+0.0',
+      'https://www.google.com/maps/search/0,%200',
+      'https://www.google.com/maps/search/-0.000000,0.000000/',
+      'https://www.google.com/maps/search/0,0?entry=ttu',
+      'http://maps.google.com/?q=0,0',
+      'https://maps.google.com/maps?q=0.0,+0.0&hl=en',
+    ]) {
+      expect({ url, need: placeNeed({ url }) }).toEqual({
+        url,
+        need: { kind: 'unplaced', reason: 'not_found' },
+      });
+    }
+    // A pair that is not zero, a search for words beside it, or a place's id: not that link.
+    expect(placeNeed({ url: 'https://www.google.com/maps/search/0,+0.5' }).kind).toBe(
+      'coordinates',
+    );
+    expect(placeNeed({ url: 'https://maps.google.com/?q=0,0&query=Cafe+Nord' }).kind).toBe(
+      'lookup',
+    );
+    expect(placeNeed({ url: 'https://maps.google.com/?q=0,0&cid=42' }).kind).toBe('lookup');
+    expect(placeNeed({ url: 'https://maps.google.com/?q=Cafe+Nord' }).kind).toBe('lookup');
+  });
+
   it('takes the @ view for the place only where nothing better exists or it lies near the ftid', () => {
     // FTID's place is in Limassol: a view there places it; a view over Sydney is no pin for it.
     expect(

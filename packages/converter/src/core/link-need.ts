@@ -1,5 +1,5 @@
 import { isAllowedFetchUrl, isGooglePlaceLink } from './allowlist.js';
-import { extractCoordinates } from './coordinates.js';
+import { extractCoordinates, writesOnlyZeroPairs } from './coordinates.js';
 import { MAX_URL_LENGTH } from './limits.js';
 import { cacheKeyOf, placeIdsOf, type PlaceIds } from './place-ids.js';
 import { isPlausibleForFtid } from './s2.js';
@@ -26,9 +26,6 @@ export type LinkNeed =
   | { kind: 'lookup'; by: 'link'; url: URL; key: string }
   | { kind: 'no_location' }
   | { kind: 'not_allowed' };
-
-/** Takeout's link of a place without a location: a search for (0, 0), nothing else. */
-const TAKEOUT_NO_LOCATION = /^\/maps\/search\/-?0(?:\.0+)?,-?0(?:\.0+)?\/?$/;
 
 /**
  * The link as a URL, `http:` read as `https:` (Takeout writes the starred places' links as
@@ -63,7 +60,7 @@ export function linkNeed(link: string): LinkNeed {
   if (!googlePlace && !allowed) return { kind: 'not_allowed' };
   const ids = placeIdsOf(link);
   if (ids === 'conflict') return { kind: 'not_allowed' };
-  if (googlePlace && !ids && url.search === '' && TAKEOUT_NO_LOCATION.test(url.pathname)) {
+  if (googlePlace && !ids && writesOnlyZeroPairs(url)) {
     return { kind: 'no_location' };
   }
   const found = extractCoordinates(link);
