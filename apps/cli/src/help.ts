@@ -21,7 +21,7 @@ lists) and "Maps (your places)" (your starred places), and export. Both are conv
 only) is reported as empty, a file without even a header as one that cannot be read.
 Takeout's file type may be .zip (its default) or .tgz: placeport reads both (known by their
 first bytes, whatever the name says), and an export already unzipped (give its folder, e.g.
-Takeout). An export of your whole account comes in parts: give the part that holds the "Saved"
+Takeout, or just its Saved Places.json). An export of your whole account comes in parts: give the part that holds the "Saved"
 folder; a .zip part of any size is read, only its lists, and a .tgz part is read through (its
 progress shown).
 

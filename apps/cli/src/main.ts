@@ -28,8 +28,10 @@ import {
   inspectZipContents,
   pickLists,
   readsByRanges,
+  Repack,
   takeoutPartOf,
   type ListEntry,
+  type ZipContents,
 } from '@placeport/converter/internal';
 import {
   printable,
@@ -64,7 +66,7 @@ import {
   type ProgressLine,
   type ProgressState,
 } from './progress.js';
-import { errnoText, readFolderLists } from './folder-archive.js';
+import { errnoText, FOLDER_LIMITS, readFolderLists } from './folder-archive.js';
 import {
   archiveKindOf,
   checkTarSize,
@@ -331,7 +333,11 @@ async function readLists(
     (isFolder ? undefined : /\.zip$/i.test(command.archive) ? 'zip' : tarKindOf(command.archive));
   const isZip = kind === 'zip';
   const tar = kind === 'zip' ? undefined : kind;
-  if (!isFolder && !isZip && !isCsv && !tar) throw new ConverterError('not-a-zip', INPUT_MESSAGE);
+  // The starred places unzipped (`Saved Places.json`, or its name in another language): one list.
+  const isJson = !isFolder && !isCsv && !kind && /\.json$/i.test(command.archive);
+  if (!isFolder && !isZip && !isCsv && !tar && !isJson) {
+    throw new ConverterError('not-a-zip', INPUT_MESSAGE);
+  }
   const isRetry =
     isCsv &&
     path
@@ -343,7 +349,7 @@ async function readLists(
   // read by random access, only its lists (`zip-file.ts`).
   const large = isZip && info !== undefined && readsByRanges(info.size);
   if (large) checkPartSize(info.size);
-  if (info && isCsv) checkCsvSize(info.size, command.archive);
+  if (info && (isCsv || isJson)) checkCsvSize(info.size, command.archive);
   if (info && tar) checkTarSize(info.size, tar);
   // A .tgz or a folder has its lists kept as they stream by, read as a Takeout ZIP is (`Repack`).
   const input = await (
@@ -353,7 +359,9 @@ async function readLists(
         ? readLargeZipFile(command.archive, info.size)
         : tar
           ? readTar(command.archive, tar, info?.size ?? 0, reading)
-          : readFile(command.archive, { signal: reading.signal })
+          : isJson
+            ? readStarredFile(command.archive, reading.signal)
+            : readFile(command.archive, { signal: reading.signal })
   ).catch((error: NodeJS.ErrnoException) => {
     if (reading.signal.aborted) throw reading.signal.reason;
     if (error instanceof ConverterError) throw saidOfInput(error, command.archive, tar);
@@ -387,6 +395,12 @@ async function readLists(
         ? inspectArchive(new Uint8Array(input.buffer, input.byteOffset, input.byteLength), options)
         : inspectCsv(csvText(input, command.archive, io.stderr), path.basename(command.archive)));
   } catch (error) {
+    if (isJson && error instanceof ConverterError && error.code === 'no-csv') {
+      throw new ConverterError(
+        'no-csv',
+        `${path.basename(command.archive)} is not the starred places of Google Takeout ("Saved Places.json", in "Maps (your places)"). ${INPUT_MESSAGE}`,
+      );
+    }
     if (error instanceof ConverterError && error.code === 'too-many-places' && every.length > 1) {
       throw new ConverterError('too-many-places', pastCapMessage(every, command.lists.length > 0));
     }
@@ -400,6 +414,17 @@ async function readLists(
     retry,
     unread,
   };
+}
+
+/**
+ * A JSON file given on its own, as the one entry of an archive (named as the file is), so it is
+ * read as the starred places of an export are: by its name (`Saved Places.json`), or by its start
+ * when it has another (Takeout names it in the account's language).
+ */
+async function readStarredFile(file: string, signal: AbortSignal): Promise<ZipContents> {
+  const repack = new Repack('folder', FOLDER_LIMITS);
+  repack.keep(path.basename(file), await readFile(file, { signal }));
+  return repack.contents();
 }
 
 /**

@@ -96,7 +96,7 @@ describe('placeport CLI', () => {
     expect(result.stdout).toContain('placeport convert <archive.zip | archive.tgz> --out <dir>');
     expect(result.stdout).toContain("Takeout's file type may be .zip (its default) or .tgz");
     expect(result.stdout).toContain(
-      'and an export already unzipped (give its folder, e.g.\nTakeout)',
+      'and an export already unzipped (give its folder, e.g.\nTakeout, or just its Saved Places.json)',
     );
     expect(result.stdout).toContain('a .zip part of any size is read, only its lists');
     for (const option of [
@@ -283,6 +283,42 @@ describe('placeport CLI', () => {
       });
     }
     await expect(readdir(path.join(dir, 'from-folder'))).rejects.toThrow();
+  });
+
+  it('reads the starred places given on their own (Saved Places.json, or under another name), and refuses another JSON', async () => {
+    const takeout = generateTakeout({
+      seed: 5,
+      lists: [],
+      savedPlacesJson: { format: 'new', places: 6 },
+      includeNonPlaceLists: false,
+    });
+    const starred = unzipSync(takeout.zip)['Takeout/Maps (your places)/Saved Places.json']!;
+    const out = path.join(dir, 'starred-alone');
+    for (const name of ['Saved Places.json', 'Opgeslagen plaatsen.json']) {
+      const file = path.join(dir, name);
+      await writeFile(file, starred);
+      const result = await run(['convert', file, '--out', out, '--offline', '--json']);
+      expect(result.code).toBe(0);
+      const summary = JSON.parse(result.stdout) as CliSummary;
+      const places = takeout.savedPlaces!.places;
+      expect(summary.lists).toMatchObject([
+        { name: name.replace(/\.json$/, ''), total: places.length },
+      ]);
+      const placed = places.filter((place) => place.expected);
+      expect(await readKmlFile(path.join(out, name.replace(/\.json$/, '.kml')))).toEqual(
+        placed.map((place) => ({
+          name: expectedName(place.title ?? ''),
+          lngLat: [place.expected!.lng, place.expected!.lat],
+        })),
+      );
+    }
+    const other = path.join(dir, 'package.json');
+    await writeFile(other, '{"name":"not places"}');
+    expect(await run(['convert', other, '--out', out])).toMatchObject({
+      code: 1,
+      stderr:
+        'placeport: package.json is not the starred places of Google Takeout ("Saved Places.json", in "Maps (your places)"). Give a ZIP (or .tgz) file from Google Takeout with your saved places, or a failed-places CSV to retry.\n',
+    });
   });
 
   it('refuses a CSV past the converter’s limit for lists before reading it, and takes one at the limit', async () => {
