@@ -602,7 +602,7 @@ async function convert(
     // The pipeline counts the run's distinct places once, each when its answer is final.
     const onProgress = (update: ConversionProgress) => {
       const { lookups } = update;
-      if (lookups) progress?.update(lookups.done, lookups.total, lookups.unsent);
+      if (lookups) progress?.update(lookups.done, lookups.total, lookups);
     };
 
     // Offline, the pipeline gets no resolveUrls and gives such places `not_looked_up`. Local

@@ -45,22 +45,27 @@ export interface ProgressState {
   total: number;
   /** Of `done`, places given their reason without being sent, once the run stopped sending. */
   unsent?: number;
+  /** While the run pauses before a retry round: how many places wait, and for how long still. */
+  retry?: { places: number; inMs: number };
   /** Places answered a second lately ({@link RATE_WINDOW_MS}); undefined until it can be measured. */
   perSecond: number | undefined;
 }
 
 /**
  * `head`, then the recent rate (`rate` words it) and the time left at that rate: both left out
- * until there is something to measure, and the time left once everything is done.
+ * until there is something to measure, and the time left once everything is done. While the run
+ * pauses before a retry round, what waits and for how long instead: `215 to try again in 18 s`.
  */
 function withRate(
   head: string,
-  { done, total, unsent = 0, perSecond }: ProgressState,
+  { done, total, unsent = 0, retry, perSecond }: ProgressState,
   rate: (perSecond: number) => string,
 ): string {
   const shown = Math.min(done - unsent, total);
   const parts = [head];
-  if (unsent === 0 && shown > 0 && perSecond !== undefined && perSecond > 0) {
+  if (retry) {
+    parts.push(`${retry.places} to try again in ${formatDuration(retry.inMs)}`);
+  } else if (unsent === 0 && shown > 0 && perSecond !== undefined && perSecond > 0) {
     parts.push(`${rate(perSecond)} a second`);
     if (shown < total)
       parts.push(`about ${formatDuration(((total - shown) / perSecond) * 1000)} left`);
@@ -150,9 +155,14 @@ class RecentRate {
 export interface ProgressLine {
   /**
    * Shows the new state (at most every {@link REDRAW_INTERVAL_MS} on a terminal, {@link LOG_INTERVAL_MS}
-   * otherwise); `unsent`: of `done`, places given their reason without being sent.
+   * otherwise); `unsent`: of `done`, places given their reason without being sent; `retry`: the
+   * run pauses before sending `places` again at `at` (on `now`'s clock).
    */
-  update(done: number, total: number, unsent?: number): void;
+  update(
+    done: number,
+    total: number,
+    more?: { unsent?: number; retry?: { places: number; at: number } | undefined },
+  ): void;
   /**
    * Shows the last state and ends the line, so what follows starts on a line of its own.
    * `stopped`: the run stopped looking up before the end (Ctrl-C, Google out of reach), so the last
@@ -193,11 +203,23 @@ export function createProgressLine(
   const rate = new RecentRate();
   let lastShown = Number.NEGATIVE_INFINITY;
   let shownText: string | undefined;
-  let state: { done: number; total: number; unsent: number } | undefined;
+  let state:
+    | { done: number; total: number; unsent: number; retryAt?: { places: number; at: number } }
+    | undefined;
   let stopTicking: (() => void) | undefined;
   let stopped = false;
   // The rate counts places answered, not those given their reason unsent once the run stopped.
-  const text = () => format({ ...state!, perSecond: stopped ? undefined : rate.perSecond(now()) });
+  const text = () => {
+    const { retryAt, ...counts } = state!;
+    const time = now();
+    return format({
+      ...counts,
+      perSecond: stopped ? undefined : rate.perSecond(time),
+      ...(retryAt && !stopped
+        ? { retry: { places: retryAt.places, inMs: Math.max(0, retryAt.at - time) } }
+        : {}),
+    });
+  };
   const show = () => {
     if (!state) return;
     shownText = text();
@@ -210,10 +232,10 @@ export function createProgressLine(
     show();
   };
   return {
-    update(done, total, unsent = 0) {
+    update(done, total, { unsent = 0, retry } = {}) {
       const time = now();
       rate.add(time, done - unsent);
-      state = { done, total, unsent };
+      state = { done, total, unsent, ...(retry ? { retryAt: retry } : {}) };
       stopTicking ??= every(tick, terminal ? TICK_INTERVAL_MS : LOG_INTERVAL_MS);
       if ((!terminal || done < total) && time - lastShown < interval) return;
       lastShown = time;

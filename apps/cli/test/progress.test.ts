@@ -65,6 +65,38 @@ describe('formatProgress', () => {
     );
   });
 
+  it('while the run pauses before a retry round, says how many places wait and for how long, counting down', () => {
+    expect(
+      formatProgress({ done: 100, total: 315, retry: { places: 215, inMs: 18_000 }, perSecond: 5 }),
+    ).toBe('Looking up places: 100 / 315 · 215 to try again in 18 s');
+    let time = 2_000;
+    const written: string[] = [];
+    const ticks: Array<() => void> = [];
+    const line = createProgressLine(
+      (text) => written.push(text),
+      () => time,
+      {
+        every: (tick) => {
+          ticks.push(tick);
+          return () => {};
+        },
+      },
+    );
+    line.update(100, 315, { retry: { places: 215, at: 20_000 } });
+    expect(written.at(-1)).toBe(
+      '\rLooking up places: 100 / 315 · 215 to try again in 18 s\u001b[K',
+    );
+    time = 3_000;
+    ticks[0]!();
+    expect(written.at(-1)).toBe(
+      '\rLooking up places: 100 / 315 · 215 to try again in 17 s\u001b[K',
+    );
+    // The round starts: the count goes on, with no countdown.
+    time = 20_000;
+    line.update(100, 315);
+    expect(written.at(-1)).toBe('\rLooking up places: 100 / 315\u001b[K');
+  });
+
   it('formats durations for people', () => {
     expect(
       [0, 400, 1_000, 59_400, 60_000, 61_000, 3_600_000, 3_660_000].map(formatDuration),
@@ -225,7 +257,7 @@ describe('createProgressLine', () => {
     line.update(12, 96);
     expect(written.at(-1)).toContain('· 6.00 a second · about 14 s left');
     time = 2_500;
-    line.update(96, 96, 84);
+    line.update(96, 96, { unsent: 84 });
     line.finish({ stopped: true });
     expect(written.slice(-2)).toEqual(['\rLooking up places: 12 / 96\u001b[K', '\n']);
     // Ctrl-C: what was shown last, without its estimate.

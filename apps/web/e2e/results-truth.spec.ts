@@ -14,6 +14,7 @@ import {
   resultPanel,
   resultsHeading,
   selectionDialog,
+  snap,
   uploadAndProceed,
 } from './support/page';
 
@@ -21,6 +22,8 @@ test('lookups the service refuses are named, with what to do; "Retry failed plac
   page,
   demoApi,
 }) => {
+  // The retry rounds alone wait 75 s: far more room than that, on a busy machine.
+  test.setTimeout(6 * 60_000);
   const takeout = generateTakeout({
     seed: 91,
     quirks: false,
@@ -34,9 +37,14 @@ test('lookups the service refuses are named, with what to do; "Retry failed plac
   await page.goto(demoApi.url);
   await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
-  // The retry rounds wait 5, 10 and 20 s before the results (the service refuses every time).
-  await expect(resultsHeading(page)).toBeVisible({ timeout: 150_000 });
   const missing = list!.places.length - offline;
+  // While the run waits to send them again, the card says so and counts down.
+  await expect(
+    page.getByText(new RegExp(`${missing} could not be looked up yet: trying again in \\d+ s`)),
+  ).toBeVisible({ timeout: 60_000 });
+  await snap(page, '45-processing-retry-countdown');
+  // The retry rounds wait 5, 10, 20 and 40 s before the results (the service refuses every time).
+  await expect(resultsHeading(page)).toBeVisible({ timeout: 150_000 });
   await expect(
     page.getByText(`The lookups of ${missing} places failed: the lookup service was unavailable.`, {
       exact: false,
@@ -135,6 +143,8 @@ test('after nothing converted, "Retry failed places" goes straight to the select
   page,
   demoApi,
 }) => {
+  // The retry rounds alone wait 75 s: far more room than that, on a busy machine.
+  test.setTimeout(6 * 60_000);
   const takeout = generateTakeout({
     seed: 93,
     quirks: false,
@@ -148,7 +158,7 @@ test('after nothing converted, "Retry failed places" goes straight to the select
   await page.goto(demoApi.url);
   await uploadAndProceed(page, zipUpload(takeout));
   await paymentDialog(page).getByRole('button', { name: 'Authorize Payment & Convert' }).click();
-  // The retry rounds wait 5, 10 and 20 s before the results (the service refuses every time).
+  // The retry rounds wait 5, 10, 20 and 40 s before the results (the service refuses every time).
   await expect(resultsHeading(page)).toHaveText('Nothing could be converted', {
     timeout: 150_000,
   });

@@ -337,13 +337,20 @@ describe('convertLists', () => {
     expect(b?.stats.converted).toBe(1);
   });
 
-  it('a network that drops for half a minute costs nothing: the rounds wait it out, within 120 s', async () => {
+  it('a server or network out for a minute costs nothing: the rounds wait it out, within 120 s, saying when the next one starts', async () => {
     let clock = 0;
     const pauses: number[] = [];
-    const back = 5_000 + 10_000 + 5_000; // offline until after the second retry round
+    // Out until 40 s after the first pass, as in the audit's API restart: the fourth round finds it.
+    const back = 5_000 + 10_000 + 20_000 + 5_000;
+    const seen: ConversionProgress[] = [];
+    const waiting: Array<ConversionProgress['lookups']> = [];
     const [result] = await convertLists([listA], {
       now: () => clock,
+      progressIntervalMs: 0,
+      onProgress: (p) => seen.push(p),
       sleep: async (ms) => {
+        // What the page is told while the run pauses.
+        waiting.push(seen.at(-1)?.lookups);
         pauses.push(ms);
         clock += ms;
       },
@@ -358,6 +365,18 @@ describe('convertLists', () => {
     expect(result?.stats.unplaced).toEqual({ not_allowed: 1 });
     expect(pauses).toEqual(RESOLVE_RETRY_BACKOFF.map((factor) => RESOLVE_RETRY_DELAY_MS * factor));
     expect(pauses.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(RESOLVE_TIMEOUT_MS);
+    // Each pause says how many places wait, and when they are sent again; none once it is over.
+    let at = 0;
+    expect(
+      waiting.map((lookups, i) => {
+        at += pauses[i]!;
+        return lookups?.retry;
+      }),
+    ).toEqual(
+      pauses.map((_, i) => ({ places: 2, at: pauses.slice(0, i + 1).reduce((a, b) => a + b) })),
+    );
+    expect(at).toBe(clock);
+    expect(seen.filter((p) => p.lookups).at(-1)?.lookups?.retry).toBeUndefined();
   });
 
   it('waits for no retry round once the service says its failures are final (a client that refused for good)', async () => {

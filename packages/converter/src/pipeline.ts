@@ -100,6 +100,7 @@ function startLookups(
     signal: options.signal,
     logger,
     onSettled: (count, url, unsent) => progress.settled(count, titles.get(url) ?? url, unsent),
+    onRetrying: (places, at) => progress.retrying(places, at),
   });
 }
 

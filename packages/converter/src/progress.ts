@@ -40,7 +40,9 @@ export class RunProgress {
   /** The list being read or waited for, which lookup reports name. */
   private current = 0;
   /** Places of this run with their final answer, of all the distinct places it needs looked up. */
-  private lookups: { done: number; total: number; unsent?: number } | undefined;
+  private lookups:
+    | { done: number; total: number; unsent?: number; retry?: { places: number; at: number } }
+    | undefined;
 
   constructor(
     private readonly settings: ProgressSettings,
@@ -73,6 +75,18 @@ export class RunProgress {
     if (unsent) this.lookups.unsent = (this.lookups.unsent ?? 0) + count;
     const within = 0.5 + this.lookups.done / this.lookups.total / 2;
     this.report('extracting', this.current, within, item, false);
+  }
+
+  /**
+   * The run pauses before sending `places` again at `at` (a retry round); 0 places: the round
+   * starts. Always reported, so the page says why nothing moves.
+   */
+  retrying(places: number, at: number): void {
+    if (!this.lookups) return;
+    if (places > 0) this.lookups.retry = { places, at };
+    else delete this.lookups.retry;
+    const within = 0.5 + this.lookups.done / this.lookups.total / 2;
+    this.report('extracting', this.current, within);
   }
 
   /** The current list's links have their answers for now (`within` 1; 0 when it has just started). */
@@ -116,7 +130,14 @@ export class RunProgress {
       fileName: this.fileNames[Math.min(fileIndex, fileCount - 1)] ?? '',
       percent: this.highest,
       ...(currentItem ? { currentItem } : {}),
-      ...(this.lookups && stage === 'extracting' ? { lookups: { ...this.lookups } } : {}),
+      ...(this.lookups && stage === 'extracting'
+        ? {
+            lookups: {
+              ...this.lookups,
+              ...(this.lookups.retry ? { retry: { ...this.lookups.retry } } : {}),
+            },
+          }
+        : {}),
     });
   }
 }

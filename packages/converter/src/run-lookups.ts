@@ -24,13 +24,14 @@ export const RESOLVE_CONCURRENCY = 2;
 /**
  * Pause before the run's first retry of the links that came back `throttled` or `unavailable`: they
  * are sent again together at the end of the run (not list by list), in at most
- * {@link RESOLVE_RETRY_BACKOFF}`.length` rounds whose pauses grow by its factors (5 s, 10 s, 20 s),
- * all within one request deadline ({@link RESOLVE_TIMEOUT_MS}, product.md "Outputs"): a network
- * that drops for half a minute (a laptop changing Wi-Fi) costs the run nothing.
+ * {@link RESOLVE_RETRY_BACKOFF}`.length` rounds whose pauses grow by its factors (5 s, 10 s, 20 s,
+ * 40 s), all within one request deadline ({@link RESOLVE_TIMEOUT_MS}, product.md "Outputs"): a
+ * server or network out for a minute (a laptop changing Wi-Fi, the API restarting) costs the run
+ * nothing. Three rounds (35 s) gave up on a server back after 40 s.
  */
 export const RESOLVE_RETRY_DELAY_MS = 5_000;
 /** Each retry round's pause, as a multiple of the first ({@link RESOLVE_RETRY_DELAY_MS}). */
-export const RESOLVE_RETRY_BACKOFF: readonly number[] = [1, 2, 4];
+export const RESOLVE_RETRY_BACKOFF: readonly number[] = [1, 2, 4, 8];
 
 /** What a link got: a URL carrying coordinates, or why it has none. */
 export type LinkAnswer = { url: string } | { reason: UnplacedReason };
@@ -61,6 +62,11 @@ export interface LookupSettings {
    * reach, refused for what it costs).
    */
   onSettled: (count: number, url: string, unsent: boolean) => void;
+  /**
+   * The run pauses before a retry round: `places` are to be sent again at `at` (on `now`'s clock),
+   * so a person is told why nothing moves; told with 0 places when the round starts.
+   */
+  onRetrying?: (places: number, at: number) => void;
 }
 
 /**
@@ -258,7 +264,12 @@ export class RunLookups {
       const pause = retryDelayMs * factor;
       // A round that could not start before the deadline is not waited for.
       if (now() + pause >= deadline) break;
-      await sleep(pause, signal);
+      this.settings.onRetrying?.(again.length, now() + pause);
+      try {
+        await sleep(pause, signal);
+      } finally {
+        this.settings.onRetrying?.(0, now());
+      }
       this.roundsLeft -= 1;
       this.retryRefused = false;
       await this.pass(chunksOf(again, this.settings.chunkSize), 'retry', () => deadline - now());

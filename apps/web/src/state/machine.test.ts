@@ -530,6 +530,27 @@ describe('processing', () => {
       { done: 212, total: 588 },
       null,
     ]);
+    // A pause before a retry round is kept as told, and over with the next count.
+    const report = (state: AppState, extra: object) =>
+      inState(
+        transition(state, {
+          type: 'progressReported',
+          progress: {
+            ...REPORT,
+            stage: 'extracting',
+            percent: 40,
+            lookups: { done: 212, total: 588, ...extra },
+          },
+        }),
+        'extracting',
+      );
+    const waiting = report(first, { retry: { places: 376, at: 5_000 } });
+    expect(waiting.progress.lookups).toEqual({
+      done: 212,
+      total: 588,
+      retry: { places: 376, at: 5_000 },
+    });
+    expect(report(waiting, {}).progress.lookups).toEqual({ done: 212, total: 588 });
   });
 
   it('keeps the progress within 0..99 until the results are ready', () => {

@@ -312,11 +312,10 @@ function fromProcessing(state: StateIn<ProcessingStage>, event: AppEvent): AppSt
           fileName,
           currentItem: currentItem ?? null,
           // Lookups are counted for the whole run; a later report without a count keeps the last.
+          // A pause before a retry round (`retry`) is told as it comes, and over when a report
+          // comes without it.
           lookups: lookups
-            ? {
-                done: Math.max(lookups.done, state.progress.lookups?.done ?? 0),
-                total: lookups.total,
-              }
+            ? { ...lookups, done: Math.max(lookups.done, state.progress.lookups?.done ?? 0) }
             : state.progress.lookups,
           secondsLeft: lookups ? (event.secondsLeft ?? null) : null,
         },

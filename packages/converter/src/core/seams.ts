@@ -98,7 +98,13 @@ export interface ConversionProgress {
    * how many need a lookup (each place once, even when saved in several lists). `unsent`, once
    * the run has stopped sending (stopped, the upstream out of reach, refused for what it costs):
    * how many of the `done` were given their reason without being sent, so a rate or an estimate
-   * can leave them out.
+   * can leave them out. `retry`, while the run pauses before a retry round: how many places are
+   * to be sent again, and when (`at`, milliseconds since the epoch on the run's clock).
    */
-  lookups?: { done: number; total: number; unsent?: number };
+  lookups?: {
+    done: number;
+    total: number;
+    unsent?: number;
+    retry?: { places: number; at: number };
+  };
 }

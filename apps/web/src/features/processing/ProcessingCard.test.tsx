@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AppState, Progress as ProgressState } from '../../state/types';
 import { fakeConverter, mount, PROGRESS, STATES } from '../../test/fixtures';
 import { lineMatching, linesOf } from '../../test/reads';
@@ -101,6 +101,34 @@ describe('ProcessingCard', () => {
       'Looking up 212 of 1,588 places · about 30 s left',
       CURRENT_NAME,
     ]);
+  });
+
+  it('while the run waits to send again the places that got no answer, says so and counts down', () => {
+    vi.useFakeTimers({ now: 1_000_000, toFake: ['Date', 'setInterval', 'clearInterval'] });
+    try {
+      const extracting = STATES.extracting as AppState & { status: 'extracting' };
+      mount(<ProcessingCard />, {
+        state: {
+          ...extracting,
+          progress: {
+            ...PROGRESS,
+            lookups: { done: 212, total: 1_588, retry: { places: 1_376, at: 1_018_000 } },
+            secondsLeft: 31,
+          },
+        },
+      });
+      const line = () => linesOf(screen.getByRole('listitem', { current: 'step' }))[2];
+      expect(line()).toBe(
+        'Looking up 212 of 1,588 places · 1,376 could not be looked up yet: trying again in 18 s',
+      );
+      act(() => vi.advanceTimersByTime(1_000));
+      expect(line()).toMatch(/trying again in 17 s$/);
+      act(() => vi.advanceTimersByTime(30_000));
+      // Past the time (the round is starting): never "in 0 s" or a negative count.
+      expect(line()).toMatch(/trying again in 1 s$/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says nothing about lookups when none are needed', () => {

@@ -1,5 +1,5 @@
 import { Progress } from 'radix-ui';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useApp, useEffects } from '../../app/context';
 import { CheckIcon } from '../../components/Icons';
 import { formatSecondsLeft } from '../../lib/eta';
@@ -16,13 +16,33 @@ export const PROCESSING_STEPS: readonly { stage: ProcessingStage; label: string 
   { stage: 'preparing', label: 'Preparing download' },
 ];
 
-/** "Looking up 212 of 588 places · about 30 s left" (product.md "Pace"). */
-export function lookupLine(progress: ProgressState): string {
-  const { done, total } = progress.lookups!;
+/**
+ * "Looking up 212 of 588 places · about 30 s left" (product.md "Pace"). While the run pauses before
+ * sending again the places that got no answer (the server or Google out for a moment), it says so
+ * and counts down to it at `now`: "… · 215 could not be looked up yet: trying again in 18 s".
+ */
+export function lookupLine(progress: ProgressState, now: number = Date.now()): string {
+  const { done, total, retry } = progress.lookups!;
   const count = `Looking up ${formatCount(Math.min(done, total))} of ${formatCount(total)} ${total === 1 ? 'place' : 'places'}`;
+  if (retry) {
+    const seconds = Math.max(1, Math.ceil((retry.at - now) / 1000));
+    return `${count} · ${formatCount(retry.places)} could not be looked up yet: trying again in ${seconds} s`;
+  }
   return progress.secondsLeft === null
     ? count
     : `${count} · ${formatSecondsLeft(progress.secondsLeft)}`;
+}
+
+/** The time now, again every second while `ticking` (a countdown on the card). */
+function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return now;
 }
 
 /**
@@ -73,6 +93,7 @@ function ProcessingView({
       heading.current?.focus({ preventScroll: true });
     }
   }, [offersCancel]);
+  const now = useNow(progress.lookups?.retry !== undefined);
   const current = PROCESSING_STEPS.findIndex((step) => step.stage === stage);
   const percent = Math.round(progress.percent);
   const item = progress.currentItem === null ? '' : placeLabel(progress.currentItem);
@@ -98,7 +119,7 @@ function ProcessingView({
               <div className="step-body">
                 <span className="step-label">{step.label}</span>
                 {step.stage === 'extracting' && stage === 'extracting' && progress.lookups && (
-                  <span className="lookup-count">{lookupLine(progress)}</span>
+                  <span className="lookup-count">{lookupLine(progress, now)}</span>
                 )}
                 {step.stage === 'extracting' && stage === 'extracting' && item !== '' && (
                   <span className="current-item" dir="auto">
