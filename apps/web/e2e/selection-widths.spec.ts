@@ -124,3 +124,21 @@ for (const width of WIDTHS) {
     });
   });
 }
+
+test('on a small phone (375 × 667) with more lists than fit, the dialog’s buttons stay in sight', async ({
+  page,
+  demoApi,
+}) => {
+  await page.setViewportSize({ width: 375, height: 667 });
+  await page.goto(demoApi.url);
+  await chooseFile(page, zipUpload(wideArchive(8)));
+  const dialog = selectionDialog(page);
+  for (const name of ['Cancel', 'Proceed to Payment']) {
+    const box = (await dialog.getByRole('button', { name }).boundingBox())!;
+    // Within the screen without scrolling the dialog or the list, and not covered by either.
+    expect(box.y + box.height).toBeLessThanOrEqual(667);
+    await expect(dialog.getByRole('button', { name })).toBeInViewport();
+  }
+  await dialog.getByRole('button', { name: 'Proceed to Payment' }).click({ trial: true });
+  await snap(page, '18-selection-small-phone', false);
+});

@@ -70,6 +70,30 @@ describe('payment view', () => {
     );
   });
 
+  it('says a selection where no place can be placed makes no map file', () => {
+    const state: AppState = {
+      status: 'paying',
+      ...ARCHIVE,
+      lists: [
+        {
+          ...ARCHIVE.lists[0]!,
+          rowCount: 10,
+          withCoordinates: 0,
+          needsLookup: 0,
+          withoutLocation: 10,
+        },
+      ],
+      selected: [ARCHIVE.lists[0]!.path],
+      authorization: { kind: 'free' },
+    };
+    mount(<ListDialog />, { state, config: DEMO });
+    expect(screen.getByText('Places to convert').nextSibling?.textContent).toBe('0 places');
+    screen.getByText('Nothing in your selection can be placed.');
+    screen.getByText(
+      'None of the places chosen can be placed (they have no location, or no usable link), so the conversion makes no map file: only the list of those places with the reason, to check. No card is needed.',
+    );
+  });
+
   it('Back to Selection returns to the list', async () => {
     const { store } = mount(<ListDialog />, { state: STATES.paying, config: DEMO });
     await userEvent.click(screen.getByRole('button', { name: 'Back to Selection' }));

@@ -40,7 +40,7 @@ export function PaymentView({ state }: { state: PaymentState }) {
       );
     }
     const { authorization } = state;
-    if (authorization.kind === 'free') return <FreePanel />;
+    if (authorization.kind === 'free') return <FreePanel places={places} />;
     if (authorization.kind === 'held') return <HeldPanel held={authorization} busy={busy} />;
     if (config.payments === 'demo' || config.publishableKey === null) {
       return <DemoPanel busy={busy} />;
@@ -76,11 +76,13 @@ export function PaymentView({ state }: { state: PaymentState }) {
         </button>
       </div>
       <Dialog.Description className="dialog-description">
-        {free
-          ? 'Your selection is small enough to convert for free.'
-          : held
-            ? 'The payment held from your last visit covers this selection.'
-            : 'Authorize the maximum charge; you pay only for places that convert.'}
+        {free && places === 0
+          ? 'Nothing in your selection can be placed.'
+          : free
+            ? 'Your selection is small enough to convert for free.'
+            : held
+              ? 'The payment held from your last visit covers this selection.'
+              : 'Authorize the maximum charge; you pay only for places that convert.'}
       </Dialog.Description>
       <dl className="price-table">
         <div>

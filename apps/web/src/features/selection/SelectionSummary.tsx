@@ -54,9 +54,11 @@ export function SelectionSummary({ archive }: { archive: Archive }) {
       <p className="selection-charge-note">
         {selected.length > 0 && places === 0
           ? 'The lists chosen hold no places: choose a list with places to convert it.'
-          : free
-            ? 'Your selection is small enough to convert for free.'
-            : `Only converted places are charged, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each.${unusableNote}`}
+          : chargeable === 0 && places > 0
+            ? `None of the places chosen can be placed: ${places === 1 ? 'it is' : `all ${formatPlaces(places)} are`} ${why}. Converting makes no map file, only the list of ${places === 1 ? 'it' : 'them'} with the reason (nothing is charged).`
+            : free
+              ? 'Your selection is small enough to convert for free.'
+              : `Only converted places are charged, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each.${unusableNote}`}
       </p>
       {again > 0 && (
         <p className="selection-again-note" role="status">

@@ -169,6 +169,30 @@ describe('a list that cannot be converted', () => {
   });
 });
 
+describe('a selection where no place can be placed', () => {
+  it('says so before any payment, instead of offering to convert 0 places', () => {
+    const nowhere = listSummary({
+      path: 'Takeout/Saved/Nowhere.csv',
+      name: 'Nowhere',
+      rowCount: 10,
+      size: 700,
+      withCoordinates: 0,
+      needsLookup: 0,
+      withoutLocation: 10,
+    });
+    const { unmount } = open([nowhere]);
+    expect(lineMatching(/in total$/)).toBe('10 places in total');
+    expect(lineMatching(/^None of the places/)).toBe(
+      'None of the places chosen can be placed: all 10 places are without a location. Converting makes no map file, only the list of them with the reason (nothing is charged).',
+    );
+    unmount();
+    open([{ ...nowhere, rowCount: 1, withoutLocation: 0 }]);
+    expect(lineMatching(/^None of the places/)).toBe(
+      'None of the places chosen can be placed: it is without a usable link. Converting makes no map file, only the list of it with the reason (nothing is charged).',
+    );
+  });
+});
+
 describe('the maximum charge beside the place total', () => {
   it('is the places at $0.10, with the note that only converted places are charged', () => {
     mount(<ListDialog />, { state: STATES.selecting });
