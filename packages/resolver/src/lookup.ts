@@ -262,9 +262,9 @@ async function fromPages(
         }
         const pair = extractCoordinates(next.href);
         if (fromLink && pair && pair.source !== 'centre' && !namesOtherPlace(next, adopted)) {
-          // The link's own redirect carries the pin: it answers at once (never cached without
-          // ids). Not when it names a place other than an earlier hop did: that pin is the other
-          // place's, weak evidence at most (below).
+          // The link's own redirect carries the pin: it answers at once (never cached: it came
+          // through a short link). Not when it names a place other than an earlier hop did, or
+          // several: that pin is another place's, and no evidence at all.
           return found(adopted, { point: pair.coordinates, strength: 'strong', source: 'hop' });
         }
         if (adopted !== wanted) {
