@@ -262,8 +262,8 @@ async function fromPages(
         }
         const pair = extractCoordinates(next.href);
         if (fromLink && pair && pair.source !== 'centre' && !namesOtherPlace(next, adopted)) {
-          // The link's own redirect carries the pin: it answers at once (never cached: it came
-          // through a short link). Not when it names a place other than an earlier hop did, or
+          // The link's own redirect carries the pin: it answers at once, for this link alone
+          // (never cached: the link named no place to keep it under). Not when it names a place other than an earlier hop did, or
           // several: that pin is another place's, and no evidence at all.
           return found(adopted, { point: pair.coordinates, strength: 'strong', source: 'hop' });
         }
