@@ -248,7 +248,7 @@ function pastCapMessage(lists: readonly ListEntry[], chosen: boolean): string {
   const more = names.length > NAMED_LISTS ? ` and ${names.length - NAMED_LISTS} more` : '';
   return chosen
     ? `The lists chosen hold more than ${max} places, the most placeport converts at once. Choose fewer with --list, and convert the others in another run.`
-    : `This archive holds more than ${max} places, the most placeport converts at once. Convert some of its ${names.length} lists at a time with --list (${shown.join(', ')}${more}), and the others in another run.`;
+    : `This archive holds more than ${max} places, the most placeport converts at once. Convert some of its ${lists.length} lists at a time with --list (${shown.join(', ')}${more}), and the others in another run.`;
 }
 
 /**
