@@ -25,6 +25,7 @@ export {
   WEAK_EVIDENCE_MAX_METRES,
 } from './core/s2.js';
 export { isValidCoordinate } from './core/latlng.js';
+export { distinctPins } from './core/coordinates.js';
 export { describeBytes, MAX_URL_LENGTH } from './core/limits.js';
 export { checkArchiveSize, entryInterest, type ListEntry, type PickLists } from './core/archive.js';
 export { STARRED_SNIFF_BYTES } from './core/saved-places-json.js';

@@ -73,8 +73,7 @@ export class RunProgress {
     if (!this.lookups) return;
     this.lookups.done += count;
     if (unsent) this.lookups.unsent = (this.lookups.unsent ?? 0) + count;
-    const within = 0.5 + this.lookups.done / this.lookups.total / 2;
-    this.report('extracting', this.current, within, item, false);
+    this.report('extracting', this.current, this.lookupsWithin(), item, false);
   }
 
   /**
@@ -85,8 +84,12 @@ export class RunProgress {
     if (!this.lookups) return;
     if (places > 0) this.lookups.retry = { places, at };
     else delete this.lookups.retry;
-    const within = 0.5 + this.lookups.done / this.lookups.total / 2;
-    this.report('extracting', this.current, within);
+    this.report('extracting', this.current, this.lookupsWithin());
+  }
+
+  /** How far the current list is while lookups run: the second half, by the run's lookups done. */
+  private lookupsWithin(): number {
+    return 0.5 + this.lookups!.done / this.lookups!.total / 2;
   }
 
   /** The current list's links have their answers for now (`within` 1; 0 when it has just started). */

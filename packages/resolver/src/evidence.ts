@@ -1,6 +1,7 @@
 import { extractCoordinates, type LatLng } from '@placeport/converter';
 import {
   distanceMetres,
+  distinctPins,
   isPlausibleForFtid,
   namesPlace,
   placeIdsOf,
@@ -58,14 +59,6 @@ export function plausible(wanted: PlaceIds, point: LatLng): boolean {
   return wanted.ftid !== undefined && isPlausibleForFtid(wanted.ftid, point);
 }
 
-/** Every `!3d<lat>!4d<lng>` written in a text, as written (`pinsIn` tells one pin from several). */
-const PIN_TEXT = /!3d(-?[\d.]+)!4d(-?[\d.]+)/g;
-
-/** How many different pins a URL's path writes. */
-function pinsIn(path: string): number {
-  return new Set(Array.from(path.matchAll(PIN_TEXT), (match) => `${match[1]},${match[2]}`)).size;
-}
-
 /**
  * The pin (`!3d!4d`) of a URL that names the wanted place, strong evidence; undefined otherwise.
  * Google writes a place's pin in the path's `data=` segment beside its ftid: a pin in the query
@@ -74,7 +67,7 @@ function pinsIn(path: string): number {
  */
 export function pinIn(url: URL, wanted: PlaceIds): Verdict | undefined {
   const found = extractCoordinates(`${url.origin}${url.pathname}`);
-  if (found?.source !== 'pin' || pinsIn(url.pathname) > 1) return undefined;
+  if (found?.source !== 'pin' || distinctPins(url.pathname) > 1) return undefined;
   const ids = placeIdsOf(url.href);
   if (!ids || ids === 'conflict' || !ids.ftid || !namesPlace(ids.ftid, wanted)) return undefined;
   return { point: found.coordinates, strength: 'strong', source: 'url-pin' };

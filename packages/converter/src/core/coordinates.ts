@@ -109,6 +109,16 @@ function lastPin(url: string): LatLng | undefined {
   return undefined;
 }
 
+/** How many different valid pins (`!3d<lat>!4d<lng>`) a text writes: a place's URL writes one. */
+export function distinctPins(text: string): number {
+  const seen = new Set<string>();
+  for (let at = text.indexOf('!3d'); at >= 0; at = text.indexOf('!3d', at + 3)) {
+    const point = pinAt(text, at);
+    if (point) seen.add(`${point.lat},${point.lng}`);
+  }
+  return seen.size;
+}
+
 const SEARCH_PATH = /\/maps\/search\/([^/?#]+)/;
 
 /** Whether a text is a decimal pair of zeros (`0,0`, `0.0, -0.0`, `0,+0`): no place (product.md). */
