@@ -1,6 +1,6 @@
 /**
  * The upload errors of the seed, each under the right heading of the error panel; going back from
- * the payment view to the selection; a double click on Proceed to Payment, whose second click
+ * the payment view to the selection; the browser's Back closing the dialog; a double click on Proceed to Payment, whose second click
  * lands outside the shorter payment view, keeping it open; Remove resetting everything; and the
  * 404 screen.
  */
@@ -168,6 +168,45 @@ test('Back to Selection returns to the lists as they were chosen', async ({ page
   await expect(
     payment.getByText(`${countsOf(lists).chargeable} places`, { exact: true }),
   ).toBeVisible();
+});
+
+test("the browser's Back closes the dialog and keeps the archive chosen; the next Back leaves", async ({
+  page,
+  demoApi,
+}) => {
+  const takeout = generateTakeout({ seed: 56 });
+  const lists = placeLists(takeout);
+  await page.goto(demoApi.url);
+  await chooseFile(page, zipUpload(takeout));
+  const dialog = selectionDialog(page);
+  await expect(dialog).toBeVisible();
+
+  // Back from the selection: the dialog closes as Escape closes it, the archive stays chosen.
+  await page.goBack();
+  await expect(dialog).toHaveCount(0);
+  expect(new URL(page.url()).origin).toBe(new URL(demoApi.url).origin);
+  const selectLists = page.getByRole('button', { name: 'Select Lists' });
+  await expect(selectLists).toBeVisible();
+
+  // Back from the payment view: the same, and the selection is kept for the next time.
+  await selectLists.click();
+  await dialog.getByRole('checkbox', { name: new RegExp(lists[0]!.name) }).click();
+  await dialog.getByRole('button', { name: 'Proceed to Payment' }).click();
+  const payment = paymentDialog(page);
+  await expect(payment).toBeVisible();
+  await page.goBack();
+  await expect(payment).toHaveCount(0);
+  await expect(dialog).toHaveCount(0);
+  await selectLists.click();
+  await expect(
+    dialog.getByText(`${lists.length - 1} of ${lists.length} lists selected`),
+  ).toBeVisible();
+
+  // Closed by the page (Escape), the dialog leaves no step behind: Back now leaves the page.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await page.goBack();
+  await expect.poll(() => page.url()).toBe('about:blank');
 });
 
 test('a double click on Proceed to Payment keeps the payment view, though its second click lands outside it', async ({

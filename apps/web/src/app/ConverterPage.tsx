@@ -12,6 +12,7 @@ import { ListDialog } from '../features/selection/ListDialog';
 import { UploadCard } from '../features/upload/UploadCard';
 import { useNoDropNavigation } from '../lib/useNoDropNavigation';
 import { useEffect } from 'react';
+import { watchDialogHistory } from '../state/dialogHistory';
 import { watchLeaveWarning } from '../state/leaveWarning';
 import { useStoreApi } from './context';
 
@@ -24,6 +25,8 @@ export function ConverterPage() {
   const store = useStoreApi();
   // While the page is shown, the browser asks before the tab is left with work to lose.
   useEffect(() => watchLeaveWarning(store, window), [store]);
+  // The browser's Back closes an open dialog instead of leaving the page.
+  useEffect(() => watchDialogHistory(store, window), [store]);
   const guideFirst = useGuideFirst();
   return (
     <div className="page">
