@@ -7,6 +7,12 @@
 export { MAX_URL_LENGTH } from '@placeport/converter/internal';
 /** Redirects followed from one link (short links take one or two). */
 export const MAX_REDIRECTS = 5;
+/**
+ * Transient failures retried within one lookup of place pages, over all its hops: a link whose
+ * every hop fails once would otherwise cost twice its hops in requests (12), each one Google may
+ * count against this server. The run's own retry rounds look an `unavailable` place up again.
+ */
+export const PAGE_RETRIES_PER_LOOKUP = 1;
 /** Largest page body read; real place pages are under 2 MB. */
 export const MAX_PAGE_BYTES = 3 * 1024 * 1024;
 

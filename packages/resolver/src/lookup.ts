@@ -11,7 +11,7 @@ import type { Breaker } from './breaker.js';
 import type { CachedPlace, PlaceCache } from './cache.js';
 import { delay, type Clock } from './clock.js';
 import { judgePage, namesOtherPlace, pinIn, plausible, type Verdict } from './evidence.js';
-import { MAX_REDIRECTS } from './limits.js';
+import { MAX_REDIRECTS, PAGE_RETRIES_PER_LOOKUP } from './limits.js';
 import {
   fetchMapsPage,
   fetchPlaceLocation,
@@ -73,7 +73,8 @@ function unanswered(answer: Answer<unknown> | KeyRejected): boolean {
 
 /**
  * Sends a request, and once more after a jittered pause when it failed transiently, unless the
- * path's breaker opened meanwhile (Google refusing us, or out of reach). Every attempt that got no
+ * path's breaker opened meanwhile (Google refusing us, or out of reach) or the lookup's `retries`
+ * are used up (one is taken per retry). Every attempt that got no
  * answer at all is told to the breaker ({@link Breaker.unreachable}); the caller tells it the rest.
  * A request or pause ended by the lookup's signal (the caller went away, the batch deadline)
  * settles nothing, and the breaker hears so ({@link Breaker.inconclusive}): were it the probe of an
@@ -83,11 +84,13 @@ async function withRetry<A extends Answer<unknown> | KeyRejected>(
   context: LookupContext,
   breaker: Breaker,
   send: () => Promise<A>,
+  retries: { left: number } = { left: 1 },
 ) {
   try {
     const first = await send();
     if (unanswered(first)) breaker.unreachable();
-    if (first.kind !== 'transient' || breaker.refusing) return first;
+    if (first.kind !== 'transient' || breaker.refusing || retries.left <= 0) return first;
+    retries.left -= 1;
     const pause = Math.round(context.retryDelayMs * (0.5 + context.clock.random()));
     await delay(context.clock, pause, context.signal);
     const second = await send();
@@ -210,6 +213,7 @@ async function fromPages(
   let url = start;
   // Once a short link was followed, every later address is where its maker chose to lead.
   let viaShortLink = false;
+  const retries = { left: PAGE_RETRIES_PER_LOOKUP };
   for (let hop = 0; ; hop += 1) {
     if (!isAllowedFetchUrl(url)) {
       return failed(fromLink && hop === 0 ? 'not_allowed' : 'not_found', 'left_allowlist');
@@ -222,10 +226,15 @@ async function fromPages(
     }
     const shortLink = isShortLink(url);
     viaShortLink ||= shortLink;
-    const answer = await withRetry(context, breaker, () => {
-      context.onRequest('pages');
-      return fetchMapsPage(context.upstream, url, context.signal, shortLink);
-    });
+    const answer = await withRetry(
+      context,
+      breaker,
+      () => {
+        context.onRequest('pages');
+        return fetchMapsPage(context.upstream, url, context.signal, shortLink);
+      },
+      retries,
+    );
     switch (answer.kind) {
       case 'refused':
         breaker.refused();

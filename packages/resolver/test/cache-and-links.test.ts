@@ -211,6 +211,35 @@ describe('short links', () => {
     );
   });
 
+  it('retries one transient failure per lookup, not one per hop: a failing chain costs no more than its hops and one', async () => {
+    r = await rig();
+    // Six short links in a chain, each failing once before it answers.
+    const hops = Array.from({ length: 6 }, (_, i) => `https://maps.app.goo.gl/chain${i}`);
+    hops.forEach((hop, i) =>
+      r!.google.addRedirect(hop, hops[i + 1] ?? placeLink(215, 'End'), 302, { failTimes: 1 }),
+    );
+    const outcome = await r.resolver.resolve([hops[0]!]);
+    expect(outcome.failures[hops[0]!]).toBe('unavailable');
+    // The first hop twice, the second once: 12 requests before.
+    expect(r.google.requests).toHaveLength(3);
+    expect(outcome.report.upstreamRequests.pages).toBe(3);
+
+    // A chain with one flaky hop still gets its retry, whichever hop it is.
+    const steady = 'https://maps.app.goo.gl/steady216';
+    const flaky = 'https://maps.app.goo.gl/flaky216';
+    r.google.addRedirect(steady, flaky);
+    r.google.addRedirect(
+      flaky,
+      finalPlaceUrl('P', coordinatesForCid('216'), ftidForCid(216n)),
+      302,
+      {
+        failTimes: 1,
+      },
+    );
+    const second = await r.resolver.resolve([steady]);
+    expect(pointOf(second.results[steady])).toEqual(coordinatesForCid('216'));
+  });
+
   it('a short link that keeps failing is reported unavailable after one retry', async () => {
     r = await rig();
     const link = 'https://maps.app.goo.gl/broken207';
