@@ -539,36 +539,48 @@ export function createEffects({
    * places enough, not used or set aside in this page, not in use in another tab (its Web Lock) nor
    * being settled here, and open with places enough as the API says. Its allowance counts distinct
    * links, so the places it already found cost nothing again; a call that fails passes it by.
+   * `anotherTab`: a payment noted for this archive and some chosen list is in use in another tab
+   * (its lock is held, and not by this page): that tab is converting them and will charge for them.
    */
-  async function heldPaymentFor(state: StateIn<'awaitingIntent'>): Promise<HeldPayment | null> {
+  async function heldPaymentFor(
+    state: StateIn<'awaitingIntent'>,
+  ): Promise<{ held: HeldPayment | null; anotherTab: boolean }> {
     const places = selectedPlaces(state);
+    let anotherTab = false;
     for (const noted of recallPayments(notes, now()).reverse()) {
       const id = noted.paymentIntentId;
       const lists = new Set(noted.lists);
-      const fits =
-        noted.archive?.name === state.file.name &&
-        noted.archive.size === state.file.size &&
-        state.selected.every((path) => lists.has(path)) &&
-        places <= noted.places;
-      if (!fits || notOffered.has(id)) continue;
+      const sameArchive =
+        noted.archive?.name === state.file.name && noted.archive.size === state.file.size;
+      if (!sameArchive || notOffered.has(id) || !state.selected.some((path) => lists.has(path))) {
+        continue;
+      }
       const shown = store.getState().lastVisit;
       if (shown?.settling && shown.payment.reference === id) continue;
-      if (locks && (await locks.held(paymentLockName(id)).catch(() => true))) continue;
+      if (locks) {
+        // A lock that cannot be asked about passes the payment by, and says nothing of a tab.
+        const inUse = await locks.held(paymentLockName(id)).catch(() => null);
+        if (inUse === true) anotherTab = true;
+        if (inUse !== false) continue;
+      }
+      const fits = state.selected.every((path) => lists.has(path)) && places <= noted.places;
+      if (!fits) continue;
       const payment = await statusNow(id);
       if (payment !== null) showFresh(payment);
       if (payment?.status !== 'open' || payment.placesAuthorized < places) continue;
-      return {
+      const held = {
         paymentIntentId: id,
         amountAuthorizedCents: payment.amountAuthorizedCents,
         placesAuthorized: payment.placesAuthorized,
         placesResolved: payment.placesResolved,
       };
+      return { held, anotherTab };
     }
-    return null;
+    return { held: null, anotherTab };
   }
 
   /** Asks the API for a new intent for the selection (request `requestId`), or says why not. */
-  async function requestIntent(requestId: number): Promise<void> {
+  async function requestIntent(requestId: number, anotherTab = false): Promise<void> {
     const state = store.getState().state;
     if (state.status !== 'awaitingIntent' || state.requestId !== requestId) return;
     try {
@@ -576,7 +588,12 @@ export function createEffects({
         throw new Error('The configuration could not be loaded.');
       }
       const intent = await api.createPaymentIntent(chargeCents(selectedPlaces(state)));
-      store.getState().send({ type: 'intentCreated', requestId, ...intent });
+      store.getState().send({
+        type: 'intentCreated',
+        requestId,
+        ...intent,
+        ...(anotherTab ? { anotherTab } : {}),
+      });
     } catch (error) {
       console.error('Payment intent creation failed', error);
       const message = intentRefusalText(refusalOf(error), {
@@ -946,9 +963,9 @@ export function createEffects({
       if (!accepted({ type: 'paymentRequested', requestId })) return;
       const state = store.getState().state;
       if (state.status !== 'awaitingIntent') return;
-      const held = await heldPaymentFor(state);
+      const { held, anotherTab } = await heldPaymentFor(state);
       if (held !== null && accepted({ type: 'heldPaymentFound', requestId, ...held })) return;
-      await requestIntent(requestId);
+      await requestIntent(requestId, anotherTab);
     },
 
     convertWithHeld,

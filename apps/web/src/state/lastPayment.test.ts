@@ -1150,6 +1150,43 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
     expect(store.getState().state).toMatchObject({ authorization: { kind: 'card' } });
     expect(intents).toHaveLength(1);
     expect(status.asked).toBe(0);
+    // That tab is converting these lists with its payment: the new one is said to pay again.
+    expect(store.getState().state).toMatchObject({ authorization: { anotherTab: true } });
+  });
+
+  it('another tab converting only some of the chosen lists is said too; one converting other lists, or another archive, is not', async () => {
+    const busy = () => fakeLocks([paymentLockName('pi_left')]);
+    const anotherTabOf = (store: ReturnType<typeof heldSetup>['store']) => {
+      const state = store.getState().state;
+      return state.status === 'paying' && state.authorization.kind === 'card'
+        ? (state.authorization.anotherTab ?? false)
+        : 'no card';
+    };
+    // The fixture selects LISTS[0]; the other tab's note holds it beside another list, or not.
+    const some = heldSetup({}, { ...HELD_NOTE, lists: [LISTS[0]!.path] }, busy());
+    await some.effects.proceedToPayment();
+    expect(anotherTabOf(some.store)).toBe(true);
+
+    const other = heldSetup({}, { ...HELD_NOTE, lists: [LISTS[1]!.path] }, busy());
+    await other.effects.proceedToPayment();
+    expect(anotherTabOf(other.store)).toBe(false);
+
+    const archive = { ...HELD_NOTE, archive: { name: 'other.zip', size: ARCHIVE.file.size } };
+    const elsewhere = heldSetup({}, archive, busy());
+    await elsewhere.effects.proceedToPayment();
+    expect(anotherTabOf(elsewhere.store)).toBe(false);
+
+    // Its lock free, the payment is no other tab's: it is offered as a held payment instead.
+    const free = heldSetup({ paymentStatus: async () => HELD_OPEN }, HELD_NOTE, fakeLocks());
+    await free.effects.proceedToPayment();
+    expect(free.store.getState().state).toMatchObject({ authorization: { kind: 'held' } });
+
+    // Locks that cannot be asked about say nothing of another tab.
+    const broken = fakeLocks();
+    broken.held = () => Promise.reject(new Error('SecurityError'));
+    const unknown = heldSetup({}, HELD_NOTE, broken);
+    await unknown.effects.proceedToPayment();
+    expect(anotherTabOf(unknown.store)).toBe(false);
   });
 
   it('settled between the offer and the click: set aside for a new intent, and the toast says why', async () => {

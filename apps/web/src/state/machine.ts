@@ -233,7 +233,12 @@ function fromAwaitingIntent(state: StateIn<'awaitingIntent'>, event: AppEvent): 
     case 'intentCreated': {
       if (event.requestId !== state.requestId) return state;
       const { clientSecret, paymentIntentId } = event;
-      const authorization = { kind: 'card' as const, clientSecret, paymentIntentId };
+      const authorization = {
+        kind: 'card' as const,
+        clientSecret,
+        paymentIntentId,
+        ...(event.anotherTab ? { anotherTab: true } : {}),
+      };
       return { status: 'paying', ...archiveOf(state), authorization };
     }
     case 'heldPaymentFound': {

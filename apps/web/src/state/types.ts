@@ -37,7 +37,17 @@ export interface Archive {
  */
 export type Authorization =
   | { kind: 'free' }
-  | { kind: 'card'; clientSecret: string; paymentIntentId: string }
+  | {
+      kind: 'card';
+      clientSecret: string;
+      paymentIntentId: string;
+      /**
+       * Another tab of this browser is converting lists of this archive chosen here, with a
+       * payment of its own (its note, under its Web Lock): places converted in both are charged
+       * in both, and the payment view says so.
+       */
+      anotherTab?: boolean;
+    }
   | ({ kind: 'held' } & HeldPayment);
 
 /**
@@ -241,7 +251,14 @@ export type AppEvent =
   | { type: 'selectionOpened' }
   | { type: 'dialogDismissed' }
   | { type: 'paymentRequested'; requestId: number }
-  | { type: 'intentCreated'; requestId: number; clientSecret: string; paymentIntentId: string }
+  | {
+      type: 'intentCreated';
+      requestId: number;
+      clientSecret: string;
+      paymentIntentId: string;
+      /** Another tab is converting lists of this selection with its own payment. */
+      anotherTab?: boolean;
+    }
   /** The intent was refused or could not be made: `message` says why and what to do. */
   | { type: 'intentFailed'; requestId: number; message: string }
   /** Instead of a new intent: the hold an earlier visit left for these lists is still open. */

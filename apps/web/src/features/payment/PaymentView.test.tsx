@@ -14,6 +14,7 @@ import {
   UNUSED_API,
 } from '../../test/fixtures';
 import { ListDialog } from '../selection/ListDialog';
+import { ANOTHER_TAB_TEXT } from './PaymentView';
 
 const DEMO = { payments: 'demo' as const };
 
@@ -33,6 +34,24 @@ describe('payment view', () => {
     expect(within(dialog).getByText(/only authorized \(held\)/).textContent).toBe(
       'This amount is only authorized (held) on your card, not charged. After the conversion you are charged only for places that were converted successfully, at $0.10 each; the rest of the hold is released.',
     );
+  });
+
+  it('says when another tab of this browser is converting these lists with its own payment', () => {
+    const paying = STATES.paying as Extract<AppState, { status: 'paying' }>;
+    const authorization = { ...paying.authorization, anotherTab: true };
+    mount(<ListDialog />, { state: { ...paying, authorization }, config: DEMO });
+    const dialog = screen.getByRole('dialog', { name: 'Payment' });
+    expect(within(dialog).getByText(/^Another tab of this browser/).textContent).toBe(
+      ANOTHER_TAB_TEXT,
+    );
+    expect(ANOTHER_TAB_TEXT).toContain('charged in both');
+    // The payment is still offered: the person may mean to convert them again.
+    within(dialog).getByRole('button', { name: 'Authorize Payment & Convert' });
+  });
+
+  it('says nothing of another tab when none is paying for these lists', () => {
+    mount(<ListDialog />, { state: STATES.paying, config: DEMO });
+    expect(screen.queryByText(/Another tab/)).toBeNull();
   });
 
   it('shows a spinner while the client secret is missing', () => {

@@ -16,6 +16,13 @@ const StripePanel = lazy(() => import('./StripePanel'));
 
 type PaymentState = StateIn<'awaitingIntent' | 'paying' | 'authorizing'>;
 
+/**
+ * Said when another tab of this browser is converting lists of this selection with its own
+ * payment: both runs would charge for the places they share.
+ */
+export const ANOTHER_TAB_TEXT =
+  'Another tab of this browser is converting lists of this archive right now, with its own payment. Places converted in both tabs are charged in both: to pay once, let that tab finish and download the files there.';
+
 /** The payment view of the dialog: the amounts, the authorize-only explanation and the form. */
 export function PaymentView({ state }: { state: PaymentState }) {
   const send = useSend();
@@ -29,6 +36,10 @@ export function PaymentView({ state }: { state: PaymentState }) {
     ? Math.min(held.amountAuthorizedCents, chargeCents(Math.max(places, held.placesResolved)))
     : chargeCents(places);
   const free = isUnderMinimum(maxChargeCents) && held === null;
+  const anotherTab =
+    'authorization' in state &&
+    state.authorization.kind === 'card' &&
+    state.authorization.anotherTab === true;
   const busy = state.status === 'authorizing';
 
   function form() {
@@ -98,6 +109,7 @@ export function PaymentView({ state }: { state: PaymentState }) {
           <dd>{free ? `${formatUsd(0)} (free)` : formatUsd(maxChargeCents)}</dd>
         </div>
       </dl>
+      {anotherTab && <p className="payment-warning">{ANOTHER_TAB_TEXT}</p>}
       {!free && !held && (
         <p className="payment-explain">
           {`This amount is only authorized (held) on your card, not charged. After the conversion you are charged only for places that were converted successfully, at ${formatUsd(PRICE_PER_PLACE_CENTS)} each; the rest of the hold is released.`}
