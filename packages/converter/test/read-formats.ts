@@ -92,6 +92,8 @@ export interface ZlibZipEntry {
   dosDate: number;
   /** The CRC-32 the central directory declares. */
   crc: number;
+  /** The entry's size in the ZIP, after compression. */
+  compressedSize: number;
   data: Uint8Array;
 }
 
@@ -125,6 +127,7 @@ export function readZipWithZlib(bytes: Uint8Array | readonly Uint8Array[]): Zlib
       dosTime: view.getUint16(at + 12, true),
       dosDate: view.getUint16(at + 14, true),
       crc: view.getUint32(at + 16, true),
+      compressedSize: view.getUint32(at + 20, true),
       data,
     });
     at = nameEnd + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);

@@ -51,7 +51,7 @@ export function RunOutcome({
       {stopped && (
         <p className="run-outcome-title">
           {interrupted > 0
-            ? `You stopped the conversion: ${formatPlaces(interrupted)} ${interrupted === 1 ? 'was' : 'were'} not looked up. They are in the failed-places CSVs, and "Retry failed places" looks them up in a new run.`
+            ? `You stopped the conversion: ${formatPlaces(interrupted)} ${interrupted === 1 ? 'was not looked up. It is' : 'were not looked up. They are'} in the failed-places CSVs, and "Retry failed places" looks ${interrupted === 1 ? 'it' : 'them'} up in a new run.`
             : 'You stopped the conversion after every place was looked up: the lists below are complete.'}
         </p>
       )}

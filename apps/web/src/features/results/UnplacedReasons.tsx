@@ -24,7 +24,7 @@ export function UnplacedReasons({
             <span className="unplaced-count">{formatCount(group.count)}</span>
             <span>
               <strong>{group.text}.</strong>{' '}
-              {group.reason === 'limit' && !paid ? FREE_LIMIT_ADVICE : group.advice}
+              {group.reason === 'limit' && !paid ? FREE_LIMIT_ADVICE(group.count) : group.advice}
             </span>
           </li>
         ))}

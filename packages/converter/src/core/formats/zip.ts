@@ -17,9 +17,12 @@ export interface ZipInput {
   fileName: string;
   data: string | Uint8Array | Iterable<string>;
   /**
-   * The data is compressed already (a KMZ is itself a ZIP): stored as it is. DEFLATE gains nothing
-   * on it and costs the most time on such bytes (a "Download all" of 100,000 places as KMZ spent
-   * about a fifth of its time deflating them again).
+   * The data is compressed already (a KMZ is itself a ZIP): copied as it is, in DEFLATE's stored
+   * blocks (level 0). DEFLATE gains nothing on it and costs the most time on such bytes (a
+   * "Download all" of 100,000 places as KMZ spent about a fifth of its time deflating them
+   * again). Not as a ZIP "stored" entry: fflate streams every entry with its sizes after its data
+   * (a data descriptor), which readers that go through a ZIP from its start (Java's and Android's
+   * `ZipInputStream`) refuse for a stored entry ("only DEFLATED entries can have EXT descriptor").
    */
   stored?: boolean;
 }
@@ -158,12 +161,12 @@ class ZipWriter {
   *entries<E extends ZipInputFile>(
     files: Iterable<ZipInput>,
     open: (name: string, data: ZipInput['data']) => E,
-  ): Generator<[entry: E | ZipPassThrough, data: ZipInput['data']]> {
+  ): Generator<[entry: E | ZipDeflate, data: ZipInput['data']]> {
     const unique = uniqueNames();
     for (const file of files) {
       const name = unique(file.fileName);
       const { data } = file;
-      const entry = file.stored ? new ZipPassThrough(name) : open(name, data);
+      const entry = file.stored ? new ZipDeflate(name, { level: 0 }) : open(name, data);
       entry.mtime = this.#modified;
       // Made on Unix, a plain rw-r--r-- file: with fflate's default (MS-DOS), Info-ZIP's unzip
       // reads names through a DOS code page even when flagged UTF-8, garbling "東京 🍜.kml".
