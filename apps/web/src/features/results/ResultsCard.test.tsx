@@ -494,7 +494,7 @@ describe('ResultsCard', () => {
         'Google refused the lookups of 1 place. You are charged only for places that were converted.',
       ]);
       expect(reasonsIn(screen.getByRole('article'))).toEqual([
-        '1Google refused the lookup; try again later. Google refused the lookups for now. Try them again later with "Retry failed places".',
+        '1Google refused the lookup; try again later. Google refused the lookup for now. Try it again later with "Retry failed places".',
         '2Google has no location for this place. Either your export holds no location for them (a closed or removed place), or a lookup found none we could trust. Check them in the failed-places CSV.',
       ]);
     });
