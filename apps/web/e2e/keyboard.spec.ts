@@ -3,7 +3,7 @@
  * thing not done with keys is picking the file in the chooser the page opens, which is the
  * operating system's dialog, not the page. Then the focus where the control that had it changes
  * or goes (the dialog's views, the format select, Download all), and the focus drawn under forced
- * colours.
+ * colours; and, zoomed in to 200% and 400%, the focused control kept in sight.
  */
 import { generateTakeout } from '@placeport/testkit';
 import type { Locator, Page } from '@playwright/test';
@@ -226,4 +226,76 @@ test('keyboard on the results: the arrow keys step through the formats, and Down
   await page.keyboard.press('Enter');
   expect((await zip).suggestedFilename()).toMatch(/\.zip$/);
   await expect(page.getByRole('link', { name: 'Download all (GPX, ZIP)' })).toBeFocused();
+});
+
+/**
+ * Whether the focused control can be seen: its centre is inside the viewport, and what is drawn
+ * there is the control itself (not the dialog's buttons kept at its bottom edge, say).
+ */
+async function focusSeen(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body) return 'nothing is focused';
+    const box = element.getBoundingClientRect();
+    const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+    if (y < 0 || y > innerHeight || x < 0 || x > innerWidth) {
+      return `outside the viewport (top ${Math.round(box.top)}, height ${innerHeight})`;
+    }
+    const hit = document.elementFromPoint(x, y);
+    return hit && (hit === element || element.contains(hit))
+      ? 'seen'
+      : `covered by ${hit?.className ?? 'nothing'}`;
+  });
+}
+
+/** Three lists, so the selection dialog scrolls on a short screen. */
+const zoomArchive = () =>
+  zipUpload(
+    generateTakeout({
+      seed: 907,
+      lists: [
+        { name: 'Reykjavik', places: 30 },
+        { name: 'Akureyri', places: 12 },
+        { name: 'Hvolsvöllur and the south coast', places: 9 },
+      ],
+    }),
+  );
+
+// WCAG 2.4.11 (focus not obscured), at 400% and 200% zoom (accessibility audit): the dialog
+// library moves the focus without scrolling, and the buttons kept at the dialog's bottom edge
+// covered a checkbox on a screen 256 px high.
+test.describe('zoomed in, the focused control is in sight', () => {
+  test.describe('400%: 320 × 256', () => {
+    test.use({ viewport: { width: 320, height: 256 } });
+
+    test('as the dialog opens, and on a list checkbox reached by Tab', async ({
+      page,
+      demoApi,
+    }) => {
+      await page.goto(demoApi.url);
+      await chooseFile(page, zoomArchive());
+      const dialog = selectionDialog(page);
+      await expect(dialog.getByRole('button', { name: 'Select All', exact: true })).toBeFocused();
+      await expect.poll(() => focusSeen(page)).toBe('seen');
+      await dialog.getByRole('button', { name: 'Deselect All' }).focus();
+      await page.keyboard.press('Tab');
+      await expect(dialog.getByRole('checkbox').first()).toBeFocused();
+      await expect.poll(() => focusSeen(page)).toBe('seen');
+    });
+  });
+
+  test.describe('200%: 640 × 450', () => {
+    test.use({ viewport: { width: 640, height: 450 } });
+
+    test('Tab wrapping from the last control to the first', async ({ page, demoApi }) => {
+      await page.goto(demoApi.url);
+      await chooseFile(page, zoomArchive());
+      await selectionDialog(page).getByRole('button', { name: 'Proceed to Payment' }).click();
+      const payment = paymentDialog(page);
+      await payment.getByRole('button', { name: 'Authorize Payment & Convert' }).focus();
+      await page.keyboard.press('Tab');
+      await expect(payment.getByRole('button', { name: 'Back to Selection' })).toBeFocused();
+      await expect.poll(() => focusSeen(page)).toBe('seen');
+    });
+  });
 });

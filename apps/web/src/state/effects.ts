@@ -629,7 +629,7 @@ export function createEffects({
     const free = await holdingPaymentIfFree(id, async () => {
       const payment = await statusNow(id);
       if (payment === null) {
-        if (accepted({ type: 'authorizationFailed' })) {
+        if (accepted({ type: 'authorizationFailed', message: HELD_PAYMENT_UNCHECKED_TEXT })) {
           toastError('Payment Error', HELD_PAYMENT_UNCHECKED_TEXT);
         }
         return;
@@ -747,7 +747,10 @@ export function createEffects({
       failure === null ||
       (failure.maybeAuthorized && paymentIntentId !== null && (await heldAlready(paymentIntentId)));
     if (!held) {
-      store.getState().send({ type: 'authorizationFailed' });
+      store.getState().send({
+        type: 'authorizationFailed',
+        message: `${failure.title}: ${failure.message}`,
+      });
       toastError(failure.title, failure.message);
       return false;
     }

@@ -276,7 +276,7 @@ function fromPaying(state: StateIn<'paying'>, event: AppEvent): AppState {
     case 'authorizationSubmitted':
       // A card's confirmation, or the check that a held payment is still open and free.
       if (state.authorization.kind === 'free') return state;
-      return { ...state, status: 'authorizing' };
+      return { status: 'authorizing', ...archiveOf(state), authorization: state.authorization };
     case 'paymentAuthorized':
       if (state.authorization.kind !== 'free') return state;
       return startConversion(state);
@@ -290,7 +290,11 @@ function fromPaying(state: StateIn<'paying'>, event: AppEvent): AppState {
 function fromAuthorizing(state: StateIn<'authorizing'>, event: AppEvent): AppState {
   switch (event.type) {
     case 'authorizationFailed':
-      return { ...state, status: 'paying' };
+      return {
+        ...state,
+        status: 'paying',
+        ...(event.message === undefined ? {} : { error: event.message }),
+      };
     case 'paymentAuthorized':
       return startConversion(state);
     case 'newPaymentRequested':

@@ -196,7 +196,15 @@ export type AppState =
   | ({ status: 'loaded'; error: string | null } & Archive)
   | ({ status: 'selecting'; error: string | null } & Archive)
   | ({ status: 'awaitingIntent'; requestId: number } & Archive)
-  | ({ status: 'paying'; authorization: Authorization } & Archive)
+  | ({
+      status: 'paying';
+      authorization: Authorization;
+      /**
+       * Why the last authorization failed (a declined card), kept in the payment view until the
+       * next attempt: the toast that says it goes after a few seconds.
+       */
+      error?: string;
+    } & Archive)
   | ({ status: 'authorizing'; authorization: Authorization } & Archive)
   | ({
       status: ProcessingStage;
@@ -270,7 +278,7 @@ export type AppEvent =
   | { type: 'newPaymentRequested'; requestId: number }
   | { type: 'selectionResumed' }
   | { type: 'authorizationSubmitted' }
-  | { type: 'authorizationFailed' }
+  | { type: 'authorizationFailed'; message?: string }
   | { type: 'paymentAuthorized' }
   | { type: 'progressReported'; progress: ConversionProgress; secondsLeft?: number | null }
   /** Cancel during processing: stop the run, keep what is done, settle the payment for it. */

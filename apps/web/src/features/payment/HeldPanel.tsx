@@ -4,6 +4,7 @@ import { Spinner } from '../../components/Spinner';
 import { formatPlaces } from '../../lib/format';
 import { formatUsd } from '../../lib/money';
 import type { HeldPayment } from '../../state/types';
+import { PAYMENT_ERROR_ID, useFailedAttempt } from './AuthorizeButton';
 
 /**
  * In place of the card form: the hold an earlier visit left open for these lists of this archive
@@ -13,6 +14,7 @@ import type { HeldPayment } from '../../state/types';
  */
 export function HeldPanel({ held, busy }: { held: HeldPayment; busy: boolean }) {
   const effects = useEffects();
+  const failed = useFailedAttempt();
   const found = held.placesResolved;
   return (
     <div className="payment-form">
@@ -28,12 +30,16 @@ export function HeldPanel({ held, busy }: { held: HeldPayment; busy: boolean }) 
         </p>
         <p className="receipt-reference">{`Reference: ${held.paymentIntentId}`}</p>
       </div>
+      {/* Busy, it keeps the focus (aria-disabled, presses ignored): a disabled button would drop it. */}
       <button
         type="button"
         className="button primary wide"
-        disabled={busy}
+        aria-disabled={busy || undefined}
         aria-busy={busy}
-        onClick={() => void effects.convertWithHeld()}
+        aria-describedby={failed ? PAYMENT_ERROR_ID : undefined}
+        onClick={() => {
+          if (!busy) void effects.convertWithHeld();
+        }}
       >
         {busy ? (
           <Spinner label="Checking the held payment…" visibleLabel />

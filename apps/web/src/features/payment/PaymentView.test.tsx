@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Api } from '../../api/client';
+import { ApiRequestError } from '../../api/http';
 import type { AppState } from '../../state/types';
 import {
   ARCHIVE,
@@ -60,7 +61,8 @@ describe('payment view', () => {
     expect(screen.queryByRole('button', { name: 'Authorize Payment & Convert' })).toBeNull();
   });
 
-  it('in demo mode shows the labelled panel instead of a card form, and authorizes through the API', async () => {
+  /** The demo API, recording the payments it authorized. */
+  function demoAuthorizing() {
     const authorized: string[] = [];
     const api: Api = {
       ...UNUSED_API,
@@ -70,6 +72,11 @@ describe('payment view', () => {
       },
       capturePayment: async () => CAPTURE_OUTCOME,
     };
+    return { authorized, api };
+  }
+
+  it('in demo mode shows the labelled panel instead of a card form, and authorizes through the API', async () => {
+    const { authorized, api } = demoAuthorizing();
     const { store } = mount(<ListDialog />, { state: STATES.paying, config: DEMO, api });
     screen.getByRole('note', { name: 'Demo mode — no card is charged' });
     expect(screen.queryByText(/faster checkout/)).toBeNull();
@@ -79,14 +86,54 @@ describe('payment view', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it("shows the busy text 'Authorizing Payment...' and locks Back while authorizing", () => {
-    mount(<ListDialog />, { state: STATES.authorizing, config: DEMO });
+  it("shows the busy text 'Authorizing Payment...', keeps its focus, ignores presses and locks Back while authorizing", async () => {
+    const { authorized, api } = demoAuthorizing();
+    mount(<ListDialog />, { state: STATES.authorizing, config: DEMO, api });
     const button = screen.getByRole('button', { name: 'Authorizing Payment...' });
-    expect(button).toHaveProperty('disabled', true);
+    // aria-disabled, not disabled: a disabled button would drop the focus to the page's top.
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    button.focus();
+    await userEvent.click(button);
+    expect(document.activeElement).toBe(button);
+    expect(authorized).toEqual([]);
     expect(screen.getByRole('button', { name: 'Back to Selection' })).toHaveProperty(
       'disabled',
       true,
     );
+  });
+
+  it('keeps why the card was refused in the payment view until the next attempt, describing the button', async () => {
+    let answer: 'declined' | 'ok' = 'declined';
+    const api: Api = {
+      ...UNUSED_API,
+      demoAuthorize: async () => {
+        if (answer === 'declined') {
+          throw new ApiRequestError(402, '402: payment_declined', {
+            status: 402,
+            code: 'payment_declined',
+            message: 'Your card was declined.',
+            retryAfterSeconds: null,
+          });
+        }
+        return { status: 'requires_capture' };
+      },
+      capturePayment: async () => CAPTURE_OUTCOME,
+    };
+    const { store } = mount(<ListDialog />, { state: STATES.paying, config: DEMO, api });
+    const button = screen.getByRole('button', { name: 'Authorize Payment & Convert' });
+    await userEvent.click(button);
+    await waitFor(() => expect(store.getState().state.status).toBe('paying'));
+    const dialog = screen.getByRole('dialog', { name: 'Payment' });
+    const error = await within(dialog).findByText(/declined/);
+    expect(error.textContent).toMatch(/^Payment (Failed|Error): Your card was declined\.$/);
+    // The button kept the focus and is described by the error, so a screen reader reads both.
+    expect(document.activeElement).toBe(button);
+    expect(button.getAttribute('aria-describedby')).toBe(error.id);
+    // The next attempt clears it.
+    answer = 'ok';
+    await userEvent.click(button);
+    await waitFor(() => expect(store.getState().state.status).not.toBe('paying'));
+    expect(screen.queryByText(/declined/)).toBeNull();
   });
 
   it('says a selection where no place can be placed makes no map file', () => {

@@ -7,6 +7,7 @@ import { formatPlaces } from '../../lib/format';
 import { formatUsd } from '../../lib/money';
 import { selectedPlaces } from '../../state/machine';
 import type { StateIn } from '../../state/types';
+import { PAYMENT_ERROR_ID } from './AuthorizeButton';
 import { DemoPanel } from './DemoPanel';
 import { FreePanel } from './FreePanel';
 import { HeldPanel } from './HeldPanel';
@@ -119,6 +120,13 @@ export function PaymentView({ state }: { state: PaymentState }) {
         <p className="payment-hint">
           Optional: enter your e-mail and phone number in the payment form for faster checkout next
           time.
+        </p>
+      )}
+      {state.status === 'paying' && state.error !== undefined && (
+        // Kept until the next attempt (the toast that said it goes); the Authorize button, which
+        // keeps the focus, is described by it.
+        <p className="inline-error payment-error" id={PAYMENT_ERROR_ID}>
+          {state.error}
         </p>
       )}
       {form()}

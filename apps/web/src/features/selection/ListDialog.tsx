@@ -53,6 +53,14 @@ export function ListDialog() {
               document.getElementById(SELECT_LISTS_ID)?.focus();
             }
           }}
+          onFocus={(event) => {
+            // Radix moves the focus without scrolling (opening, and Tab wrapping from the last
+            // control to the first): at 200% and 400% zoom the control it focused stayed out of
+            // sight. The focused control is scrolled into sight, as little as it takes.
+            if (event.target !== event.currentTarget) {
+              event.target.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+            }
+          }}
           onInteractOutside={(event) => {
             if (view === 'payment') event.preventDefault();
           }}
