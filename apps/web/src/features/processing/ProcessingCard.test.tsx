@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { AppState, Progress as ProgressState } from '../../state/types';
+import type { AppState, ProcessingStage, Progress as ProgressState } from '../../state/types';
 import { fakeConverter, mount, PROGRESS, STATES } from '../../test/fixtures';
 import { lineMatching, linesOf } from '../../test/reads';
-import { listLine, ProcessingCard } from './ProcessingCard';
+import { ANNOUNCE_SETTLE_MS, listLine, ProcessingCard } from './ProcessingCard';
 
 const STEPS = [
   'Validating CSV file structure',
@@ -31,6 +31,40 @@ describe('ProcessingCard', () => {
     const items = screen.getAllByRole('listitem');
     expect(items.map((item) => item.querySelector('.step-label')?.textContent)).toEqual(STEPS);
     expect(items.findIndex((item) => item.getAttribute('aria-current') === 'step')).toBe(index);
+    // A step done says so in words too (its check mark is hidden from screen readers).
+    expect(items.map((item) => item.textContent?.includes('(done)'))).toEqual(
+      STEPS.map((_, step) => step < index),
+    );
+  });
+
+  it('tells a screen reader the stage once it holds, of which list, not each stage of a burst', () => {
+    vi.useFakeTimers();
+    try {
+      const two = { ...PROGRESS, fileIndex: 0, fileCount: 2 };
+      const at = (status: ProcessingStage, fileIndex: number): AppState =>
+        ({
+          ...STATES[status],
+          progress: { ...two, stage: status, fileIndex },
+        }) as unknown as AppState;
+      const { store } = mount(<ProcessingCard />, { state: at('converting', 0) });
+      const region = () => screen.getByRole('status').textContent;
+      expect(region()).toBe('List 1 of 2: Converting to KML format');
+      // The next list passes through its stages within milliseconds.
+      for (const [status, index] of [
+        ['validating', 1],
+        ['extracting', 1],
+        ['converting', 1],
+        ['extracting', 1],
+      ] as const) {
+        act(() => store.setState({ state: at(status, index) }));
+        act(() => vi.advanceTimersByTime(1));
+        expect(region()).toBe('List 1 of 2: Converting to KML format');
+      }
+      act(() => vi.advanceTimersByTime(ANNOUNCE_SETTLE_MS));
+      expect(region()).toBe('List 2 of 2: Extracting coordinates from URLs');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("shows the current place's name (not its link) under step 2 while extracting, and the progress bar", () => {

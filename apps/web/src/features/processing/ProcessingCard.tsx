@@ -5,6 +5,7 @@ import { CheckIcon } from '../../components/Icons';
 import { formatSecondsLeft } from '../../lib/eta';
 import { formatCount } from '../../lib/format';
 import { useReveal } from '../../lib/useReveal';
+import { useSettled } from '../../lib/useSettled';
 import type { ProcessingStage, Progress as ProgressState } from '../../state/types';
 import { placeLabel } from './placeLabel';
 
@@ -59,6 +60,9 @@ export function listLine(progress: ProgressState): string {
   return `List ${Math.min(fileIndex + 1, fileCount)} of ${fileCount}: ${name}`;
 }
 
+/** How long a stage holds before a screen reader is told of it. */
+export const ANNOUNCE_SETTLE_MS = 500;
+
 /** Shown while the conversion runs (validating, extracting, converting, preparing). */
 export function ProcessingCard() {
   const state = useApp((store) => store.state);
@@ -95,6 +99,19 @@ function ProcessingView({
   }, [offersCancel]);
   const now = useNow(progress.lookups?.retry !== undefined);
   const current = PROCESSING_STEPS.findIndex((step) => step.stage === stage);
+  // What a screen reader is told: the stage, of which list when there are several, once it has
+  // held for a moment (a run moving on to its next list passes three stages in milliseconds, which
+  // were read as a run going back to validating).
+  const label = PROCESSING_STEPS[current]?.label ?? '';
+  const { fileCount, fileIndex } = progress;
+  const announced = useSettled(
+    cancelling
+      ? 'Stopping the conversion'
+      : fileCount > 1
+        ? `List ${Math.min(fileIndex + 1, fileCount)} of ${fileCount}: ${label}`
+        : label,
+    ANNOUNCE_SETTLE_MS,
+  );
   const percent = Math.round(progress.percent);
   const item = progress.currentItem === null ? '' : placeLabel(progress.currentItem);
 
@@ -118,6 +135,8 @@ function ProcessingView({
               </span>
               <div className="step-body">
                 <span className="step-label">{step.label}</span>
+                {/* The check mark says it to the eye only. */}
+                {phase === 'done' && <span className="visually-hidden"> (done)</span>}
                 {step.stage === 'extracting' && stage === 'extracting' && progress.lookups && (
                   <span className="lookup-count">{lookupLine(progress, now)}</span>
                 )}
@@ -165,7 +184,7 @@ function ProcessingView({
         </div>
       )}
       <p className="visually-hidden" role="status">
-        {cancelling ? 'Stopping the conversion' : PROCESSING_STEPS[current]?.label}
+        {announced}
       </p>
     </section>
   );

@@ -1,4 +1,5 @@
 import { Tooltip } from 'radix-ui';
+import { useId } from 'react';
 import { useSend } from '../../app/context';
 import { DownloadIcon } from '../../components/Icons';
 import type { FileResult } from '../../state/types';
@@ -27,10 +28,14 @@ export function FileResultPanel({
   paid: boolean;
 }) {
   const send = useSend();
+  // Each list's panel is named by its heading, so a screen reader lists the panels by list.
+  const titleId = useId();
   if (result.skippedReason !== null) {
     return (
-      <article className="file-result is-skipped">
-        <p className="file-result-name">{result.fileName}</p>
+      <article className="file-result is-skipped" aria-labelledby={titleId}>
+        <h3 className="file-result-name" id={titleId}>
+          {result.fileName}
+        </h3>
         <p className="skipped-title">File skipped - validation failed</p>
         <p className="skipped-reason">
           <strong>Reason:</strong> {result.skippedReason}
@@ -41,9 +46,11 @@ export function FileResultPanel({
 
   if (result.empty) {
     return (
-      <article className="file-result is-empty">
+      <article className="file-result is-empty" aria-labelledby={titleId}>
         <div className="file-result-head">
-          <p className="file-result-name">{result.outputName}</p>
+          <h3 className="file-result-name" id={titleId}>
+            {result.outputName}
+          </h3>
           <p className="file-result-converted">Empty list</p>
         </div>
         <p className="no-map-note">
@@ -67,11 +74,14 @@ export function FileResultPanel({
   const stem = parts === 1 ? splitFileName(title).stem : null;
   const renamed = stem !== null && stem !== result.name && stem !== result.outputName;
   return (
-    <article className={parts === 0 ? 'file-result is-unplaced' : 'file-result'}>
+    <article
+      className={parts === 0 ? 'file-result is-unplaced' : 'file-result'}
+      aria-labelledby={titleId}
+    >
       <div className="file-result-head">
-        <p className="file-result-name">
+        <h3 className="file-result-name" id={titleId}>
           {parts === 1 ? <FileNameText fileName={title} /> : <bdi>{title}</bdi>}
-        </p>
+        </h3>
         <p className="file-result-converted">{`${formatCount(counts.converted)} of ${formatCount(counts.total)} places converted`}</p>
       </div>
       {renamed && (

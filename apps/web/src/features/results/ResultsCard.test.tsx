@@ -113,6 +113,13 @@ describe('ResultsCard', () => {
     expect(failed.getAttribute('download')).toBe('Want to go - failed places.csv');
     const counts = screen.getByText('Total').closest('dl')!;
     expect(counts.textContent).toBe('Total40Converted37Skipped3');
+    // Each list's panel is titled by a heading under the card's, and named by it, so a screen
+    // reader moves from list to list (accessibility audit); so is the panel's reasons part. The
+    // name's <bdi> is read as a word of its own.
+    const FILE_NAME_READ = /^Want to go ?\.kml$/;
+    const title = screen.getByRole('heading', { level: 3, name: FILE_NAME_READ });
+    expect(screen.getByRole('article', { name: FILE_NAME_READ }).contains(title)).toBe(true);
+    screen.getByRole('heading', { level: 4, name: 'Why some places could not be placed' });
   });
 
   it('names same-named lists by the files they get, told apart by folder', () => {

@@ -17,7 +17,7 @@ export function UnplacedReasons({
   if (groups.length === 0) return null;
   return (
     <div className="unplaced">
-      <p className="unplaced-title">Why some places could not be placed</p>
+      <h4 className="unplaced-title">Why some places could not be placed</h4>
       <ul>
         {groups.map((group) => (
           <li key={group.reason}>

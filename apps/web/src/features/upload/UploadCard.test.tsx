@@ -22,6 +22,12 @@ describe('UploadCard', () => {
       'Accepts .zip files only (your Google Takeout archive)',
     ]);
     expect(fileInput().accept).toContain('.zip');
+    // Choose File is the one upload button a screen reader finds: the input it opens is hidden.
+    expect(fileInput().getAttribute('aria-hidden')).toBe('true');
+    expect(
+      screen.getAllByRole('button').filter((b) => /choose/i.test(b.textContent ?? '')),
+    ).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Choose a ZIP file' })).toBeNull();
     let opened = 0;
     fileInput().addEventListener('click', () => (opened += 1));
     await userEvent.click(screen.getByRole('button', { name: 'Choose File' }));

@@ -21,6 +21,8 @@ export function ZipFileInput({ ref, onFile }: ZipFileInputProps) {
       accept={ACCEPT}
       className="visually-hidden"
       tabIndex={-1}
+      // Choose File opens it; to a screen reader it would be a second, invisible upload button.
+      aria-hidden="true"
       aria-label="Choose a ZIP file"
       onChange={(event) => {
         const file = event.target.files?.[0];
