@@ -226,8 +226,11 @@ function pickListsOrRefuse<T extends { path: string; name: string }>(
     return [...new Map(picked.map((list) => [list.path, list])).values()];
   } catch (error) {
     if (!(error instanceof ConverterError) || error.code !== 'ambiguous-list') throw error;
-    const name = wanted.find((want) => lists.filter((list) => list.name === want).length > 1)!;
-    const named = lists.filter((list) => list.name === name);
+    // The same name whatever its Unicode form, as pickLists compares them.
+    const nfc = (text: string) => text.normalize('NFC');
+    const sharing = (want: string) => lists.filter((list) => nfc(list.name) === nfc(want));
+    const name = wanted.find((want) => sharing(want).length > 1)!;
+    const named = sharing(name);
     throw new UsageError(
       `--list "${name}" names ${named.length} lists in this archive; give its path instead:\n${named.map((list) => `  ${list.path}`).join('\n')}`,
     );

@@ -198,17 +198,19 @@ export interface ConvertedArchive {
 }
 
 /**
- * Picks lists by path or name. Paths win; a name shared by several lists is refused with the paths
- * to choose from.
+ * Picks lists by path or name, the same text whatever its Unicode form (a name typed is NFC; one
+ * from a ZIP made again on a Mac may be NFD). Paths win; a name shared by several lists is refused
+ * with the paths to choose from.
  */
 export function pickLists<T extends { path: string; name: string }>(
   lists: readonly T[],
   wanted: readonly string[],
 ): T[] {
+  const same = (a: string, b: string) => a === b || a.normalize('NFC') === b.normalize('NFC');
   return wanted.map((want) => {
-    const byPath = lists.find((list) => list.path === want);
+    const byPath = lists.find((list) => same(list.path, want));
     if (byPath) return byPath;
-    const named = lists.filter((list) => list.name === want);
+    const named = lists.filter((list) => same(list.name, want));
     if (named.length === 1) return named[0]!;
     if (named.length > 1) {
       throw new ConverterError(

@@ -135,6 +135,18 @@ describe('the place cap (places per archive)', () => {
     });
   });
 
+  it('picks a list by its name or path whatever their Unicode form (a name typed is NFC, a ZIP made on a Mac may be NFD)', async () => {
+    const nfd = 'Takeout/Saved/A\u0300 visiter.csv';
+    const bytes = archive({ [nfd]: list(2), 'Takeout/Saved/Favoris.csv': list(1) });
+    for (const wanted of ['\u00c0 visiter', 'Takeout/Saved/\u00c0 visiter.csv']) {
+      const run = await convertArchive(bytes, { lists: [wanted] });
+      expect(
+        run.lists.map((l) => l.path),
+        wanted,
+      ).toEqual([nfd]);
+    }
+  });
+
   it('reaches the page through the worker as an error with the cap in its message', async () => {
     const api = createConverterWorkerApi({
       logger: { warn: () => {} },

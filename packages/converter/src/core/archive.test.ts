@@ -165,6 +165,33 @@ describe('archive rules (seed section 5, product.md)', () => {
     expect(readArchive(starred).map((l) => l.kind)).toEqual(['starred']);
   });
 
+  it('knows a list by its header saved again as UTF-16 or with semicolons, in a folder whose name is not known (i18n audit)', () => {
+    const header = 'Titel,Notitie,URL,Tags,Opmerking\n';
+    const row = 'Plein,,https://www.google.com/maps/search/52.37,4.89,,\n';
+    // A spreadsheet's "Unicode" save: UTF-16 LE after its byte-order mark, which a list reads.
+    const utf16 = new Uint8Array([
+      0xff,
+      0xfe,
+      ...new Uint8Array(Uint16Array.from([...(header + row)].map((c) => c.charCodeAt(0))).buffer),
+    ]);
+    const fit = { 'Takeout/Fit/2019-01-01.csv': strToU8('Datum,Stappen\n1,2\n') };
+    const unicode = zip({ ...fit, 'Takeout/Opgeslagen/Wil ik heen.csv': utf16 });
+    expect(readArchive(unicode).map((l) => [l.path, l.rowCount, l.problem ?? null])).toEqual([
+      ['Takeout/Opgeslagen/Wil ik heen.csv', 1, null],
+    ]);
+    // A Dutch Excel's save parts cells with semicolons: offered with the reason it cannot be read,
+    // as in a Saved folder, not taken for another product's file (which refused the archive with
+    // "select Saved").
+    const semicolons = zip({
+      ...fit,
+      'Takeout/Opgeslagen/Wil ik heen.csv': strToU8((header + row).replace(/,/g, ';')),
+    });
+    const [list, ...others] = readArchive(semicolons);
+    expect(others).toEqual([]);
+    expect(list?.path).toBe('Takeout/Opgeslagen/Wil ik heen.csv');
+    expect(list?.problem).toMatch(/Title|columns|parse/i);
+  });
+
   it('skips what macOS adds when it zips the export again (__MACOSX, ._ files)', () => {
     const appleDouble = new Uint8Array([0, 5, 22, 7, 0, 2, 0, 0, ...strToU8('Mac OS X        ')]);
     const bytes = zip({

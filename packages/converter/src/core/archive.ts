@@ -4,7 +4,7 @@ import {
   MESSAGES,
   unsupportedCompressionMessage,
 } from './errors.js';
-import { hasListHeader } from './csv.js';
+import { decodeCsvFile, hasListHeader } from './csv.js';
 import { describeBytes, type Limits } from './limits.js';
 import { fileNameFromPath, folderNamesOf, listNameFromPath } from './names.js';
 import {
@@ -233,11 +233,20 @@ function entryStartsWithListHeader(contents: ZipContents, zip: ZipEntry): boolea
   }
 }
 
-/** Whether the first {@link HEADER_SNIFF_BYTES} bytes of a CSV (`head`) hold a list's header. */
+/**
+ * Whether the first {@link HEADER_SNIFF_BYTES} bytes of a CSV (`head`) hold a list's header: in
+ * UTF-8, or UTF-16 after its byte-order mark (a list saved again as "Unicode" by a spreadsheet,
+ * which a list reads); its cells parted by commas, or by semicolons as a spreadsheet of a comma-
+ * decimal country saves it (the list is then offered with the reason it cannot be read, as it is
+ * in a "Saved" folder, not taken for another product's file).
+ */
 export function startsWithListHeader(head: Uint8Array): boolean {
+  const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+  // The sample may end inside a character: the decoders replace its start and go on.
+  const decoded = utf16 ? decodeCsvFile(head).text : utf8.decode(head);
   // A file that fitted whole in the sample ends its last line here.
-  const text = utf8.decode(head) + (head.length < HEADER_SNIFF_BYTES ? '\n' : '');
-  return hasListHeader(text);
+  const text = decoded + (head.length < HEADER_SNIFF_BYTES ? '\n' : '');
+  return hasListHeader(text) || (text.includes(';') && hasListHeader(text.replace(/;/g, ',')));
 }
 
 /** A chosen list and where its bytes are in the archive. */
