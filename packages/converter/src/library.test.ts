@@ -27,6 +27,7 @@ import {
   type ResolveUrls,
 } from './index.js';
 import { ConverterError } from './core/errors.js';
+import { convertLists } from './pipeline.js';
 
 const withBom = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -410,6 +411,68 @@ describe('a format that is not one', () => {
     ]) {
       expect(write).toThrow(expect.objectContaining(refusal));
     }
+  });
+});
+
+describe('options a caller in plain JavaScript may get wrong (library audit)', () => {
+  /** One place whose link needs a lookup. */
+  const needsLookup = zipSync({
+    'Takeout/Saved/Want to go.csv': strToU8(
+      'Title,URL\nA,https://www.google.com/maps/place/A/data=!4m2!3m1!1s0x47e66e2964e34e2d:0x8ddca9ee380ef7e0\n',
+    ),
+  });
+  const refusal = (options: unknown) =>
+    convertArchive(needsLookup, options as never).then(
+      () => 'converted',
+      (error: unknown) => `${(error as Error).name}: ${(error as Error).message}`,
+    );
+
+  it('are refused naming the option, before anything is sent', async () => {
+    expect(await refusal(null)).toBe('TypeError: The options must be an object, got null');
+    expect(await refusal({ formats: 'kml' })).toMatch(/^TypeError: formats must be an array/);
+    expect(await refusal({ formats: [] })).toMatch(/^RangeError: formats must name at least one/);
+    expect(await refusal({ lists: 'Want to go' })).toMatch(/^TypeError: lists must be an array/);
+    expect(await refusal({ resolveUrls: 'https://api.example' })).toBe(
+      'TypeError: resolveUrls must be a function, got string',
+    );
+    const resolveUrls: ResolveUrls = async () => ({ results: {} });
+    for (const size of [0, -5, 0.5, Number.NaN]) {
+      // 0 looped until the heap was gone; NaN sent empty batches and called every place not_found.
+      expect(await refusal({ resolveUrls, resolveChunkSize: size })).toMatch(
+        /^RangeError: resolveChunkSize must be a whole number of at least 1/,
+      );
+    }
+    for (const ms of [0, -1, Number.NaN]) {
+      expect(await refusal({ resolveUrls, resolveTimeoutMs: ms })).toMatch(
+        /^RangeError: resolveTimeoutMs must be more than 0/,
+      );
+    }
+    for (const max of [0, -1, 1.5, Number.NaN]) {
+      expect(await refusal({ maxPlacemarksPerFile: max })).toMatch(
+        /^RangeError: maxPlacemarksPerFile must be a whole number of at least 1/,
+      );
+    }
+    expect(await refusal({ maxPlacemarksPerFile: Infinity })).toBe('converted');
+  });
+
+  it('writes a format asked for twice once', async () => {
+    const run = await convertArchive(onePlace, { formats: ['kml', 'kml'] });
+    expect(run.files.map((file) => file.fileName)).toEqual(['Want to go.kml']);
+  });
+
+  it('abandons a resolver that never answers at the batch deadline, and at a stop', async () => {
+    const never: ResolveUrls = () => new Promise(() => {});
+    // The pipeline itself, whose retry rounds can be told not to pause (else 75 s of them).
+    const timedOut = await convertLists(inspectArchive(needsLookup).lists, {
+      resolveUrls: never,
+      resolveTimeoutMs: 20,
+      retryDelayMs: 0,
+    });
+    expect(timedOut[0]!.places.map((place) => place.reason)).toEqual(['unavailable']);
+    const stop = new AbortController();
+    const stopped = convertArchive(needsLookup, { resolveUrls: never, signal: stop.signal });
+    setTimeout(() => stop.abort(), 20);
+    expect((await stopped).lists[0]!.places.map((place) => place.reason)).toEqual(['interrupted']);
   });
 });
 

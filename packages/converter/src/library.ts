@@ -27,7 +27,7 @@ import type { ConversionResult, ListSummary } from './core/types.js';
 import type { ZipContents } from './core/zip-directory.js';
 import { readArchive, readCsvFile, type InspectedList } from './inspect.js';
 import { PART_LIMITS } from './large-zip.js';
-import { convertLists, type ConversionOptions } from './pipeline.js';
+import { checkOptions, convertLists, type ConversionOptions } from './pipeline.js';
 
 /**
  * What {@link inspectArchive} finds in an archive, and what {@link convertArchive} converts: the
@@ -246,7 +246,11 @@ export async function convertArchive(
   input: ArchiveBytes | ArchiveInspection,
   options: ConvertArchiveOptions = {},
 ): Promise<ConvertedArchive> {
+  checkOptions(options);
   const wanted = options.lists;
+  if (wanted !== undefined && !Array.isArray(wanted)) {
+    throw new TypeError(`lists must be an array of list names or paths, got ${String(wanted)}`);
+  }
   // From the bytes, only the lists asked for are read (and counted against the place cap).
   const { lists: all } = isArchiveBytes(input)
     ? inspectArchive(

@@ -78,6 +78,50 @@ function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Whether `value` is a whole number of at least 1 (or, with `infinite`, Infinity). */
+const isCount = (value: unknown, infinite = false): boolean =>
+  (typeof value === 'number' && Number.isInteger(value) && value >= 1) ||
+  (infinite && value === Infinity);
+
+/**
+ * Refuses options a caller in plain JavaScript may get wrong, naming the option, before anything
+ * is read or sent: a TypeError for the wrong kind of value, a RangeError for a number no run can
+ * honour (a chunk size of 0 looped until the heap was gone; a deadline of 0 called every place
+ * interrupted).
+ */
+export function checkOptions(options: PipelineOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`The options must be an object, got ${String(options)}`);
+  }
+  const { formats, resolveUrls, resolveChunkSize, resolveTimeoutMs, maxPlacemarksPerFile } =
+    options;
+  if (formats !== undefined && !Array.isArray(formats)) {
+    throw new TypeError(
+      `formats must be an array of output formats, e.g. ['kml'], got ${String(formats)}`,
+    );
+  }
+  if (formats?.length === 0) throw new RangeError('formats must name at least one output format');
+  if (resolveUrls !== undefined && typeof resolveUrls !== 'function') {
+    throw new TypeError(`resolveUrls must be a function, got ${typeof resolveUrls}`);
+  }
+  if (resolveChunkSize !== undefined && !isCount(resolveChunkSize)) {
+    throw new RangeError(
+      `resolveChunkSize must be a whole number of at least 1, got ${String(resolveChunkSize)}`,
+    );
+  }
+  if (
+    resolveTimeoutMs !== undefined &&
+    !(typeof resolveTimeoutMs === 'number' && resolveTimeoutMs > 0)
+  ) {
+    throw new RangeError(`resolveTimeoutMs must be more than 0, got ${String(resolveTimeoutMs)}`);
+  }
+  if (maxPlacemarksPerFile !== undefined && !isCount(maxPlacemarksPerFile, true)) {
+    throw new RangeError(
+      `maxPlacemarksPerFile must be a whole number of at least 1 (or Infinity), got ${String(maxPlacemarksPerFile)}`,
+    );
+  }
+}
+
 /** The run's lookups, started at once for every list together; undefined when there are none to make. */
 function startLookups(
   plan: RunPlan,
@@ -120,7 +164,9 @@ export async function convertLists(
   lists: readonly ListInput[],
   options: PipelineOptions = {},
 ): Promise<ConversionResult[]> {
-  const formats = (options.formats ?? DEFAULT_FORMATS).map(checkFormat);
+  checkOptions(options);
+  // A format asked for twice is written once (twice, its files would have the same names).
+  const formats = [...new Set((options.formats ?? DEFAULT_FORMATS).map(checkFormat))];
   const logger = options.logger ?? { warn: () => {} };
   const plan = planRun(lists);
   const progress = new RunProgress(

@@ -110,8 +110,18 @@ async function ask(
   }, timeoutMs);
   const onStop = () => controller.abort();
   stop?.addEventListener('abort', onStop);
+  // A resolver that never settles (a hung socket, a signal it does not heed) is abandoned when the
+  // batch's signal aborts, as one that heeds it would be: the deadline and a stop hold whatever it does.
+  const abandoned = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
+      once: true,
+    });
+  });
   try {
-    const answer = await resolveUrls(urls, { signal: controller.signal });
+    const answer = await Promise.race([
+      resolveUrls(urls, { signal: controller.signal }),
+      abandoned,
+    ]);
     const answers = new Map<string, LinkAnswer>();
     for (const url of urls) {
       const resolved = answer.results[url];
