@@ -40,7 +40,7 @@ import {
   type CliEnvironment,
   type Machine,
 } from './config.js';
-import { releaseBytes, zlibInflate } from './inflate.js';
+import { releaseBytes, zlibCrc32, zlibInflate } from './inflate.js';
 import {
   apiLookups,
   emptyStats,
@@ -382,6 +382,7 @@ async function readLists(
   let every: readonly ListEntry[] = [];
   const options = {
     inflate: zlibInflate,
+    crc32: zlibCrc32,
     release: releaseBytes,
     logger: { warn: skipped },
     // Only the lists asked for are read, so they count alone against the place cap.

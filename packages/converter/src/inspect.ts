@@ -114,11 +114,20 @@ function countSources(parsed: ParsedCsv): SourceCounts {
  */
 export function readArchive(
   archive: Uint8Array | ZipContents,
-  options: Pick<ReadOptions, 'logger' | 'inflate' | 'release' | 'pick'> & { limits?: Limits } = {},
+  options: Pick<ReadOptions, 'logger' | 'inflate' | 'crc32' | 'release' | 'pick'> & {
+    limits?: Limits;
+  } = {},
 ): InspectedList[] {
   const limits = options.limits ?? LIMITS;
   const warn = (message: string) => options.logger?.warn(message);
-  const { paths, entries } = eachCsvEntry(archive, limits, warn, options.inflate, options.pick);
+  const { paths, entries } = eachCsvEntry(
+    archive,
+    limits,
+    warn,
+    options.inflate,
+    options.pick,
+    options.crc32,
+  );
   // One count for the whole archive: its lists together may hold at most limits.maxPlaces places.
   const counter = new PlaceCounter(limits.maxPlaces);
   // Each list is parsed as it comes out of the archive, and its text let go before the next.

@@ -430,7 +430,8 @@ describe('options a caller in plain JavaScript may get wrong (library audit)', (
   it('are refused naming the option, before anything is sent', async () => {
     expect(await refusal(null)).toBe('TypeError: The options must be an object, got null');
     expect(await refusal({ formats: 'kml' })).toMatch(/^TypeError: formats must be an array/);
-    expect(await refusal({ formats: [] })).toMatch(/^RangeError: formats must name at least one/);
+    // No format is a run of places with no file (the CLI writes its files itself).
+    expect(await refusal({ formats: [] })).toBe('converted');
     expect(await refusal({ lists: 'Want to go' })).toMatch(/^TypeError: lists must be an array/);
     expect(await refusal({ resolveUrls: 'https://api.example' })).toBe(
       'TypeError: resolveUrls must be a function, got string',
@@ -467,12 +468,17 @@ describe('options a caller in plain JavaScript may get wrong (library audit)', (
       resolveUrls: never,
       resolveTimeoutMs: 20,
       retryDelayMs: 0,
+      abandonAfterMs: 0,
     });
     expect(timedOut[0]!.places.map((place) => place.reason)).toEqual(['unavailable']);
     const stop = new AbortController();
-    const stopped = convertArchive(needsLookup, { resolveUrls: never, signal: stop.signal });
+    const stopped = convertLists(inspectArchive(needsLookup).lists, {
+      resolveUrls: never,
+      signal: stop.signal,
+      abandonAfterMs: 0,
+    });
     setTimeout(() => stop.abort(), 20);
-    expect((await stopped).lists[0]!.places.map((place) => place.reason)).toEqual(['interrupted']);
+    expect((await stopped)[0]!.places.map((place) => place.reason)).toEqual(['interrupted']);
   });
 });
 

@@ -62,7 +62,15 @@ export interface PipelineOptions extends ConversionOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Pause before the first retry round (default {@link RESOLVE_RETRY_DELAY_MS}; the later ones grow from it); null: no retry. */
   retryDelayMs?: number | null;
+  /** How long a request may take to settle once its signal aborted (default {@link ABANDON_AFTER_MS}). */
+  abandonAfterMs?: number;
 }
+
+/**
+ * How long a lookup request whose signal aborted (its deadline, a stop) may still take to settle
+ * before the run abandons it: a resolver that heeds its signal answers at once, with what it found.
+ */
+export const ABANDON_AFTER_MS = 10_000;
 
 /** A timer that ends early when `signal` aborts, so a stopped run never waits out a pause. */
 function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -100,7 +108,6 @@ export function checkOptions(options: PipelineOptions): void {
       `formats must be an array of output formats, e.g. ['kml'], got ${String(formats)}`,
     );
   }
-  if (formats?.length === 0) throw new RangeError('formats must name at least one output format');
   if (resolveUrls !== undefined && typeof resolveUrls !== 'function') {
     throw new TypeError(`resolveUrls must be a function, got ${typeof resolveUrls}`);
   }
@@ -139,6 +146,7 @@ function startLookups(
     timeoutMs: options.resolveTimeoutMs ?? RESOLVE_TIMEOUT_MS,
     retryDelayMs:
       options.retryDelayMs === undefined ? RESOLVE_RETRY_DELAY_MS : options.retryDelayMs,
+    abandonAfterMs: options.abandonAfterMs ?? ABANDON_AFTER_MS,
     now: options.now ?? Date.now,
     sleep: options.sleep ?? realSleep,
     signal: options.signal,

@@ -50,6 +50,11 @@ export interface LookupSettings {
   timeoutMs: number;
   /** Pause before the retry round, or null for none. */
   retryDelayMs: number | null;
+  /**
+   * How long a request whose signal aborted may still take to settle (with what it found so far,
+   * as the CLI's resolver answers a stop) before it is abandoned unanswered.
+   */
+  abandonAfterMs: number;
   now: () => number;
   /** Waits `ms`, or less when `signal` aborts. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -110,12 +115,18 @@ async function ask(
   }, timeoutMs);
   const onStop = () => controller.abort();
   stop?.addEventListener('abort', onStop);
-  // A resolver that never settles (a hung socket, a signal it does not heed) is abandoned when the
-  // batch's signal aborts, as one that heeds it would be: the deadline and a stop hold whatever it does.
+  // A resolver that never settles (a hung socket, a signal it does not heed) is abandoned a while
+  // after the batch's signal aborts, as if it had heeded it: the deadline and a stop hold whatever it
+  // does. The while lets one that heeds it answer with what it found before the abort.
+  let abandon: ReturnType<typeof setTimeout> | undefined;
   const abandoned = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
-      once: true,
-    });
+    controller.signal.addEventListener(
+      'abort',
+      () => {
+        abandon = setTimeout(() => reject(controller.signal.reason), settings.abandonAfterMs);
+      },
+      { once: true },
+    );
   });
   try {
     const answer = await Promise.race([
@@ -158,6 +169,7 @@ async function ask(
     };
   } finally {
     clearTimeout(timer);
+    clearTimeout(abandon);
     stop?.removeEventListener('abort', onStop);
   }
 }

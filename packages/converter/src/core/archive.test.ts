@@ -192,6 +192,43 @@ describe('archive rules (seed section 5, product.md)', () => {
     expect(list?.problem).toMatch(/Title|columns|parse/i);
   });
 
+  it("skips a list whose bytes do not match the archive's CRC-32, as damaged: never a changed pin (library audit)", () => {
+    const pins = strToU8(`Title,URL\nEiffel,${URL_A}\n`);
+    // Stored, so one byte of the list can be changed in place: 48.85837 becomes 18.85837.
+    const bytes = zipSync(
+      { 'Takeout/Saved/Pins.csv': pins, 'Takeout/Saved/Food.csv': list(1) },
+      { level: 0 },
+    );
+    /** Where the pin's first digit is in a ZIP's bytes (a byte search: the ZIP is not text). */
+    const digitOf = (zipped: Uint8Array) =>
+      Buffer.from(zipped.buffer, zipped.byteOffset, zipped.length).indexOf('search/48.') +
+      'search/'.length;
+    const digit = digitOf(bytes);
+    expect(bytes[digit]).toBe('4'.charCodeAt(0));
+    bytes[digit] = '1'.charCodeAt(0);
+    const warnings: string[] = [];
+    const lists = readArchive(bytes, { logger: { warn: (message) => warnings.push(message) } });
+    expect(lists.map((l) => l.name)).toEqual(['Food']);
+    expect(warnings).toEqual([
+      'Skipped Takeout/Saved/Pins.csv: it is damaged and could not be unpacked (its bytes do not match the check sum the archive holds for them).',
+    ]);
+    // The only list damaged: the archive is refused as incomplete, as one that does not inflate is.
+    const alone = zipSync({ 'Takeout/Saved/Pins.csv': pins }, { level: 0 });
+    alone[digitOf(alone)] = 0x31;
+    expect(codeOf(() => readArchive(alone))).toBe(`incomplete-zip: ${MESSAGES.incompleteZip}`);
+    // A caller's own check sum (zlib's in Node) is the one used.
+    let checked = 0;
+    const sound = zip({ 'Takeout/Saved/Food.csv': list(2) });
+    const crc32 = (data: Uint8Array) => {
+      checked += data.length;
+      return 0;
+    };
+    expect(codeOf(() => readArchive(sound, { crc32 }))).toBe(
+      `incomplete-zip: ${MESSAGES.incompleteZip}`,
+    );
+    expect(checked).toBe(list(2).length);
+  });
+
   it('skips what macOS adds when it zips the export again (__MACOSX, ._ files)', () => {
     const appleDouble = new Uint8Array([0, 5, 22, 7, 0, 2, 0, 0, ...strToU8('Mac OS X        ')]);
     const bytes = zip({

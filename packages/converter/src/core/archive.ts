@@ -18,12 +18,13 @@ import {
   fflateInflate,
   unpackZipData,
   zipContentsOf,
+  type Crc32,
   type Inflate,
   type ZipContents,
   type ZipEntry,
 } from './zip-directory.js';
 
-export type { Inflate } from './zip-directory.js';
+export type { Crc32, Inflate } from './zip-directory.js';
 
 /** A list entry chosen from the archive, still compressed. */
 export interface CsvEntry {
@@ -372,17 +373,18 @@ export function eachCsvEntry(
   warn: (message: string) => void,
   inflate: Inflate = fflateInflate,
   pick?: PickLists,
+  check?: Crc32,
 ): { paths: string[]; entries: Generator<ArchiveEntry> } {
   const contents = archive instanceof Uint8Array ? wholeZipContents(archive, limits) : archive;
   const chosen = chooseEntries(contents, limits);
   // Every place list's path, picked or not: what the lists' output names are made from.
   const paths = chosen.map((entry) => entry.path);
-  if (!pick) return { paths, entries: entriesOf(contents, chosen, warn, inflate) };
+  if (!pick) return { paths, entries: entriesOf(contents, chosen, warn, inflate, check) };
   const picked = new Set(
     pick(chosen.map(({ path, kind }) => ({ path, kind, name: listNameFromPath(path) }))),
   );
   const kept = chosen.filter((entry) => picked.has(entry.path));
-  return { paths, entries: entriesOf(contents, kept, warn, inflate) };
+  return { paths, entries: entriesOf(contents, kept, warn, inflate, check) };
 }
 
 /**
@@ -401,12 +403,13 @@ function* entriesOf(
   chosen: readonly ChosenEntry[],
   warn: (message: string) => void,
   inflate: Inflate,
+  check: Crc32 | undefined,
 ): Generator<ArchiveEntry> {
   let read = 0;
   for (const { zip, ...entry } of chosen) {
     let data: Uint8Array;
     try {
-      data = unpackZipData(contents.data(zip), zip, inflate);
+      data = unpackZipData(contents.data(zip), zip, inflate, check);
     } catch (error) {
       if (error instanceof NotRead) throw error;
       warn(`Skipped ${entry.path}: ${extractMessage(error)}`);

@@ -5,6 +5,7 @@
  * bytes in about a third of the time.
  */
 import { Inflate as StreamingInflate, inflateSync } from 'fflate';
+import { crc32 } from './crc32.js';
 
 /** One entry of the directory: where its data is and what it unpacks to (as declared). */
 export interface ZipEntry {
@@ -17,6 +18,8 @@ export interface ZipEntry {
   originalSize: number;
   /** Offset of the entry's local header. */
   localOffset: number;
+  /** The CRC-32 of its bytes, as the directory declares it (none for an entry made in memory). */
+  crc?: number;
   /** Protected with a password (flag bit 0, ZipCrypto or AES): its bytes cannot be read. */
   encrypted?: true;
 }
@@ -27,6 +30,9 @@ export interface ZipEntry {
  * Throws when the data is not valid DEFLATE.
  */
 export type Inflate = (compressed: Uint8Array, size: number) => Uint8Array;
+
+/** Computes the CRC-32 of some bytes (zlib's `crc32` in Node; {@link crc32} in JavaScript). */
+export type Crc32 = (data: Uint8Array) => number;
 
 /** fflate's inflate into a buffer of the declared size: the default, pure JavaScript, as the browser runs it. */
 export const fflateInflate: Inflate = (compressed, size) =>
@@ -166,6 +172,7 @@ export function readZipDirectory(d: Uint8Array, base = 0): ZipEntry[] {
       size,
       originalSize,
       localOffset,
+      crc: u32(d, at + 16),
       ...((flags & 1) !== 0 ? { encrypted: true as const } : {}),
     });
     at = nameStart + nameLength + extraLength + u16(d, at + 32);
@@ -185,19 +192,37 @@ export function canUnpack(entry: ZipEntry): boolean {
  * An entry's bytes, unpacked by `inflate` (a stored entry is copied). Throws when its local header
  * is missing, its data is cut short or not valid DEFLATE, or its compression is neither.
  */
-export function readZipEntry(d: Uint8Array, entry: ZipEntry, inflate: Inflate): Uint8Array {
-  return unpackZipData(entryData(d, entry), entry, inflate);
+export function readZipEntry(
+  d: Uint8Array,
+  entry: ZipEntry,
+  inflate: Inflate,
+  check: Crc32 = crc32,
+): Uint8Array {
+  return unpackZipData(entryData(d, entry), entry, inflate, check);
 }
 
 /**
  * An entry's bytes from its `data` as stored (`ZipContents.data`), unpacked by `inflate` (a stored
- * entry is copied). Throws when the data is not valid DEFLATE or the compression is neither.
+ * entry is copied) and checked against the CRC-32 the directory declares (by `check`). Throws when
+ * the data is not valid DEFLATE, the compression is neither, or the bytes are not the ones the
+ * archive was made with (a damaged download or disk: one changed digit of a pin is a wrong pin,
+ * and DEFLATE itself often unpacks damaged data without a word).
  */
-export function unpackZipData(data: Uint8Array, entry: ZipEntry, inflate: Inflate): Uint8Array {
-  if (entry.compression === 0) return data.slice(0, entry.originalSize);
-  if (entry.compression === 8)
-    return entry.originalSize === 0 ? new Uint8Array(0) : inflate(data, entry.originalSize);
-  throw new RangeError(`unknown compression type ${entry.compression}`);
+export function unpackZipData(
+  data: Uint8Array,
+  entry: ZipEntry,
+  inflate: Inflate,
+  check: Crc32 = crc32,
+): Uint8Array {
+  let bytes: Uint8Array;
+  if (entry.compression === 0) bytes = data.slice(0, entry.originalSize);
+  else if (entry.compression === 8) {
+    bytes = entry.originalSize === 0 ? new Uint8Array(0) : inflate(data, entry.originalSize);
+  } else throw new RangeError(`unknown compression type ${entry.compression}`);
+  if (entry.crc !== undefined && check(bytes) !== entry.crc) {
+    throw new RangeError('its bytes do not match the check sum the archive holds for them');
+  }
+  return bytes;
 }
 
 /** An entry's data as stored (compressed or not); throws when its local header or data is missing. */
