@@ -113,6 +113,12 @@ function paymentProviders(settings: Settings, now: () => number) {
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 2;
 
 /**
+ * How long a shutdown with the memory store waits for the payments' usage to reach their intents
+ * (within the process's own grace, `SHUTDOWN_GRACE_MS`).
+ */
+export const SHUTDOWN_USAGE_FLUSH_MS = 5_000;
+
+/**
  * A request Fastify refuses before routing (a malformed escape such as `/%zz`) skips every hook,
  * helmet's headers included: it is answered here in the API's error shape, with the headers that
  * keep any answer inert (no sniffing, no framing, nothing loaded).
@@ -242,6 +248,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     await settlement.stop();
   });
   app.addHook('onClose', async () => {
+    // The memory store goes with the process: the places this process counted for each payment
+    // and has not written to its intent are written now, once the requests are done, or the next
+    // process's settlement would charge too little for a page that went away.
+    if (state.kind === 'memory') {
+      await payments.usage.flush((detail) => app.log.warn(detail), SHUTDOWN_USAGE_FLUSH_MS);
+    }
     if (!config.state) await state.close();
   });
   app.decorate('demoPayments', demo);

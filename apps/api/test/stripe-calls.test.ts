@@ -62,6 +62,20 @@ function writtenCount(request: RecordedStripeRequest): string | undefined {
   return (request.body.metadata as Record<string, string> | undefined)?.resolved;
 }
 
+/** POSTs JSON to an API at `url` as one browser: its payer cookie kept between requests. */
+function poster(url: string) {
+  const jars = new CookieJars();
+  return async (path: string, body: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: jars.header() },
+      body: JSON.stringify(body),
+    });
+    jars.keep('me', response.headers.getSetCookie());
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+}
+
 let stack: Stack | undefined;
 afterEach(async () => {
   await stack?.close();
@@ -287,17 +301,8 @@ describe('the settlement sweep after an API restart, with the Redis store', () =
 
   it('settles an abandoned authorization for the count the store kept, never written to Stripe before', async () => {
     const clock = manualClock();
-    const jars = new CookieJars();
     const first = await instance(clock.now);
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${first.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: jars.header() },
-        body: JSON.stringify(body),
-      });
-      jars.keep('me', response.headers.getSetCookie());
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    };
+    const post = poster(first.url);
     const created = await post('/api/create-payment-intent', { amount: 5 });
     const id = created.body.paymentIntentId as string;
     stripe.authorize(id);
@@ -321,5 +326,49 @@ describe('the settlement sweep after an API restart, with the Redis store', () =
       amount_received: 300,
       metadata: { resolved: '30' },
     });
+  });
+});
+
+describe('a graceful restart with the memory store (operations audit)', () => {
+  let google: FakeGoogle;
+  let stripe: FakeStripe;
+  const apps: FastifyInstance[] = [];
+
+  beforeAll(async () => {
+    ({ google, stripe } = await startFakes());
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await google?.close();
+    await stripe?.close();
+  });
+
+  it('writes the places counted for a payment to its intent before the store goes, so the next process charges them', async () => {
+    const clock = manualClock();
+    const env = { MAPS_UPSTREAM_ORIGIN: google.url, ...stripeEnv(stripe) };
+    const first = await listenFromSettings(apps, env, { now: clock.now });
+    const post = poster(first.url);
+    const created = await post('/api/create-payment-intent', { amount: 1 });
+    const id = created.body.paymentIntentId as string;
+    stripe.authorize(id);
+    for (const from of [0, 4]) {
+      const batch = await post('/api/resolve-urls-batch', {
+        urls: lookups(from === 0 ? 4 : 6, 7_000 + from),
+        paymentIntentId: id,
+      });
+      expect(Object.keys(batch.body.results as object)).toHaveLength(from === 0 ? 4 : 6);
+    }
+    // A run shorter than the report interval: the intent has not heard of its 10 places.
+    expect(stripe.paymentIntent(id)?.metadata.resolved).toBeUndefined();
+    // A deploy: the process is stopped gracefully, and its memory store goes with it.
+    await first.app.close();
+    expect(stripe.paymentIntent(id)?.metadata.resolved).toBe('10');
+
+    clock.advance(2 * 60 * 60_000);
+    const second = await listenFromSettings(apps, env, { now: clock.now });
+    const report = await second.app.settlement.sweep();
+    expect(report).toMatchObject({ ran: true, captured: 1, failed: 0 });
+    // 10 places looked up, $1.00 charged (the sweep cancelled the hold, $0, before).
+    expect(stripe.paymentIntent(id)).toMatchObject({ status: 'succeeded', amount_received: 100 });
   });
 });

@@ -22,6 +22,12 @@ export const USAGE_REPORT_INTERVAL_MS = 60_000;
  * the intent's is the truth: either may be the only one left after a restart.
  */
 export class PaymentUsage {
+  /**
+   * Payments whose counted places this process has not yet written to their intent: what a
+   * shutdown writes ({@link flush}) when the store goes with the process (the memory store).
+   */
+  private readonly unreported = new Set<string>();
+
   constructor(
     private readonly provider: PaymentProvider,
     private readonly state: StateStore,
@@ -43,6 +49,7 @@ export class PaymentUsage {
     try {
       const at = Math.floor(this.now());
       const { reportDue } = await this.state.recordUse(id, at, USAGE_REPORT_INTERVAL_MS);
+      this.unreported.add(id);
       if (reportDue) {
         await this.write(id, { resolved: added.count, lastUsed: Math.floor(at / 1000) }, log);
       }
@@ -73,6 +80,44 @@ export class PaymentUsage {
       },
       log,
     );
+  }
+
+  /**
+   * Writes every payment's usage this process counted and has not written to its intent, at
+   * once and within `withinMs`: a shutdown with the memory store calls it, whose counts go with
+   * the process (a run shorter than the report interval was in it alone, and the settlement sweep
+   * of the next process then cancelled a hold the server had looked places up for). Failures are
+   * logged; a write still going at `withinMs` is left.
+   */
+  async flush(log: Log, withinMs: number): Promise<void> {
+    const ids = [...this.unreported];
+    if (ids.length === 0) return;
+    const writes = Promise.allSettled(
+      ids.map(async (id) => {
+        const [resolved, lastUse] = await Promise.all([
+          this.state.resolvedCount(id),
+          this.state.lastUseOf(id),
+        ]);
+        const lastUsed = Math.floor((lastUse ?? this.now()) / 1000);
+        await this.write(id, { resolved, lastUsed }, log);
+      }),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), withinMs);
+    });
+    const outcome = await Promise.race([writes, late]);
+    clearTimeout(timer);
+    if (outcome === 'late') {
+      log(`usage of ${ids.length} payments not all written to their intents within ${withinMs} ms`);
+      return;
+    }
+    outcome.forEach((result, index) => {
+      if (result.status === 'rejected') {
+        const why = result.reason instanceof Error ? result.reason.message : String(result.reason);
+        log(`usage of ${ids[index]} not written to its intent: ${why}`);
+      }
+    });
   }
 
   /** The server's count for a payment: the store's, or what the intent recorded, the larger. */
@@ -111,6 +156,8 @@ export class PaymentUsage {
     let intent: IntentView;
     try {
       intent = await this.provider.recordUsage(id, usage);
+      // Written: unless more places are counted meanwhile, a shutdown has nothing of it to write.
+      if ((await this.state.resolvedCount(id)) <= usage.resolved) this.unreported.delete(id);
     } catch (error) {
       if (!(error instanceof PaymentFailure)) throw error;
       log(`usage not written to the intent (the store keeps it): ${error.kind}: ${error.message}`);
