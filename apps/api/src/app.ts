@@ -28,6 +28,7 @@ import { createResolver, type ResolverTuning } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
 import cookie from '@fastify/cookie';
 import { createStateStore, RedisStateStore, type StateStore } from './state/index.js';
+import { installRequestLog } from './http/request-log.js';
 import { registerConfigRoute } from './routes/config.js';
 import { registerDemoRoute } from './routes/demo.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -189,6 +190,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     connectionTimeout: connections.connectionTimeoutMs,
     keepAliveTimeout: connections.keepAliveTimeoutMs,
     http: { connectionsCheckingInterval: connections.timeoutCheckIntervalMs },
+    // One line per request, when it is answered (installRequestLog), not Fastify's two.
+    disableRequestLogging: true,
     frameworkErrors: answerBadUrl,
     clientErrorHandler: answerClientError,
     // Requests arriving while closing get the API's own 503 (an onRequest hook below), with
@@ -196,6 +199,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   installConnectionLimits(app.server, connections, settings.trustProxy !== false);
+  installRequestLog(app);
   const now = config.now ?? Date.now;
   const { provider, demo } = paymentProviders(settings, now);
   const rateLimits = { ...scaledRateLimits(settings.rateLimitFactor), ...config.rateLimits };

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { PaymentError, type Log, type PaymentErrorCode } from '../payments/errors.js';
 import { PaymentFailure, type PaymentFailureKind } from '../payments/provider.js';
 import { StoreUnavailableError } from '../state/index.js';
+import { refusalLevel } from './request-log.js';
 
 /**
  * An error meant for the client: its status, stable `code`, human `message` and numbers (`fields`)
@@ -199,7 +200,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     } else if (status >= 500) {
       request.log.error({ err: thrown }, 'request failed');
     } else {
-      request.log.info({ code, status }, 'request refused');
+      // A flood's refusals (404, 429) are debug: their count is said once a minute (request-log.ts).
+      request.log[refusalLevel(status)]({ code, status }, 'request refused');
     }
     const body: ErrorAnswer = { error: { code, message, ...fields } };
     return reply.status(status).send(body);

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** The longest part of a request's address a log line keeps (a 15 KB query made 15 KB lines). */
+export const LOGGED_URL_CHARS = 200;
+
+/** How often the count of requests refused for their rate or an unknown address is logged. */
+export const REFUSALS_LOG_INTERVAL_MS = 60_000;
+
+/** Statuses a flood is made of: each is logged at `debug`, and counted at `info` once a minute. */
+const FLOOD_STATUSES = new Set([404, 429]);
+
+/** A request's address as logged: at most {@link LOGGED_URL_CHARS} characters. */
+export function loggedUrl(url: string): string {
+  return url.length > LOGGED_URL_CHARS ? `${url.slice(0, LOGGED_URL_CHARS)}…` : url;
+}
+
+/** The level a refusal of `status` is logged at: a flood's are `debug`. */
+export function refusalLevel(status: number): 'debug' | 'info' {
+  return FLOOD_STATUSES.has(status) ? 'debug' : 'info';
+}
+
+/**
+ * One log line per request, when it is answered (in place of Fastify's two, "incoming request" and
+ * "request completed"): its method, address (cut), status and time. A flood's answers (404, 429)
+ * are `debug`, and their count is said at `info` once a minute while there are any: one client
+ * sending 4,600 requests a second wrote three info lines for each, 2.4 MB of log a second.
+ */
+export function installRequestLog(
+  app: FastifyInstance,
+  intervalMs = REFUSALS_LOG_INTERVAL_MS,
+): void {
+  const refused = new Map<number, number>();
+  const timer = setInterval(() => {
+    if (refused.size === 0) return;
+    app.log.info(Object.fromEntries(refused), 'requests refused in the last minute, by status');
+    refused.clear();
+  }, intervalMs);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+  app.addHook('onResponse', async (request: FastifyRequest, reply) => {
+    const status = reply.statusCode;
+    const line = {
+      method: request.method,
+      url: loggedUrl(request.url),
+      status,
+      ms: Math.round(reply.elapsedTime),
+    };
+    if (FLOOD_STATUSES.has(status)) {
+      refused.set(status, (refused.get(status) ?? 0) + 1);
+      request.log.debug(line, 'request completed');
+    } else request.log.info(line, 'request completed');
+  });
+}
