@@ -3,7 +3,8 @@
  * URLs, so no resolution) and prints, per size: wall and CPU time, places per second, peak memory, and
  * the "floor" (unzip + CSV parse alone) with the ratio converter/floor, converter and floor run in
  * alternate fresh processes. The pair is measured twice: inflating with fflate (the default, as in the
- * browser) and with Node's zlib (as the CLI passes it). The archive is generated once and each
+ * browser; the converter checks each list's CRC-32 in JavaScript, which fflate's `unzipSync` in the
+ * floor does not) and with Node's zlib (as the CLI passes it, its CRC-32 zlib's, in both). The archive is generated once and each
  * measurement runs in a fresh process reading it from disk, so peak RSS is the conversion's own.
  * Then, for the 100,000 converted places (saved once as JSON, loaded by each fresh process): the time
  * and peak memory of writing every list in each output format (`writeListFiles`), and of one
@@ -20,7 +21,7 @@ import { unzipSync } from 'fflate';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { inflateRawSync } from 'node:zlib';
+import { crc32 as zlibCrc32, inflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
@@ -69,7 +70,7 @@ function archiveOf(places: number): Uint8Array {
   }).zip;
 }
 
-/** Node's zlib, as the CLI inflates (`apps/cli/src/inflate.ts`). */
+/** Node's zlib, as the CLI inflates (`apps/cli/src/inflate.ts`); it checks CRC-32 with zlib's too. */
 const zlibInflate: Inflate = (data, size) =>
   inflateRawSync(data, { maxOutputLength: size, chunkSize: Math.max(64, size + 1) });
 
@@ -92,11 +93,15 @@ async function measure(mode: MeasureMode, file: string): Promise<Measurement> {
     const decoder = new TextDecoder();
     for (const entry of readZipDirectory(zip)) {
       if (!entry.name.toLowerCase().endsWith('.csv')) continue;
-      const text = decoder.decode(readZipEntry(zip, entry, zlibInflate));
+      const text = decoder.decode(readZipEntry(zip, entry, zlibInflate, (d) => zlibCrc32(d)));
       converted += Papa.parse(text, { skipEmptyLines: 'greedy' }).data.length;
     }
   } else {
-    const inflate = mode === 'converter-zlib' ? { inflate: zlibInflate } : {};
+    // As the CLI: zlib's inflate, and zlib's CRC-32 for the check of each list's bytes.
+    const inflate =
+      mode === 'converter-zlib'
+        ? { inflate: zlibInflate, crc32: (d: Uint8Array) => zlibCrc32(d) }
+        : {};
     const results = await convertLists(readArchive(zip, inflate));
     converted = results.reduce((sum, result) => sum + result.stats.converted, 0);
   }
