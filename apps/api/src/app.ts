@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, {
+  LogController,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -191,7 +192,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     keepAliveTimeout: connections.keepAliveTimeoutMs,
     http: { connectionsCheckingInterval: connections.timeoutCheckIntervalMs },
     // One line per request, when it is answered (installRequestLog), not Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: answerBadUrl,
     clientErrorHandler: answerClientError,
     // Requests arriving while closing get the API's own 503 (an onRequest hook below), with

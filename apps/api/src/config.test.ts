@@ -52,6 +52,40 @@ describe('loadSettings', () => {
     expect(settings.stripe?.apiBase?.port).toBe('4010');
   });
 
+  it('refuses a plain http Stripe base or Places API origin on another host while a key would go to it (operations audit)', () => {
+    const keys = { STRIPE_SECRET_KEY: SECRET, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE };
+    const stripe = problemsOf({ ...keys, STRIPE_API_BASE: 'http://stripe-mock.internal:12111' });
+    expect(stripe).toContain('STRIPE_API_BASE: must be an https origin');
+    expect(stripe).not.toContain(SECRET);
+    const google = problemsOf({
+      GOOGLE_MAPS_API_KEY: 'AIzaSyTestKey123',
+      PLACES_API_ORIGIN: 'http://places.example.com',
+    });
+    expect(google).toContain('PLACES_API_ORIGIN: must be an https origin');
+    expect(google).not.toContain('AIzaSyTestKey123');
+    // https anywhere, and http on this machine (the tests' fakes), are taken.
+    for (const base of [
+      'https://stripe-proxy.example.com',
+      'http://127.0.0.1:4010',
+      'http://[::1]:4010',
+      'http://localhost:4010',
+    ]) {
+      expect(loadSettings({ ...keys, STRIPE_API_BASE: base }).stripe?.apiBase?.origin).toBe(
+        new URL(base).origin,
+      );
+    }
+    expect(
+      loadSettings({
+        GOOGLE_MAPS_API_KEY: 'AIzaSyTestKey123',
+        PLACES_API_ORIGIN: 'http://127.0.0.1:9',
+      }).placesApiOrigin,
+    ).toBe('http://127.0.0.1:9');
+    // Without a key to carry, a plain http origin carries nothing secret.
+    expect(loadSettings({ PLACES_API_ORIGIN: 'http://places.example.com' }).placesApiOrigin).toBe(
+      'http://places.example.com',
+    );
+  });
+
   it('refuses one Stripe key without the other, and mixed test/live keys, without echoing them', () => {
     const alone = problemsOf({ STRIPE_SECRET_KEY: SECRET });
     expect(alone).toContain('must be set together');

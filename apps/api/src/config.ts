@@ -287,6 +287,19 @@ function untrustworthyRange(entry: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The problem with an upstream `origin` setting (`name`) that would carry a key (`keyName`) in the
+ * clear: plain http to a host other than this machine. The test-only bases (the fake Stripe, a
+ * fake Places API) are on loopback; elsewhere only https.
+ */
+function clearTextKeyProblem(name: string, origin: string, keyName: string): string | undefined {
+  const url = new URL(origin);
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname.replace(/^\[(.*)\]$/, '$1'))) {
+    return undefined;
+  }
+  return `${name}: must be an https origin (or http on this machine, for tests) while ${keyName} is set: plain http to another host would send the key in the clear`;
+}
+
 /** Hosts that are only reachable from this machine: demo payments are safe there. */
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
@@ -403,6 +416,16 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     problems.push(
       'PAYER_COOKIE_SECRET: must be set with REDIS_URL: instances sharing one Redis serve one site, and each would otherwise sign payer cookies with a key of its own and refuse the payments the others made',
     );
+  }
+  for (const problem of [
+    values.STRIPE_API_BASE && values.STRIPE_SECRET_KEY
+      ? clearTextKeyProblem('STRIPE_API_BASE', values.STRIPE_API_BASE, 'STRIPE_SECRET_KEY')
+      : undefined,
+    values.GOOGLE_MAPS_API_KEY
+      ? clearTextKeyProblem('PLACES_API_ORIGIN', values.PLACES_API_ORIGIN, 'GOOGLE_MAPS_API_KEY')
+      : undefined,
+  ]) {
+    if (problem) problems.push(problem);
   }
   const stripeKeyGiven = 'STRIPE_SECRET_KEY' in present || 'STRIPE_PUBLISHABLE_KEY' in present;
   if (!stripeKeyGiven) {

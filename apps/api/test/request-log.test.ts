@@ -3,7 +3,7 @@
  * 200 characters; a flood's answers (404, 429) at debug, their count said at info once a minute.
  * One client's flood of refused requests wrote three info lines each, 2.4 MB of log a second.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installRequestLog, LOGGED_URL_CHARS } from '../src/http/request-log.js';
 import { demoApp } from './support.js';
@@ -55,7 +55,7 @@ describe('the request log', () => {
 
   it('keeps each 404 at debug, and says their count at info once an interval', async () => {
     const { lines, logger } = capture('debug');
-    app = Fastify({ logger, disableRequestLogging: true });
+    app = Fastify({ logger, logController: new LogController({ disableRequestLogging: true }) });
     installRequestLog(app, 20);
     await app.ready();
     for (let i = 0; i < 7; i += 1) await app.inject('/nope');
