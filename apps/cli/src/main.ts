@@ -27,6 +27,7 @@ import {
   FAILED_CSV_SUFFIX,
   inspectZipContents,
   pickLists,
+  sameListName,
   readsByRanges,
   Repack,
   takeoutPartOf,
@@ -227,8 +228,7 @@ function pickListsOrRefuse<T extends { path: string; name: string }>(
   } catch (error) {
     if (!(error instanceof ConverterError) || error.code !== 'ambiguous-list') throw error;
     // The same name whatever its Unicode form, as pickLists compares them.
-    const nfc = (text: string) => text.normalize('NFC');
-    const sharing = (want: string) => lists.filter((list) => nfc(list.name) === nfc(want));
+    const sharing = (want: string) => lists.filter((list) => sameListName(list.name, want));
     const name = wanted.find((want) => sharing(want).length > 1)!;
     const named = sharing(name);
     throw new UsageError(

@@ -60,6 +60,7 @@ export { stripForbiddenXmlChars } from './core/xml.js';
 export {
   inspectZipContents,
   pickLists,
+  sameListName,
   unwrittenListFiles,
   type UnwrittenFile,
 } from './library.js';

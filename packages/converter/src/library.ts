@@ -203,6 +203,10 @@ export interface ConvertedArchive {
   totals: { total: number; converted: number; skipped: number };
 }
 
+/** Whether two list names (or paths) are the same text, whatever their Unicode form. */
+export const sameListName = (a: string, b: string): boolean =>
+  a === b || a.normalize('NFC') === b.normalize('NFC');
+
 /**
  * Picks lists by path or name, the same text whatever its Unicode form (a name typed is NFC; one
  * from a ZIP made again on a Mac may be NFD). Paths win; a name shared by several lists is refused
@@ -212,11 +216,10 @@ export function pickLists<T extends { path: string; name: string }>(
   lists: readonly T[],
   wanted: readonly string[],
 ): T[] {
-  const same = (a: string, b: string) => a === b || a.normalize('NFC') === b.normalize('NFC');
   return wanted.map((want) => {
-    const byPath = lists.find((list) => same(list.path, want));
+    const byPath = lists.find((list) => sameListName(list.path, want));
     if (byPath) return byPath;
-    const named = lists.filter((list) => same(list.name, want));
+    const named = lists.filter((list) => sameListName(list.name, want));
     if (named.length === 1) return named[0]!;
     if (named.length > 1) {
       throw new ConverterError(

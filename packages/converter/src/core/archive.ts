@@ -4,7 +4,7 @@ import {
   MESSAGES,
   unsupportedCompressionMessage,
 } from './errors.js';
-import { decodeCsvFile, hasListHeader } from './csv.js';
+import { asText, hasListHeader } from './csv.js';
 import { describeBytes, type Limits } from './limits.js';
 import { fileNameFromPath, folderNamesOf, listNameFromPath } from './names.js';
 import {
@@ -242,9 +242,9 @@ function entryStartsWithListHeader(contents: ZipContents, zip: ZipEntry): boolea
  * in a "Saved" folder, not taken for another product's file).
  */
 export function startsWithListHeader(head: Uint8Array): boolean {
-  const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
-  // The sample may end inside a character: the decoders replace its start and go on.
-  const decoded = utf16 ? decodeCsvFile(head).text : utf8.decode(head);
+  // Read as a list is (`asText`); the sample may end inside a character, which is replaced.
+  const source = asText(head);
+  const decoded = typeof source === 'string' ? source : utf8.decode(source);
   // A file that fitted whole in the sample ends its last line here.
   const text = decoded + (head.length < HEADER_SNIFF_BYTES ? '\n' : '');
   return hasListHeader(text) || (text.includes(';') && hasListHeader(text.replace(/;/g, ',')));

@@ -514,7 +514,7 @@ function windows1252(bytes: Uint8Array): string {
  * A list's bytes as text when they start with a UTF-16 byte-order mark (a list saved again as
  * "Unicode" by a spreadsheet), else as they are: UTF-8, read a piece at a time.
  */
-function asText(source: CsvSource): CsvSource {
+export function asText(source: CsvSource): CsvSource {
   if (typeof source === 'string' || source.length < 2) return source;
   const [first, second] = source;
   return (first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff)
