@@ -4,10 +4,11 @@ import { buildApp } from '../src/app.js';
 import { BODY_LIMIT_BYTES } from '../src/app.js';
 import { PAYMENT_BODY_LIMIT_BYTES } from '../src/routes/payments.js';
 import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { CookieJars, demoApp, settingsFor, UNLIMITED, WEB_FIXTURE } from './support.js';
 
 let app: FastifyInstance;
@@ -308,6 +309,63 @@ describe('serving the web app', () => {
     expect(page.body).toContain('PlacePort test page');
     const asset = await app.inject('/assets/app-fixture.js');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it("serves the build's .br or .gz to a browser that accepts it, and the file itself to others", async () => {
+    const dist = await mkdtemp(join(tmpdir(), 'placeport-'));
+    await cp(WEB_FIXTURE, dist, { recursive: true });
+    const assets = join(dist, 'assets');
+    const source = await readFile(join(assets, 'app-fixture.js'));
+    await writeFile(join(assets, 'app-fixture.js.br'), brotliCompressSync(source));
+    await writeFile(join(assets, 'app-fixture.js.gz'), gzipSync(source));
+    try {
+      app = await demoApp({ settings: settingsFor({ WEB_DIST: dist }) });
+      const asked = (encoding?: string) =>
+        app.inject({
+          url: '/assets/app-fixture.js',
+          headers: encoding === undefined ? {} : { 'accept-encoding': encoding },
+        });
+      const brotli = await asked('gzip, deflate, br');
+      expect(brotli.statusCode).toBe(200);
+      expect(brotli.headers['content-encoding']).toBe('br');
+      expect(brotli.headers['content-type']).toContain('javascript');
+      expect(brotli.headers.vary).toContain('accept-encoding');
+      expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(brotliDecompressSync(brotli.rawPayload).equals(source)).toBe(true);
+
+      const gzip = await asked('gzip');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).equals(source)).toBe(true);
+
+      for (const plain of [await asked(), await asked('identity')]) {
+        expect(plain.headers['content-encoding']).toBeUndefined();
+        expect(plain.headers.vary).toContain('accept-encoding');
+        expect(plain.rawPayload.equals(source)).toBe(true);
+      }
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+
+  it("never publishes the build's source maps", async () => {
+    const dist = await mkdtemp(join(tmpdir(), 'placeport-'));
+    await cp(WEB_FIXTURE, dist, { recursive: true });
+    await writeFile(
+      join(dist, 'assets', 'app-fixture.js.map'),
+      '{"version":3,"sources":["secret.ts"]}',
+    );
+    try {
+      app = await demoApp({ settings: settingsFor({ WEB_DIST: dist }) });
+      for (const url of ['/assets/app-fixture.js.map', '/assets/app-fixture.js.MAP']) {
+        const answer = await app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
+        expect(answer.statusCode, url).toBe(404);
+        expect(answer.body, url).not.toContain('secret.ts');
+        expect(answer.body, url).toContain('PlacePort test page');
+      }
+      expect((await app.inject('/assets/app-fixture.js')).statusCode).toBe(200);
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
   });
 
   it("keeps only the build's own assets/ a year, whatever the folder the build lives in", async () => {

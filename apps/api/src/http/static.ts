@@ -13,6 +13,11 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 const NOT_FOUND_CACHE = 'no-store';
 
+/** A source map of the build (`index-abc.js.map`), whatever its case. */
+function isSourceMap(path: string): boolean {
+  return path.toLowerCase().endsWith('.map');
+}
+
 function apiNotFound(method: string, url: string): ErrorAnswer {
   const path = url.split('?')[0] ?? url;
   return { error: { code: 'not_found', message: `There is no ${method} ${path}.` } };
@@ -34,6 +39,11 @@ export async function installStaticAndFallback(
     await app.register(fastifyStatic, {
       root: webDist,
       prefix: '/',
+      // The build writes each text file also as .br and .gz (apps/web vite.config.ts): a browser
+      // that accepts one gets it, with Vary: accept-encoding; a build without them is served as is.
+      preCompressed: true,
+      // The build's source maps are for whoever runs the site, named by no file: not published.
+      allowedPath: (path) => !isSourceMap(path),
       setHeaders: (reply, path) => {
         // Vite's hashed files are those in the build's own assets/ folder; the folder the build
         // lives in may itself be called assets (/srv/assets/placeport/dist), and its shell must
