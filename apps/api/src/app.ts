@@ -29,7 +29,7 @@ import { createResolver, type ResolverTuning } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
 import cookie from '@fastify/cookie';
 import { createStateStore, RedisStateStore, type StateStore } from './state/index.js';
-import { installRequestLog } from './http/request-log.js';
+import { installRequestLog, requestIdGenerator } from './http/request-log.js';
 import { registerConfigRoute } from './routes/config.js';
 import { registerDemoRoute } from './routes/demo.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -189,7 +189,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     trustProxy: trustProxyOption(settings.trustProxy),
     requestTimeout: connections.requestTimeoutMs,
     connectionTimeout: connections.connectionTimeoutMs,
-    keepAliveTimeout: connections.keepAliveTimeoutMs,
+    keepAliveTimeout:
+      settings.trustProxy === false
+        ? connections.keepAliveTimeoutMs
+        : connections.keepAliveBehindProxyMs,
+    requestIdHeader: false,
+    genReqId: requestIdGenerator(settings.trustProxy !== false),
     http: { connectionsCheckingInterval: connections.timeoutCheckIntervalMs },
     // One line per request, when it is answered (installRequestLog), not Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { loadSettings, SettingsError } from './config.js';
+import { loadSettings, misspeltSettings, SETTING_NAMES, SettingsError } from './config.js';
 
 const SECRET = 'sk_test_abcdefSECRET123';
 const PUBLISHABLE = 'pk_test_abcdefPUBLIC123';
@@ -343,5 +343,39 @@ describe('loadSettings', () => {
     });
     expect(message).not.toContain('tooShortSecret');
     expect(message).not.toContain('hunter2');
+  });
+});
+
+describe('misspeltSettings', () => {
+  it('names a variable one slip from a setting, with the setting it likely means', () => {
+    expect(
+      misspeltSettings({
+        FREE_LINK_PER_DAY: '500',
+        port: '9000',
+        REDIS_URI: 'redis://x',
+        CORS_ORIGINS: 'https://a.example',
+        LOGLEVEL: 'debug',
+      }),
+    ).toEqual([
+      { given: 'FREE_LINK_PER_DAY', meant: 'FREE_LINKS_PER_DAY' },
+      { given: 'port', meant: 'PORT' },
+      { given: 'REDIS_URI', meant: 'REDIS_URL' },
+      { given: 'CORS_ORIGINS', meant: 'CORS_ORIGIN' },
+      { given: 'LOGLEVEL', meant: 'LOG_LEVEL' },
+    ]);
+  });
+
+  it("says nothing of the settings themselves nor of a machine's usual variables", () => {
+    const env = Object.fromEntries(
+      [
+        ...SETTING_NAMES,
+        ...['HOME', 'HOSTNAME', 'PATH', 'PWD', 'OLDPWD', 'TERM', 'USER', 'SHELL', 'LANG', 'TZ'],
+        ...['NODE_ENV', 'CI', 'LOGNAME', 'COLORTERM', 'SHLVL', 'REDIS_HOST', 'STRIPE_KEY'],
+      ].map((name) => [name, 'x']),
+    );
+    expect(misspeltSettings(env)).toEqual([]);
+    expect(SETTING_NAMES).toContain('FREE_LINKS_PER_DAY');
+    // Every setting loadSettings reads is in the list --help prints.
+    expect(SETTING_NAMES).toHaveLength(20);
   });
 });

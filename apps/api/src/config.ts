@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ipaddr from 'ipaddr.js';
+import leven from 'leven';
 import * as v from 'valibot';
 import { REACHABLE_DEMO_MAX_PLACES } from '@placeport/contract';
 
@@ -234,6 +235,27 @@ const EnvSchema = v.object({
     'info',
   ),
 });
+
+/** Every setting the API reads from its environment. */
+export const SETTING_NAMES: readonly string[] = Object.keys(EnvSchema.entries);
+
+/**
+ * Environment names one slip from a setting (case, one letter in a name of up to 6, two in a
+ * longer one) that are not settings themselves, each with the setting it likely means: such a
+ * value is otherwise ignored without a word (`FREE_LINK_PER_DAY=500` left the free tier at 20).
+ */
+export function misspeltSettings(
+  env: Record<string, string | undefined> = process.env,
+): { given: string; meant: string }[] {
+  const found: { given: string; meant: string }[] = [];
+  for (const given of Object.keys(env)) {
+    if (SETTING_NAMES.includes(given) || given.length > 64) continue;
+    const upper = given.toUpperCase();
+    const meant = SETTING_NAMES.find((name) => leven(upper, name) <= (name.length <= 6 ? 1 : 2));
+    if (meant) found.push({ given, meant });
+  }
+  return found;
+}
 
 /** A hop count (1–99), or comma-separated IPv4/IPv6 addresses, each with an optional /prefix. */
 const TRUST_PROXY_VALUE =

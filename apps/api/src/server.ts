@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { loadSettings, SettingsError } from './config.js';
+import { loadSettings, misspeltSettings, SETTING_NAMES, SettingsError } from './config.js';
 import { REACHABLE_DEMO_MAX_PLACES } from '@placeport/contract';
 
 /** Hosts that listen on every address of the machine. */
@@ -8,8 +8,30 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '::0', '0:0:0:0:0:0:0:0']);
 /** How long in-flight requests get to finish on SIGINT/SIGTERM before the process exits anyway. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
+/** What `--help` prints: the API takes no arguments, its settings are environment variables. */
+export const USAGE = `Usage: node dist/server.js   (from apps/api; or pnpm start at the repository's root)
+
+Starts the PlacePort API: payments, place lookups, and the built web app.
+It takes no arguments. Its settings are environment variables:
+  ${SETTING_NAMES.join('\n  ')}
+What each does and its default: apps/api/README.md, "Settings (environment)". With none set it serves demo
+payments on http://127.0.0.1:8080.
+`;
+
 /** Starts the API from the environment: listens, logs where, and closes gracefully on a signal. */
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (args.length > 0) {
+    process.stderr.write(
+      `PlacePort API takes no arguments (${args.join(' ')}): its settings are environment variables. See --help.\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
   const settings = loadSettings();
   const app = await buildApp({
     settings,
@@ -30,6 +52,12 @@ async function main(): Promise<void> {
     },
     `PlacePort API listening on ${address}${everywhere}`,
   );
+  for (const { given, meant } of misspeltSettings()) {
+    app.log.warn(
+      { setting: given },
+      `${given} is not a setting and is ignored: did you mean ${meant}?`,
+    );
+  }
   if (settings.demoPayments === 'reachable') {
     app.log.warn(
       {

@@ -172,6 +172,7 @@ describe('production connection limits', () => {
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
       keepAliveTimeoutMs: 5_000,
+      keepAliveBehindProxyMs: 72_000,
       connectionTimeoutMs: 60_000,
       timeoutCheckIntervalMs: 1_000,
       maxConnectionsPerClient: 64,
@@ -362,7 +363,11 @@ describe('connection caps', () => {
 
   it('leaves the per-client cap to the proxy when TRUST_PROXY is set', async () => {
     const behindProxy = { TRUST_PROXY: '1', DEMO_PAYMENTS: 'on' };
-    const { port } = await listen({ maxConnectionsPerClient: 1 }, behindProxy);
+    const { app, port } = await listen({ maxConnectionsPerClient: 1 }, behindProxy);
+    // And keeps its few reused connections longer than a load balancer's 60 s idle timeout,
+    // so it never closes one the proxy is sending a request on (a 502).
+    expect(app.server.keepAliveTimeout).toBe(DEFAULTS.keepAliveBehindProxyMs);
+    expect(DEFAULTS.keepAliveBehindProxyMs).toBeGreaterThan(60_000);
     const first = open(port);
     const second = open(port);
     await expectAnswering(first, second);

@@ -5,8 +5,8 @@
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installRequestLog, LOGGED_URL_CHARS } from '../src/http/request-log.js';
-import { demoApp } from './support.js';
+import { installRequestLog, LOGGED_URL_CHARS, REQUEST_ID_HEADER } from '../src/http/request-log.js';
+import { demoApp, settingsFor } from './support.js';
 
 interface Line {
   level: number;
@@ -68,5 +68,42 @@ describe('the request log', () => {
         lines.find((line) => line.msg === 'requests refused in the last minute, by status'),
       )
       .toMatchObject({ level: INFO, 404: 7 });
+  });
+
+  it('gives every request a unique id, in its log line and its answer', async () => {
+    const { lines, logger } = capture('info');
+    app = await demoApp({ logger });
+    const ids = new Set<string>();
+    for (const url of ['/api/health', '/api/health', '/api/nope']) {
+      const answer = await app.inject({ url, headers: { [REQUEST_ID_HEADER]: 'chosen-by-me' } });
+      const id = String(answer.headers[REQUEST_ID_HEADER]);
+      // Served directly, a client cannot choose its id (it would pose as another's in the log).
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      ids.add(id);
+    }
+    expect(ids.size).toBe(3);
+    const logged = lines.filter((line) => line.msg === 'request completed').map((l) => l.reqId);
+    expect(logged).toEqual([...ids].slice(0, 2));
+  });
+
+  it("keeps a trusted proxy's request id when it is a plain token, behind TRUST_PROXY", async () => {
+    const { lines, logger } = capture('info');
+    app = await demoApp({
+      logger,
+      settings: settingsFor({ TRUST_PROXY: '127.0.0.1', DEMO_PAYMENTS: 'on' }),
+    });
+    const kept = await app.inject({
+      url: '/api/health',
+      headers: { [REQUEST_ID_HEADER]: 'lb-7f3a:9.2_x' },
+    });
+    expect(kept.headers[REQUEST_ID_HEADER]).toBe('lb-7f3a:9.2_x');
+    expect(lines.find((line) => line.msg === 'request completed')?.reqId).toBe('lb-7f3a:9.2_x');
+    for (const given of ['a b', 'x'.repeat(129), '', 'id\u2028two', '<script>']) {
+      const answer = await app.inject({
+        url: '/api/health',
+        headers: { [REQUEST_ID_HEADER]: given },
+      });
+      expect(answer.headers[REQUEST_ID_HEADER], given).toMatch(/^[0-9a-f-]{36}$/);
+    }
   });
 });

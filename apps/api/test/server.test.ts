@@ -9,8 +9,8 @@ import { TEST_PAYER_COOKIE_SECRET } from './support.js';
 const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 
 /** Starts src/server.ts in its own process with only the given environment. */
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+function startServer(env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -106,6 +106,38 @@ describe('server.ts', () => {
       level: 40,
       maxPlaces: 1000,
       msg: expect.stringContaining('where other machines can reach them'),
+    });
+  });
+
+  it('answers --help with its settings, refuses other arguments, starting nothing', async () => {
+    const help = startServer({ PORT: '0' }, ['--help']);
+    const [helpCode] = await once(help.child, 'exit');
+    expect(helpCode).toBe(0);
+    expect(help.output()).toContain(
+      'It takes no arguments. Its settings are environment variables',
+    );
+    expect(help.output()).toContain('  FREE_LINKS_PER_DAY\n');
+    expect(help.output()).not.toContain('listening');
+
+    const wrong = startServer({ PORT: '0' }, ['--port', '9000']);
+    const [wrongCode] = await once(wrong.child, 'exit');
+    expect(wrongCode).toBe(2);
+    expect(wrong.output()).toContain('PlacePort API takes no arguments (--port 9000)');
+    expect(wrong.output()).not.toContain('listening');
+  });
+
+  it('warns of a variable one slip from a setting, naming the one it likely means', async () => {
+    const server = startServer({ PORT: '0', FREE_LINK_PER_DAY: '500' });
+    await server.address;
+    server.child.kill('SIGTERM');
+    await once(server.child, 'exit');
+    const warning = server
+      .output()
+      .split('\n')
+      .find((line) => line.includes('FREE_LINK_PER_DAY'));
+    expect(JSON.parse(warning!)).toMatchObject({
+      level: 40,
+      msg: 'FREE_LINK_PER_DAY is not a setting and is ignored: did you mean FREE_LINKS_PER_DAY?',
     });
   });
 

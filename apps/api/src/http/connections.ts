@@ -28,6 +28,12 @@ export const DEFAULT_CONNECTION_LIMITS = {
    */
   keepAliveTimeoutMs: 5_000,
   /**
+   * The same behind a reverse proxy (`TRUST_PROXY`), whose connections are few and reused: longer
+   * than the idle timeout of common load balancers (60 s), so the server never closes a connection
+   * the proxy is about to send a request on (which the proxy answers with a 502). Fastify's default.
+   */
+  keepAliveBehindProxyMs: 72_000,
+  /**
    * A socket with no bytes in either direction for this long is destroyed (Fastify's
    * `connectionTimeout`, Node's `server.timeout`): what frees half-open connections whose client
    * is gone, and responses nobody reads. A resolve call is silent while its batch runs, up to the

@@ -1,4 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** The header a request's id comes in (from a trusted proxy) and is sent back in. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** An incoming request id that is kept: letters, digits and `._:-`, at most 128 of them. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Each request's id, in its every log line (`reqId`) and its answer's `X-Request-Id`: the one a
+ * trusted proxy sent (behind `TRUST_PROXY`, where the proxy's logs use it too) when it is a plain
+ * token, else a random UUID, so ids are unique across processes and restarts. A client reaching
+ * the server directly cannot choose its id.
+ */
+export function requestIdGenerator(trustIncoming: boolean): (request: IncomingMessage) => string {
+  return (request) => {
+    const given = trustIncoming ? request.headers[REQUEST_ID_HEADER] : undefined;
+    return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  };
+}
 
 /** The longest part of a request's address a log line keeps (a 15 KB query made 15 KB lines). */
 export const LOGGED_URL_CHARS = 200;
@@ -20,7 +41,7 @@ export function refusalLevel(status: number): 'debug' | 'info' {
 }
 
 /**
- * One log line per request, when it is answered (in place of Fastify's two, "incoming request" and
+ * Every answer names its request's id ({@link requestIdGenerator}), and one log line per request, when it is answered (in place of Fastify's two, "incoming request" and
  * "request completed"): its method, address (cut), status and time. A flood's answers (404, 429)
  * are `debug`, and their count is said at `info` once a minute while there are any: one client
  * sending 4,600 requests a second wrote three info lines for each, 2.4 MB of log a second.
@@ -37,6 +58,9 @@ export function installRequestLog(
   }, intervalMs);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
   app.addHook('onResponse', async (request: FastifyRequest, reply) => {
     const status = reply.statusCode;
     const line = {
