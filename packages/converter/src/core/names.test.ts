@@ -38,6 +38,17 @@ describe('file names', () => {
     expect(listNameFromPath('東京 🍜.csv')).toBe('東京 🍜');
   });
 
+  it('drops the characters that set text direction from a name, as its files do', () => {
+    // Shown with its override, "Trip\u202Evsc.exe" read "Tripexe.csv" and was saved as Tripvsc.exe.
+    expect(listNameFromPath('Saved/Trip\u202Evsc.exe.csv')).toBe('Tripvsc.exe');
+    expect(listNameFromPath('Saved/\u2067שלום\u2069 \u200Fx\u202A\u202C\u061C.csv')).toBe('שלום x');
+    expect(outputFileName(listNameFromPath('Trip\u202Evsc.exe.csv'), 'kml')).toBe(
+      'Tripvsc.exe.kml',
+    );
+    // Joiners are letters' business (Persian names, emoji), not direction: they stay in the name.
+    expect(listNameFromPath('می\u200Cخواهم.csv')).toBe('می\u200Cخواهم');
+  });
+
   it('names outputs after the list, with the seed defaults when the name is unusable', () => {
     expect(outputFileName('Want to go', 'kml')).toBe('Want to go.kml');
     expect(outputFileName('Want to go', 'kml', 2, 3)).toBe('Want to go (part 2 of 3).kml');

@@ -13,11 +13,22 @@ export function fileNameFromPath(path: string): string {
 }
 
 /**
+ * Characters that set the direction text is shown in: the embeddings and overrides (U+202A to
+ * U+202E), the isolates (U+2066 to U+2069) and the marks (U+200E, U+200F, U+061C).
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
  * A list's name: its file name without the `.csv` extension (any case), as the seed shows it; the
- * starred places' `Saved Places.json` is the list "Saved Places".
+ * starred places' `Saved Places.json` is the list "Saved Places". Without the characters that set
+ * the direction text is shown in ({@link BIDI_CONTROLS}): a list named `Trip\u202Evsc.exe` was shown
+ * on the page as "Tripexe.csv" and saved as `Tripvsc.exe.kml` (file names never keep them). Each
+ * name is shown in its own direction without them (the page isolates it).
  */
 export function listNameFromPath(path: string): string {
-  return fileNameFromPath(path).replace(/\.(?:csv|json)$/i, '');
+  return fileNameFromPath(path)
+    .replace(/\.(?:csv|json)$/i, '')
+    .replace(BIDI_CONTROLS, '');
 }
 
 /**
