@@ -9,6 +9,10 @@ describe('linkText', () => {
     'http://maps.google.com/?cid=123',
     'https://www.google.co.uk/maps/search/48.1,11.5',
     'https://www.google.com/search?q=x&ludocid=123',
+    'https://www.google.com/maps',
+    'https://www.google.com/maps?cid=123',
+    'https://www.google.com/?cid=123',
+    'https://maps.google.de/',
     'https://maps.app.goo.gl/abc',
     'https://goo.gl/maps/abc',
   ])('calls a link to Google "View on Google Maps" (%s)', (url) => {
@@ -22,6 +26,13 @@ describe('linkText', () => {
     ['http://maps.google.com:8080/?cid=1', 'Open maps.google.com'],
     ['https://gооgle.com/maps', 'Open xn--ggle-55da.com'],
     ['http://', 'Open link'],
+    // Google's redirectors and other pages are not Google Maps (web security audit).
+    ['https://www.google.com/url?q=https://evil.example/', 'Open www.google.com'],
+    ['https://www.google.com/amp/s/evil.example/', 'Open www.google.com'],
+    ['https://google.co.uk/url?q=https://evil.example/&cid=1', 'Open google.co.uk'],
+    ['https://maps.google.com/url?q=https://evil.example/', 'Open maps.google.com'],
+    ['https://www.google.com/mapsevil', 'Open www.google.com'],
+    ['https://www.google.com/search?q=evil', 'Open www.google.com'],
   ])('names where any other link goes (%s)', (url, text) => {
     expect(linkText(url)).toBe(text);
   });

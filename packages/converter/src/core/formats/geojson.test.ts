@@ -6,7 +6,7 @@ import { readGeoJson } from '../../../test/read-formats.js';
 import { UNTITLED_PLACE_NAME } from '../kml.js';
 import { formatDegrees } from '../latlng.js';
 import { buildGeoJson } from './geojson.js';
-import { cleanText, describedWithLink, placeName } from './place-text.js';
+import { cleanText, describedWithLink, isWebLink, placeName } from './place-text.js';
 
 /** Whether a string is well-formed UTF-16 (no lone surrogate), i.e. encodes to UTF-8 exactly. */
 function isWellFormed(text: string): boolean {
@@ -80,6 +80,27 @@ describe('buildGeoJson', () => {
     expect(feature?.properties.note).toBe('');
   });
 
+  it('gives a url property only to http(s) links, never javascript: or data: (web security audit)', () => {
+    const urls = [
+      'javascript:alert(1)//!3d40.7!4d-74.0',
+      'JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'https://www.google.com/maps/place/x',
+      'http://maps.google.com/?cid=1',
+    ];
+    const text = buildGeoJson(
+      urls.map((url) => place({ title: 'P', url, coordinates: { lat: 1, lng: 2 } })),
+    );
+    expect(readGeoJson(text).features.map((feature) => feature.properties.url)).toEqual([
+      '',
+      '',
+      '',
+      'https://www.google.com/maps/place/x',
+      'http://maps.google.com/?cid=1',
+    ]);
+    expect(text).not.toMatch(/javascript:|data:text/i);
+  });
+
   it('passes check-geojson and gives back every field after cleaning (property)', () => {
     fc.assert(
       fc.property(
@@ -103,7 +124,7 @@ describe('buildGeoJson', () => {
             note: cleanText(note),
             comment: cleanText(comment),
             tags: tags.map(cleanText),
-            url: cleanText(url),
+            url: isWebLink(url) ? cleanText(url) : '',
             description: describedWithLink(place({ note, comment, tags, url })),
           });
         },

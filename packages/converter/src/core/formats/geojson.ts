@@ -1,6 +1,6 @@
 import type { MappedPlace } from '../kml.js';
 import { writtenDegrees } from '../latlng.js';
-import { cleanText, describedWithLink, placeName } from './place-text.js';
+import { cleanText, describedWithLink, isWebLink, placeName } from './place-text.js';
 
 /** What {@link buildGeoJson} needs of a list: written as the collection's `name` and `description`. */
 export interface GeoJsonList {
@@ -17,7 +17,10 @@ export interface PlaceProperties {
   comment: string;
   /** The tag names, `[]` when none. */
   tags: string[];
-  /** The place's Google Maps URL as exported, `''` when absent. */
+  /**
+   * The place's Google Maps URL as exported, `''` when absent or not http(s): a `javascript:` or
+   * `data:` URL is offered by no format (a viewer may make this property a link).
+   */
   url: string;
   /**
    * The note, comment, tags and link as one text (`describedWithLink`), `''` when none: the
@@ -34,7 +37,7 @@ function feature(place: MappedPlace): string {
     note: cleanText(place.note),
     comment: cleanText(place.comment),
     tags: place.tags ? place.tags.map(cleanText) : [],
-    url: cleanText(place.url),
+    url: isWebLink(place.url) ? cleanText(place.url) : '',
     description: describedWithLink(place),
   };
   return JSON.stringify({
