@@ -219,6 +219,24 @@ describe('resolution through a real server and the fake Google', () => {
     }
   });
 
+  it('gives a free batch its lookups back when Google could not be reached, also beside links answered', async () => {
+    const network: typeof fetch = () => Promise.reject(new TypeError('fetch failed'));
+    stack = await startStack({ env: { FREE_LINKS_PER_DAY: '4' }, config: { fetch: network } });
+    const pinned = 'https://www.google.com/maps/search/52.3676,4.9041';
+    // Each batch would spend 3 of the day's 4 free lookups, none of them made: the second was
+    // refused as free_budget_used.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const answer = await resolve([pinned, ...placeLinks(3, 3 * attempt)]);
+      expect(answer.status).toBe(200);
+      expect(Object.keys(answer.body.results as object)).toEqual([pinned]);
+      expect(Object.values(answer.body.failures as object)).toEqual([
+        'unavailable',
+        'unavailable',
+        'unavailable',
+      ]);
+    }
+  });
+
   it('looks each distinct place up once per batch, whatever link form names it', async () => {
     stack = await startStack();
     const ftid = ftidFor(12);

@@ -67,15 +67,15 @@ export const GOOGLE_UNREACHABLE_RETRY_AFTER_SECONDS = 60;
 
 /**
  * True when a batch had links to look up and every one failed because no request got an answer
- * (the network, or the breaker opened for that) and nothing else was answered: the page then says
- * Google cannot be reached, rather than that its lookups failed one by one.
+ * (the network, or the breaker opened for that): the page then says Google cannot be reached,
+ * rather than that its lookups failed one by one.
  */
 function googleOutOfReach(
   lookups: number,
-  answered: number,
+  found: number,
   details: Readonly<Record<string, number>>,
 ): boolean {
-  if (lookups === 0 || answered > 0) return false;
+  if (lookups === 0 || found > 0) return false;
   return (details.unreachable ?? 0) + (details.network ?? 0) >= lookups;
 }
 
@@ -135,8 +135,11 @@ export function registerResolveRoute(app: FastifyInstance): void {
       // Only what was looked up is counted: a link that carried its coordinates is answered free.
       const found = lookups.filter((link) => link in results);
       await app.allowance.resolved(requester, found, log);
-      if (googleOutOfReach(lookups.length, Object.keys(results).length, report.details)) {
-        await app.allowance.giveBack(requester, spent, log);
+      // Google out of reach: the lookups were not made, so they cost nothing. The batch is a 503
+      // unless links carrying their coordinates were answered, which it does not throw away.
+      const outOfReach = googleOutOfReach(lookups.length, found.length, report.details);
+      if (outOfReach) await app.allowance.giveBack(requester, spent, log);
+      if (outOfReach && Object.keys(results).length === 0) {
         throw new ApiError(
           503,
           GOOGLE_UNREACHABLE,
