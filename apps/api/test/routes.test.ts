@@ -451,6 +451,12 @@ describe('security headers, CORS and rate limits', () => {
     const headers = (await app.inject('/api/health')).headers;
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('no-referrer');
+    // No frame, and not the page itself, may ask for the camera, location or devices.
+    const permissions = String((await app.inject('/')).headers['permissions-policy']);
+    for (const feature of ['camera', 'microphone', 'geolocation', 'usb']) {
+      expect(permissions).toContain(`${feature}=()`);
+    }
+    expect(permissions).toContain('payment=(self "https://js.stripe.com")');
   });
 
   it('answers requests that arrive while it closes with 503 shutting_down, Retry-After and Connection: close', async () => {

@@ -81,6 +81,23 @@ export function contentSecurityPolicy(settings: Settings): Record<string, string
 }
 
 /**
+ * What the page and any frame in it may ask the browser for: nothing of the camera, microphone,
+ * location, devices or screen; payment (the wallets Stripe's frames offer) only on the page itself
+ * and in Stripe's frames. Helmet sends no Permissions-Policy of its own.
+ */
+export const PERMISSIONS_POLICY = [
+  'camera=()',
+  'microphone=()',
+  'geolocation=()',
+  'usb=()',
+  'serial=()',
+  'hid=()',
+  'midi=()',
+  'display-capture=()',
+  `payment=(self "${STRIPE_SCRIPT}")`,
+].join(', ');
+
+/**
  * The route options of a route that moves money or spends a budget: its own limit, and closed
  * when the counters cannot be read (the shared state is away): 503 `store_unavailable`, never a
  * request let through uncounted. Every other route (static files, `/api/config`, `/api/health`)
@@ -144,6 +161,9 @@ export async function installSecurity(
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(settings) },
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('permissions-policy', PERMISSIONS_POLICY);
   });
   await app.register(cors, {
     origin: settings.corsOrigins.length > 0 ? settings.corsOrigins : false,

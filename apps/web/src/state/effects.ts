@@ -12,6 +12,8 @@ import type { ConversionSummary, MapOutputFile, OutputFormat } from '../worker/t
 import {
   forgetPayment,
   MAX_NOTED_LISTS,
+  notedForList,
+  notedListToken,
   paymentLockName,
   recallPayment,
   recallPayments,
@@ -521,16 +523,25 @@ export function createEffects({
       places: noted?.places ?? (archive ? selectedPlaces(archive) : 0),
       authorizedAt: noted?.authorizedAt ?? now(),
       ...(converted === undefined ? {} : { converted }),
-      ...(noted === null ? paidFor(archive) : { archive: noted.archive, lists: noted.lists }),
+      ...(noted === null
+        ? paidFor(archive, paymentIntentId)
+        : { archive: noted.archive, lists: noted.lists }),
     };
     if (note.places > 0) rememberPayment(notes, note);
   }
 
-  /** What a new payment is for: the archive and the chosen lists (none past the note's limit). */
-  function paidFor(archive: Archive | null): Pick<RememberedPayment, 'archive' | 'lists'> {
+  /**
+   * What a new payment is for: the archive and the chosen lists, as tokens (none past the note's
+   * limit).
+   */
+  function paidFor(
+    archive: Archive | null,
+    paymentIntentId: string,
+  ): Pick<RememberedPayment, 'archive' | 'lists'> {
     if (archive === null || archive.selected.length > MAX_NOTED_LISTS) return {};
     const { name, size } = archive.file;
-    return { archive: { name, size }, lists: [...archive.selected] };
+    const lists = archive.selected.map((path) => notedListToken(paymentIntentId, path));
+    return { archive: { name, size }, lists };
   }
 
   /**
@@ -549,10 +560,10 @@ export function createEffects({
     let anotherTab = false;
     for (const noted of recallPayments(notes, now()).reverse()) {
       const id = noted.paymentIntentId;
-      const lists = new Set(noted.lists);
+      const paidFor = (path: string) => notedForList(noted, path);
       const sameArchive =
         noted.archive?.name === state.file.name && noted.archive.size === state.file.size;
-      if (!sameArchive || notOffered.has(id) || !state.selected.some((path) => lists.has(path))) {
+      if (!sameArchive || notOffered.has(id) || !state.selected.some(paidFor)) {
         continue;
       }
       const shown = store.getState().lastVisit;
@@ -563,7 +574,7 @@ export function createEffects({
         if (inUse === true) anotherTab = true;
         if (inUse !== false) continue;
       }
-      const fits = state.selected.every((path) => lists.has(path)) && places <= noted.places;
+      const fits = state.selected.every(paidFor) && places <= noted.places;
       if (!fits) continue;
       const payment = await statusNow(id);
       if (payment !== null) showFresh(payment);

@@ -30,6 +30,8 @@ import {
   LEGACY_PAYMENT_KEY,
   MAX_NOTED_LISTS,
   paymentLockName,
+  notedForList,
+  notedListToken,
   paymentNoteKey,
   recallPayment,
   recallPayments,
@@ -55,7 +57,7 @@ const OPEN: PaymentStatus = { ...OPEN_PAYMENT, settlesAt: NOW + 20 * 60_000 };
 /** What the fixtures' card payment is for: their archive and its one chosen list. */
 const PAID_FOR = {
   archive: { name: ARCHIVE.file.name, size: ARCHIVE.file.size },
-  lists: [...ARCHIVE.selected],
+  lists: ARCHIVE.selected.map((path) => notedListToken('pi_123', path)),
 };
 
 /** {@link OPEN} once a capture settled it: $1.20 charged, the rest released. */
@@ -291,6 +293,17 @@ describe('a paid run notes its payment until the capture answers', () => {
       converted: 0,
       ...PAID_FOR,
     });
+    // What storage keeps names no list: whoever opens this browser after them reads no list name.
+    const stored = notes.items.get(RUN_KEY)!;
+    for (const path of ARCHIVE.selected) {
+      expect(stored).not.toContain(path);
+      expect(stored).not.toContain(
+        path
+          .split('/')
+          .at(-1)!
+          .replace(/\.csv$/, ''),
+      );
+    }
 
     const next = setup({ paymentStatus: async () => ({ ...OPEN, reference: 'pi_123' }) }, notes);
     await next.effects.recallLastPayment();
@@ -997,7 +1010,7 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
     ...NOTED,
     places: 68,
     archive: { name: ARCHIVE.file.name, size: ARCHIVE.file.size },
-    lists: [LISTS[0]!.path, LISTS[1]!.path],
+    lists: [LISTS[0]!.path, LISTS[1]!.path].map((path) => notedListToken('pi_left', path)),
   };
   /** Where `pi_left` stands: open, 68 places held, 25 of them found in the earlier visit. */
   const HELD_OPEN: PaymentStatus = {
@@ -1094,7 +1107,20 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
   it.each([
     ['another archive', { ...HELD_NOTE, archive: { name: 'other.zip', size: ARCHIVE.file.size } }],
     ['the same name, another size', { ...HELD_NOTE, archive: { ...HELD_NOTE.archive, size: 1 } }],
-    ['other lists', { ...HELD_NOTE, lists: [LISTS[1]!.path, LISTS[2]!.path] }],
+    [
+      'other lists',
+      {
+        ...HELD_NOTE,
+        lists: [LISTS[1]!.path, LISTS[2]!.path].map((p) => notedListToken('pi_left', p)),
+      },
+    ],
+    [
+      "its lists' tokens for another payment",
+      {
+        ...HELD_NOTE,
+        lists: [LISTS[0]!.path, LISTS[1]!.path].map((p) => notedListToken('pi_x', p)),
+      },
+    ],
     ['fewer places than chosen', { ...HELD_NOTE, places: 39 }],
     ['a note of an earlier version (no archive)', NOTED],
   ])('is not offered for %s: a new intent is made', async (_, note) => {
@@ -1285,5 +1311,20 @@ describe('a hold an earlier visit left, used again for the same lists of the sam
       status: 'paying',
       authorization: { kind: 'card', paymentIntentId: 'pi_new' },
     });
+  });
+});
+
+describe('notedForList', () => {
+  it("knows a list by its token for the note's payment, or by the path an earlier page kept", () => {
+    const path = 'Takeout/Saved/Clinics.csv';
+    const token = notedListToken('pi_left', path);
+    expect(token).toMatch(/^[0-9a-f]{32}$/);
+    expect(notedListToken('pi_left', path)).toBe(token);
+    expect(notedListToken('pi_other', path)).not.toBe(token);
+    expect(notedForList({ ...NOTED, lists: [token] }, path)).toBe(true);
+    expect(notedForList({ ...NOTED, lists: [path] }, path)).toBe(true);
+    expect(notedForList({ ...NOTED, lists: [token] }, 'Takeout/Saved/Other.csv')).toBe(false);
+    expect(notedForList({ ...NOTED, lists: [notedListToken('pi_x', path)] }, path)).toBe(false);
+    expect(notedForList(NOTED, path)).toBe(false);
   });
 });

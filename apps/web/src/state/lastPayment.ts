@@ -13,6 +13,9 @@
  * it, so another tab of the same browser never offers to settle a payment in use, nor settles it.
  */
 
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
 /** Where each note is kept: this prefix and the payment's id, one key per payment. */
 export const PAYMENT_NOTE_PREFIX = 'placeport.payment.';
 
@@ -38,7 +41,8 @@ export interface RememberedPayment {
   converted?: number;
   settledAt?: number;
   /**
-   * The archive (its name and size) and the paths of the lists the payment was authorized for: a
+   * The archive (its name and size) and the lists the payment was authorized for, each as its
+   * {@link notedListToken} (notes of earlier versions of the page keep the paths themselves): a
    * later run of those lists, or some of them, of the same archive may use the hold while it is
    * open (see `effects.ts`, `heldPaymentFor`). Notes of earlier versions of the page have neither.
    */
@@ -46,7 +50,24 @@ export interface RememberedPayment {
   lists?: string[];
 }
 
-/** The most list paths a note keeps; a payment for more lists is not offered to a later run. */
+/**
+ * What a note keeps of one list the payment was for: not its path, whose name can say where
+ * someone goes (a clinic, a friend's street) to whoever opens this browser's storage after them,
+ * but the first 128 bits of a SHA-256 of the payment's id and the path, enough to know a later
+ * run's list for one the payment was for (web security audit: a run whose tab died left every
+ * list's path in storage).
+ */
+export function notedListToken(paymentIntentId: string, path: string): string {
+  return bytesToHex(sha256(utf8ToBytes(`${paymentIntentId}\n${path}`))).slice(0, 32);
+}
+
+/** Whether the note's payment was for the list at `path` (a token, or an earlier note's path). */
+export function notedForList(note: RememberedPayment, path: string): boolean {
+  const lists = note.lists ?? [];
+  return lists.includes(notedListToken(note.paymentIntentId, path)) || lists.includes(path);
+}
+
+/** The most lists a note keeps; a payment for more lists is not offered to a later run. */
 export const MAX_NOTED_LISTS = 500;
 
 /** True when `value` is a note's archive: a name and a size in bytes. */
