@@ -275,8 +275,8 @@ function apiMessage(error: ResolveRequestError): string {
  * back that long (ended early by the run's stop or the batch's deadline), then sends again, at
  * most {@link MAX_THROTTLED_IN_A_ROW} times in a row. Other
  * failed requests (5xx, 404, an answer that is not the API's) are counted by status and thrown,
- * so the pipeline gives their links `unavailable` and retries them at the end (up to three rounds,
- * after 5, 10 and 20 s). After
+ * so the pipeline gives their links `unavailable` and retries them at the end (up to four rounds,
+ * after 5, 10, 20 and 40 s). After
  * {@link API_UNREACHABLE_AFTER} requests in a row without any answer, or one without an answer
  * before its deadline, the API is out of reach: the answer says so and the run stops sending.
  */
