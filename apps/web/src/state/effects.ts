@@ -22,7 +22,7 @@ import {
   type PaymentNotes,
   type RememberedPayment,
 } from './lastPayment';
-import { selectedPlaces } from './machine';
+import { largestChosenList, selectedPlaces } from './machine';
 import { MESSAGES } from './messages';
 import {
   authorizeRefusalText,
@@ -610,6 +610,7 @@ export function createEffects({
       const message = intentRefusalText(refusalOf(error), {
         places: selectedPlaces(state),
         contactEmail: store.getState().config.value.contactEmail,
+        largestList: largestChosenList(state),
       });
       if (accepted({ type: 'intentFailed', requestId, message }))
         toastError('Payment Error', message);

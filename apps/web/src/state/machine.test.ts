@@ -13,6 +13,7 @@ import {
 import {
   INITIAL_STATE,
   isZipFileName,
+  largestChosenList,
   selectedPlaces,
   selectedWithoutLocation,
   transition,
@@ -352,6 +353,17 @@ describe('selection', () => {
   it('counts the places of the chosen lists', () => {
     expect(selectedPlaces(ARCHIVE)).toBe(40);
     expect(selectedPlaces({ ...ARCHIVE, selected: LISTS.map((l) => l.path) })).toBe(68);
+  });
+
+  it('names the chosen list with the most chargeable places', () => {
+    const all = { ...ARCHIVE, selected: LISTS.map((l) => l.path) };
+    const counts = LISTS.map((l) => selectedPlaces({ ...ARCHIVE, selected: [l.path] }));
+    const most = Math.max(...counts);
+    expect(largestChosenList(all)).toEqual({
+      name: LISTS[counts.indexOf(most)]!.name,
+      places: most,
+    });
+    expect(largestChosenList({ ...ARCHIVE, selected: [] })).toBeNull();
   });
 
   it('never counts a place without a location or a usable link (none, or one the resolver refuses)', () => {

@@ -47,10 +47,25 @@ export function selectedRows(archive: Archive): number {
  * without a usable link (none, or one the resolver would refuse: `not_allowed`) can never be
  * converted, so it is neither held nor charged (product.md, "Needs a lookup").
  */
+/** A list's places that may be converted and so charged: those with a usable link. */
+function chargeablePlaces(list: ListSummary): number {
+  return Math.min(list.rowCount, list.withCoordinates + list.needsLookup);
+}
+
 export function selectedPlaces(archive: Archive): number {
-  return sumChosen(archive, (list) =>
-    Math.min(list.rowCount, list.withCoordinates + list.needsLookup),
-  );
+  return sumChosen(archive, chargeablePlaces);
+}
+
+/** The chosen list with the most chargeable places (as {@link selectedPlaces} counts them). */
+export function largestChosenList(archive: Archive): { name: string; places: number } | null {
+  const chosen = new Set(archive.selected);
+  let largest: { name: string; places: number } | null = null;
+  for (const list of archive.lists) {
+    if (!chosen.has(list.path) || !isConvertible(list)) continue;
+    const places = chargeablePlaces(list);
+    if (largest === null || places > largest.places) largest = { name: list.name, places };
+  }
+  return largest;
 }
 
 /**

@@ -139,6 +139,27 @@ describe('intentRefusalText', () => {
     }
   });
 
+  it('says when one list alone is over what a payment covers, which fewer lists cannot mend', () => {
+    const alone = {
+      ...CONTEXT,
+      places: 100_001,
+      largestList: { name: 'Everything', places: 100_001 },
+    };
+    for (const [code, limit, cover] of [
+      ['too_many_places', 100_000, 'One payment covers at most 100,000 places'],
+      ['demo_limit', 1_000, 'Demo payments on this server cover at most 1,000 places'],
+    ] as const) {
+      expect(intentRefusalText(withNumbers(400, code, { limit }), alone)).toBe(
+        `${cover}, and this selection has 100,001 places. The list "Everything" alone has 100,001 places, and a list is converted whole, so it cannot be converted here. Nothing was charged.`,
+      );
+    }
+    // Lists each under the cap: choosing fewer of them is the way.
+    const several = { ...alone, largestList: { name: 'Half', places: 50_001 } };
+    expect(
+      intentRefusalText(withNumbers(400, 'too_many_places', { limit: 100_000 }), several),
+    ).toMatch(/Choose fewer lists, then convert the others in another run\.$/);
+  });
+
   it('words a demo cap it cannot read without a number', () => {
     expect(intentRefusalText(refusal(400, 'demo_limit'), CONTEXT)).toMatch(
       /^Demo payments on this server cover a limited number of places, and this selection has 3,833 places\./,

@@ -23,6 +23,24 @@ export interface RefusalContext {
   /** Places the payment was asked for (the selection's chargeable places). */
   places: number;
   contactEmail: string;
+  /** The chosen list with the most places: a list is converted whole, never in part. */
+  largestList?: { name: string; places: number } | null;
+}
+
+/**
+ * What to do when a selection is over what one payment covers (`limit` places): choose fewer
+ * lists, unless one list alone is over it, which the page cannot convert (a list is converted whole).
+ */
+function overPaymentAdvice(
+  limit: number | undefined,
+  context: RefusalContext,
+  fewerLists: string,
+): string {
+  const largest = context.largestList;
+  if (limit !== undefined && largest && largest.places > limit) {
+    return `The list "${largest.name}" alone has ${formatPlaces(largest.places)}, and a list is converted whole, so it cannot be converted here. Nothing was charged.`;
+  }
+  return fewerLists;
 }
 
 /** "in a minute", "in 40 seconds", "in a moment": when asking again may work, from `Retry-After`. */
@@ -62,11 +80,11 @@ export function intentRefusalText(refusal: Refusal | null, context: RefusalConte
         refusal.limit === undefined
           ? 'a limited number of places'
           : `at most ${formatCount(refusal.limit)} places`;
-      return `Demo payments on this server cover ${limit}, and this selection has ${places}. Choose fewer lists, then Proceed to Payment (you can convert the others in another run).`;
+      return `Demo payments on this server cover ${limit}, and this selection has ${places}. ${overPaymentAdvice(refusal.limit, context, 'Choose fewer lists, then Proceed to Payment (you can convert the others in another run).')}`;
     }
     case 'too_many_places': {
       const cap = formatCount(refusal.limit ?? MAX_PAYMENT_PLACES);
-      return `One payment covers at most ${cap} places, and this selection has ${places}. Choose fewer lists, then convert the others in another run.`;
+      return `One payment covers at most ${cap} places, and this selection has ${places}. ${overPaymentAdvice(refusal.limit ?? MAX_PAYMENT_PLACES, context, 'Choose fewer lists, then convert the others in another run.')}`;
     }
     case 'below_minimum_charge':
       return `Card payments start at ${formatUsd(MINIMUM_CHARGE_CENTS)} (${MIN_PAID_PLACES} places), and this selection is smaller: choose it alone to convert it for free, or add lists.`;
