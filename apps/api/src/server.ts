@@ -14,8 +14,8 @@ export const USAGE = `Usage: node dist/server.js   (from apps/api; or pnpm start
 Starts the PlacePort API: payments, place lookups, and the built web app.
 It takes no arguments. Its settings are environment variables:
   ${SETTING_NAMES.join('\n  ')}
-What each does and its default: apps/api/README.md, "Settings (environment)". With none set it serves demo
-payments on http://127.0.0.1:8080.
+What each does and its default: apps/api/README.md, "Settings (environment)".
+With none set it serves demo payments on http://127.0.0.1:8080.
 `;
 
 /** Starts the API from the environment: listens, logs where, and closes gracefully on a signal. */

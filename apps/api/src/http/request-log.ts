@@ -41,8 +41,9 @@ export function refusalLevel(status: number): 'debug' | 'info' {
 }
 
 /**
- * Every answer names its request's id ({@link requestIdGenerator}), and one log line per request, when it is answered (in place of Fastify's two, "incoming request" and
- * "request completed"): its method, address (cut), status and time. A flood's answers (404, 429)
+ * Every answer names its request's id ({@link requestIdGenerator}), and one log line per request,
+ * when it is answered (in place of Fastify's two, "incoming request" and "request completed"): its
+ * method, address (cut), status and time. A flood's answers (404, 429)
  * are `debug`, and their count is said at `info` once a minute while there are any: one client
  * sending 4,600 requests a second wrote three info lines for each, 2.4 MB of log a second.
  */

@@ -42,16 +42,16 @@ export function selectedRows(archive: Archive): number {
   return sumChosen(archive, (list) => list.rowCount);
 }
 
-/**
- * Places in the chosen lists that can be placed: what the maximum charge is computed from. A place
- * without a usable link (none, or one the resolver would refuse: `not_allowed`) can never be
- * converted, so it is neither held nor charged (product.md, "Needs a lookup").
- */
 /** A list's places that may be converted and so charged: those with a usable link. */
 function chargeablePlaces(list: ListSummary): number {
   return Math.min(list.rowCount, list.withCoordinates + list.needsLookup);
 }
 
+/**
+ * Places in the chosen lists that can be placed: what the maximum charge is computed from. A place
+ * without a usable link (none, or one the resolver would refuse: `not_allowed`) can never be
+ * converted, so it is neither held nor charged (product.md, "Needs a lookup").
+ */
 export function selectedPlaces(archive: Archive): number {
   return sumChosen(archive, chargeablePlaces);
 }
