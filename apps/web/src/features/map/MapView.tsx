@@ -30,10 +30,10 @@ type Loaded =
 const FALLBACK_WIDTH = 640;
 
 /**
- * Pixels above a dot a name needs to show above it: two lines of the tooltip and its gap. A dot
- * nearer the top has its name below it, not cut off by the frame.
+ * Pixels above a dot a name needs to show above it: the tooltip's three lines at most (map.css),
+ * its padding and its gap. A dot nearer the top has its name below it, not cut off by the frame.
  */
-const TOOLTIP_ROOM = 72;
+const TOOLTIP_ROOM = 80;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : '';
@@ -216,7 +216,7 @@ function PlaceMap({ data }: { data: MapPoints }) {
                 dir="auto"
                 style={{ left: at[0], top: at[1] }}
               >
-                {name}
+                <span className="map-tooltip-text">{name}</span>
               </div>
             </>
           )}
