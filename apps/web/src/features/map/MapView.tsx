@@ -14,7 +14,9 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useEffects } from '../../app/context';
+import { useApp, useEffects } from '../../app/context';
+import { formatCount } from '../../lib/format';
+import type { FileResult } from '../../state/types';
 import type { MapPoints } from '../../worker/types';
 import { drawMap, HIT_RADIUS, mapHeight } from './draw';
 import { nearestPoint, type PointGrid } from './grid';
@@ -42,6 +44,9 @@ function messageOf(error: unknown): string {
 /** The map section of the results: its heading, then the map, or why there is none. */
 export default function MapView() {
   const effects = useEffects();
+  const results = useApp((store) =>
+    store.state.status === 'complete' ? store.state.results : NO_RESULTS,
+  );
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   useEffect(() => {
     let live = true;
@@ -60,6 +65,7 @@ export default function MapView() {
   }, [effects]);
 
   if (loaded.status === 'ready' && loaded.data.lists.length === 0) return null;
+  const missing = loaded.status === 'ready' ? unmapped(results, loaded.data) : [];
   return (
     <section className="results-map" aria-labelledby="results-map-title">
       <h3 id="results-map-title">Where your places landed</h3>
@@ -68,7 +74,36 @@ export default function MapView() {
         <p className="map-status">{`The map could not be shown. ${loaded.message}`.trim()}</p>
       )}
       {loaded.status === 'ready' && <PlaceMap data={loaded.data} />}
+      {missing.length > 0 && <UnmappedNote lists={missing} />}
     </section>
+  );
+}
+
+const NO_RESULTS: readonly FileResult[] = [];
+
+/**
+ * The run's lists that hold places but have none on the map (none could be placed, or the list
+ * could not be read): the map's count and list picker leave them out, so it says which.
+ */
+function unmapped(results: readonly FileResult[], data: MapPoints): FileResult[] {
+  const drawn = new Set(data.lists.map((list) => list.path));
+  return results.filter((result) => !result.empty && !drawn.has(result.path));
+}
+
+/** Says which lists of the run are not on the map, and why (their results above say more). */
+function UnmappedNote({ lists }: { lists: readonly FileResult[] }) {
+  const [only] = lists;
+  return (
+    <p className="map-unmapped">
+      {lists.length === 1 && only ? (
+        <>
+          Not on the map: “<bdi>{only.name}</bdi>”, none of whose places could be placed (its
+          results above say why).
+        </>
+      ) : (
+        `Not on the map: ${formatCount(lists.length)} lists none of whose places could be placed (their results above say why).`
+      )}
+    </p>
   );
 }
 

@@ -1,8 +1,8 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AppState } from '../../state/types';
-import { fakeConverter, mount, STATES } from '../../test/fixtures';
+import type { AppState, FileResult } from '../../state/types';
+import { fakeConverter, mount, RESULT, STATES } from '../../test/fixtures';
 import { linesOf } from '../../test/reads';
 import { listPoints, WANT_TO_GO } from '../../test/map-points';
 import type { MapPoints } from '../../worker/types';
@@ -56,6 +56,50 @@ describe('ResultsMap', () => {
       'Want to go',
       'Paris',
     ]);
+  });
+
+  it('says which lists of the run are not on the map: none of their places could be placed', async () => {
+    const placed = { ...RESULT, path: PARIS.path, name: 'Paris' };
+    const none = {
+      ...RESULT,
+      path: 'Takeout/Saved/Nowhere.csv',
+      name: 'Nowhere',
+      counts: { total: 4, converted: 0, skipped: 4 },
+    };
+    const empty = { ...RESULT, path: 'Takeout/Saved/Empty.csv', name: 'Empty', empty: true };
+    const complete = (results: FileResult[]): Complete => ({
+      ...(STATES.complete as Complete),
+      results,
+    });
+    const converter = fakeConverter({ points: async () => ({ ok: true, value: POINTS }) });
+    const one = mount(<ResultsMap />, {
+      state: complete([RESULT, placed, none, empty]),
+      converter,
+    });
+    await screen.findByRole('img', { name: 'Map of 3 places in 2 lists' });
+    expect(screen.getByText(/^Not on the map:/).textContent).toBe(
+      'Not on the map: “Nowhere”, none of whose places could be placed (its results above say why).',
+    );
+    one.unmount();
+
+    mount(<ResultsMap />, {
+      state: complete([RESULT, placed, none, { ...none, path: 'b.csv', name: 'B' }]),
+      converter,
+    });
+    await screen.findByRole('img', { name: 'Map of 3 places in 2 lists' });
+    expect(screen.getByText(/^Not on the map:/).textContent).toBe(
+      'Not on the map: 2 lists none of whose places could be placed (their results above say why).',
+    );
+  });
+
+  it('says nothing more when every list of the run is on the map', async () => {
+    const placed = { ...RESULT, path: PARIS.path, name: 'Paris' };
+    mount(<ResultsMap />, {
+      state: { ...(STATES.complete as Complete), results: [RESULT, placed] },
+      converter: fakeConverter({ points: async () => ({ ok: true, value: POINTS }) }),
+    });
+    await screen.findByRole('img', { name: 'Map of 3 places in 2 lists' });
+    expect(screen.queryByText(/Not on the map/)).toBeNull();
   });
 
   it('shows one list when it is chosen', async () => {
