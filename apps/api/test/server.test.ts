@@ -25,7 +25,10 @@ function startServer(env: Record<string, string>, args: string[] = []) {
     child.on('exit', () => reject(new Error(output)));
   });
   address.catch(() => undefined);
-  return { child, address, output: () => output };
+  /** The log line (JSON) whose text includes `text`: it must be there. */
+  const logLine = (text: string): unknown =>
+    JSON.parse(output.split('\n').find((line) => line.includes(text))!);
+  return { child, address, output: () => output, logLine };
 }
 
 describe('server.ts', () => {
@@ -98,11 +101,7 @@ describe('server.ts', () => {
     server.child.kill('SIGTERM');
     await once(server.child, 'exit');
     expect(server.output()).not.toContain('every other address');
-    const warning = server
-      .output()
-      .split('\n')
-      .find((line) => line.includes('DEMO_PAYMENTS=on: demo payments are served'));
-    expect(JSON.parse(warning!)).toMatchObject({
+    expect(server.logLine('DEMO_PAYMENTS=on: demo payments are served')).toMatchObject({
       level: 40,
       maxPlaces: 1000,
       msg: expect.stringContaining('where other machines can reach them'),
@@ -131,11 +130,7 @@ describe('server.ts', () => {
     await server.address;
     server.child.kill('SIGTERM');
     await once(server.child, 'exit');
-    const warning = server
-      .output()
-      .split('\n')
-      .find((line) => line.includes('FREE_LINK_PER_DAY'));
-    expect(JSON.parse(warning!)).toMatchObject({
+    expect(server.logLine('FREE_LINK_PER_DAY')).toMatchObject({
       level: 40,
       msg: 'FREE_LINK_PER_DAY is not a setting and is ignored: did you mean FREE_LINKS_PER_DAY?',
     });
@@ -147,11 +142,7 @@ describe('server.ts', () => {
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
     server.child.kill('SIGTERM');
     await once(server.child, 'exit');
-    const listening = server
-      .output()
-      .split('\n')
-      .find((line) => line.includes('PlacePort API listening on'));
-    expect(JSON.parse(listening!)).toMatchObject({
+    expect(server.logLine('PlacePort API listening on')).toMatchObject({
       host: '0.0.0.0',
       msg: expect.stringMatching(
         /^PlacePort API listening on http:\/\/[\d.:]+ and on every other address of this machine \(HOST=0\.0\.0\.0\)$/,
