@@ -29,7 +29,7 @@ import { createResolver, type ResolverTuning } from '@placeport/resolver';
 import { createPublicFetch } from '@placeport/resolver/node';
 import cookie from '@fastify/cookie';
 import { createStateStore, RedisStateStore, type StateStore } from './state/index.js';
-import { installRequestLog, requestIdGenerator } from './http/request-log.js';
+import { installRequestLog, noteStatusWritten, requestIdGenerator } from './http/request-log.js';
 import { registerConfigRoute } from './routes/config.js';
 import { registerDemoRoute } from './routes/demo.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -156,6 +156,7 @@ function clientErrorAnswer(error: NodeJS.ErrnoException): [number, string, strin
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message] = clientErrorAnswer(error);
+  noteStatusWritten(socket, status);
   const body = JSON.stringify({ error: { code, message } });
   if (socket.writable) {
     socket.write(

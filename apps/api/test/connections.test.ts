@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { BATCH_DEADLINE_MS } from '@placeport/resolver';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import {
   DEFAULT_CONNECTION_LIMITS as DEFAULTS,
@@ -53,8 +53,16 @@ async function listen(
   connections: Partial<ConnectionLimits>,
   env: Record<string, string> = {},
   prepare: (app: FastifyInstance) => void = () => undefined,
+  logLines?: string[],
 ): Promise<{ app: FastifyInstance; port: number; url: string }> {
-  const app = await buildApp({ settings: settingsFor(env), rateLimits: UNLIMITED, connections });
+  const app = await buildApp({
+    settings: settingsFor(env),
+    rateLimits: UNLIMITED,
+    connections,
+    ...(logLines
+      ? { logger: { level: 'info', stream: { write: (line: string) => logLines.push(line) } } }
+      : {}),
+  });
   apps.push(app);
   prepare(app);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -226,13 +234,14 @@ describe('slow and idle clients', () => {
     expect(client.received()).toMatch(TIMEOUT_RESPONSE);
   });
 
-  it('cuts a client whose headers arrived but whose body trickles, after requestTimeout', async () => {
-    const { port } = await listen({
-      headersTimeoutMs: 400,
-      requestTimeoutMs: 800,
-      connectionTimeoutMs: FAR,
-      ...QUICK_CHECKS,
-    });
+  it('cuts a client whose headers arrived but whose body trickles, after requestTimeout, and logs the 408 it sent', async () => {
+    const logLines: string[] = [];
+    const { port } = await listen(
+      { headersTimeoutMs: 400, requestTimeoutMs: 800, connectionTimeoutMs: FAR, ...QUICK_CHECKS },
+      {},
+      undefined,
+      logLines,
+    );
     // "100 Continue" proves the headers were read in time, so the cut is the request timeout's. A
     // machine stalled past the headers timeout before reading them makes a run prove nothing: retry.
     for (let attempt = 1; ; attempt += 1) {
@@ -253,6 +262,14 @@ describe('slow and idle clients', () => {
 
       await client.closed;
       expect(client.received()).toMatch(TIMEOUT_RESPONSE);
+      // The request is logged, with the 408 the client got (it was missing from the log: no
+      // answer is sent on a closed socket, so Fastify's onResponse never ran).
+      const logged = () =>
+        logLines
+          .map((line) => JSON.parse(line) as { msg?: string; status?: number; url?: string })
+          .filter((line) => line.url === '/api/resolve-urls-batch');
+      await vi.waitFor(() => expect(logged()).toHaveLength(1), { timeout: 60_000 });
+      expect(logged()[0]).toMatchObject({ msg: 'request refused before it was read', status: 408 });
       return;
     }
   });

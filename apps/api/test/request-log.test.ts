@@ -3,6 +3,7 @@
  * 200 characters; a flood's answers (404, 429) at debug, their count said at info once a minute.
  * One client's flood of refused requests wrote three info lines each, 2.4 MB of log a second.
  */
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installRequestLog, LOGGED_URL_CHARS, REQUEST_ID_HEADER } from '../src/http/request-log.js';
@@ -69,6 +70,44 @@ describe('the request log', () => {
       )
       .toMatchObject({ level: INFO, 404: 7 });
   });
+
+  it.each([
+    {
+      how: 'stops sending halfway (its side closed)',
+      leave: (socket: Socket) => socket.end(),
+      line: { msg: 'request refused before it was read', status: 400 },
+    },
+    {
+      how: 'drops the connection (a reset)',
+      leave: (socket: Socket) => socket.resetAndDestroy(),
+      line: { msg: 'request dropped by the client' },
+    },
+  ])(
+    'logs a request whose client $how before its body was read, with the status it got, if any',
+    async ({ leave, line }) => {
+      const { lines, logger } = capture('info');
+      app = await demoApp({ logger });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (app.server.address() as AddressInfo).port;
+      const socket = connect({ port, host: '127.0.0.1' });
+      socket.on('error', () => undefined);
+      // Node's server emits 'request' once the headers are read, after Fastify's own listener has
+      // taken the request in (its abort watch included): then the client leaves.
+      const arrived = new Promise((resolve) => app!.server.once('request', resolve));
+      socket.write(
+        'POST /api/resolve-urls-batch HTTP/1.1\r\nHost: placeport.test\r\n' +
+          'Content-Type: application/json\r\nContent-Length: 8000\r\n\r\n{"links":[',
+      );
+      await arrived;
+      leave(socket);
+      // It was missing from the log: no answer is sent on a closed connection, so no line was.
+      const logged = () => lines.filter((entry) => entry.url === '/api/resolve-urls-batch');
+      await expect.poll(logged, { timeout: 60_000 }).toHaveLength(1);
+      expect(logged()[0]).toMatchObject({ level: INFO, method: 'POST', ...line });
+      if (!('status' in line)) expect(logged()[0]).not.toHaveProperty('status');
+      socket.destroy();
+    },
+  );
 
   it('gives every request a unique id, in its log line and its answer', async () => {
     const { lines, logger } = capture('info');

@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/**
+ * The status the API wrote on a socket Node's HTTP server gave up on (`clientErrorHandler`), just
+ * before closing it: a request whose body trickled past `requestTimeout` was answered 408 there,
+ * and its log line says so.
+ */
+const writtenBeforeClose = new WeakMap<Socket, number>();
+
+/** Records the status written on `socket` just before it is closed (see {@link installRequestLog}). */
+export function noteStatusWritten(socket: Socket, status: number): void {
+  writtenBeforeClose.set(socket, status);
+}
 
 /** The header a request's id comes in (from a trusted proxy) and is sent back in. */
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -43,7 +56,8 @@ export function refusalLevel(status: number): 'debug' | 'info' {
 /**
  * Every answer names its request's id ({@link requestIdGenerator}), and one log line per request,
  * when it is answered (in place of Fastify's two, "incoming request" and "request completed"): its
- * method, address (cut), status and time. A flood's answers (404, 429)
+ * method, address (cut), status and time; a request whose connection closed before it was read,
+ * one line saying so (with the status Node's HTTP server answered, if any). A flood's answers (404, 429)
  * are `debug`, and their count is said at `info` once a minute while there are any: one client
  * sending 4,600 requests a second wrote three info lines for each, 2.4 MB of log a second.
  */
@@ -61,6 +75,17 @@ export function installRequestLog(
   app.addHook('onClose', async () => clearInterval(timer));
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  // A request whose connection closed before its answer: refused by Node's HTTP server (408 when
+  // its body trickled past the request timeout, 400 when its client stopped sending halfway: see
+  // noteStatusWritten), or dropped by its client (a reset). No answer is sent then, so onResponse
+  // never runs and the request was missing from the log.
+  app.addHook('onRequestAbort', async (request) => {
+    const status = writtenBeforeClose.get(request.raw.socket);
+    request.log.info(
+      { method: request.method, url: loggedUrl(request.url), ...(status ? { status } : {}) },
+      status ? 'request refused before it was read' : 'request dropped by the client',
+    );
   });
   app.addHook('onResponse', async (request: FastifyRequest, reply) => {
     const status = reply.statusCode;
