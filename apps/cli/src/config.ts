@@ -35,22 +35,73 @@ export interface CliEnvironment {
    * refused lookups do not wait out the real pauses.
    */
   retryDelayMs: number | undefined;
-  /**
-   * The name of the first proxy variable set (`HTTPS_PROXY`, …; {@link PROXY_VARIABLES}). Lookups
-   * never go through a proxy: a run that cannot reach Google or the API says so.
-   */
-  proxy: string | undefined;
+  /** The proxies lookups go through, read from the variables other tools read ({@link readProxies}). */
+  proxies: ProxySettings;
 }
 
-/** The proxy variables other tools follow, which the CLI's lookups do not. */
-export const PROXY_VARIABLES = [
-  'HTTPS_PROXY',
-  'https_proxy',
-  'HTTP_PROXY',
-  'http_proxy',
-  'ALL_PROXY',
-  'all_proxy',
-] as const;
+/** A proxy given in the environment: the variable it came from, and its URL. */
+export interface ProxyVariable {
+  variable: string;
+  url: string;
+}
+
+/**
+ * The proxies of a machine that reaches the web through one, as curl, npm and git read them.
+ * Lookups go through them (undici's tunnels), and a variable's URL is never printed: it may hold a
+ * password. Only the variable's name is.
+ */
+export interface ProxySettings {
+  /** For https origins (Google's, an https --api): `https_proxy`, `HTTPS_PROXY`, else {@link http}. */
+  https?: ProxyVariable;
+  /** For http origins (an --api on http): `http_proxy`, `HTTP_PROXY`. */
+  http?: ProxyVariable;
+  /** `no_proxy` or `NO_PROXY`: hosts reached directly (`localhost,127.0.0.1,.example.com`). */
+  noProxy?: string;
+  /**
+   * A proxy variable set that lookups cannot go through, by name: `ALL_PROXY` (often a SOCKS
+   * proxy), or a URL that is not an http(s) proxy (`socks5://…`). The summary says so when the
+   * lookups could not get through.
+   */
+  unsupported?: string;
+}
+
+/**
+ * The proxies `env` names. A lower-case name wins over its upper-case one, as curl reads them; an
+ * http proxy serves https origins too when no https one is given, as npm and undici do. A value
+ * that is not an http(s) URL (a SOCKS proxy) is not used, and named in `unsupported`.
+ */
+export function readProxies(env: NodeJS.ProcessEnv): ProxySettings {
+  const settings: ProxySettings = {};
+  const pick = (names: readonly string[]): ProxyVariable | undefined => {
+    for (const variable of names) {
+      const url = nonEmpty(env[variable]);
+      if (url === undefined) continue;
+      const parsed = URL.canParse(url) ? new URL(url) : undefined;
+      if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) {
+        return { variable, url };
+      }
+      settings.unsupported ??= variable;
+      return undefined;
+    }
+    return undefined;
+  };
+  const http = pick(['http_proxy', 'HTTP_PROXY']);
+  const https = pick(['https_proxy', 'HTTPS_PROXY']) ?? http;
+  if (https) settings.https = https;
+  if (http) settings.http = http;
+  const noProxy = nonEmpty(env.no_proxy) ?? nonEmpty(env.NO_PROXY);
+  if (noProxy) settings.noProxy = noProxy;
+  if (!https && !http) {
+    const all = ['ALL_PROXY', 'all_proxy'].find((name) => nonEmpty(env[name]) !== undefined);
+    if (all) settings.unsupported ??= all;
+  }
+  return settings;
+}
+
+/** The proxy `settings` give for an origin of `protocol` (`https:` or `http:`), if any. */
+export function proxyFor(settings: ProxySettings, protocol: string): ProxyVariable | undefined {
+  return protocol === 'https:' ? settings.https : settings.http;
+}
 
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
@@ -96,7 +147,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnviro
     mapsOrigin: origin('PLACEPORT_MAPS_ORIGIN', env.PLACEPORT_MAPS_ORIGIN),
     placesApiOrigin: origin('PLACEPORT_PLACES_API_ORIGIN', env.PLACEPORT_PLACES_API_ORIGIN),
     retryDelayMs: milliseconds('PLACEPORT_RETRY_DELAY_MS', env.PLACEPORT_RETRY_DELAY_MS),
-    proxy: PROXY_VARIABLES.find((name) => nonEmpty(env[name]) !== undefined),
+    proxies: readProxies(env),
   };
 }
 

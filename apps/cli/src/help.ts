@@ -49,13 +49,20 @@ Options:
                                  http://127.0.0.1:8080) instead of from this computer. Links go at
                                  most ${FREE_TIER_MAX_URLS} per request (the API's free tier); when the API refuses
                                  (allowance used, or a wait of over a minute), nothing more is
-                                 sent and the summary says so. Proxies are not supported.
+                                 sent and the summary says so.
   --cache-file <path>            Where found places are kept between runs (default below).
   --no-cache                     Neither read nor write a cache file.
   --json                         Print a machine-readable summary instead of text.
   --force                        Replace files already in the --out folder (see Output).
   -h, --help                     Show this help.
   --version                      Show placeport's version.
+
+Behind a proxy:
+  Lookups (and --api's requests) go through the proxy HTTPS_PROXY names (HTTP_PROXY for an
+  http:// --api, and for Google when HTTPS_PROXY is unset; lower case first, as curl reads them),
+  except to the hosts NO_PROXY names. A proxy that asks for a password takes it in its URL:
+  HTTPS_PROXY=http://user:password@proxy.example:3128 (never printed). SOCKS proxies and
+  ALL_PROXY are not supported: the summary says so when lookups could not get through.
 
 The cache file:
   Places found in a run are kept, so running again (e.g. after Google refused some lookups) looks

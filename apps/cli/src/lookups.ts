@@ -13,7 +13,7 @@ import {
   type ResolveUrls,
 } from '@placeport/converter';
 import { createResolveClient } from '@placeport/converter/worker';
-import type { CliEnvironment } from './config.js';
+import { proxyFor, type CliEnvironment, type ProxySettings } from './config.js';
 import { describeNetworkError, watchNetwork } from './network.js';
 import { UsageError } from './usage.js';
 
@@ -97,6 +97,43 @@ export interface Lookups {
   stats: LookupStats;
 }
 
+/** What the proxied fetch is given of `proxies`: their URLs (never printed) and NO_PROXY. */
+function proxiedFetchOptions(proxies: ProxySettings) {
+  return {
+    httpProxy: proxies.http?.url,
+    httpsProxy: proxies.https?.url,
+    noProxy: proxies.noProxy,
+  };
+}
+
+/**
+ * The fetch `--api`'s requests go by when a proxy is set for the API's origin: through it (unless
+ * NO_PROXY names the API's host); undefined for Node's own fetch, which reads no proxy variable.
+ */
+export async function apiFetch(
+  proxies: ProxySettings,
+  apiBase: string,
+): Promise<typeof fetch | undefined> {
+  if (!proxyFor(proxies, new URL(apiBase).protocol)) return undefined;
+  const { createProxiedFetch } = await import('@placeport/resolver/node');
+  return createProxiedFetch(proxiedFetchOptions(proxies));
+}
+
+/**
+ * What the summary says of the run's proxy: the variable whose proxy its lookups went through (for
+ * Google's https origins, or the --api's origin), or a proxy variable set that they could not use.
+ */
+export function proxyOfRun(
+  env: Pick<CliEnvironment, 'mapsOrigin' | 'proxies'>,
+  lookups: { kind: 'local' } | { kind: 'api'; apiBase: string },
+): { proxy?: string; proxyUnsupported?: string } {
+  const target =
+    lookups.kind === 'api' ? lookups.apiBase : (env.mapsOrigin ?? 'https://www.google.com');
+  const used = proxyFor(env.proxies, new URL(target).protocol);
+  if (used) return { proxy: used.variable };
+  return env.proxies.unsupported ? { proxyUnsupported: env.proxies.unsupported } : {};
+}
+
 /** Local lookups ready for a run, with what their cache file held. */
 export interface LocalLookups extends Lookups {
   /** Places restored from the cache file (0 without one, or when it could not be read). */
@@ -122,16 +159,19 @@ export interface LocalLookups extends Lookups {
 export async function openLocalLookups(options: {
   cacheFile: string | undefined;
   googleMapsApiKey: string | undefined;
-  env: Pick<CliEnvironment, 'mapsOrigin' | 'placesApiOrigin'>;
+  env: Pick<CliEnvironment, 'mapsOrigin' | 'placesApiOrigin' | 'proxies'>;
   warn: (text: string) => void;
 }): Promise<LocalLookups> {
   const { cacheFile, env } = options;
-  const [{ createResolver, MemoryPlaceCache }, { createPublicFetch }, cacheFiles] =
-    await Promise.all([
-      import('@placeport/resolver'),
-      import('@placeport/resolver/node'),
-      import('./cache-file.js'),
-    ]);
+  const [
+    { createResolver, MemoryPlaceCache },
+    { createPublicFetch, createProxiedFetch },
+    cacheFiles,
+  ] = await Promise.all([
+    import('@placeport/resolver'),
+    import('@placeport/resolver/node'),
+    import('./cache-file.js'),
+  ]);
   const cache = new MemoryPlaceCache();
   let loaded = 0;
   let damaged = false;
@@ -152,8 +192,15 @@ export async function openLocalLookups(options: {
   }
   // The test-only origins are fakes on loopback, which the public-only fetch rightly refuses.
   const overridden = env.mapsOrigin !== undefined || env.placesApiOrigin !== undefined;
+  const { proxies } = env;
   // Watched, so a run that cannot reach Google can say what the network said.
-  const network = watchNetwork(overridden ? globalThis.fetch : createPublicFetch());
+  const network = watchNetwork(
+    proxies.https || proxies.http
+      ? createProxiedFetch(proxiedFetchOptions(proxies))
+      : overridden
+        ? globalThis.fetch
+        : createPublicFetch(),
+  );
   const resolver = createResolver({
     fetch: network.fetch,
     mapsOrigin: env.mapsOrigin,

@@ -43,9 +43,11 @@ import {
 } from './config.js';
 import { releaseBytes, zlibCrc32, zlibInflate } from './inflate.js';
 import {
+  apiFetch,
   apiLookups,
   emptyStats,
   openLocalLookups,
+  proxyOfRun,
   type LocalLookups,
   type Lookups,
 } from './lookups.js';
@@ -614,7 +616,8 @@ async function convert(
     let lookups: Lookups | undefined;
     let local: LocalLookups | undefined;
     if (command.lookups.kind === 'api') {
-      lookups = apiLookups(command.lookups.apiBase);
+      const fetch = await apiFetch(env.proxies, command.lookups.apiBase);
+      lookups = apiLookups(command.lookups.apiBase, fetch ? { fetch } : {});
     } else if (command.lookups.kind === 'local' && chosen.some((list) => list.needsLookup > 0)) {
       lookups = local = await openLocalLookups({
         cacheFile: command.cacheFile,
@@ -674,7 +677,7 @@ async function convert(
       lookups: {
         ...(lookups?.stats ?? emptyStats(command.lookups.kind)),
         ...(command.lookups.kind === 'api' ? { api: command.lookups.apiBase } : {}),
-        ...(env.proxy && command.lookups.kind !== 'offline' ? { proxy: env.proxy } : {}),
+        ...(command.lookups.kind === 'offline' ? {} : proxyOfRun(env, command.lookups)),
       },
       cache,
       interrupted,

@@ -19,11 +19,30 @@ const CODE_TEXT: Record<string, string> = {
   EPROTO: 'TLS error',
 };
 
+/** undici's words when a proxy answered its CONNECT with something else than 200. */
+const PROXY_REFUSAL = /^Proxy response \((\d{3})\) !== 200/;
+
+/**
+ * The proxy's refusal to open a tunnel, in words, when that is why a request failed: undici says it
+ * a few causes down ("Proxy response (407) !== 200 when HTTP Tunneling").
+ */
+function proxyRefusal(error: unknown): string | undefined {
+  let at = error;
+  for (let depth = 0; depth < 4 && at instanceof Error; depth += 1, at = at.cause) {
+    const status = PROXY_REFUSAL.exec(at.message)?.[1];
+    if (status === '407') return 'the proxy asks for a user name and password (407)';
+    if (status) return `the proxy refused to connect (${status})`;
+  }
+  return undefined;
+}
+
 /** What a failed `fetch` says about the network, in a few words (no stack, no URL). */
 export function describeNetworkError(error: unknown): string {
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
     return 'no answer in time';
   }
+  const proxied = proxyRefusal(error);
+  if (proxied) return proxied;
   const cause = (error instanceof Error && error.cause) || error;
   const detail = cause as { code?: unknown; hostname?: unknown; message?: unknown };
   const code = typeof detail.code === 'string' ? detail.code : undefined;

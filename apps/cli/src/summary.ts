@@ -50,10 +50,11 @@ export interface CliSummary {
   lists: ListSummaryLine[];
   totals: { total: number; converted: number; skipped: number; unplaced: UnplacedCounts };
   /**
-   * `api`: the `--api` base URL; `proxy`: the proxy variable set in the environment
-   * (`HTTPS_PROXY`, …), which lookups do not go through.
+   * `api`: the `--api` base URL; `proxy`: the variable whose proxy the lookups went through
+   * (`HTTPS_PROXY`, …); `proxyUnsupported`: a proxy variable set that they could not go through
+   * (`ALL_PROXY`, a SOCKS proxy).
    */
-  lookups: LookupStats & { api?: string; proxy?: string };
+  lookups: LookupStats & { api?: string; proxy?: string; proxyUnsupported?: string };
   /** Null with `--no-cache`, `--offline` and `--api`. */
   cache: CacheSummary | null;
   /**
@@ -173,11 +174,20 @@ export function unreachableSentence(summary: CliSummary): string | undefined {
     : `Cannot reach Google (${lookups.unreachable.cause}); ${where}. Check your connection, then give those back to placeport convert to look them up (${NO_FORCE}).${proxyNote(lookups)}`;
 }
 
-/** A sentence to add when a proxy is set in the environment: lookups never go through it. */
+/**
+ * A sentence to add, when the lookups could not get through, about the proxy set in the
+ * environment: the one they went through, or one they could not use.
+ */
 function proxyNote(lookups: CliSummary['lookups']): string {
-  return lookups.proxy
-    ? ` ${lookups.proxy} is set, but placeport does not support proxies: its lookups go straight to ${lookups.mode === 'api' ? 'the API' : 'Google'}.`
-    : '';
+  const target = lookups.mode === 'api' ? 'the API' : 'Google';
+  if (lookups.proxy) {
+    const unless = lookups.mode === 'api' ? " (unless NO_PROXY names the API's host)" : '';
+    return ` The lookups went through the proxy in ${lookups.proxy}${unless}: check that it is running and lets ${target} through (a proxy asking for a password takes it in its URL: http://user:password@proxy:3128).`;
+  }
+  if (lookups.proxyUnsupported) {
+    return ` ${lookups.proxyUnsupported} is set, but placeport goes only through http(s) proxies given in HTTPS_PROXY or HTTP_PROXY: its lookups went straight to ${target}.`;
+  }
+  return '';
 }
 
 /** "500 to 27 requests and 503 to 2" (most requests first). */

@@ -337,7 +337,7 @@ describe('runCli progress', () => {
       mapsOrigin: google.url,
       placesApiOrigin: google.url,
       retryDelayMs: 100,
-      proxy: undefined,
+      proxies: {},
     },
     platform: 'linux',
     homedir: dir,

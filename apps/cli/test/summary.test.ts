@@ -133,20 +133,51 @@ describe('what the summary says of an API that failed, and of a proxy', () => {
     expect(text).not.toContain('run the same command again later');
   });
 
-  it('says proxies are not supported when one is set and the lookups could not get through', () => {
+  it('names the proxy the lookups went through, or the one set that they could not use, when they could not get through', () => {
     const text = formatSummary(
       throughApi({ unreachable: { cause: 'connection refused' }, proxy: 'HTTPS_PROXY' }),
     );
     expect(text).toContain(
-      'HTTPS_PROXY is set, but placeport does not support proxies: its lookups go straight to the API.',
+      "The lookups went through the proxy in HTTPS_PROXY (unless NO_PROXY names the API's host): check that it is running and lets the API through",
     );
     const local = offTheNetwork();
     local.lookups.proxy = 'http_proxy';
     expect(formatSummary(local)).toContain(
-      'http_proxy is set, but placeport does not support proxies: its lookups go straight to Google.',
+      'The lookups went through the proxy in http_proxy: check that it is running and lets Google through',
     );
-    expect(formatSummary(offTheNetwork())).not.toContain('proxies');
-    expect(readEnvironment({ https_proxy: 'http://proxy:3128' }).proxy).toBe('https_proxy');
-    expect(readEnvironment({ HTTP_PROXY: ' ' }).proxy).toBeUndefined();
+    delete local.lookups.proxy;
+    local.lookups.proxyUnsupported = 'ALL_PROXY';
+    expect(formatSummary(local)).toContain(
+      'ALL_PROXY is set, but placeport goes only through http(s) proxies given in HTTPS_PROXY or HTTP_PROXY: its lookups went straight to Google.',
+    );
+    expect(formatSummary(offTheNetwork())).not.toContain('prox');
+  });
+
+  it('reads the proxy variables as curl and npm do', () => {
+    const proxies = (env: Record<string, string>) => readEnvironment(env).proxies;
+    // Lower case first; an http proxy serves https origins when no https one is given.
+    expect(
+      proxies({
+        https_proxy: 'http://a:3128',
+        HTTPS_PROXY: 'http://b:3128',
+        HTTP_PROXY: 'http://c:8080',
+      }),
+    ).toEqual({
+      https: { variable: 'https_proxy', url: 'http://a:3128' },
+      http: { variable: 'HTTP_PROXY', url: 'http://c:8080' },
+    });
+    expect(proxies({ HTTP_PROXY: 'http://c:8080', no_proxy: 'localhost' })).toEqual({
+      https: { variable: 'HTTP_PROXY', url: 'http://c:8080' },
+      http: { variable: 'HTTP_PROXY', url: 'http://c:8080' },
+      noProxy: 'localhost',
+    });
+    expect(proxies({ HTTP_PROXY: ' ' })).toEqual({});
+    // A SOCKS proxy, or ALL_PROXY alone, is not gone through, and named.
+    expect(proxies({ HTTPS_PROXY: 'socks5://s:1080' })).toEqual({ unsupported: 'HTTPS_PROXY' });
+    expect(proxies({ all_proxy: 'socks5://s:1080' })).toEqual({ unsupported: 'all_proxy' });
+    expect(proxies({ ALL_PROXY: 'http://p:3128', HTTPS_PROXY: 'http://q:3128' })).toEqual({
+      https: { variable: 'HTTPS_PROXY', url: 'http://q:3128' },
+    });
+    expect(proxies({ HTTPS_PROXY: 'not a url' })).toEqual({ unsupported: 'HTTPS_PROXY' });
   });
 });

@@ -1,3 +1,4 @@
+export { createProxiedFetch, type ProxiedFetchOptions } from './proxied-fetch.js';
 export {
   createPublicFetch,
   isPublicAddress,

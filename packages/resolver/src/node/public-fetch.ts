@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
 
 /** Thrown (through fetch) when a host is, or resolves to, an address that is not public. */
 export class PrivateAddressError extends Error {
@@ -89,9 +89,14 @@ export function createPublicFetch(options: PublicFetchOptions = {}): typeof glob
     connect: publicOnlyConnector(publicOnlyLookup(options.lookup)),
     connections: options.connections ?? 16,
   });
+  return fetchThrough(agent);
+}
+
+/** undici's fetch, every request of it sent by `dispatcher` (an agent, a proxy agent). */
+export function fetchThrough(dispatcher: Dispatcher): typeof globalThis.fetch {
   return ((input: string | URL, init?: RequestInit) =>
     undiciFetch(input, {
       ...(init as Parameters<typeof undiciFetch>[1]),
-      dispatcher: agent,
+      dispatcher,
     })) as unknown as typeof globalThis.fetch;
 }
