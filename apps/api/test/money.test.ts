@@ -393,7 +393,7 @@ describe('no hold is left behind: the settlement sweep', () => {
     expect(fake().paymentIntent(used)).toMatchObject({ status: 'succeeded', amount_received: 70 });
     expect(fake().paymentIntent(unused)).toMatchObject({ status: 'canceled' });
     expect(captures().map((request) => request.idempotencyKey)).toEqual([
-      `placeport-capture-${used}`,
+      `placeport-capture-${used}-70`,
     ]);
     expect(cancels().map((request) => request.idempotencyKey)).toEqual([
       `placeport-cancel-${unused}`,

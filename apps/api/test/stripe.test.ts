@@ -62,7 +62,7 @@ describe('payments through the stripe SDK and the fake Stripe API', () => {
       method: 'POST',
       path: `/v1/payment_intents/${id}/capture`,
       body: { amount_to_capture: '80' },
-      idempotencyKey: `placeport-capture-${id}`,
+      idempotencyKey: `placeport-capture-${id}-80`,
     });
   });
 
@@ -98,6 +98,37 @@ describe('payments through the stripe SDK and the fake Stripe API', () => {
         .mutations()
         .filter((request) => request.path.endsWith('/capture')),
     ).toHaveLength(1);
+  });
+
+  it('two instances capturing one intent at once with different claims charge once; the later is told what was captured', async () => {
+    const id = await authorizedIntent(2);
+    // What each instance read before capturing: the intent still open.
+    const open = await stack.app.payments.retrieve(id, () => {});
+    expect(open.status).toBe('requires_capture');
+    const first = await stack.app.payments.captureOrCancel(
+      open,
+      () => 20,
+      () => {},
+    );
+    expect(first.receipt).toMatchObject({ cancelled: false, amountCaptured: 2 });
+    // The other instance's capture of 12 places, from the same stale read: another amount, so
+    // another key; Stripe refuses it as captured already, and the answer says what was charged
+    // (it was a key reused with other parameters, 409 payment_conflict, when the key had no amount).
+    await expect(
+      stack.app.payments.captureOrCancel(
+        open,
+        () => 12,
+        () => {},
+      ),
+    ).rejects.toMatchObject({ code: 'already_captured', fields: { amountCaptured: 2 } });
+    const captures = fake()
+      .mutations()
+      .filter((request) => request.path.endsWith('/capture'));
+    expect(captures.map((request) => request.idempotencyKey)).toEqual([
+      `placeport-capture-${id}-200`,
+      `placeport-capture-${id}-120`,
+    ]);
+    expect(fake().paymentIntent(id)).toMatchObject({ status: 'succeeded', amount_received: 200 });
   });
 
   it('maps Stripe outages to a clear 503 with Retry-After, without Stripe internals', async () => {

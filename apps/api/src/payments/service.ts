@@ -321,12 +321,16 @@ export class PaymentService {
       resolved = await this.usage.resolvedByServer(intent);
       const cents = chargeCents(placesFor(resolved));
       await this.usage.reportIfBehind(intent, log);
-      // One idempotency key per intent and step, so no retry captures (or cancels) twice.
+      // Idempotency keys bound to the intent and step (and a capture's amount), so a retry of a
+      // capture whose answer was lost gets its first result. A capture of another amount (the
+      // sweep's, or a racing claim on another instance) is another request under another key:
+      // Stripe captures an intent once, and refuses it as already captured rather than as a
+      // key reused with other parameters (`conflict`).
       if (isUnderMinimum(cents)) {
         await providerStep(() => this.provider.cancel(id, `placeport-cancel-${id}`), log);
       } else {
         const captured = await providerStep(
-          () => this.provider.capture(id, cents, `placeport-capture-${id}`),
+          () => this.provider.capture(id, cents, `placeport-capture-${id}-${cents}`),
           log,
         );
         capturedCents = captured.amountReceived;
@@ -336,6 +340,14 @@ export class PaymentService {
       // to report; a mark the store could not drop only refuses lookups until it expires
       // (SETTLING_MARK_TTL_MS).
       await this.state.forgetVerdict(id).catch(() => undefined);
+      if (error instanceof PaymentFailure && error.kind === 'unexpected_state') {
+        // Settled meanwhile by a capture on another instance (a racing claim, the sweep): the
+        // answer is that settlement's, as for a capture arriving after it.
+        const settled = await this.retrieve(id, log);
+        if (settled.status !== 'requires_capture') {
+          return this.captureOrCancel(settled, placesFor, log);
+        }
+      }
       throw error;
     }
     // The money has moved: the receipt is the answer even when the store cannot record the
