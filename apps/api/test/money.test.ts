@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { MemoryStateStore } from '../src/state/index.js';
 import { PAYER_COOKIE, SECURE_PAYER_COOKIE } from '../src/http/payer.js';
+import { IDEMPOTENCY_KEY_PERIOD_MS } from '../src/payments/service.js';
 import {
   CookieJars,
   googleEnv,
@@ -392,11 +393,12 @@ describe('no hold is left behind: the settlement sweep', () => {
     expect(report).toMatchObject({ ran: true, captured: 1, cancelled: 1, failed: 0 });
     expect(fake().paymentIntent(used)).toMatchObject({ status: 'succeeded', amount_received: 70 });
     expect(fake().paymentIntent(unused)).toMatchObject({ status: 'canceled' });
+    const hour = `h${Math.floor(now / IDEMPOTENCY_KEY_PERIOD_MS)}`;
     expect(captures().map((request) => request.idempotencyKey)).toEqual([
-      `placeport-capture-${used}-70`,
+      `placeport-capture-${used}-70-${hour}`,
     ]);
     expect(cancels().map((request) => request.idempotencyKey)).toEqual([
-      `placeport-cancel-${unused}`,
+      `placeport-cancel-${unused}-${hour}`,
     ]);
     // The browser's late capture gets the settled result, not a second charge.
     const late = await captureClaim(used, 7, 20);

@@ -62,7 +62,7 @@ describe('payments through the stripe SDK and the fake Stripe API', () => {
       method: 'POST',
       path: `/v1/payment_intents/${id}/capture`,
       body: { amount_to_capture: '80' },
-      idempotencyKey: `placeport-capture-${id}-80`,
+      idempotencyKey: expect.stringMatching(new RegExp(`^placeport-capture-${id}-80-h\\d+$`)),
     });
   });
 
@@ -79,7 +79,9 @@ describe('payments through the stripe SDK and the fake Stripe API', () => {
       status: 'canceled',
       cancellation_reason: 'abandoned',
     });
-    expect(fake().mutations().at(-1)?.idempotencyKey).toBe(`placeport-cancel-${id}`);
+    expect(fake().mutations().at(-1)?.idempotencyKey).toMatch(
+      new RegExp(`^placeport-cancel-${id}-h\\d+$`),
+    );
   });
 
   it('returns the first result for a repeated capture, with no second capture at Stripe', async () => {
@@ -124,7 +126,7 @@ describe('payments through the stripe SDK and the fake Stripe API', () => {
     const captures = fake()
       .mutations()
       .filter((request) => request.path.endsWith('/capture'));
-    expect(captures.map((request) => request.idempotencyKey)).toEqual([
+    expect(captures.map((request) => request.idempotencyKey?.replace(/-h\d+$/, ''))).toEqual([
       `placeport-capture-${id}-200`,
       `placeport-capture-${id}-120`,
     ]);
@@ -179,6 +181,40 @@ describe('payments through the stripe SDK and the fake Stripe API', () => {
     expect(captures.filter((request) => request.status === 200 && !request.replayed)).toHaveLength(
       1,
     );
+  });
+
+  it('a 500 Stripe saved under the capture key holds the retries for the hour at most, then one captures', async () => {
+    let now = Date.UTC(2026, 10, 28, 9, 10);
+    const own = await startStack({ stripe: true, config: { now: () => now } });
+    try {
+      const created = await own.post('/api/create-payment-intent', { amount: 1.2 });
+      const id = created.body.paymentIntentId as string;
+      own.stripe!.authorize(id);
+      const claim = { paymentIntentId: id, actualAmount: 0.8, convertedCount: 8, totalCount: 12 };
+      // An error inside Stripe's endpoint, which Stripe replays under the key for 24 hours.
+      own.stripe!.failNext(
+        1,
+        500,
+        { type: 'api_error', message: 'boom' },
+        { savedUnderKey: true, pathEndsWith: '/capture' },
+      );
+      expect((await own.post('/api/capture-payment', claim)).status).toBe(503);
+      // Within the hour the same request gets the saved 500, and nothing is captured.
+      now += 20 * 60_000;
+      expect((await own.post('/api/capture-payment', claim)).status).toBe(503);
+      expect(own.stripe!.paymentIntent(id)?.status).toBe('requires_capture');
+      // In the next hour it is a request of its own: captured, once.
+      now += 40 * 60_000;
+      const settled = await own.post('/api/capture-payment', claim);
+      expect(settled).toMatchObject({ status: 200, body: { amountCaptured: 0.8, reference: id } });
+      const captured = own
+        .stripe!.mutations()
+        .filter((request) => request.path.endsWith('/capture') && request.status === 200);
+      expect(captured).toHaveLength(1);
+      expect(own.stripe!.paymentIntent(id)).toMatchObject({ amount_received: 80 });
+    } finally {
+      await own.close();
+    }
   });
 
   it('answers an unknown intent with a clear 404, reading it once and changing nothing', async () => {

@@ -7,6 +7,13 @@ import { samePayer } from './payer.js';
 import { PaymentFailure, PRODUCT_TAG, type IntentView, type PaymentProvider } from './provider.js';
 import { PaymentUsage } from './usage.js';
 
+/**
+ * How long a capture's or a cancellation's idempotency key stays the same: retries within it get
+ * the first result, and a failure Stripe saved under the key (a 500 it replays for 24 hours) holds
+ * them no longer than this.
+ */
+export const IDEMPOTENCY_KEY_PERIOD_MS = 60 * 60 * 1000;
+
 /** Stripe cancels an authorization not captured this long after the intent was created. */
 export const AUTHORIZATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -321,16 +328,20 @@ export class PaymentService {
       resolved = await this.usage.resolvedByServer(intent);
       const cents = chargeCents(placesFor(resolved));
       await this.usage.reportIfBehind(intent, log);
-      // Idempotency keys bound to the intent and step (and a capture's amount), so a retry of a
-      // capture whose answer was lost gets its first result. A capture of another amount (the
-      // sweep's, or a racing claim on another instance) is another request under another key:
-      // Stripe captures an intent once, and refuses it as already captured rather than as a
-      // key reused with other parameters (`conflict`).
+      // Idempotency keys bound to the intent, the step (and a capture's amount) and the hour, so a
+      // retry of a capture whose answer was lost gets its first result. A capture of another
+      // amount (the sweep's, or a racing claim on another instance) is another request under
+      // another key: Stripe captures an intent once, and refuses it as already captured (then
+      // answered below) rather than as a key reused with other parameters. The hour: Stripe
+      // replays a 500 saved under a key for 24 hours, which would hold every retry of the capture,
+      // and the sweep's, that long; a retry in a later hour is a request of its own, and one
+      // after a capture that did happen is refused as already captured and answered the same.
+      const hour = `h${Math.floor(this.now() / IDEMPOTENCY_KEY_PERIOD_MS)}`;
       if (isUnderMinimum(cents)) {
-        await providerStep(() => this.provider.cancel(id, `placeport-cancel-${id}`), log);
+        await providerStep(() => this.provider.cancel(id, `placeport-cancel-${id}-${hour}`), log);
       } else {
         const captured = await providerStep(
-          () => this.provider.capture(id, cents, `placeport-capture-${id}-${cents}`),
+          () => this.provider.capture(id, cents, `placeport-capture-${id}-${cents}-${hour}`),
           log,
         );
         capturedCents = captured.amountReceived;

@@ -136,6 +136,21 @@ describe('fake Stripe through the stripe SDK', () => {
     });
     expect(fake.paymentIntent(intent.id)?.status).toBe('requires_capture');
   });
+
+  it('replays a failure saved under its idempotency key, as Stripe does for an error inside an endpoint', async () => {
+    const intent = await createManual(100);
+    fake.authorize(intent.id);
+    fake.failNext(1, 500, { type: 'api_error', message: 'boom' }, { savedUnderKey: true });
+    const capture = (key: string) =>
+      stripe.paymentIntents.capture(intent.id, {}, { idempotencyKey: key, maxNetworkRetries: 0 });
+    await expect(capture('k1')).rejects.toMatchObject({ type: 'StripeAPIError' });
+    // The same key again: the saved 500, and still nothing captured.
+    await expect(capture('k1')).rejects.toMatchObject({ type: 'StripeAPIError' });
+    expect(fake.paymentIntent(intent.id)?.status).toBe('requires_capture');
+    expect(fake.requests.at(-1)).toMatchObject({ replayed: true, status: 500 });
+    // Another key is another request: it captures.
+    expect((await capture('k2')).status).toBe('succeeded');
+  });
 });
 
 describe('fake Stripe from a browser', () => {

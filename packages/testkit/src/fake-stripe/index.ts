@@ -1,2 +1,7 @@
-export { startFakeStripe, type FakeStripe, type RecordedStripeRequest } from './server.js';
+export {
+  startFakeStripe,
+  type FailureOptions,
+  type FakeStripe,
+  type RecordedStripeRequest,
+} from './server.js';
 export type { FakePaymentIntent } from './payment-intents.js';

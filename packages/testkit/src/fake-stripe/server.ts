@@ -54,12 +54,24 @@ export interface FakeStripe {
   /** Moves the fake's clock, e.g. past Stripe's seven-day authorization expiry. */
   advanceClock(ms: number): void;
   /** Makes the next `count` requests fail with this Stripe error, without touching any state. */
-  failNext(count: number, status: number, error: StripeErrorBody): void;
+  failNext(count: number, status: number, error: StripeErrorBody, options?: FailureOptions): void;
   clearRequests(): void;
   close(): Promise<void>;
 }
 
 /** Options for {@link FakeStripe.seedIntents}. */
+/** How an injected failure behaves beyond its answer. */
+export interface FailureOptions {
+  /**
+   * Saved under the request's idempotency key, as Stripe saves a failure from inside an endpoint
+   * (a 500 `api_error`): a retry with the same key and parameters gets it again, for 24 hours. An
+   * outage in front of Stripe's API (the default here) saves nothing.
+   */
+  savedUnderKey?: boolean;
+  /** Only a request whose path ends with this (`/capture`) fails; others pass it by. */
+  pathEndsWith?: string;
+}
+
 export interface SeedIntentsOptions {
   amount?: number;
   metadata?: (index: number) => Record<string, string>;
@@ -139,7 +151,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const store = new PaymentIntentStore();
   const idempotency = new IdempotencyStore();
   const requests: RecordedStripeRequest[] = [];
-  const failures: StoredResponse[] = [];
+  const failures: Array<StoredResponse & FailureOptions> = [];
   /** What search sees while the index is held (see `holdSearchIndex`); live otherwise. */
   let heldSearchIndex: OrderedIntent[] | undefined;
 
@@ -227,10 +239,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     requests.push(record);
 
     const caller = callerOf(request, params);
+    const scope = caller.kind === 'secret' ? secretKey : publishableKey;
+    const fingerprint = `${method} ${url.pathname} ${raw}`;
     let result: StoredResponse;
-    const injected = failures.shift();
+    const at = failures.findIndex(
+      (failure) => !failure.pathEndsWith || url.pathname.endsWith(failure.pathEndsWith),
+    );
+    const injected = at >= 0 ? failures.splice(at, 1)[0] : undefined;
     if (injected) {
-      result = injected;
+      result = { status: injected.status, body: injected.body };
+      if (injected.savedUnderKey && method === 'POST' && idempotencyKey && caller.kind !== 'none') {
+        idempotency.save(scope, idempotencyKey, fingerprint, result);
+      }
     } else if (caller.kind === 'none') {
       result = errorAnswer(
         new FakeStripeError(401, {
@@ -241,8 +261,6 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         }),
       );
     } else if (method === 'POST' && idempotencyKey) {
-      const scope = caller.kind === 'secret' ? secretKey : publishableKey;
-      const fingerprint = `${method} ${url.pathname} ${raw}`;
       const found = idempotency.lookup(scope, idempotencyKey, fingerprint);
       if (found.kind === 'replay') {
         result = found.response;
@@ -301,8 +319,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       heldSearchIndex = undefined;
     },
     advanceClock: (ms) => store.advanceClock(ms),
-    failNext: (count, status, error) => {
-      for (let i = 0; i < count; i += 1) failures.push({ status, body: { error } });
+    failNext: (count, status, error, options = {}) => {
+      for (let i = 0; i < count; i += 1) failures.push({ status, body: { error }, ...options });
     },
     clearRequests: () => {
       requests.length = 0;
