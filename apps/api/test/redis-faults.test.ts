@@ -483,12 +483,16 @@ describe('Redis refusing writes', () => {
 });
 
 describe('Redis restarted without persistence', () => {
-  it("forgets every key, yet the payer's capture succeeds: the intent's metadata names them", async () => {
-    // This test's Redis persists nothing, as a misconfigured one would.
+  /** Replaces this file's Redis with one that persists nothing, as a misconfigured one would. */
+  async function forgetfulRedis(): Promise<void> {
     await redis.stop();
     redis = await startRedis();
     admin.disconnect();
     admin = adminOf(redis);
+  }
+
+  it("forgets every key, yet the payer's capture succeeds: the intent's metadata names them", async () => {
+    await forgetfulRedis();
     const a = await instance();
     const id = await authorizedIntent(a, 20);
     expect((await resolve(a, placeLinks(7), id)).status).toBe(200);
@@ -506,6 +510,28 @@ describe('Redis restarted without persistence', () => {
     expect(captured.status).toBe(200);
     expect(captured.body).toMatchObject({ cancelled: false, amountCaptured: 0.7, reference: id });
     expect(await admin.get(redisKeys.payer(id))).toBe(stripe.paymentIntent(id)!.metadata.payer);
+    expect(settlementsOf(id)).toHaveLength(1);
+  });
+
+  it('still counts the places the intent says were resolved against the allowance', async () => {
+    await forgetfulRedis();
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    expect((await resolve(a, placeLinks(15), id)).status).toBe(200);
+    // What the intent heard of them (the usage report, once a minute while lookups go on).
+    stripe.paymentIntent(id)!.metadata.resolved = '15';
+
+    await killRedis(a);
+    await restartRedis(a);
+    expect(await admin.dbsize()).toBeLessThan(5);
+    // 5 of its 20 places are left, not 20 again (money audit: 70 lookups on a 40-place payment).
+    const over = await resolve(a, placeLinks(6, 15), id);
+    expect(over.status).toBe(403);
+    expect(errorOf(over).code).toBe('link_allowance_used');
+    expect((await resolve(a, placeLinks(5, 15), id)).status).toBe(200);
+    expect(errorOf(await resolve(a, placeLinks(1, 20), id)).code).toBe('link_allowance_used');
+    const captured = await capture(a, id, 20, 20);
+    expect(captured.body).toMatchObject({ cancelled: false, amountCaptured: 2 });
     expect(settlementsOf(id)).toHaveLength(1);
   });
 

@@ -164,6 +164,28 @@ export function describeStateStoreContract(
         expect(await store.reserveLinks('pi_1', ['c'], 4)).toEqual({ ok: false, remaining: 0 });
       });
 
+      it('counts placeholders for links it lost, up to a floor, never past what it holds', async () => {
+        // A store that lost the payment's links: the intent says 3 were resolved.
+        expect(await store.countEarlierLinks('pi_1', 3)).toBe(3);
+        expect(await store.reserveLinks('pi_1', ['a', 'b'], 5)).toEqual({
+          ok: true,
+          newlyCounted: 2,
+        });
+        expect(await store.reserveLinks('pi_1', ['c'], 5)).toEqual({ ok: false, remaining: 0 });
+        // Asked again (another instance's check, or a later one): nothing more while it holds as many.
+        expect(await store.countEarlierLinks('pi_1', 3)).toBe(0);
+        expect(await store.countEarlierLinks('pi_1', 5)).toBe(0);
+        // A floor above what it holds adds only the difference, under new names.
+        expect(await store.countEarlierLinks('pi_1', 7)).toBe(2);
+        expect(await store.reserveLinks('pi_1', ['c'], 8)).toEqual({ ok: true, newlyCounted: 1 });
+        expect(await store.reserveLinks('pi_1', ['d'], 8)).toEqual({ ok: false, remaining: 0 });
+        // Other payments are untouched.
+        expect(await store.reserveLinks('pi_2', ['a', 'b', 'c'], 3)).toEqual({
+          ok: true,
+          newlyCounted: 3,
+        });
+      });
+
       it('refuses any new link under an allowance of 0', async () => {
         expect(await store.reserveLinks('pi_1', ['a'], 0)).toEqual({ ok: false, remaining: 0 });
       });

@@ -213,6 +213,13 @@ export class PaymentService {
       const left = intent.created * 1000 + AUTHORIZATION_LIFETIME_MS - this.now();
       const ttl = Math.floor(Math.min(left, AUTHORIZATION_LIFETIME_MS));
       if (ttl >= 1) await this.state.keepVerdict(id, { status, places }, ttl);
+      // No verdict was kept: the store may have lost the payment (a restart of the memory store, a
+      // Redis without persistence), its counted links with it. The places the intent says the
+      // server resolved stay counted against its allowance, or a payment for 40 places could look
+      // up 40 more after each loss (money audit: 70 on one of 40).
+      if (intent.resolved > 0) {
+        await this.state.countEarlierLinks(id, Math.min(intent.resolved, places));
+      }
       // Idle time starts at the authorization (the first batch follows it at once), not creation.
       await this.usage.authorized(id);
     }

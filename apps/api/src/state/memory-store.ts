@@ -198,6 +198,18 @@ export class MemoryStateStore implements StateStore {
     return { ok: true, newlyCounted: fresh.size };
   }
 
+  async countEarlierLinks(intentId: string, atLeast: number): Promise<number> {
+    assertWhole('atLeast', atLeast);
+    const now = this.clock.now();
+    const counted = this.links.get(intentId, now) ?? new Set<string>();
+    const before = counted.size;
+    if (before >= atLeast) return 0;
+    // A placeholder's number is the count when it is added: none counted before is ever reused.
+    while (counted.size < atLeast) counted.add(`earlier:${counted.size}`);
+    this.links.set(intentId, counted, now + PAYMENT_STATE_TTL_MS, now);
+    return atLeast - before;
+  }
+
   async addResolved(intentId: string, placeKeys: string[]): Promise<AddedPlaces> {
     const now = this.clock.now();
     const kept = this.verdicts.get(intentId, now);

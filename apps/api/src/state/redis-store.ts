@@ -77,6 +77,27 @@ const PROBE_TTL_MS = 10_000;
  */
 const SCRIPTS = {
   /**
+   * Fills the payment's set with placeholders `earlier:<n>` up to ARGV[1] members. ARGV[2] TTL
+   * (ms). Returns how many were added.
+   */
+  countEarlierLinks: `
+local key = KEYS[1]
+local want = tonumber(ARGV[1])
+local counted = redis.call('SCARD', key)
+if counted >= want then return 0 end
+local batch = {}
+for n = counted, want - 1 do
+  batch[#batch + 1] = 'earlier:' .. n
+  if #batch == ${SADD_CHUNK} then
+    redis.call('SADD', key, unpack(batch))
+    batch = {}
+  end
+end
+if #batch > 0 then redis.call('SADD', key, unpack(batch)) end
+redis.call('PEXPIRE', key, ARGV[2])
+return want - counted
+`,
+  /**
    * Counts new links in the payment's set all or nothing. ARGV[1] allowed, ARGV[2] TTL (ms),
    * ARGV[3…] the links. Returns {1, newlyCounted} or {0, remaining}.
    */
@@ -582,6 +603,17 @@ export class RedisStateStore implements StateStore {
       ),
     );
     return ok === 1 ? { ok: true, newlyCounted: value } : { ok: false, remaining: value };
+  }
+
+  async countEarlierLinks(intentId: string, atLeast: number): Promise<number> {
+    assertWhole('atLeast', atLeast);
+    const added = await this.script(
+      'countEarlierLinks',
+      [redisKeys.links(intentId)],
+      atLeast,
+      PAYMENT_STATE_TTL_MS,
+    );
+    return Number(added);
   }
 
   async addResolved(intentId: string, placeKeys: string[]): Promise<AddedPlaces> {

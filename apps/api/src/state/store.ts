@@ -130,6 +130,15 @@ export interface StateStore {
   reserveLinks(intentId: string, linkKeys: string[], allowed: number): Promise<LinkReservation>;
 
   /**
+   * Makes the links counted against a payment at least `atLeast`, by counting placeholders for
+   * the ones the store no longer holds (`earlier:<n>`, never a link's key): what the payment's
+   * intent records the server resolved, when the store lost the payment's links (a restart of
+   * the memory store, a Redis without persistence). Nothing when it holds that many already.
+   * Resolves to how many were added.
+   */
+  countEarlierLinks(intentId: string, atLeast: number): Promise<number>;
+
+  /**
    * Records places the server resolved for a payment (a set: the same place twice counts once)
    * and returns how many distinct places it has resolved so far, the floor of what capture
    * charges; only while the payment's kept verdict is none or `requires_capture`, in the same
