@@ -717,3 +717,15 @@ describe("the sweep's lease", () => {
     ).toHaveLength(3);
   });
 });
+
+describe('usage writes with Redis', () => {
+  it('keeps no payments to write at shutdown: their counts are in Redis, which outlives the process', async () => {
+    const a = await instance();
+    const id = await authorizedIntent(a, 20);
+    expect((await resolve(a, placeLinks(3), id)).status).toBe(200);
+    stripe.clearRequests();
+    // A payment another instance settles would never have left the list (soak audit).
+    await a.app.payments.usage.flush(() => undefined, 5_000);
+    expect(stripe.mutations()).toEqual([]);
+  });
+});

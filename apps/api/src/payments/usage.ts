@@ -24,7 +24,9 @@ export const USAGE_REPORT_INTERVAL_MS = 60_000;
 export class PaymentUsage {
   /**
    * Payments whose counted places this process has not yet written to their intent: what a
-   * shutdown writes ({@link flush}) when the store goes with the process (the memory store).
+   * shutdown writes ({@link flush}) when the store goes with the process (the memory store). Kept
+   * only then: with Redis the counts outlive the process, and a payment settled by another
+   * instance would never leave this set (one id for every payment this process served).
    */
   private readonly unreported = new Set<string>();
 
@@ -49,7 +51,7 @@ export class PaymentUsage {
     try {
       const at = Math.floor(this.now());
       const { reportDue } = await this.state.recordUse(id, at, USAGE_REPORT_INTERVAL_MS);
-      this.unreported.add(id);
+      if (this.state.kind === 'memory') this.unreported.add(id);
       if (reportDue) {
         await this.write(id, { resolved: added.count, lastUsed: Math.floor(at / 1000) }, log);
       }

@@ -3,7 +3,13 @@ import { startRedis, type RedisServerHandle } from '@placeport/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createStateStore } from './index.js';
-import { redactRedisUrl, redisKeys, REDIS_KEY_PREFIX, RedisStateStore } from './redis-store.js';
+import {
+  redactRedisUrl,
+  redisKeys,
+  REDIS_KEY_PREFIX,
+  REDIS_LIMITS,
+  RedisStateStore,
+} from './redis-store.js';
 import { until } from '../../test/faults.js';
 import {
   CONTRACT_START,
@@ -88,10 +94,35 @@ describe('RedisStateStore', () => {
     await store.keepVerdict('pi_1', { status: 'requires_capture', places: 1 }, 60_000);
     await store.recordUse('pi_1', CONTRACT_START, 60_000);
     const keys = await admin.keys('*');
-    expect(keys).toHaveLength(8);
+    // The eight kinds of state, and the places' index.
+    expect(keys).toHaveLength(9);
     for (const key of keys) {
       expect(key.startsWith(REDIS_KEY_PREFIX)).toBe(true);
       expect(await admin.pttl(key)).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps at most REDIS_LIMITS.places places, the oldest written going first, with their index', async () => {
+    const cap = REDIS_LIMITS.places;
+    REDIS_LIMITS.places = 3;
+    try {
+      const cache = (await open()).placeCache();
+      const at = (i: number) => ({ coordinates: { lat: i, lng: i }, placeId: undefined });
+      for (let i = 1; i <= 5; i += 1) await cache.set(`cid:${i}`, at(i));
+      expect(await cache.get('cid:1')).toBeUndefined();
+      expect(await cache.get('cid:2')).toBeUndefined();
+      for (let i = 3; i <= 5; i += 1) expect(await cache.get(`cid:${i}`)).toEqual(at(i));
+      expect(await admin.zrange(redisKeys.placeIndex, '0', '-1')).toEqual(['cid:3', 'cid:4', 'cid:5']);
+      expect(await admin.keys(redisKeys.place('*'))).toHaveLength(3);
+      // A place written again is the newest: the next one pushes out cid:4, not it.
+      await cache.set('cid:3', at(33));
+      await cache.set('cid:6', at(6));
+      expect(await cache.get('cid:3')).toEqual(at(33));
+      expect(await cache.get('cid:4')).toBeUndefined();
+      expect(await admin.zcard(redisKeys.placeIndex)).toBe(3);
+      expect(await admin.pttl(redisKeys.placeIndex)).toBeGreaterThan(0);
+    } finally {
+      REDIS_LIMITS.places = cap;
     }
   });
 

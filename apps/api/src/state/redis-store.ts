@@ -17,6 +17,18 @@ import {
   StoreUnavailableError,
 } from './store.js';
 
+/** The caps of {@link RedisStateStore}; tests lower them. */
+export const REDIS_LIMITS = {
+  /**
+   * Places kept in the shared cache (about 450 bytes each with their index entry, so about 110 MB
+   * at the cap); past it the oldest written go first. Redis must not evict (`noeviction`: payers
+   * and counts live beside the cache), so without a cap of its own the cache grew by every distinct
+   * place looked up for 30 days (1.8 MB a minute under a soak test's traffic) until Redis refused
+   * every write, payments' included.
+   */
+  places: 250_000,
+};
+
 /** Every key PlacePort writes starts with this, so one Redis can serve other things too. */
 export const REDIS_KEY_PREFIX = 'placeport:';
 
@@ -28,6 +40,12 @@ export const REDIS_KEY_PREFIX = 'placeport:';
 export const redisKeys = {
   /** String: JSON `{ lat, lng, placeId? }`, expiring after {@link PLACE_TTL_MS}. */
   place: (key: string) => `${REDIS_KEY_PREFIX}place:${key}`,
+  /**
+   * Sorted set of the cached places' keys by the time they were written (Redis's clock): what
+   * keeps the cache within {@link REDIS_LIMITS}`.places`, the oldest written going first. Scored in
+   * microseconds, so writes one after the other never tie.
+   */
+  placeIndex: `${REDIS_KEY_PREFIX}places`,
   /** Set of the payment's counted link keys. */
   links: (intentId: string) => `${REDIS_KEY_PREFIX}links:${intentId}`,
   /** Set of the place keys the server resolved for the payment. */
@@ -203,6 +221,30 @@ if back > 0 then
 end
 return back
 `,
+  /**
+   * Caches a place: KEYS[1] its key, set to ARGV[1] for ARGV[2] ms; KEYS[2] the index, where its
+   * name ARGV[4] is scored by Redis's time. Entries older than the TTL leave the index, and past
+   * ARGV[3] entries the oldest go, their keys (ARGV[5] .. name) deleted with them: keys the
+   * script does not declare, which a single Redis allows (the store is not a Cluster). Returns
+   * how many went.
+   */
+  setPlace: `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local ttl = tonumber(ARGV[2])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
+redis.call('ZADD', KEYS[2], now, ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ttl * 1000)
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
+if over > 0 then
+  local oldest = redis.call('ZPOPMIN', KEYS[2], over)
+  for i = 1, #oldest, 2 do redis.call('DEL', ARGV[5] .. oldest[i]) end
+else
+  over = 0
+end
+redis.call('PEXPIRE', KEYS[2], ttl)
+return over
+`,
   /** One hit in a fixed window. ARGV[1] window (ms). Returns {count, ttl}. */
   hit: `
 local count = redis.call('INCR', KEYS[1])
@@ -233,7 +275,10 @@ return 0
 };
 
 /** Scripts on more than one key, and how many they take (`defineCommand`'s `numberOfKeys`). */
-const SCRIPT_KEYS: Partial<Record<keyof typeof SCRIPTS, number>> = { addResolved: 2 };
+const SCRIPT_KEYS: Partial<Record<keyof typeof SCRIPTS, number>> = {
+  addResolved: 2,
+  setPlace: 2,
+};
 
 /** A script as `defineCommand` adds it to the client: its keys, then the arguments. */
 type ScriptCommands = Record<
@@ -337,7 +382,7 @@ const REFUSES_WRITES = /^(?:OOM|READONLY|MISCONF)\b/;
 
 /**
  * The shared state of several API instances, in one Redis (`REDIS_URL`). Each operation is one
- * command or one Lua script (on one key, but for `addResolved`'s two), so it is atomic across
+ * command or one Lua script (on one key, but for `addResolved`'s and `setPlace`'s two), so it is atomic across
  * instances; every key starts with {@link REDIS_KEY_PREFIX} and expires. Time is Redis's own
  * (relative `PEXPIRE`), except the free budget's day, which is the caller's `now`.
  *
@@ -381,8 +426,14 @@ export class RedisStateStore implements StateStore {
         }
       },
       set: async (key, value) => {
-        await this.call((r) =>
-          r.set(redisKeys.place(key), encodePlace(value), 'PX', PLACE_TTL_MS),
+        await this.script(
+          'setPlace',
+          [redisKeys.place(key), redisKeys.placeIndex],
+          encodePlace(value),
+          PLACE_TTL_MS,
+          REDIS_LIMITS.places,
+          key,
+          redisKeys.place(''),
         ).catch(() => undefined);
       },
     };
