@@ -112,7 +112,11 @@ describe('RedisStateStore', () => {
       expect(await cache.get('cid:1')).toBeUndefined();
       expect(await cache.get('cid:2')).toBeUndefined();
       for (let i = 3; i <= 5; i += 1) expect(await cache.get(`cid:${i}`)).toEqual(at(i));
-      expect(await admin.zrange(redisKeys.placeIndex, '0', '-1')).toEqual(['cid:3', 'cid:4', 'cid:5']);
+      expect(await admin.zrange(redisKeys.placeIndex, '0', '-1')).toEqual([
+        'cid:3',
+        'cid:4',
+        'cid:5',
+      ]);
       expect(await admin.keys(redisKeys.place('*'))).toHaveLength(3);
       // A place written again is the newest: the next one pushes out cid:4, not it.
       await cache.set('cid:3', at(33));
