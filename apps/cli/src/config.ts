@@ -67,15 +67,18 @@ export interface ProxySettings {
 
 /**
  * The proxies `env` names. A lower-case name wins over its upper-case one, as curl reads them; an
- * http proxy serves https origins too when no https one is given, as npm and undici do. A value
- * that is not an http(s) URL (a SOCKS proxy) is not used, and named in `unsupported`.
+ * http proxy serves https origins too when no https one is given, as npm and undici do; one given
+ * without a scheme is http. A value that is not an http(s) URL (a SOCKS proxy) is not used, and
+ * named in `unsupported`.
  */
 export function readProxies(env: NodeJS.ProcessEnv): ProxySettings {
   const settings: ProxySettings = {};
   const pick = (names: readonly string[]): ProxyVariable | undefined => {
     for (const variable of names) {
-      const url = nonEmpty(env[variable]);
-      if (url === undefined) continue;
+      const given = nonEmpty(env[variable]);
+      if (given === undefined) continue;
+      // Without a scheme (`proxy.example:3128`) it is an http proxy, as curl reads it.
+      const url = given.includes('://') ? given : `http://${given}`;
       const parsed = URL.canParse(url) ? new URL(url) : undefined;
       if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) {
         return { variable, url };

@@ -178,6 +178,10 @@ describe('what the summary says of an API that failed, and of a proxy', () => {
     expect(proxies({ ALL_PROXY: 'http://p:3128', HTTPS_PROXY: 'http://q:3128' })).toEqual({
       https: { variable: 'HTTPS_PROXY', url: 'http://q:3128' },
     });
-    expect(proxies({ HTTPS_PROXY: 'not a url' })).toEqual({ unsupported: 'HTTPS_PROXY' });
+    expect(proxies({ HTTPS_PROXY: 'http://[not a url' })).toEqual({ unsupported: 'HTTPS_PROXY' });
+    // Without a scheme, as curl reads it: an http proxy.
+    expect(proxies({ HTTPS_PROXY: 'proxy.example:3128' })).toEqual({
+      https: { variable: 'HTTPS_PROXY', url: 'http://proxy.example:3128' },
+    });
   });
 });
