@@ -5,7 +5,7 @@
  * Where it is by default is `defaultCacheFile` (config.ts), which `--help` shows without loading this.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CACHE_MAX_ENTRIES, CACHE_TTL_MS, type MemoryPlaceCache } from '@placeport/resolver';
 import * as v from 'valibot';
@@ -39,7 +39,8 @@ export type LoadOutcome =
   | { kind: 'loaded'; entries: number }
   | { kind: 'missing' }
   | { kind: 'unreadable'; reason: string }
-  | { kind: 'foreign'; reason: string };
+  | { kind: 'foreign'; reason: string }
+  | { kind: 'denied'; code: string };
 
 /** One entry as the file holds it: `[key, lat, lng, placeId | null, expiresAt]`. */
 type FileEntry = v.InferOutput<typeof Entry>;
@@ -82,6 +83,8 @@ async function readEntries(
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // Whose it is cannot be told (another user's, placeport run once with sudo): not written over.
+    if (code === 'EACCES' || code === 'EPERM') return { kind: 'denied', code };
     return { kind: 'foreign', reason: `it cannot be read, ${code ?? String(error)}` };
   }
   // An empty file holds nothing to lose: it is a first run's file.
@@ -125,9 +128,56 @@ export async function loadCacheFile(file: string, cache: MemoryPlaceCache): Prom
   return { kind: 'loaded', entries: cache.size };
 }
 
+/** Why a cache file this user may not read is left alone, and what to do. */
+export function deniedFileMessage(file: string, code: string): string {
+  return `The cache file ${file} cannot be read (permission denied, ${code}), so placeport will not write over it: give another --cache-file (or --no-cache), or make that file yours (it may have been written by placeport run as another user, with sudo).`;
+}
+
 /** Why a file at the cache's path that is not a PlacePort cache file is left alone, and what to do. */
 export function foreignFileMessage(file: string, reason: string): string {
   return `The cache file ${file} is not a PlacePort cache file (${reason}), so placeport will not write over it: give another --cache-file (or --no-cache), or remove that file.`;
+}
+
+/** How long a save waits for another run's save of the same cache file before saving anyway. */
+export const CACHE_LOCK_WAIT_MS = 10_000;
+/**
+ * A lock older than this is a run's that was killed while saving (a save takes well under a second,
+ * even at CACHE_MAX_ENTRIES), and is taken over.
+ */
+export const CACHE_LOCK_STALE_MS = 30_000;
+/** Between two tries to take the lock. */
+const CACHE_LOCK_POLL_MS = 25;
+
+/** The lock's timing (tests shorten it). */
+export interface CacheLockTiming {
+  waitMs: number;
+  staleMs: number;
+}
+
+/**
+ * Takes `<file>.lock` (created with `wx`: only one run has it) and answers how to release it. A lock
+ * older than `staleMs` is taken over; after `waitMs` the save goes on without one (a lock folder
+ * that cannot be written, a run hung while saving), as it did before there were locks.
+ */
+async function lockCacheFile(file: string, timing: CacheLockTiming): Promise<() => Promise<void>> {
+  const lock = `${file}.lock`;
+  const started = Date.now();
+  for (;;) {
+    try {
+      const handle = await open(lock, 'wx');
+      await handle.close();
+      return () => rm(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return async () => {};
+    }
+    const held = await stat(lock).catch(() => undefined);
+    if (held && Date.now() - held.mtimeMs > timing.staleMs) {
+      await rm(lock, { force: true });
+      continue;
+    }
+    if (Date.now() - started >= timing.waitMs) return async () => {};
+    await new Promise((resolve) => setTimeout(resolve, CACHE_LOCK_POLL_MS));
+  }
 }
 
 /**
@@ -135,13 +185,16 @@ export function foreignFileMessage(file: string, reason: string): string {
  * renamed over it, so an interrupted run never leaves half a file. Just before writing, the file
  * is read again and its live entries the cache does not hold are kept (the cache's own win), so a
  * second run at the same time, which saved meanwhile, does not lose what it found, up to
- * `maxEntries` in all. Resolves to how many entries were written; throws (with
- * {@link foreignFileMessage}) when what is at `file` now is not a PlacePort cache file.
+ * `maxEntries` in all. Runs saving at the same moment take turns (a lock file beside it, see
+ * {@link CACHE_LOCK_WAIT_MS}): without them, two reads before either rename lost one run's places.
+ * Resolves to how many entries were written; throws (with {@link foreignFileMessage}) when what is
+ * at `file` now is not a PlacePort cache file.
  */
 export async function saveCacheFile(
   file: string,
   cache: MemoryPlaceCache,
   maxEntries: number = CACHE_MAX_ENTRIES,
+  timing: CacheLockTiming = { waitMs: CACHE_LOCK_WAIT_MS, staleMs: CACHE_LOCK_STALE_MS },
 ): Promise<number> {
   const entries: FileEntry[] = cache
     .entriesWithExpiry()
@@ -153,10 +206,25 @@ export async function saveCacheFile(
       expiresAt,
     ]);
   await makeFolder(path.dirname(file));
+  const unlock = await lockCacheFile(file, timing);
+  try {
+    return await mergeAndWrite(file, entries, maxEntries);
+  } finally {
+    await unlock();
+  }
+}
+
+/** {@link saveCacheFile}'s work, under the lock: `entries` and the file's others, renamed over it. */
+async function mergeAndWrite(
+  file: string,
+  entries: FileEntry[],
+  maxEntries: number,
+): Promise<number> {
   const held = new Set(entries.map(([key]) => key));
   const onDisk = await readEntries(file);
   // Loading refused such a file; one put there since is not written over either.
   if (onDisk.kind === 'foreign') throw new Error(foreignFileMessage(file, onDisk.reason));
+  if (onDisk.kind === 'denied') throw new Error(deniedFileMessage(file, onDisk.code));
   if (onDisk.kind === 'read') {
     const now = Date.now();
     // The file holds no more than the cache may (CACHE_MAX_ENTRIES): the other run's entries that

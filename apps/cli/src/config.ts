@@ -179,10 +179,29 @@ export function printable(text: string): string {
   );
 }
 
-/** This process's stdout and stderr, a line at a time. */
+/** Streams that failed (EPIPE: the reader went away, `| head` ended; EIO: the terminal closed). */
+const failedStreams = new WeakSet<NodeJS.WriteStream>();
+const watchedStreams = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * Writes `text` to stdout or stderr unless it failed earlier. A write to a pipe whose reader is gone
+ * fails afterwards, as an 'error' event that would end the process (exit 1, a stack trace) and lose
+ * the run's work; it is taken here instead, and the stream is written to no more: the run goes on
+ * without its messages, writes its files and its cache, and exits as it would have.
+ */
+export function writeOut(stream: NodeJS.WriteStream, text: string): void {
+  if (failedStreams.has(stream)) return;
+  if (!watchedStreams.has(stream)) {
+    watchedStreams.add(stream);
+    stream.on('error', () => failedStreams.add(stream));
+  }
+  stream.write(text);
+}
+
+/** This process's stdout and stderr, a line at a time (see {@link writeOut}). */
 export const processPrinter = {
-  stdout: (text: string) => process.stdout.write(`${text}\n`),
-  stderr: (text: string) => process.stderr.write(`${text}\n`),
+  stdout: (text: string) => writeOut(process.stdout, `${text}\n`),
+  stderr: (text: string) => writeOut(process.stderr, `${text}\n`),
 };
 
 /** The cache file's format (cache-file.ts); a new shape takes a new number, and so a new file name. */

@@ -109,6 +109,7 @@ export function errnoText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'ENOENT') return 'it is gone';
+  if (code === 'ELOOP') return 'its symbolic links lead round in a loop (ELOOP)';
   return code ? `it could not be read (${code})` : 'it could not be read';
 }
 

@@ -97,11 +97,13 @@ When Google cannot be reached:
   lookups on purpose.
 
 Stopping a run:
-  Ctrl-C (or SIGTERM) stops the lookups, writes every list with what has coordinates and a
-  failed-places CSV for the rest ("Not looked up: the run was interrupted"), prints the summary and
-  exits 130 (143 for SIGTERM). Places found so far are kept in the cache file, so running the same
-  command again (with --force) looks up only the rest. Ctrl-C twice stops at once. Once every
-  place has its answer, Ctrl-C only ends the run after its files are written.
+  Ctrl-C (or SIGTERM, or SIGHUP when the terminal closes) stops the lookups, writes every list
+  with what has coordinates and a failed-places CSV for the rest ("Not looked up: the run was
+  interrupted"), prints the summary and exits 130 (143 for SIGTERM, 129 for SIGHUP). Places found
+  so far are kept in the cache file, so running the same command again (with --force) looks up
+  only the rest. Ctrl-C twice stops at once (a file being written then is left out, never left
+  half written). Once every place has its answer, Ctrl-C only ends the run after its files are
+  written. Output that is no longer read (| head, a closed terminal) is dropped; the run goes on.
 
 Retrying the failures:
   placeport convert "maps/Want to go - failed-places.csv" --out maps/
@@ -121,6 +123,6 @@ Exit codes:
   3    Google (or, with --api, the PlacePort API, or Google from it) could not be reached: lookups
        stopped, the lists were written with what had coordinates, the rest is in the failed-places
        CSVs
-  130  interrupted by Ctrl-C (143: by SIGTERM); what was found is written
-  When several apply, the first of 130/143, 1, 3 is the code.`;
+  130  interrupted by Ctrl-C (143: by SIGTERM; 129: by SIGHUP); what was found is written
+  When several apply, the first of 130/143/129, 1, 3 is the code.`;
 }

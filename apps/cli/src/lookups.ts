@@ -183,6 +183,9 @@ export async function openLocalLookups(options: {
     if (outcome.kind === 'foreign') {
       throw new UsageError(cacheFiles.foreignFileMessage(cacheFile, outcome.reason));
     }
+    if (outcome.kind === 'denied') {
+      throw new UsageError(cacheFiles.deniedFileMessage(cacheFile, outcome.code));
+    }
     if (outcome.kind === 'unreadable') {
       damaged = true;
       options.warn(

@@ -3,7 +3,7 @@
  * links without coordinates from the user's own computer (or through a PlacePort API).
  * Exit codes ({@link EXIT}): 0 every list read and written, 1 bad input or files not written, 2
  * wrong usage or files already in the output folder (nothing written), 3 Google (or the API) could
- * not be reached, 130/143 interrupted by SIGINT/SIGTERM (what was found is written).
+ * not be reached, 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (what was found is written).
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -38,6 +38,7 @@ import {
   printable,
   processPrinter,
   readMachine,
+  writeOut,
   type CliEnvironment,
   type Machine,
 } from './config.js';
@@ -110,10 +111,12 @@ export const EXIT = {
   SIGINT: 130,
   /** Stopped by SIGTERM (128 + 15). */
   SIGTERM: 143,
+  /** Stopped by SIGHUP (128 + 1): the terminal closed, an ssh session was lost. */
+  SIGHUP: 129,
 } as const;
 
 /** The signals that stop a run, keeping its work. */
-export type StopSignal = 'SIGINT' | 'SIGTERM';
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /** Where the CLI writes: stdout (summary), stderr (messages), and the lookups' progress on stderr. */
 export interface CliIo {
@@ -121,6 +124,8 @@ export interface CliIo {
   stderr: (text: string) => void;
   /** Raw writes to a terminal's stderr for the progress line; absent when stderr is not a TTY. */
   progress?: (text: string) => void;
+  /** The terminal's width, which the progress line is cut to. */
+  progressColumns?: () => number | undefined;
   /** Whole progress lines now and then, when stderr is not a terminal (a pipe, a log). */
   progressLog?: (text: string) => void;
 }
@@ -128,12 +133,15 @@ export interface CliIo {
 const defaultIo: CliIo = {
   ...processPrinter,
   ...(process.stderr.isTTY
-    ? { progress: (text: string) => process.stderr.write(text) }
-    : { progressLog: (text: string) => process.stderr.write(text) }),
+    ? {
+        progress: (text: string) => writeOut(process.stderr, text),
+        progressColumns: () => process.stderr.columns,
+      }
+    : { progressLog: (text: string) => writeOut(process.stderr, text) }),
 };
 
 /**
- * How a run hears that it should stop: `listen` calls back on the first SIGINT or SIGTERM (the run
+ * How a run hears that it should stop: `listen` calls back on the first SIGINT, SIGTERM or SIGHUP (the run
  * then stops looking up and writes what it has), and returns a function that stops listening.
  */
 export interface Interrupts {
@@ -147,7 +155,7 @@ export interface Interrupts {
 export const processInterrupts: Interrupts = {
   listen(onStop) {
     let stopping = false;
-    const stopListening = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+    const stopListening = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
       const handle = () => {
         if (stopping) process.exit(EXIT[signal]);
         stopping = true;
@@ -162,7 +170,7 @@ export const processInterrupts: Interrupts = {
 
 /** What the CLI needs from the machine; tests pass their own. */
 export interface CliContext extends Machine {
-  /** Default: the process's SIGINT and SIGTERM. */
+  /** Default: the process's SIGINT, SIGTERM and SIGHUP. */
   interrupts?: Interrupts;
 }
 
@@ -316,7 +324,17 @@ async function readLists(
   };
   // Measured before it is read: a Takeout part of several GB (or a CSV of hundreds of MB) is
   // refused at once, not read for seconds (or refused by Node past 2 GiB with no word of the limit).
-  const info = await stat(command.archive).catch(() => undefined);
+  const info = await stat(command.archive).catch((error: NodeJS.ErrnoException) => {
+    // Said as it is, whatever the name: a folder mistyped (`~/Downloads/Takout`) is not found,
+    // rather than "Give a ZIP…"; a folder above it that may not be searched is said too.
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
+      throw new ConverterError('extract-failed', `File not found: ${command.archive}`);
+    }
+    throw new ConverterError(
+      'extract-failed',
+      `Could not read ${command.archive}: ${errnoText(error)}.`,
+    );
+  });
   // A pipe would never end opening, a device never end reading (a link to /dev/zero).
   if (info && !info.isFile() && !info.isDirectory()) {
     throw new ConverterError(
@@ -530,12 +548,15 @@ async function convert(
   // Once the lists are converted, an interrupt stops nothing: the files are written, then the run
   // ends as it would have.
   let converted = false;
+  // Whether the run looks anything up: one that does not (--offline, every link with its pin) has
+  // nothing an interrupt could cut short.
+  let looksUp = false;
   const again = (signal: StopSignal) =>
     signal === 'SIGINT' ? 'press Ctrl-C again' : 'send it again';
   const stopListening = interrupts.listen((signal) => {
-    if (converted) {
+    if (converted || (!reading && !looksUp)) {
       io.stderr(
-        `placeport: every place was looked up: stopping once the files are written (${again(signal)} to stop at once).`,
+        `placeport: ${looksUp ? 'every place was looked up' : 'nothing is looked up in this run'}: stopping once the files are written (${again(signal)} to stop at once).`,
       );
       return;
     }
@@ -561,7 +582,9 @@ async function convert(
     return EXIT[signal];
   };
   const progressLine = (format: (state: ProgressState) => string) => {
-    if (io.progress) return createProgressLine(io.progress, Date.now, { format });
+    if (io.progress) {
+      return createProgressLine(io.progress, Date.now, { format, columns: io.progressColumns });
+    }
     if (io.progressLog) {
       return createProgressLine(io.progressLog, Date.now, { terminal: false, format });
     }
@@ -589,6 +612,9 @@ async function convert(
     progress = undefined;
     reading = false;
     if (interrupted) return stopped(interrupted);
+    looksUp =
+      command.lookups.kind === 'api' ||
+      (command.lookups.kind === 'local' && chosen.some((list) => list.needsLookup > 0));
     const outDir = path.resolve(command.out);
     const outProblem = await outFolderProblem(outDir);
     if (outProblem) throw new UsageError(outProblem);
@@ -618,7 +644,7 @@ async function convert(
     if (command.lookups.kind === 'api') {
       const fetch = await apiFetch(env.proxies, command.lookups.apiBase);
       lookups = apiLookups(command.lookups.apiBase, fetch ? { fetch } : {});
-    } else if (command.lookups.kind === 'local' && chosen.some((list) => list.needsLookup > 0)) {
+    } else if (command.lookups.kind === 'local' && looksUp) {
       lookups = local = await openLocalLookups({
         cacheFile: command.cacheFile,
         googleMapsApiKey: command.lookups.googleMapsApiKey,

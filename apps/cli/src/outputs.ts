@@ -1,12 +1,21 @@
 /**
  * Writing a run's files without harming what is already on the disk. Nothing is written through a
- * symbolic link, ever: a new file is created with `O_CREAT | O_EXCL` (`wx`), which fails on any
- * existing name, a link included (even one pointing nowhere); a file replaced (`--force`, or a
+ * symbolic link, ever: a new file is written whole under a temporary name (created `wx`), then
+ * hard-linked to its name, which fails on any existing name, a link included (even one pointing
+ * nowhere), so no map file is ever seen half written; a file replaced (`--force`, or a
  * retry's own failed-places CSV) is written to a temporary file in the same folder and renamed over
  * the name, which replaces a link by a file and never touches its target. Folders are never replaced.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { lstat, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import {
+  closeSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { lstat, open, readdir, readlink, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FORMAT_INFO, type ConversionResult, type InspectedList } from '@placeport/converter';
 import {
@@ -247,14 +256,41 @@ function writeAll(fd: number, bytes: Uint8Array, length = bytes.length): void {
   for (let at = 0; at < length;) at += writeSync(fd, bytes, at, length - at);
 }
 
+/** The temporary file being written now, removed if the process is ended meanwhile (Ctrl-C twice). */
+let writing: string | undefined;
+let temporaries = 0;
+let cleanupOnExit = false;
+
 /**
- * Creates `target`, failing if anything (a link included) is there already, and writes `content`
- * into it piece by piece as the pieces are made; never leaves half a file. Text is encoded into one
- * reused buffer, written when full, synchronously: no piece outlives the next, and no batch or
- * pending write holds a file's text.
+ * Writes `content` piece by piece, as the pieces are made, into a new hidden file beside `target`
+ * (`.placeport-<pid>-<n>.tmp`), and answers its path: the map file itself only ever appears whole
+ * (see {@link writeNew}), so a run killed in the middle of a write (a second Ctrl-C, SIGKILL, a
+ * power cut) never leaves a file that looks finished and is not. Text is encoded into one reused
+ * buffer, written when full, synchronously: no piece outlives the next, and no batch or pending
+ * write holds a file's text.
  */
-async function writeNew(target: string, content: Content): Promise<void> {
-  const fd = openSync(target, 'wx');
+async function writeTemporary(target: string, content: Content): Promise<string> {
+  if (!cleanupOnExit) {
+    cleanupOnExit = true;
+    // A second signal ends the process at once (process.exit): its half-written file goes with it.
+    process.on('exit', () => {
+      if (writing) rmQuietly(writing);
+    });
+  }
+  let temporary: string;
+  let fd: number;
+  for (;;) {
+    temporaries += 1;
+    temporary = path.join(path.dirname(target), `.placeport-${process.pid}-${temporaries}.tmp`);
+    try {
+      fd = openSync(temporary, 'wx');
+      break;
+    } catch (error) {
+      // Left by a killed run whose process id this one has now: the next number is free.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  writing = temporary;
   try {
     let used = 0;
     const flush = () => {
@@ -272,12 +308,57 @@ async function writeNew(target: string, content: Content): Promise<void> {
       }
     }
     flush();
+    closeSync(fd);
   } catch (error) {
     closeSync(fd);
-    await rm(target, { force: true });
+    await rm(temporary, { force: true });
+    throw error;
+  } finally {
+    writing = undefined;
+  }
+  return temporary;
+}
+
+function rmQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone, or it cannot be: nothing more to do on the way out.
+  }
+}
+
+/** Link errors of file systems without hard links (FAT, exFAT, some network shares). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
+
+/**
+ * Creates `target` with `content`, failing if anything (a link included) is there already: written
+ * whole under a temporary name ({@link writeTemporary}), then linked to its name, which fails
+ * (EEXIST) rather than replace what appeared meanwhile. Where the file system has no hard links,
+ * it is renamed to its name once nothing is found there.
+ */
+async function writeNew(target: string, content: Content): Promise<void> {
+  const temporary = await writeTemporary(target, content);
+  try {
+    try {
+      linkSync(temporary, target);
+    } catch (error) {
+      if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      const there = (() => {
+        try {
+          return lstatSync(target);
+        } catch {
+          return undefined;
+        }
+      })();
+      if (there) throw Object.assign(new Error('EEXIST'), { code: 'EEXIST' });
+      renameSync(temporary, target);
+      return;
+    }
+  } catch (error) {
+    rmQuietly(temporary);
     throw error;
   }
-  closeSync(fd);
+  rmQuietly(temporary);
 }
 
 /**
@@ -288,13 +369,7 @@ async function replaceFile(target: string, content: Content): Promise<void> {
   const kind = await entryKind(target);
   if (kind === 'folder') throw new NotReplaced('a folder of that name is in the way');
   if (kind === 'other') throw new NotReplaced('something that is not a file is in the way');
-  // node:crypto is loaded only here (a --force run replacing files): it costs every run ~4 ms to load.
-  const { randomBytes } = await import('node:crypto');
-  const temporary = path.join(
-    path.dirname(target),
-    `.placeport-${randomBytes(8).toString('hex')}.tmp`,
-  );
-  await writeNew(temporary, content);
+  const temporary = await writeTemporary(target, content);
   try {
     await rename(temporary, target);
   } catch (error) {
@@ -315,6 +390,7 @@ const ERRNO_TEXT: Record<string, string> = {
   EINVAL: 'the file system refuses this name',
   ENOENT: 'the folder is gone',
   ENOTDIR: 'a file is in the way of the folder',
+  ELOOP: 'its symbolic links lead round in a loop',
 };
 
 /**
@@ -350,6 +426,9 @@ export async function writePlans(
     const outcome: ListWrite = { files: [], notWritten: [], removed: [], cleared: [] };
     done.set(plan.path, outcome);
     for (const file of plan.files) {
+      // Writing is synchronous: between files the process hears a Ctrl-C or SIGTERM (a run writing
+      // hundreds of files would otherwise take them only once it ended, and then drop them).
+      await new Promise((resolve) => setImmediate(resolve));
       try {
         if (folder) throw new NotReplaced(`the folder ${outDir} could not be made: ${folder}`);
         await (force || file.replacesInput ? replaceFile : writeNew)(file.target, file.content);
@@ -408,6 +487,10 @@ export async function outFolderProblem(outDir: string): Promise<string | undefin
   try {
     await makeFolder(outDir);
   } catch (error) {
+    const link = await readlink(outDir).catch(() => undefined);
+    if (link !== undefined) {
+      return `--out ${outDir} is a symbolic link to ${link}, which does not exist: make that folder, or give another --out folder`;
+    }
     return `--out ${outDir} cannot be made: ${reasonOf(error, 'the file system will not make it')}`;
   }
   // Unique without node:crypto, which only a --force replace loads (a few ms of every run's start).

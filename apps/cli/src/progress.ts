@@ -193,8 +193,14 @@ export function createProgressLine(
     terminal = true,
     format = formatProgress,
     every = repeat,
+    columns = () => undefined,
   }: {
     terminal?: boolean;
+    /**
+     * The terminal's width: a line as wide or wider wraps, and `\r` then goes back only to its
+     * last row, so each redraw would leave a copy above; it is cut to fit instead.
+     */
+    columns?: () => number | undefined;
     format?: (state: ProgressState) => string;
     /** Calls `tick` every `ms` until the returned function is called. */
     every?: (tick: () => void, ms: number) => () => void;
@@ -223,7 +229,7 @@ export function createProgressLine(
   const show = () => {
     if (!state) return;
     shownText = text();
-    write(terminal ? `\r${shownText}\u001b[K` : `${shownText}\n`);
+    write(terminal ? `\r${fitted(shownText, columns())}\u001b[K` : `${shownText}\n`);
   };
   const interval = terminal ? REDRAW_INTERVAL_MS : LOG_INTERVAL_MS;
   const tick = () => {
@@ -264,6 +270,13 @@ export function createProgressLine(
       stopTicking = undefined;
     },
   };
+}
+
+/** `text` cut to fit a terminal `columns` wide (one column short: a full row wraps on some). */
+export function fitted(text: string, columns: number | undefined): string {
+  if (!columns || columns < 2) return text;
+  const characters = [...text];
+  return characters.length < columns ? text : `${characters.slice(0, columns - 2).join('')}…`;
 }
 
 /** `tick` every `ms` on a timer that never keeps the process alive. */

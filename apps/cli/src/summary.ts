@@ -3,6 +3,7 @@ import type { ConversionResult } from '@placeport/converter';
 import { FAILED_CSV_SUFFIX } from '@placeport/converter/internal';
 import { KEY_ADVICE, type LookupStats } from './lookups.js';
 import type { ListWrite } from './outputs.js';
+import type { StopSignal } from './main.js';
 
 /** Counts of places left without coordinates, by reason. */
 export type UnplacedCounts = Partial<Record<UnplacedReason, number>>;
@@ -58,10 +59,10 @@ export interface CliSummary {
   /** Null with `--no-cache`, `--offline` and `--api`. */
   cache: CacheSummary | null;
   /**
-   * The run was stopped (Ctrl-C, SIGTERM) before its lookups were done, places left unlooked-up
+   * The run was stopped (Ctrl-C, SIGTERM, SIGHUP) before its lookups were done, places left unlooked-up
    * (`interrupted`): the signal.
    */
-  interrupted?: 'SIGINT' | 'SIGTERM';
+  interrupted?: StopSignal;
   /**
    * What of the input could not be read and was skipped (`Skipped <path>: <why>.`): a list of a
    * ZIP that cannot be unpacked, a file or folder of an unzipped export that cannot be read.
@@ -87,7 +88,7 @@ export function summarize(
     outDir: string;
     lookups: CliSummary['lookups'];
     cache: CacheSummary | null;
-    interrupted?: 'SIGINT' | 'SIGTERM' | undefined;
+    interrupted?: StopSignal | undefined;
     unread?: readonly string[];
   },
 ): CliSummary {

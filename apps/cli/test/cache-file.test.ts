@@ -1,8 +1,13 @@
 import { MemoryPlaceCache } from '@placeport/resolver';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCacheFile, saveCacheFile } from '../src/cache-file.js';
+import {
+  CACHE_LOCK_STALE_MS,
+  CACHE_LOCK_WAIT_MS,
+  loadCacheFile,
+  saveCacheFile,
+} from '../src/cache-file.js';
 import { defaultCacheFile, readEnvironment } from '../src/config.js';
 import { tempFolder } from './support.js';
 
@@ -112,6 +117,67 @@ describe('the cache file', () => {
     expect(await restored.get('cid:1')).toEqual(athens);
     expect(await restored.get('cid:2')).toEqual(sydney);
     expect((await restored.get('cid:3'))?.placeId).toBe('ChIJ-lisbon');
+  });
+
+  /** A cache of `count` places of its own, keyed `cid:<prefix><n>`. */
+  async function cacheOf(prefix: number, count: number): Promise<MemoryPlaceCache> {
+    const cache = new MemoryPlaceCache();
+    for (let n = 0; n < count; n += 1) {
+      await cache.set(`cid:${prefix}${n}`, {
+        coordinates: { lat: prefix, lng: n / 1000 },
+        placeId: undefined,
+      });
+    }
+    return cache;
+  }
+
+  it('saves taken in turns: four runs saving at the same moment keep every place of each', async () => {
+    const file = path.join(dir, 'four-at-once', 'places-v1.json');
+    const caches = await Promise.all([1, 2, 3, 4].map((prefix) => cacheOf(prefix, 150)));
+    // Without turns, each read the file before any renamed its own over it: the last one won.
+    await Promise.all(caches.map((cache) => saveCacheFile(file, cache)));
+    const restored = new MemoryPlaceCache();
+    expect(await loadCacheFile(file, restored)).toEqual({ kind: 'loaded', entries: 600 });
+    expect(await readdir(path.dirname(file))).toEqual(['places-v1.json']);
+  });
+
+  it('waits for another run’s save (its lock), then keeps what it wrote; takes over a lock past CACHE_LOCK_STALE_MS', async () => {
+    const file = path.join(dir, 'locked', 'places-v1.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    const lock = `${file}.lock`;
+    await writeFile(lock, '');
+    let saved = false;
+    const mine = saveCacheFile(file, await cacheOf(5, 2)).then((count) => {
+      saved = true;
+      return count;
+    });
+    // The other run, holding the lock, writes its places and lets go.
+    await saveCacheFile(file, await cacheOf(6, 3), undefined, { waitMs: 0, staleMs: 60_000 });
+    expect(saved).toBe(false);
+    await rm(lock);
+    expect(await mine).toBe(5);
+    expect(await readdir(path.dirname(file))).toEqual(['places-v1.json']);
+
+    // A lock left by a run killed while saving: older than CACHE_LOCK_STALE_MS, taken over at once
+    // (a lock just younger is waited for: CACHE_LOCK_WAIT_MS would pass first).
+    await writeFile(lock, '');
+    const old = new Date(Date.now() - CACHE_LOCK_STALE_MS - 1_000);
+    await utimes(lock, old, old);
+    expect(await saveCacheFile(file, await cacheOf(7, 1))).toBe(6);
+    expect(await readdir(path.dirname(file))).toEqual(['places-v1.json']);
+  });
+
+  it('saves anyway after waiting CACHE_LOCK_WAIT_MS for a lock that is not let go, leaving it to its run', async () => {
+    const file = path.join(dir, 'held', 'places-v1.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(`${file}.lock`, '');
+    const timing = { waitMs: 200, staleMs: CACHE_LOCK_STALE_MS };
+    expect(await saveCacheFile(file, await cacheOf(8, 2), undefined, timing)).toBe(2);
+    expect((await readdir(path.dirname(file))).sort()).toEqual([
+      'places-v1.json',
+      'places-v1.json.lock',
+    ]);
+    expect(CACHE_LOCK_WAIT_MS).toBeLessThan(CACHE_LOCK_STALE_MS);
   });
 
   it('never grows past the cap: what the cache let go does not come back from the file', async () => {

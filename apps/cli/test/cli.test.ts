@@ -229,11 +229,19 @@ describe('placeport CLI', () => {
   });
 
   it('exits 1 with a clear message for a file that is neither a ZIP nor a CSV, a missing file, a zip without lists and a zip bomb', async () => {
-    const notZip = await run(['convert', path.join(dir, 'places.kml'), '--out', dir]);
+    const kml = path.join(dir, 'places.kml');
+    await writeFile(kml, '<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"/>');
+    const notZip = await run(['convert', kml, '--out', dir]);
     expect(notZip).toMatchObject({
       code: 1,
       stderr:
         'placeport: Give a ZIP (or .tgz) file from Google Takeout with your saved places, or a failed-places CSV to retry.\n',
+    });
+    // A mistyped folder (no extension to judge by) is not found, not of the wrong kind.
+    const typo = path.join(dir, 'Takout');
+    expect(await run(['convert', typo, '--out', dir])).toMatchObject({
+      code: 1,
+      stderr: `placeport: File not found: ${typo}\n`,
     });
     const missingCsv = await run(['convert', path.join(dir, 'places.csv'), '--out', dir]);
     expect(missingCsv.code).toBe(1);

@@ -4,6 +4,7 @@
  * process with a stand-in terminal (progress drawn) and without one (nothing drawn).
  */
 import { generateTakeout, startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
+import { existsSync } from 'node:fs';
 import { access, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliContext, type CliIo, type Interrupts } from '../src/main.js';
 import {
   createProgressLine,
+  fitted,
   formatDuration,
   formatProgress,
   formatReading,
@@ -146,6 +148,31 @@ describe('createProgressLine', () => {
       '\rLooking up places: 10 / 10 · 98.0 a second\u001b[K',
       '\n',
     ]);
+  });
+
+  it('cuts the line to the width of the terminal, so a narrow terminal does not wrap it into a stack of copies', () => {
+    const written: string[] = [];
+    let columns: number | undefined = 20;
+    let time = 0;
+    const line = createProgressLine(
+      (text) => written.push(text),
+      () => time,
+      { columns: () => columns },
+    );
+    line.update(3, 10);
+    columns = 80;
+    time += REDRAW_INTERVAL_MS;
+    line.update(4, 10);
+    expect(written).toEqual([
+      '\rLooking up places:…\u001b[K',
+      '\rLooking up places: 4 / 10 · 10.0 a second · about 1 s left\u001b[K',
+    ]);
+    // At the width, one short of it, and without a width (not a terminal, or unknown).
+    const text = 'Looking up places: 3 / 10';
+    expect(fitted(text, text.length)).toBe(`${text.slice(0, text.length - 2)}…`);
+    expect(fitted(text, text.length + 1)).toBe(text);
+    expect(fitted(text, undefined)).toBe(text);
+    expect([...fitted('Looking · up ★ places', 10)]).toHaveLength(9);
   });
 
   it('prints a warning on a line of its own, with the progress drawn again below it', () => {
@@ -343,6 +370,19 @@ describe('runCli progress', () => {
     homedir: dir,
   });
 
+  /** Interrupts a test fires itself: `stop` while the run listens, undefined once it stopped. */
+  function heldInterrupts() {
+    const held: { stop?: Parameters<Interrupts['listen']>[0]; interrupts: Interrupts } = {
+      interrupts: {
+        listen: (onStop) => {
+          held.stop = onStop;
+          return () => (held.stop = undefined);
+        },
+      },
+    };
+    return held;
+  }
+
   function capture(terminal: boolean) {
     const out = { stdout: [] as string[], stderr: [] as string[], progress: [] as string[] };
     const io: CliIo = {
@@ -469,6 +509,32 @@ describe('runCli progress', () => {
         /^placeport: (every place was looked up: stopping once the files are written|interrupted: looking up no more places)/,
       ),
     ]);
+  });
+
+  it('a signal in a run that looks nothing up (--offline) says so, and the files are still written', async () => {
+    const { out, io } = capture(false);
+    const signals = heldInterrupts();
+    const { interrupts } = signals;
+    const outDir = path.join(dir, 'offline-signal');
+    // Once the run has made its --out folder, its input is read: the signal comes then.
+    let signalled = false;
+    const watch = () => {
+      if (existsSync(outDir) && signals.stop) {
+        signals.stop('SIGINT');
+        signalled = true;
+      } else if (!signalled) setImmediate(watch);
+    };
+    setImmediate(watch);
+    const args = ['convert', archive, '--out', outDir, '--offline', '--json'];
+    expect(await runCli(args, io, { ...context(), interrupts })).toBe(0);
+    expect(signalled).toBe(true);
+    expect(out.stderr).toEqual([
+      'placeport: nothing is looked up in this run: stopping once the files are written (press Ctrl-C again to stop at once).',
+    ]);
+    const summary = JSON.parse(out.stdout.join('')) as CliSummary;
+    expect(summary.interrupted).toBeUndefined();
+    expect(summary.lists[0]!.unplaced).toEqual({ not_looked_up: 8 });
+    expect(await readdir(outDir)).toEqual(summary.lists[0]!.files.map((f) => path.basename(f)));
   });
 
   it('writes whole lines when stderr is not a terminal: the first and the last, the same total', async () => {
