@@ -254,6 +254,35 @@ describe('ResultsCard', () => {
     screen.getByRole('button', { name: 'Retry failed places (9)' });
   });
 
+  it('a run stopped while failed places waited for a retry round says so, never that the lists are complete', () => {
+    const stopped: FileResult = {
+      ...RESULT,
+      counts: { total: 40, converted: 25, skipped: 15 },
+      unplaced: { unavailable: 12, throttled: 2, not_found: 1 },
+    };
+    mount(<ResultsCard />, { state: complete({ results: [stopped], stopped: true }) });
+    expect(runOutcome()).toEqual([
+      'You stopped the conversion before 14 places could be looked up again. They are in the failed-places CSVs, and "Retry failed places" looks them up in a new run.',
+      '15 of 40 places could not be placed; the other 25 are in your files.',
+      'Google refused the lookups of 2 places. Places the server could not look up are not charged.',
+      'The lookups of 12 places failed: the lookup service was unavailable. Places the server could not look up are not charged.',
+    ]);
+  });
+
+  it('a free run says nothing of charges beside its failed lookups', () => {
+    const failed: FileResult = { ...RESULT, unplaced: { unavailable: 3 } };
+    mount(<ResultsCard />, {
+      state: complete({
+        results: [failed],
+        authorization: { kind: 'free' },
+        capture: { kind: 'notNeeded' },
+      }),
+    });
+    expect(runOutcome()).toContain(
+      'The lookups of 3 places failed: the lookup service was unavailable.',
+    );
+  });
+
   it('says an empty list is empty: no file, no failure', () => {
     const empty: FileResult = {
       ...RESULT,
@@ -498,7 +527,7 @@ describe('ResultsCard', () => {
       // Google's refusal is said plainly at the top, with what it costs.
       expect(runOutcome()).toEqual([
         '3 of 40 places could not be placed; the other 37 are in your files.',
-        'Google refused the lookups of 1 place. You are charged only for places that were converted.',
+        'Google refused the lookups of 1 place. Places the server could not look up are not charged.',
       ]);
       expect(reasonsIn(screen.getByRole('article'))).toEqual([
         '1Google refused the lookup; try again later. Google refused the lookup for now. Try it again later with "Retry failed places".',
@@ -521,7 +550,7 @@ describe('ResultsCard', () => {
       );
       expect(runOutcome()).toEqual([
         'None of the 3 places could be placed on a map.',
-        'The lookups of 3 places failed: the lookup service was unavailable. You are charged only for places that were converted.',
+        'The lookups of 3 places failed: the lookup service was unavailable. Places the server could not look up are not charged.',
       ]);
       expect(screen.queryByRole('heading', { name: 'Next Steps' })).toBeNull();
     });

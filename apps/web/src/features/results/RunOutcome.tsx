@@ -44,6 +44,10 @@ export function RunOutcome({
   );
   const missing = total - converted;
   const interrupted = reasons.find((group) => group.reason === 'interrupted')?.count ?? 0;
+  // Looked up once and refused or failed: a stop during a retry pause leaves them so.
+  const retryable = reasons
+    .filter((group) => group.reason === 'throttled' || group.reason === 'unavailable')
+    .reduce((sum, group) => sum + group.count, 0);
   if (missing === 0 && unreadable === 0 && !stopped) return null;
 
   return (
@@ -52,7 +56,9 @@ export function RunOutcome({
         <p className="run-outcome-title">
           {interrupted > 0
             ? `You stopped the conversion: ${formatPlaces(interrupted)} ${interrupted === 1 ? 'was not looked up. It is' : 'were not looked up. They are'} in the failed-places CSVs, and "Retry failed places" looks ${interrupted === 1 ? 'it' : 'them'} up in a new run.`
-            : 'You stopped the conversion after every place was looked up: the lists below are complete.'}
+            : retryable > 0
+              ? `You stopped the conversion before ${formatPlaces(retryable)} could be looked up again. ${retryable === 1 ? 'It is' : 'They are'} in the failed-places CSVs, and "Retry failed places" looks ${retryable === 1 ? 'it' : 'them'} up in a new run.`
+              : 'You stopped the conversion after every place was looked up: the lists below are complete.'}
         </p>
       )}
       {missing > 0 && (
@@ -73,8 +79,10 @@ export function RunOutcome({
               : group.reason === 'unavailable'
                 ? `The lookups of ${formatPlaces(group.count)} failed: the lookup service was unavailable.`
                 : `${formatPlaces(group.count)} were not looked up: the lookup allowance was used up.`}
-          </strong>{' '}
-          You are charged only for places that were converted.
+          </strong>
+          {/* The charge is for what the server found (product.md, Money), which may be more than
+              what reached this page (an answer cut off on the way): only this is true of all. */}
+          {paid && ' Places the server could not look up are not charged.'}
         </p>
       ))}
       {refusals.map((refusal) => (
