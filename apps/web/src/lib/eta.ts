@@ -7,6 +7,13 @@
 /** No estimate before the lookups have run this long. */
 export const ETA_WARMUP_MS = 3_000;
 
+/**
+ * With no new answer for this long (a request the server holds, a connection gone), the estimate
+ * is no longer shown: standing still, it would promise an end the stall does not keep. It comes
+ * back with the next answer.
+ */
+export const ETA_STALE_MS = 15_000;
+
 export interface LookupEta {
   /** A new count at `now` (ms); returns the seconds left, or null while there is no fair estimate. */
   update(done: number, total: number, now: number): number | null;

@@ -5,8 +5,13 @@ import { DEFAULT_CONFIG } from '../api/config';
 import { type FakeApi, startFakeApi } from '../test/fake-api';
 import { fakeConverter, LISTS } from '../test/fixtures';
 import { type Converter, WORKER_CRASHED, WORKER_TERMINATED } from '../worker/converter';
-import type { ConversionSummary, ListOutcome, OutputFormat } from '../worker/types';
-import { createEffects, type ObjectUrls } from './effects';
+import type {
+  ConversionProgress,
+  ConversionSummary,
+  ListOutcome,
+  OutputFormat,
+} from '../worker/types';
+import { createEffects, type EffectsDeps, type ObjectUrls } from './effects';
 import { MESSAGES, releaseFailedMessage } from './messages';
 import { createAppStore } from './store';
 import type { AppState, Status } from './types';
@@ -97,6 +102,8 @@ function receiptOf(capturedCents: number, reference: string) {
 let api: FakeApi;
 /** The clock the effects read when a capture answers: the receipt's date. */
 const NOW = Date.UTC(2026, 0, 15, 13, 5);
+/** Waiting for what the page does next: bounded only to end a hang, never a measure of speed. */
+const WAIT = { timeout: 60_000, interval: 5 };
 
 beforeAll(async () => {
   api = await startFakeApi();
@@ -112,7 +119,11 @@ beforeEach(() => {
 });
 
 /** `blobsBeforeFailure`: how many Blob URLs can be made before making one throws (no limit). */
-function setup(converter: Converter = fakeConverter(), blobsBeforeFailure = Infinity) {
+function setup(
+  converter: Converter = fakeConverter(),
+  blobsBeforeFailure = Infinity,
+  deps: Pick<EffectsDeps, 'now' | 'etaStaleMs'> = {},
+) {
   const store = createAppStore();
   const created: string[] = [];
   const revoked: string[] = [];
@@ -136,6 +147,7 @@ function setup(converter: Converter = fakeConverter(), blobsBeforeFailure = Infi
     apiBase: api.url,
     urls,
     now: () => NOW,
+    ...deps,
   });
   const state = () => store.getState().state;
   return { store, effects, state, created, revoked, statuses };
@@ -654,6 +666,51 @@ describe('authorizing and converting', () => {
     await context.effects.authorize(() => Promise.reject(new Error('')));
     expect(context.store.getState().toasts[0]).toMatchObject({ description: MESSAGES.unexpected });
     expect(context.state().status).toBe('paying');
+  });
+
+  it('drops the lookups estimate once answers stop coming, and a report of the same count does not bring it back', async () => {
+    let clock = NOW;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const shown = (done: number, state: AppState) =>
+      'progress' in state && state.progress.lookups?.done === done ? state.progress : null;
+    // The run's page, once set up: the worker's fake waits for what it shows.
+    const page: { state?: () => AppState } = {};
+    let progressOf: (progress: ConversionProgress) => void = () => {};
+    const report = (onProgress: (progress: ConversionProgress) => void, done: number) =>
+      onProgress({
+        stage: 'extracting',
+        fileIndex: 0,
+        fileCount: 1,
+        fileName: 'Favourites.csv',
+        percent: 50,
+        lookups: { done, total: 40 },
+      });
+    const converter = fakeConverter({
+      convert: async (_opts, onProgress) => {
+        progressOf = onProgress;
+        report(onProgress, 10);
+        await vi.waitFor(() => expect(shown(10, page.state!())).not.toBeNull(), WAIT);
+        clock += 10_000;
+        // 20 answered in 10 s, 20 left: about 20 s.
+        report(onProgress, 20);
+        await released;
+        return { ok: true, value: summary(outcome(LISTS[2]!.path, 3, 3)) };
+      },
+    });
+    const context = setup(converter, Infinity, { now: () => clock, etaStaleMs: 50 });
+    page.state = context.state;
+    const run = convertFreeList(context);
+    await vi.waitFor(() => expect(shown(20, context.state())?.secondsLeft).toBe(20), WAIT);
+    // No answer for etaStaleMs: the estimate goes, the count stays.
+    await vi.waitFor(() => expect(shown(20, context.state())?.secondsLeft).toBeNull(), WAIT);
+    clock += 1_000;
+    report(progressOf, 20);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(shown(20, context.state())?.secondsLeft).toBeNull();
+    release();
+    await run;
+    expect(context.state().status).toBe('complete');
   });
 
   it('converts a free selection without payment calls and without capture', async () => {

@@ -6,9 +6,14 @@
 import { chargeCents } from '@placeport/contract';
 import type { Api, PaymentStatus } from '../api/client';
 import { refusalOf, type Refusal } from '../api/http';
-import { createLookupEta } from '../lib/eta';
+import { createLookupEta, ETA_STALE_MS } from '../lib/eta';
 import type { Converter } from '../worker/converter';
-import type { ConversionSummary, MapOutputFile, OutputFormat } from '../worker/types';
+import type {
+  ConversionProgress,
+  ConversionSummary,
+  MapOutputFile,
+  OutputFormat,
+} from '../worker/types';
 import {
   forgetPayment,
   MAX_NOTED_LISTS,
@@ -89,6 +94,8 @@ export interface EffectsDeps {
    * unless a test drives it.
    */
   wait?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** How long without a new answer before the lookups' estimate goes ({@link ETA_STALE_MS}). */
+  etaStaleMs?: number;
 }
 
 /** What a button does beyond reporting an event (see {@link createEffects}). */
@@ -154,6 +161,7 @@ export function createEffects({
   apiBase,
   urls = browserUrls,
   now = Date.now,
+  etaStaleMs = ETA_STALE_MS,
   download = clickDownload,
   notes = null,
   locks = null,
@@ -446,11 +454,31 @@ export function createEffects({
     const { authorization } = state;
     const places = selectedPlaces(state);
     const eta = createLookupEta();
+    // The estimate stands only while answers come: after etaStaleMs without one it goes (a report
+    // of the same count, a retry's countdown, does not bring it back), until the next answer.
+    const answers = { done: -1, stale: false, latest: null as ConversionProgress | null };
+    let staleTimer: ReturnType<typeof setTimeout> | undefined;
     const pacer = new StagePacer((progress) => {
       const secondsLeft = progress.lookups
         ? eta.update(progress.lookups.done, progress.lookups.total, now())
         : null;
-      store.getState().send({ type: 'progressReported', progress, secondsLeft });
+      answers.latest = progress;
+      const done = progress.lookups?.done ?? -1;
+      if (progress.lookups && done !== answers.done) {
+        answers.done = done;
+        answers.stale = false;
+        clearTimeout(staleTimer);
+        staleTimer = setTimeout(() => {
+          answers.stale = true;
+          const latest = answers.latest!;
+          store.getState().send({ type: 'progressReported', progress: latest, secondsLeft: null });
+        }, etaStaleMs);
+      }
+      store.getState().send({
+        type: 'progressReported',
+        progress,
+        secondsLeft: answers.stale ? null : secondsLeft,
+      });
     });
     const resolve =
       authorization.kind === 'free'
@@ -472,6 +500,7 @@ export function createEffects({
       failure = messageOf(error);
       revokeAll();
     }
+    clearTimeout(staleTimer);
     if (made === null) {
       pacer.cancel();
       if (disposed) return;
@@ -489,6 +518,7 @@ export function createEffects({
     }
     const { results, totals } = made;
     await pacer.finish();
+    clearTimeout(staleTimer);
     const paid = authorization.kind !== 'free';
     const causes = distinctLookupRefusals(refusals, paid);
     if (!accepted({ type: 'conversionFinished', results, totals, refusals: causes })) return;
