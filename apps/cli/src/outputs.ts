@@ -256,7 +256,7 @@ function writeAll(fd: number, bytes: Uint8Array, length = bytes.length): void {
   for (let at = 0; at < length;) at += writeSync(fd, bytes, at, length - at);
 }
 
-/** The temporary file being written now, removed if the process is ended meanwhile (Ctrl-C twice). */
+/** The temporary file being written now, removed if the process ends meanwhile. */
 let writing: string | undefined;
 let temporaries = 0;
 let cleanupOnExit = false;
@@ -264,15 +264,16 @@ let cleanupOnExit = false;
 /**
  * Writes `content` piece by piece, as the pieces are made, into a new hidden file beside `target`
  * (`.placeport-<pid>-<n>.tmp`), and answers its path: the map file itself only ever appears whole
- * (see {@link writeNew}), so a run killed in the middle of a write (a second Ctrl-C, SIGKILL, a
- * power cut) never leaves a file that looks finished and is not. Text is encoded into one reused
+ * (see {@link writeNew}), so a run killed in the middle of a write (SIGKILL, a power cut) never
+ * leaves a file that looks finished and is not. Text is encoded into one reused
  * buffer, written when full, synchronously: no piece outlives the next, and no batch or pending
  * write holds a file's text.
  */
 async function writeTemporary(target: string, content: Content): Promise<string> {
   if (!cleanupOnExit) {
     cleanupOnExit = true;
-    // A second signal ends the process at once (process.exit): its half-written file goes with it.
+    // A process that ends in the middle of a file (an uncaught error, a process.exit) takes the
+    // half-written file with it. Signals are heard only between files, when none is half written.
     process.on('exit', () => {
       if (writing) rmQuietly(writing);
     });
@@ -308,13 +309,19 @@ async function writeTemporary(target: string, content: Content): Promise<string>
       }
     }
     flush();
-    closeSync(fd);
   } catch (error) {
     closeSync(fd);
     await rm(temporary, { force: true });
     throw error;
   } finally {
     writing = undefined;
+  }
+  try {
+    // Some file systems report a failed write only here (NFS, a full disk).
+    closeSync(fd);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
   }
   return temporary;
 }

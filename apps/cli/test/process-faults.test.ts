@@ -201,7 +201,7 @@ describe('writing files', () => {
     });
   }
 
-  it('a process ended in the middle of a file (a second Ctrl-C) leaves no part of it', async () => {
+  it('a process that exits in the middle of a file (an uncaught error, process.exit) leaves no part of it', async () => {
     const outDir = path.join(dir, 'exit');
     expect(await writeAndDie(outDir, 'exit')).toBe(130);
     expect(await readdir(outDir)).toEqual(['whole.kml']);
