@@ -141,8 +141,9 @@ const defaultIo: CliIo = {
 };
 
 /**
- * How a run hears that it should stop: `listen` calls back on the first SIGINT, SIGTERM or SIGHUP (the run
- * then stops looking up and writes what it has), and returns a function that stops listening.
+ * How a run hears that it should stop: `listen` calls back on the first SIGINT, SIGTERM or SIGHUP
+ * (the run then stops looking up and writes what it has), and returns a function that stops
+ * listening.
  */
 export interface Interrupts {
   listen(onStop: (signal: StopSignal) => void): () => void;

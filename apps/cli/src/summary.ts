@@ -59,8 +59,8 @@ export interface CliSummary {
   /** Null with `--no-cache`, `--offline` and `--api`. */
   cache: CacheSummary | null;
   /**
-   * The run was stopped (Ctrl-C, SIGTERM, SIGHUP) before its lookups were done, places left unlooked-up
-   * (`interrupted`): the signal.
+   * The run was stopped (Ctrl-C, SIGTERM, SIGHUP) before its lookups were done, places left
+   * unlooked-up (`interrupted`): the signal.
    */
   interrupted?: StopSignal;
   /**
