@@ -346,26 +346,17 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLI
 async function writeNew(target: string, content: Content): Promise<void> {
   const temporary = await writeTemporary(target, content);
   try {
-    try {
-      linkSync(temporary, target);
-    } catch (error) {
-      if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-      const there = (() => {
-        try {
-          return lstatSync(target);
-        } catch {
-          return undefined;
-        }
-      })();
-      if (there) throw Object.assign(new Error('EEXIST'), { code: 'EEXIST' });
-      renameSync(temporary, target);
-      return;
-    }
+    linkSync(temporary, target);
   } catch (error) {
+    if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    if (lstatSync(target, { throwIfNoEntry: false })) {
+      throw Object.assign(new Error('EEXIST'), { code: 'EEXIST' });
+    }
+    renameSync(temporary, target);
+  } finally {
+    // Linked, renamed or refused: the temporary name goes (after a rename, nothing is there).
     rmQuietly(temporary);
-    throw error;
   }
-  rmQuietly(temporary);
 }
 
 /**

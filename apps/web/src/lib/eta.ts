@@ -37,6 +37,42 @@ export function createLookupEta(): LookupEta {
   };
 }
 
+/** Whether the lookups' answers stopped coming (see {@link ETA_STALE_MS}). */
+export interface StallWatch {
+  /** A report of `done` answered; true once no new answer came for the watch's time. */
+  report(done: number): boolean;
+  /** No more reports: the pending timer goes. */
+  stop(): void;
+}
+
+/**
+ * Watches reports of lookups answered: `onStall` is called once `ms` pass without a new count (a
+ * report of the same count, a retry's countdown, does not reset the wait), and `report` answers
+ * true from then until the count moves again.
+ */
+export function createStallWatch(onStall: () => void, ms: number = ETA_STALE_MS): StallWatch {
+  let done: number | undefined;
+  let stalled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    report(count) {
+      if (count !== done) {
+        done = count;
+        stalled = false;
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          stalled = true;
+          onStall();
+        }, ms);
+      }
+      return stalled;
+    },
+    stop() {
+      clearTimeout(timer);
+    },
+  };
+}
+
 /** "about 30 s left", "about 2 min left", "less than 10 s left". */
 export function formatSecondsLeft(seconds: number): string {
   if (seconds < 10) return 'less than 10 s left';

@@ -6,7 +6,7 @@
 import { chargeCents } from '@placeport/contract';
 import type { Api, PaymentStatus } from '../api/client';
 import { refusalOf, type Refusal } from '../api/http';
-import { createLookupEta, ETA_STALE_MS } from '../lib/eta';
+import { createLookupEta, createStallWatch, ETA_STALE_MS } from '../lib/eta';
 import type { Converter } from '../worker/converter';
 import type {
   ConversionProgress,
@@ -454,30 +454,21 @@ export function createEffects({
     const { authorization } = state;
     const places = selectedPlaces(state);
     const eta = createLookupEta();
-    // The estimate stands only while answers come: after etaStaleMs without one it goes (a report
-    // of the same count, a retry's countdown, does not bring it back), until the next answer.
-    const answers = { done: -1, stale: false, latest: null as ConversionProgress | null };
-    let staleTimer: ReturnType<typeof setTimeout> | undefined;
+    // The estimate stands only while answers come: once they stall it goes, until the next one.
+    let latest: ConversionProgress | null = null;
+    const stall = createStallWatch(() => {
+      if (latest)
+        store.getState().send({ type: 'progressReported', progress: latest, secondsLeft: null });
+    }, etaStaleMs);
     const pacer = new StagePacer((progress) => {
-      const secondsLeft = progress.lookups
-        ? eta.update(progress.lookups.done, progress.lookups.total, now())
-        : null;
-      answers.latest = progress;
-      const done = progress.lookups?.done ?? -1;
-      if (progress.lookups && done !== answers.done) {
-        answers.done = done;
-        answers.stale = false;
-        clearTimeout(staleTimer);
-        staleTimer = setTimeout(() => {
-          answers.stale = true;
-          const latest = answers.latest!;
-          store.getState().send({ type: 'progressReported', progress: latest, secondsLeft: null });
-        }, etaStaleMs);
-      }
+      latest = progress;
+      const { lookups } = progress;
+      const secondsLeft = lookups ? eta.update(lookups.done, lookups.total, now()) : null;
+      const stalled = lookups ? stall.report(lookups.done) : false;
       store.getState().send({
         type: 'progressReported',
         progress,
-        secondsLeft: answers.stale ? null : secondsLeft,
+        secondsLeft: stalled ? null : secondsLeft,
       });
     });
     const resolve =
@@ -500,7 +491,7 @@ export function createEffects({
       failure = messageOf(error);
       revokeAll();
     }
-    clearTimeout(staleTimer);
+    stall.stop();
     if (made === null) {
       pacer.cancel();
       if (disposed) return;
@@ -518,7 +509,7 @@ export function createEffects({
     }
     const { results, totals } = made;
     await pacer.finish();
-    clearTimeout(staleTimer);
+    stall.stop();
     const paid = authorization.kind !== 'free';
     const causes = distinctLookupRefusals(refusals, paid);
     if (!accepted({ type: 'conversionFinished', results, totals, refusals: causes })) return;
