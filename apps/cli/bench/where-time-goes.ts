@@ -31,7 +31,10 @@ const PHASES: ReadonlyArray<readonly [phase: string, functions: readonly string[
   ['garbage collection (main thread)', ['(garbage collector)']],
   ['waiting (I/O, thread pool)', ['(idle)']],
   ['unzip (zlib)', ['zlibInflate', 'readZipEntry', 'readZipDirectory']],
-  ['CSV parse and cell copies', ['eachRecord', 'parseSavedPlacesCsv', 'parseSavedPlacesJson']],
+  [
+    'CSV parse and cell copies',
+    ['eachPlainRecord', 'eachRecord', 'parseSavedPlacesCsv', 'parseSavedPlacesJson'],
+  ],
   ['coordinates from links', ['coordinateSources', 'placeNeed']],
   ['KML text', ['kmlChunks', 'placemark']],
   ['encoding and writing files', ['writeNew', 'writeAll']],

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { ConverterError } from './errors.js';
-import { countNonBlankRows, decodeCsvFile, parseSavedPlacesCsv } from './csv.js';
+import {
+  countNonBlankRows,
+  decodeCsvFile,
+  eachPlainRecord,
+  NotPlain,
+  parseSavedPlacesCsv,
+} from './csv.js';
 import { PlaceCounter } from './limits.js';
 
 function errorOf(text: string): ConverterError {
@@ -333,6 +339,138 @@ describe('a list read from its bytes, a piece at a time', () => {
         );
       }),
       { numRuns: 30 },
+    );
+  });
+});
+
+describe("the plain pass over a list's bytes", () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  /** The records the plain pass hands on, each row's cells. */
+  const plainRows = (bytes: Uint8Array): string[][] => {
+    const rows: string[][] = [];
+    eachPlainRecord(bytes, { row: (row) => rows.push(row) });
+    return rows;
+  };
+  /** papaparse's records of the whole text, lines ended with LF, blank ones dropped. */
+  const papaRows = (text: string): string[][] =>
+    Papa.parse<string[]>(text.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n'), {
+      delimiter: ',',
+      newline: '\n',
+      skipEmptyLines: 'greedy',
+    }).data;
+  const outcome = (read: () => unknown) => {
+    try {
+      return read();
+    } catch (error) {
+      return error;
+    }
+  };
+
+  it('reads quoted cells, doubled quotes, every line end, a BOM and blank rows as papaparse does', () => {
+    const text =
+      '\ufeffTitle,Note,URL,Tags,Comment\r\n' +
+      `"Caf\u00e9, ""Le"" Bar","line one\r\nline two\rthree",${URL_A},\ud83d\udef4 Fun;\ud83d\udcda Books,\n` +
+      '\n,,,,\r' +
+      `Plain,,${URL_A},,"a ""quoted"" comment"\r` +
+      `\u6e05\u6c34\u5bfa,"",${URL_A},,last,`;
+    const rows = plainRows(encode(text));
+    expect(rows).toEqual(papaRows(text));
+    expect(rows[1]).toEqual([
+      'Caf\u00e9, "Le" Bar',
+      'line one\nline two\nthree',
+      URL_A,
+      '\ud83d\udef4 Fun;\ud83d\udcda Books',
+      '',
+    ]);
+    expect(rows[3]).toEqual(['\u6e05\u6c34\u5bfa', '', URL_A, '', 'last', '']);
+  });
+
+  it('reads a Buffer holding a slice of a larger one at its own offset, and a plain Uint8Array, alike', () => {
+    const text = `Title,URL\nCaf\u00e9 Ana,${URL_A}\n"Quoted, title",${URL_A}\nplain,${URL_A}\n`;
+    const inside = Buffer.from(`xxxxx${text}yyyyy`).subarray(5, 5 + encode(text).length);
+    expect(inside.byteOffset).toBeGreaterThan(0);
+    expect(plainRows(inside)).toEqual(papaRows(text));
+    expect(plainRows(new Uint8Array(encode(text)))).toEqual(papaRows(text));
+  });
+
+  it('leaves to papaparse every quote it would read otherwise or report', () => {
+    for (const text of [
+      `Title,URL\nJoe's "Best" Pizza,${URL_A}\n`, // a quote inside an unquoted cell
+      `Title,URL\n"never closed,${URL_A}\n`,
+      `Title,URL\n"closed" then more,${URL_A}\n`,
+      `Title,URL\n"closed" ,${URL_A}\n`, // papaparse allows spaces after the closing quote
+      `Title,URL\nA,${URL_A}\n"ends on a doubled quote""`,
+    ]) {
+      expect(() => plainRows(encode(text)), text).toThrow(NotPlain);
+      // The list is still read, exactly as from its text.
+      expect(outcome(() => parseSavedPlacesCsv(encode(text)))).toEqual(
+        outcome(() => parseSavedPlacesCsv(text)),
+      );
+    }
+    expect(
+      parseSavedPlacesCsv(encode(`Title,URL\nJoe's "Best" Pizza,${URL_A}\n`)).places[0]!.title,
+    ).toBe('Joe\'s "Best" Pizza');
+    expect(errorOf(`Title,URL\n"never closed,${URL_A}\n`).code).toBe('csv-parse');
+  });
+
+  it('counts each place once when a list is read again after the plain pass stopped', () => {
+    const places = Array.from({ length: 50 }, (_, i) => `P${i},${URL_A}`).join('\n');
+    const bytes = encode(`Title,URL\n${places}\nLate "quote",${URL_A}\n`);
+    const counter = new PlaceCounter(51);
+    expect(parseSavedPlacesCsv(bytes, counter).places).toHaveLength(51);
+    expect(counter.count).toBe(51);
+    expect(() => parseSavedPlacesCsv(bytes, new PlaceCounter(50))).toThrow(
+      expect.objectContaining({ code: 'too-many-places' }),
+    );
+  });
+
+  it('reads a list that is not UTF-8 as Windows-1252, whichever pass meets the byte first', () => {
+    const cafe = Uint8Array.from([0x43, 0x61, 0x66, 0xe9]); // "Café" in Windows-1252
+    const join = (...parts: (string | Uint8Array)[]) =>
+      Uint8Array.from(
+        parts.flatMap((part) => [...(typeof part === 'string' ? encode(part) : part)]),
+      );
+    expect(parseSavedPlacesCsv(join('Title,URL\n', cafe, `,${URL_A}\n`)).places[0]!.title).toBe(
+      'Café',
+    );
+    // The plain pass stops at the quote first; papaparse's pass then meets the byte.
+    const both = parseSavedPlacesCsv(join('Title,URL\nA "b",', `${URL_A}\n`, cafe, `,${URL_A}\n`));
+    expect(both.places.map((place) => place.title)).toEqual(['A "b"', 'Café']);
+  });
+
+  it('reads any text of quotes, commas, line ends and characters as papaparse does, or leaves it to papaparse (property)', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'b c',
+      ',',
+      '"',
+      '""',
+      '\n',
+      '\r',
+      '\r\n',
+      ' ',
+      '\u00e9',
+      '\u6e05',
+      '\ud83d\udef4',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+        const text = pieces.join('');
+        const bytes = encode(text);
+        let rows: string[][] | undefined;
+        try {
+          rows = plainRows(bytes);
+        } catch (error) {
+          expect(error).toBeInstanceOf(NotPlain);
+        }
+        if (rows) expect(rows).toEqual(papaRows(text));
+        const header = encode(`Title,Note,URL\n${text}`);
+        expect(outcome(() => parseSavedPlacesCsv(header))).toEqual(
+          outcome(() => parseSavedPlacesCsv(`Title,Note,URL\n${text}`)),
+        );
+        expect(countNonBlankRows(bytes)).toBe(countNonBlankRows(text));
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

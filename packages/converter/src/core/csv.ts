@@ -154,8 +154,9 @@ function columnIndex(columns: readonly string[], name: string): number {
   return columns.findIndex((column) => column.toLowerCase() === name.toLowerCase());
 }
 
+/** A Note or Comment cell, undefined when empty. */
 function optionalText(text: string | undefined): string | undefined {
-  return text === undefined || text === '' ? undefined : detached(text);
+  return text === '' ? undefined : text;
 }
 
 /** The Tags cell: `;`-separated names (`🛴 Fun stores;📚 Bookstores`), trimmed; undefined when none. */
@@ -284,7 +285,7 @@ function* withLineFeeds(pieces: Iterable<string>): Generator<string> {
 }
 
 /** Where {@link eachRecord} hands each non-blank record, as it is read. */
-interface RowSink {
+export interface RowSink {
   row(row: string[]): void;
 }
 
@@ -340,13 +341,117 @@ function eachRecord(source: CsvSource, sink: RowSink): string[] {
     // An error of the record cut by the piece's end is in the row after the last one returned.
     for (const error of found)
       if (next.done || error.row! < data.length) errors.push(error.message);
-    for (let i = 0; i < data.length; i += 1) if (!isBlankRow(data[i]!)) sink.row(data[i]!);
+    for (let i = 0; i < data.length; i += 1) {
+      const row = data[i]!;
+      if (isBlankRow(row)) continue;
+      for (let j = 0; j < row.length; j += 1) row[j] = detached(row[j]!);
+      sink.row(row);
+    }
     rest = text.slice(meta.cursor - at);
     at = meta.cursor;
     parseFrom = rest.length > PIECE_BYTES ? 2 * rest.length : 0;
     piece = next;
   }
   return errors;
+}
+
+/**
+ * Thrown by {@link eachPlainRecord} at a quote it does not read as papaparse would (one inside an
+ * unquoted cell, one never closed, a closing one followed by more than a separator): the list is
+ * then read again by papaparse ({@link eachRecord}), whose errors name what is wrong.
+ */
+export class NotPlain extends Error {}
+
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
+/** Decodes one cell, refusing bytes that are not UTF-8 as {@link piecesDecoder} does. */
+const cellDecoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
+
+/** Node's Buffer, where there is one: it reads ASCII into a string without a view of the bytes. */
+interface AsciiReader {
+  toString(encoding: 'latin1', start: number, end: number): string;
+}
+const NodeBuffer = (
+  globalThis as {
+    Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): AsciiReader };
+  }
+).Buffer;
+
+/**
+ * The text of `bytes` from `start` to `end`, a string of its own: nothing else is kept alive. An
+ * ASCII cell (every link, most titles) is read by Node's Buffer where there is one (half the time of
+ * a decoder and the view it decodes).
+ */
+function cellText(
+  bytes: Uint8Array,
+  ascii: AsciiReader | undefined,
+  start: number,
+  end: number,
+  high: number,
+): string {
+  if (start === end) return '';
+  if (high < 0x80 && ascii) return ascii.toString('latin1', start, end);
+  try {
+    return cellDecoder.decode(bytes.subarray(start, end));
+  } catch {
+    throw new NotUtf8();
+  }
+}
+
+/**
+ * Reads a list's UTF-8 bytes record by record as {@link eachRecord} does, in one pass over the
+ * bytes: commas end cells; LF, CRLF and CR end records (inside a quoted cell they become LF); a
+ * cell starting with a quote runs to its closing quote, a doubled quote inside it being one. Each
+ * cell is decoded from its own bytes, so no text of the list is ever made but the cells, and none
+ * keeps another alive. Where papaparse would report an error, or read a quote otherwise, it throws
+ * {@link NotPlain} before any error is lost: the caller reads the list again with papaparse.
+ */
+export function eachPlainRecord(bytes: Uint8Array, sink: RowSink): string[] {
+  const length = bytes.length;
+  const ascii = NodeBuffer?.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  let row: string[] = [];
+  for (;;) {
+    let cell: string;
+    if (bytes[at] === QUOTE) {
+      const start = at + 1;
+      let close = bytes.indexOf(QUOTE, start);
+      let doubled = false;
+      while (close >= 0 && bytes[close + 1] === QUOTE) {
+        doubled = true;
+        close = bytes.indexOf(QUOTE, close + 2);
+      }
+      if (close < 0) throw new NotPlain();
+      cell = cellText(bytes, ascii, start, close, 0x80);
+      if (doubled) cell = cell.replaceAll('""', '"');
+      if (cell.includes('\r')) cell = cell.replace(/\r\n?/g, '\n');
+      at = close + 1;
+      const next = bytes[at];
+      if (at < length && next !== COMMA && next !== LF && next !== CR) throw new NotPlain();
+    } else {
+      const start = at;
+      let high = 0;
+      for (; at < length; at += 1) {
+        const byte = bytes[at]!;
+        if (byte === COMMA || byte === LF || byte === CR) break;
+        if (byte === QUOTE) throw new NotPlain();
+        high |= byte;
+      }
+      cell = cellText(bytes, ascii, start, at, high);
+    }
+    row.push(cell);
+    if (at < length && bytes[at] === COMMA) {
+      at += 1;
+      continue;
+    }
+    if (!isBlankRow(row)) sink.row(row);
+    if (at >= length) return [];
+    at += bytes[at] === CR && bytes[at + 1] === LF ? 2 : 1;
+    if (at >= length) return [];
+    row = [];
+  }
 }
 
 /** Column positions of the fields a place is read from (-1: the list has no such column). */
@@ -377,7 +482,7 @@ class ListRows implements RowSink {
     this.head.push(row);
     const columns = headerColumns(row);
     if (!columns) return;
-    this.columns = columns.map(detached);
+    this.columns = columns;
     this.at = {
       title: columnIndex(columns, 'Title'),
       url: columnIndex(columns, 'URL'),
@@ -389,8 +494,8 @@ class ListRows implements RowSink {
 
   private add(at: ColumnsAt, row: readonly string[]): void {
     // Straight reads, no per-row closure or record: this runs once per place of a 100,000-place list.
-    const title = at.title < 0 ? '' : detached(row[at.title] ?? '').trim();
-    const url = at.url < 0 ? '' : detached(row[at.url] ?? '').trim();
+    const title = at.title < 0 ? '' : (row[at.title] ?? '').trim();
+    const url = at.url < 0 ? '' : (row[at.url] ?? '').trim();
     // Not a place: not counted, not charged, not written anywhere (product.md).
     if (title === '' && url === '') return;
     this.counter?.add();
@@ -401,7 +506,7 @@ class ListRows implements RowSink {
       url,
       note: at.note < 0 ? undefined : optionalText(row[at.note]),
       comment: at.comment < 0 ? undefined : optionalText(row[at.comment]),
-      tags: at.tags < 0 ? undefined : parseTags(detached(row[at.tags] ?? '')),
+      tags: at.tags < 0 ? undefined : parseTags(row[at.tags]),
       coordinates: undefined,
     });
   }
@@ -431,35 +536,55 @@ class RowCount implements RowSink {
  * the archive's place cap stops the parse at the first place past it (`too-many-places`).
  */
 export function parseSavedPlacesCsv(source: CsvSource, counter?: PlaceCounter): ParsedCsv {
-  return readingAs1252Unless8(source, counter, parseCsvText);
+  return readingPlainFirst(source, counter, parseCsvText);
 }
 
 /**
- * Runs `read` over `source`; when its bytes turn out not to be UTF-8, runs it again over their
- * Windows-1252 text ({@link decodeCsvFile}), with the places it had counted taken back first:
- * "Café" stays "Café", where reading on would have written "Caf\uFFFD" and charged for it.
+ * Runs `read` over `source`, its bytes by the plain pass ({@link eachPlainRecord}); where that pass
+ * stops at a quote papaparse reads otherwise, runs it again with papaparse. When the bytes turn out
+ * not to be UTF-8, runs it again over their Windows-1252 text ({@link decodeCsvFile}). Each time the
+ * places it had counted are taken back first: "Café" stays "Café", where reading on would have
+ * written "Caf\uFFFD" and charged for it, and no place is counted twice.
  */
-function readingAs1252Unless8<T>(
+function readingPlainFirst<T>(
   source: CsvSource,
   counter: PlaceCounter | undefined,
-  read: (source: CsvSource, counter?: PlaceCounter) => T,
+  read: (source: CsvSource, records: Records, counter?: PlaceCounter) => T,
 ): T {
   const counted = counter?.count ?? 0;
-  try {
-    return read(source, counter);
-  } catch (error) {
-    if (!(error instanceof NotUtf8) || typeof source === 'string') throw error;
+  const again = (input: CsvSource): T => {
     counter?.rewind(counted);
-    return read(decodeCsvFile(source).text, counter);
+    return read(input, eachRecord, counter);
+  };
+  try {
+    return read(source, plainFirst, counter);
+  } catch (error) {
+    if (typeof source === 'string') throw error;
+    if (error instanceof NotUtf8) return again(decodeCsvFile(source).text);
+    if (!(error instanceof NotPlain)) throw error;
+  }
+  // A quote papaparse reads otherwise, or reports: the list is read again by papaparse.
+  try {
+    return again(source);
+  } catch (error) {
+    if (!(error instanceof NotUtf8)) throw error;
+    return again(decodeCsvFile(source).text);
   }
 }
 
-function parseCsvText(source: CsvSource, counter?: PlaceCounter): ParsedCsv {
+/** How a list's records are read: papaparse ({@link eachRecord}) or the plain pass over bytes. */
+type Records = (source: CsvSource, sink: RowSink) => string[];
+
+/** The plain pass over bytes ({@link eachPlainRecord}), papaparse over a text. */
+const plainFirst: Records = (source, sink) =>
+  typeof source === 'string' ? eachRecord(source, sink) : eachPlainRecord(source, sink);
+
+function parseCsvText(source: CsvSource, records: Records, counter?: PlaceCounter): ParsedCsv {
   const text = asText(source);
   const input = typeof text === 'string' && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const above = descriptionAbove(input);
   const rows = new ListRows(counter);
-  const errors = eachRecord(
+  const errors = records(
     above
       ? typeof input === 'string'
         ? input.slice(above.headerAt)
@@ -487,9 +612,9 @@ function parseCsvText(source: CsvSource, counter?: PlaceCounter): ParsedCsv {
  * archive's place cap, as the list's row count is shown as its places.
  */
 export function countNonBlankRows(source: CsvSource, counter?: PlaceCounter): number {
-  return readingAs1252Unless8(source, counter, (text, counting) => {
+  return readingPlainFirst(source, counter, (text, records, counting) => {
     const count = new RowCount(counting);
-    eachRecord(asText(text), count);
+    records(asText(text), count);
     return count.rows;
   });
 }
