@@ -35,6 +35,12 @@ export interface CliEnvironment {
    * refused lookups do not wait out the real pauses.
    */
   retryDelayMs: number | undefined;
+  /**
+   * Test-only: `PLACEPORT_CACHE_SAVE_MS` (a whole number of milliseconds, 1 to 60,000) instead of
+   * the 30 s between two saves of the cache file during the lookups (`CACHE_SAVE_EVERY_MS`), so a
+   * test can kill a run once its finds are saved without waiting half a minute.
+   */
+  cacheSaveMs: number | undefined;
   /** The proxies lookups go through, read from the variables other tools read ({@link readProxies}). */
   proxies: ProxySettings;
 }
@@ -130,12 +136,14 @@ function origin(name: string, value: string | undefined): string | undefined {
   return url.origin;
 }
 
-/** A whole number of milliseconds from 0 to 60,000; anything else is refused. */
-function milliseconds(name: string, value: string | undefined): number | undefined {
+/** A whole number of milliseconds from `least` (0 unless given) to 60,000; anything else is refused. */
+function milliseconds(name: string, value: string | undefined, least = 0): number | undefined {
   const text = nonEmpty(value);
   if (text === undefined) return undefined;
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 60_000) {
-    throw new EnvironmentError(`${name} must be a whole number of milliseconds from 0 to 60000`);
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 60_000 || Number(text) < least) {
+    throw new EnvironmentError(
+      `${name} must be a whole number of milliseconds from ${least} to 60000`,
+    );
   }
   return Number(text);
 }
@@ -150,6 +158,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): CliEnviro
     mapsOrigin: origin('PLACEPORT_MAPS_ORIGIN', env.PLACEPORT_MAPS_ORIGIN),
     placesApiOrigin: origin('PLACEPORT_PLACES_API_ORIGIN', env.PLACEPORT_PLACES_API_ORIGIN),
     retryDelayMs: milliseconds('PLACEPORT_RETRY_DELAY_MS', env.PLACEPORT_RETRY_DELAY_MS),
+    cacheSaveMs: milliseconds('PLACEPORT_CACHE_SAVE_MS', env.PLACEPORT_CACHE_SAVE_MS, 1),
     proxies: readProxies(env),
   };
 }

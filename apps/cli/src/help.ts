@@ -100,8 +100,9 @@ Stopping a run:
   Ctrl-C (or SIGTERM, or SIGHUP when the terminal closes) stops the lookups, writes every list
   with what has coordinates and a failed-places CSV for the rest ("Not looked up: the run was
   interrupted"), prints the summary and exits 130 (143 for SIGTERM, 129 for SIGHUP). Places found
-  so far are kept in the cache file, so running the same command again (with --force) looks up
-  only the rest. Ctrl-C twice stops at once (between two files: none is left half written).
+  so far are kept in the cache file (saved every 30 s during the lookups too, so even a run killed
+  outright keeps most of them), so running the same command again (with --force) looks up only the
+  rest. Ctrl-C twice stops at once (between two files: none is left half written).
   Once every place has its answer, Ctrl-C only ends the run after its files are written. Output
   that is no longer read (| head, a closed terminal) is dropped; the run goes on.
 

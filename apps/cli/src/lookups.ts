@@ -134,14 +134,26 @@ export function proxyOfRun(
   return env.proxies.unsupported ? { proxyUnsupported: env.proxies.unsupported } : {};
 }
 
+/**
+ * How often a run's finds are saved to its cache file while it looks places up: a run killed
+ * outright (SIGKILL, a power cut, a crash) loses at most this much of its lookups. A run stopped by
+ * a signal, or ending, saves them all.
+ */
+export const CACHE_SAVE_EVERY_MS = 30_000;
+
 /** Local lookups ready for a run, with what their cache file held. */
 export interface LocalLookups extends Lookups {
   /** Places restored from the cache file (0 without one, or when it could not be read). */
   loaded: number;
   /** The cache file could not be read: it is replaced at the end of the run even with no lookups. */
   damaged: boolean;
-  /** Writes the places now known to `file`; resolves to how many. */
+  /**
+   * Writes the places now known to `file` once the save in progress, if any, is over, and saves no
+   * more in the background; resolves to how many.
+   */
   save(file: string): Promise<number>;
+  /** Saves no more in the background, once the save in progress, if any, is over. */
+  close(): Promise<void>;
 }
 
 /**
@@ -158,6 +170,8 @@ export interface LocalLookups extends Lookups {
  */
 export async function openLocalLookups(options: {
   cacheFile: string | undefined;
+  /** How often finds are saved during the lookups ({@link CACHE_SAVE_EVERY_MS}). */
+  saveEveryMs?: number;
   googleMapsApiKey: string | undefined;
   env: Pick<CliEnvironment, 'mapsOrigin' | 'placesApiOrigin' | 'proxies'>;
   warn: (text: string) => void;
@@ -173,6 +187,8 @@ export async function openLocalLookups(options: {
     import('./cache-file.js'),
   ]);
   const cache = new MemoryPlaceCache();
+  /** Places the resolver has found (and cached) in this run. */
+  let found = 0;
   let loaded = 0;
   let damaged = false;
   if (cacheFile) {
@@ -210,7 +226,15 @@ export async function openLocalLookups(options: {
     ...(env.placesApiOrigin ? { placesOrigin: env.placesApiOrigin } : {}),
     googleMapsApiKey: options.googleMapsApiKey,
     onPlacesKeyRejected: (reason) => options.warn(placesKeyWarning(reason)),
-    cache,
+    // Each place found is counted as it is cached, so the saves during the lookups know there is
+    // something new (a batch's statistics come only with its last answer).
+    cache: {
+      get: (key) => cache.get(key),
+      set: (key, place) => {
+        found += 1;
+        return cache.set(key, place);
+      },
+    },
   });
   const stats = emptyStats('local');
   const count = linkCounter(stats);
@@ -240,12 +264,52 @@ export async function openLocalLookups(options: {
     if (unreachable) stats.unreachable ??= { cause: failure ?? 'no answer' };
     return { results, failures, ...(unreachable ? { unreachable: true } : {}) };
   };
+  // Saved during the lookups too, whenever places were found since the last save: a killed run
+  // keeps what it found but the last few seconds. One save at a time; a failed one is said once
+  // and tried again at the next turn (the save at the end says why it failed again, if it does).
+  let saving: Promise<void> | undefined;
+  let savedAt = 0;
+  let warned = false;
+  const saveNow = (file: string) => {
+    const count = found;
+    saving = cacheFiles
+      .saveCacheFile(file, cache)
+      .then(
+        () => {
+          savedAt = count;
+        },
+        (error: unknown) => {
+          if (warned) return;
+          warned = true;
+          const code = (error as NodeJS.ErrnoException).code;
+          options.warn(
+            `the cache file ${file} could not be saved during the lookups (${code ?? (error as Error).message}); trying again, and at the end of the run.`,
+          );
+        },
+      )
+      .finally(() => {
+        saving = undefined;
+      });
+  };
+  const timer = cacheFile
+    ? setInterval(() => {
+        if (!saving && found > savedAt) saveNow(cacheFile);
+      }, options.saveEveryMs ?? CACHE_SAVE_EVERY_MS).unref()
+    : undefined;
+  const close = async () => {
+    clearInterval(timer);
+    await saving;
+  };
   return {
     resolveUrls,
     stats,
     loaded,
     damaged,
-    save: (file) => cacheFiles.saveCacheFile(file, cache),
+    close,
+    save: async (file) => {
+      await close();
+      return cacheFiles.saveCacheFile(file, cache);
+    },
   };
 }
 

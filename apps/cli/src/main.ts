@@ -591,10 +591,12 @@ async function convert(
     }
     return undefined;
   };
+  // Local lookups save their finds as they go; whatever ends the run, they stop with it.
+  let local: LocalLookups | undefined;
   try {
     if (command.cacheFile && (await sameFile(command.archive, command.cacheFile))) {
       throw new UsageError(
-        `--cache-file ${command.cacheFile} is the file being converted: give another --cache-file (the cache is written over at the end of a run).`,
+        `--cache-file ${command.cacheFile} is the file being converted: give another --cache-file (a run writes the cache over it).`,
       );
     }
     if (await sameFolder(command.archive, command.out)) {
@@ -641,13 +643,13 @@ async function convert(
     // Offline, the pipeline gets no resolveUrls and gives such places `not_looked_up`. Local
     // lookups (the resolver, undici, the cache file) are loaded only when a link needs one.
     let lookups: Lookups | undefined;
-    let local: LocalLookups | undefined;
     if (command.lookups.kind === 'api') {
       const fetch = await apiFetch(env.proxies, command.lookups.apiBase);
       lookups = apiLookups(command.lookups.apiBase, fetch ? { fetch } : {});
     } else if (command.lookups.kind === 'local' && looksUp) {
       lookups = local = await openLocalLookups({
         cacheFile: command.cacheFile,
+        ...(env.cacheSaveMs !== undefined ? { saveEveryMs: env.cacheSaveMs } : {}),
         googleMapsApiKey: command.lookups.googleMapsApiKey,
         env,
         // A warning in the middle of the lookups (Google refused the key) goes above the progress.
@@ -740,5 +742,6 @@ async function convert(
     return interrupted ? EXIT[interrupted] : EXIT.failed;
   } finally {
     stopListening();
+    await local?.close();
   }
 }

@@ -54,6 +54,17 @@ describe('defaultCacheFile', () => {
     }
   });
 
+  it('takes a test-only time between saves of the cache file, from 1 to 60,000 ms', () => {
+    expect(readEnvironment({ PLACEPORT_CACHE_SAVE_MS: '1' }).cacheSaveMs).toBe(1);
+    expect(readEnvironment({ PLACEPORT_CACHE_SAVE_MS: '60000' }).cacheSaveMs).toBe(60_000);
+    expect(readEnvironment({}).cacheSaveMs).toBeUndefined();
+    for (const bad of ['0', '60001', '-1', 'soon']) {
+      expect(() => readEnvironment({ PLACEPORT_CACHE_SAVE_MS: bad })).toThrow(
+        'PLACEPORT_CACHE_SAVE_MS must be a whole number of milliseconds from 1 to 60000',
+      );
+    }
+  });
+
   it('ignores a relative XDG_CACHE_HOME, as the XDG spec says', () => {
     expect(readEnvironment({ XDG_CACHE_HOME: 'relative/cache' }).xdgCacheHome).toBeUndefined();
     expect(readEnvironment({ XDG_CACHE_HOME: '/abs/cache' }).xdgCacheHome).toBe('/abs/cache');

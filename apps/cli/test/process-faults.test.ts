@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outFolderProblem, writePlans, type ListPlan } from '../src/outputs.js';
 import type { CliSummary } from '../src/summary.js';
-import { start, tempFolder, until, type RunEnvironment } from './support.js';
+import { run as runPlaceport, start, tempFolder, until, type RunEnvironment } from './support.js';
 
 describe('a run whose process or output misbehaves', () => {
   let dir: string;
@@ -40,21 +40,29 @@ describe('a run whose process or output misbehaves', () => {
     ],
   });
 
-  async function workspace(name: string) {
+  async function workspace(name: string, extra?: RunEnvironment['extra']) {
     const home = path.join(dir, name);
     await mkdir(home, { recursive: true });
     const archive = path.join(home, 'takeout.zip');
     await writeFile(archive, takeout.zip);
-    const where: RunEnvironment = { google: google.url, cacheHome: path.join(home, 'cache') };
+    const where: RunEnvironment = {
+      google: google.url,
+      cacheHome: path.join(home, 'cache'),
+      ...(extra ? { extra } : {}),
+    };
     return { archive, out: path.join(home, 'out'), where, cache: path.join(home, 'cache') };
   }
 
   /** Starts a run whose Stuck places hang, and resolves once the Quick ones were all asked. */
-  async function stuckRun(name: string, stdout: 'keep' | 'close' = 'keep') {
+  async function stuckRun(
+    name: string,
+    stdout: 'keep' | 'close' = 'keep',
+    extra?: RunEnvironment['extra'],
+  ) {
     const quick = new Set(takeout.lists[0]!.places.map((p) => p.cid)).size;
     for (const place of takeout.lists[1]!.places) google.setPlace(place.cid!, { hang: true });
     google.clearRequests();
-    const ws = await workspace(name);
+    const ws = await workspace(name, extra);
     const run = start(['convert', ws.archive, '--out', ws.out, '--json'], ws.where);
     if (stdout === 'close') run.child.stdout!.destroy();
     await until(() => google.count() >= quick + 5);
@@ -109,6 +117,52 @@ describe('a run whose process or output misbehaves', () => {
     expect(summary.cache?.saved).toBe(20);
     expect(result.stderr).toContain('placeport: interrupted: looking up no more places');
     expect(result.stderr).toContain('send it again to stop at once');
+  });
+
+  /** The entries of the cache file under `cache`, or none while there is no whole file there. */
+  async function cacheEntries(cache: string): Promise<number> {
+    try {
+      const file = await readFile(path.join(cache, 'placeport', 'places-v1.json'), 'utf8');
+      return (JSON.parse(file) as { entries: unknown[] }).entries.length;
+    } catch {
+      return 0;
+    }
+  }
+
+  it('a run killed outright (SIGKILL, a power cut) in the middle of its lookups keeps what it found in the cache file', async () => {
+    // Saved every 50 ms instead of every 30 s, so the test need not wait half a minute.
+    const run = await stuckRun('killed-mid-lookups', 'keep', { PLACEPORT_CACHE_SAVE_MS: '50' });
+    while ((await cacheEntries(run.cache)) < 20) await new Promise((r) => setTimeout(r, 10));
+    run.child.kill('SIGKILL');
+    // Killed in the middle of its lookups (no summary): the file was saved while they went on.
+    expect((await run.done).stdout).toBe('');
+    expect(await cacheEntries(run.cache)).toBe(20);
+    // The next run looks up only the places the killed one had not found.
+    for (const place of takeout.lists[1]!.places) google.setPlace(place.cid!, {});
+    google.clearRequests();
+    const again = await runPlaceport(
+      ['convert', run.archive, '--out', `${run.out}-again`, '--json'],
+      run.where,
+    );
+    expect(again.code).toBe(0);
+    const summary = JSON.parse(again.stdout) as CliSummary;
+    expect(summary.lists.map((list) => list.converted)).toEqual([20, 10]);
+    expect(summary.lookups.cacheHits).toBe(20);
+  });
+
+  it('a cache file that cannot be saved during the lookups is said once; the run goes on and says it again at its end', async () => {
+    const run = await stuckRun('unsaved-mid-lookups', 'keep', { PLACEPORT_CACHE_SAVE_MS: '20' });
+    // A folder where the cache file goes: every save fails (EISDIR), loading found nothing there.
+    await mkdir(path.join(run.cache, 'placeport', 'places-v1.json'), { recursive: true });
+    await until(() => run.stderr().includes('could not be saved during the lookups'));
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    expect(result.stderr.match(/could not be saved during the lookups/g)).toHaveLength(1);
+    expect(result.stderr).toMatch(/could not be saved \(EISDIR\)/);
+    expect((JSON.parse(result.stdout) as CliSummary).lists.map((list) => list.converted)).toEqual([
+      20, 0,
+    ]);
   });
 });
 

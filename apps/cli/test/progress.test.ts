@@ -364,6 +364,7 @@ describe('runCli progress', () => {
       mapsOrigin: google.url,
       placesApiOrigin: google.url,
       retryDelayMs: 100,
+      cacheSaveMs: undefined,
       proxies: {},
     },
     platform: 'linux',

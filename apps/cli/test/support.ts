@@ -65,13 +65,13 @@ export function run(args: string[], where: RunEnvironment): Promise<RunResult> {
 
 /**
  * Starts the built `placeport` as {@link run} does, and hands back the child (to send it a signal)
- * with its outcome to come. `code` is the exit code, or 128 + the signal's number when a signal
+ * with its outcome to come, and what it wrote on stderr so far. `code` is the exit code, or 128 + the signal's number when a signal
  * ended it without a code of its own.
  */
 export function start(
   args: string[],
   where: RunEnvironment,
-): { child: ChildProcess; done: Promise<RunResult> } {
+): { child: ChildProcess; done: Promise<RunResult>; stderr: () => string } {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: childEnv(where),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,7 +86,7 @@ export function start(
       resolve({ code: code ?? bySignal, stdout, stderr });
     });
   });
-  return { child, done };
+  return { child, done, stderr: () => stderr };
 }
 
 /** What a stand-in API answers to one request. */
