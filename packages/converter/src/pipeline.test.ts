@@ -379,6 +379,62 @@ describe('convertLists', () => {
     expect(seen.filter((p) => p.lookups).at(-1)?.lookups?.retry).toBeUndefined();
   });
 
+  it('a pause before a retry round ends when the device comes back online: what failed offline goes again at once', async () => {
+    const device = new EventTarget();
+    let online = false;
+    const calls: string[][] = [];
+    const paused: AbortSignal[] = [];
+    const [result] = await convertLists([listA], {
+      connectivity: device,
+      // A pause that never ends by itself: only its signal ends it.
+      sleep: (_ms, signal) =>
+        new Promise<void>((resolve) => {
+          paused.push(signal!);
+          signal!.addEventListener('abort', () => resolve());
+          online = true;
+          device.dispatchEvent(new Event('online'));
+        }),
+      resolveUrls: async (urls) => {
+        calls.push(urls);
+        if (!online) throw new TypeError('Failed to fetch');
+        return {
+          results: Object.fromEntries(urls.map((u) => [u, resolvedUrlFor({ lat: 1, lng: 2 })])),
+        };
+      },
+    });
+    expect(paused).toHaveLength(1);
+    expect(calls).toHaveLength(2);
+    expect(result?.stats.unplaced).toEqual({ not_allowed: 1 });
+    // The run's own stop still ends a pause; no listener is left on the device.
+    const stop = new AbortController();
+    const listening = vi.spyOn(device, 'removeEventListener');
+    let sent = 0;
+    let sentBeforePause = -1;
+    await convertLists([listA], {
+      connectivity: device,
+      signal: stop.signal,
+      sleep: (_ms, signal) =>
+        new Promise<void>((resolve) => {
+          sentBeforePause = sent;
+          signal!.addEventListener('abort', () => resolve());
+          stop.abort();
+        }),
+      resolveUrls: async () => {
+        sent += 1;
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    expect(sentBeforePause).toBeGreaterThan(0);
+    expect(sent).toBe(sentBeforePause);
+    expect(listening).toHaveBeenCalledWith('online', expect.any(Function));
+  });
+
+  it('refuses a connectivity that is not an event target', async () => {
+    await expect(
+      convertLists([listA], { connectivity: {} as unknown as EventTarget }),
+    ).rejects.toThrow('connectivity must be an event target');
+  });
+
   it('waits for no retry round once the service says its failures are final (a client that refused for good)', async () => {
     const rows = placeRows(6, 0x2000);
     const calls: string[][] = [];

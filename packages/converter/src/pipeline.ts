@@ -17,6 +17,7 @@ import {
   RESOLVE_RETRY_DELAY_MS,
   RESOLVE_TIMEOUT_MS,
   RunLookups,
+  type Connectivity,
   type Waiting,
 } from './run-lookups.js';
 import { logUnplaced, skippedList, writeList } from './write-list.js';
@@ -51,6 +52,21 @@ export interface ConversionOptions {
   logger?: Logger;
   /** Most placemarks per file; longer lists are split evenly (default 2,000, a My Maps layer). */
   maxPlacemarksPerFile?: number;
+  /**
+   * Where the device's return to the network is heard: a pause before a retry round ends at its
+   * `online` event, so lookups that failed while the device was offline go again at once. Default:
+   * the global scope where it is an event target (a page, a Web Worker); null: none.
+   */
+  connectivity?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | null;
+}
+
+/** The global scope where it hears `online` events (browsers, Web Workers); none in Node. */
+function globalConnectivity(): Connectivity | undefined {
+  const scope = globalThis as Partial<Connectivity>;
+  return typeof scope.addEventListener === 'function' &&
+    typeof scope.removeEventListener === 'function'
+    ? (scope as Connectivity)
+    : undefined;
 }
 
 /** {@link ConversionOptions} and the clock and pauses tests inject. */
@@ -127,6 +143,16 @@ export function checkOptions(options: PipelineOptions): void {
       `maxPlacemarksPerFile must be a whole number of at least 1 (or Infinity), got ${String(maxPlacemarksPerFile)}`,
     );
   }
+  const { connectivity } = options;
+  if (
+    connectivity != null &&
+    (typeof connectivity.addEventListener !== 'function' ||
+      typeof connectivity.removeEventListener !== 'function')
+  ) {
+    throw new TypeError(
+      `connectivity must be an event target (a window or a worker's self) or null, got ${String(connectivity)}`,
+    );
+  }
 }
 
 /** The run's lookups, started at once for every list together; undefined when there are none to make. */
@@ -150,6 +176,8 @@ function startLookups(
     now: options.now ?? Date.now,
     sleep: options.sleep ?? realSleep,
     signal: options.signal,
+    connectivity:
+      options.connectivity === null ? undefined : (options.connectivity ?? globalConnectivity()),
     logger,
     onSettled: (count, url, unsent) => progress.settled(count, titles.get(url) ?? url, unsent),
     onRetrying: (places, at) => progress.retrying(places, at),

@@ -39,6 +39,9 @@ export type LinkAnswer = { url: string } | { reason: UnplacedReason };
 /** A place to look up: its lookup key (one per distinct place) and the link sent for it. */
 export type LookupEntry = readonly [key: string, url: string];
 
+/** What hears the device come back online (a page's `window`, a worker's `self`). */
+export type Connectivity = Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
+
 /** How a run looks links up; the pipeline fills it from its options. */
 export interface LookupSettings {
   resolveUrls: ResolveUrls;
@@ -60,6 +63,8 @@ export interface LookupSettings {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Stops the run: nothing more is sent, requests in flight are abandoned. */
   signal: AbortSignal | undefined;
+  /** Ends a retry round's pause when the device comes back online. */
+  connectivity: Connectivity | undefined;
   logger: Logger;
   /**
    * `count` more places have their final answer; `url` is a link among them. `unsent`: they were
@@ -287,9 +292,11 @@ export class RunLookups {
       // A round that could not start before the deadline is not waited for.
       if (now() + pause >= deadline) break;
       this.settings.onRetrying?.(again.length, now() + pause);
+      const pauseEnds = pauseSignal(signal, this.settings.connectivity);
       try {
-        await sleep(pause, signal);
+        await sleep(pause, pauseEnds.signal);
       } finally {
+        pauseEnds.release();
         this.settings.onRetrying?.(0, now());
       }
       this.roundsLeft -= 1;
@@ -412,4 +419,27 @@ export function placeWaiting(waiting: readonly Waiting[], lookups: RunLookups | 
     }
   }
   return placed;
+}
+
+/**
+ * The signal a retry round's pause ends with: the run's stop, or the device coming back online
+ * (`connectivity`'s `online` event), whichever is first; `release` stops listening.
+ */
+function pauseSignal(
+  signal: AbortSignal | undefined,
+  connectivity: Connectivity | undefined,
+): { signal: AbortSignal | undefined; release: () => void } {
+  if (!connectivity) return { signal, release: () => {} };
+  const ends = new AbortController();
+  const end = () => ends.abort();
+  if (signal?.aborted) end();
+  signal?.addEventListener('abort', end);
+  connectivity.addEventListener('online', end);
+  return {
+    signal: ends.signal,
+    release: () => {
+      signal?.removeEventListener('abort', end);
+      connectivity.removeEventListener('online', end);
+    },
+  };
 }

@@ -122,7 +122,7 @@ beforeEach(() => {
 function setup(
   converter: Converter = fakeConverter(),
   blobsBeforeFailure = Infinity,
-  deps: Pick<EffectsDeps, 'now' | 'etaStaleMs'> = {},
+  deps: Pick<EffectsDeps, 'now' | 'etaStaleMs' | 'connectivity'> = {},
 ) {
   const store = createAppStore();
   const created: string[] = [];
@@ -711,6 +711,30 @@ describe('authorizing and converting', () => {
     release();
     await run;
     expect(context.state().status).toBe('complete');
+  });
+
+  it('tells the worker when the device comes back online during the lookups, and only then', async () => {
+    const device = new EventTarget();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let converting = false;
+    const converter = fakeConverter({
+      convert: async () => {
+        converting = true;
+        await released;
+        return { ok: true, value: summary(outcome(LISTS[2]!.path, 3, 3)) };
+      },
+    });
+    const context = setup(converter, Infinity, { connectivity: device });
+    device.dispatchEvent(new Event('online'));
+    const run = convertFreeList(context);
+    await vi.waitFor(() => expect(converting).toBe(true), WAIT);
+    device.dispatchEvent(new Event('online'));
+    release();
+    await run;
+    device.dispatchEvent(new Event('online'));
+    // Once, while the run was looking places up: neither before it nor after it.
+    expect(converter.calls.filter((call) => call === 'deviceOnline')).toHaveLength(1);
   });
 
   it('converts a free selection without payment calls and without capture', async () => {

@@ -478,6 +478,10 @@ export function createEffects({
     let failure: string | null = null;
     let made: { results: FileResult[]; totals: Counts } | null = null;
     let refusals: Refusal[] = [];
+    // The device back online: lookups that failed while it was offline go again now, not at the
+    // end of the retry round's pause (the worker is not told itself in every browser).
+    const online = () => void converter.deviceOnline().catch(() => undefined);
+    connectivity?.addEventListener('online', online);
     try {
       const result = await converter.convert({ paths: [...state.selected], resolve }, (progress) =>
         pacer.report(progress),
@@ -490,6 +494,8 @@ export function createEffects({
       // The worker died, or its files could not be turned into downloads.
       failure = messageOf(error);
       revokeAll();
+    } finally {
+      connectivity?.removeEventListener('online', online);
     }
     stall.stop();
     if (made === null) {

@@ -346,6 +346,9 @@ export function fakeConverter(overrides: Partial<Converter> = {}): Converter & {
     cancel: async () => {
       calls.push('cancel');
     },
+    deviceOnline: async () => {
+      calls.push('deviceOnline');
+    },
     terminate: () => {
       calls.push('terminate');
     },

@@ -120,6 +120,9 @@ export function createWorkerConverter(start: () => WorkerLike = startModuleWorke
       if (running) await call((remote) => remote.reset());
     },
     lookupRefusals: async () => (running ? call((remote) => remote.lookupRefusals()) : []),
+    deviceOnline: async () => {
+      if (running) await call((remote) => remote.deviceOnline());
+    },
     cancel: async () => {
       if (running) await call((remote) => remote.cancel());
     },

@@ -37,6 +37,18 @@ function converterCalling(urls: string[], extra: Partial<ConverterWorkerApi> = {
 }
 
 describe('the page worker', () => {
+  it("passes the device's return online, as the page heard it, to the converter's retry pauses", async () => {
+    let given: WorkerDependencies = {};
+    const api = createPageWorkerApi((dependencies) => {
+      given = dependencies;
+      return {} as ConverterWorkerApi;
+    });
+    const heard: string[] = [];
+    given.connectivity!.addEventListener('online', (event) => heard.push(event.type));
+    await api.deviceOnline();
+    expect(heard).toEqual(['online']);
+  });
+
   it("reads the API's refusals of lookups, one per code, and forgets them at the next run", async () => {
     const answers = [
       refusalResponse(503, 'overloaded', '30'),

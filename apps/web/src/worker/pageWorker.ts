@@ -13,6 +13,12 @@ import { readRefusal, type Refusal } from '../api/http';
 export interface PageWorkerApi extends ConverterWorkerApi {
   /** What the API said when it refused lookups during the last `convert`: one per code, first seen first. */
   lookupRefusals(): Promise<Refusal[]>;
+  /**
+   * The page heard the device come back online: a retry round's pause ends now, so the lookups that
+   * failed while it was offline go again at once (a dedicated worker is not told itself in every
+   * browser: Chromium tells only the page).
+   */
+  deviceOnline(): Promise<void>;
 }
 
 /** The path of the API call whose refusals are read. */
@@ -46,7 +52,8 @@ export function createPageWorkerApi(
     return response;
   };
 
-  const converter = create({ fetch: reading });
+  const device = new EventTarget();
+  const converter = create({ fetch: reading, connectivity: device });
   return {
     ...converter,
     async convert(options, onProgress) {
@@ -55,6 +62,9 @@ export function createPageWorkerApi(
     },
     async lookupRefusals() {
       return [...refusals.values()];
+    },
+    async deviceOnline() {
+      device.dispatchEvent(new Event('online'));
     },
   };
 }

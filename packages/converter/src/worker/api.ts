@@ -8,6 +8,7 @@ import { CSV_MIME_TYPE } from '../core/names.js';
 import type { Logger } from '../core/seams.js';
 import type { ConversionResult, Result } from '../core/types.js';
 import type { InspectedList } from '../inspect.js';
+import type { Connectivity } from '../run-lookups.js';
 import {
   archiveBytesOf,
   convertArchive,
@@ -36,6 +37,11 @@ export interface WorkerDependencies {
   limits?: Limits;
   /** The clock that dates "Download all"'s files (their extracted files show it). */
   now?: () => Date;
+  /**
+   * Where the device's return online is heard: a retry round's pause ends at its `online` event
+   * (default: the worker's global scope, which some browsers never tell; a page forwards its own).
+   */
+  connectivity?: Connectivity;
 }
 
 const encoder = new TextEncoder();
@@ -196,6 +202,7 @@ export function createConverterWorkerApi(
                 }
               : {}),
             ...(onProgress ? { onProgress } : {}),
+            ...(dependencies.connectivity ? { connectivity: dependencies.connectivity } : {}),
             logger,
           },
         );
