@@ -256,6 +256,31 @@ function writeAll(fd: number, bytes: Uint8Array, length = bytes.length): void {
   for (let at = 0; at < length;) at += writeSync(fd, bytes, at, length - at);
 }
 
+/**
+ * A run's temporary file (`.placeport-<pid>-<n>.tmp`, see {@link writeTemporary}) this old was left
+ * by a run killed while writing it (SIGKILL, a power cut): no file takes an hour to write, so the
+ * next run writing into its folder removes it (on Windows it is not even hidden).
+ */
+export const STALE_TEMPORARY_MS = 60 * 60 * 1000;
+
+/** The name of a run's temporary file, and nothing else. */
+const TEMPORARY_NAME = /^\.placeport-\d+-\d+\.tmp$/;
+
+/** Removes the stale temporary files ({@link STALE_TEMPORARY_MS}) in `folders`, quietly. */
+async function removeStaleTemporaries(folders: Iterable<string>, now: number): Promise<void> {
+  for (const folder of folders) {
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!TEMPORARY_NAME.test(name)) continue;
+      const file = path.join(folder, name);
+      const found = await lstat(file).catch(() => undefined);
+      if (found?.isFile() && now - found.mtimeMs > STALE_TEMPORARY_MS) {
+        await rm(file, { force: true }).catch(() => {});
+      }
+    }
+  }
+}
+
 /** The temporary file being written now, removed if the process ends meanwhile. */
 let writing: string | undefined;
 let temporaries = 0;
@@ -420,6 +445,10 @@ export async function writePlans(
     () => undefined,
     (error: unknown) => reasonOf(error),
   );
+  if (!folder) {
+    const folders = new Set(plans.flatMap((plan) => plan.files.map((f) => path.dirname(f.target))));
+    await removeStaleTemporaries(folders, Date.now());
+  }
   for (const plan of plans) {
     const outcome: ListWrite = { files: [], notWritten: [], removed: [], cleared: [] };
     done.set(plan.path, outcome);

@@ -6,11 +6,11 @@
  */
 import { generateTakeout, startFakeGoogle, type FakeGoogle } from '@placeport/testkit';
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outFolderProblem, writePlans, type ListPlan } from '../src/outputs.js';
+import { outFolderProblem, STALE_TEMPORARY_MS, writePlans, type ListPlan } from '../src/outputs.js';
 import type { CliSummary } from '../src/summary.js';
 import { run as runPlaceport, start, tempFolder, until, type RunEnvironment } from './support.js';
 
@@ -217,6 +217,32 @@ describe('writing files', () => {
     // The event loop turned before the last file was written, as it does between every two.
     expect(order.indexOf('turn')).toBeGreaterThanOrEqual(0);
     expect(order.indexOf('turn')).toBeLessThan(order.indexOf('c'));
+  });
+
+  it("removes a killed run's temporary files once an hour old, and nothing else", async () => {
+    const outDir = path.join(dir, 'stale');
+    await mkdir(outDir, { recursive: true });
+    const names = {
+      stale: '.placeport-4242-3.tmp',
+      fresh: '.placeport-4243-1.tmp',
+      mine: '.placeport-notes.tmp',
+      folder: '.placeport-4244-1.tmp',
+    };
+    for (const name of [names.stale, names.fresh, names.mine]) {
+      await writeFile(path.join(outDir, name), 'half a file');
+    }
+    await mkdir(path.join(outDir, names.folder));
+    const old = (Date.now() - STALE_TEMPORARY_MS - 60_000) / 1000;
+    for (const name of [names.stale, names.mine, names.folder]) {
+      await utimes(path.join(outDir, name), old, old);
+    }
+    const file = function* () {
+      yield '<kml/>';
+    };
+    await writePlans([planOf(outDir, [file])], outDir, false);
+    expect((await readdir(outDir)).sort()).toEqual(
+      [names.fresh, names.folder, names.mine, 'file-0.kml'].sort(),
+    );
   });
 
   it('a file whose writing fails half way leaves neither the file nor its temporary one', async () => {
