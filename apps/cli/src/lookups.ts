@@ -164,7 +164,9 @@ export interface LocalLookups extends Lookups {
  * the pipeline's `{ results, failures }`. When the resolver says Google cannot be reached (its
  * breaker opened because nothing answered: details `unreachable`), or no request of the run has
  * got any answer yet, the answer says so, and the pipeline stops sending and retrying; the
- * statistics keep the network's cause. The resolver, undici and the cache file's code are imported
+ * statistics keep the network's cause. With a cache file, the places found are saved to it every
+ * `saveEveryMs` while the run looks places up ({@link CACHE_SAVE_EVERY_MS}); `save` writes them at
+ * the end. The resolver, undici and the cache file's code are imported
  * here, when a run has links to look up, so `--help`, `--offline` and archives whose links all
  * carry coordinates never load them.
  */
@@ -265,18 +267,18 @@ export async function openLocalLookups(options: {
     return { results, failures, ...(unreachable ? { unreachable: true } : {}) };
   };
   // Saved during the lookups too, whenever places were found since the last save: a killed run
-  // keeps what it found but the last few seconds. One save at a time; a failed one is said once
+  // loses at most the last CACHE_SAVE_EVERY_MS of its finds. One save at a time; a failed one is said once
   // and tried again at the next turn (the save at the end says why it failed again, if it does).
   let saving: Promise<void> | undefined;
   let savedAt = 0;
   let warned = false;
   const saveNow = (file: string) => {
-    const count = found;
+    const upTo = found;
     saving = cacheFiles
       .saveCacheFile(file, cache)
       .then(
         () => {
-          savedAt = count;
+          savedAt = upTo;
         },
         (error: unknown) => {
           if (warned) return;
