@@ -136,6 +136,9 @@ export function readArchive(
   for (const entry of entries) {
     try {
       const parsed = parseList(entry.bytes, entry.kind, counter);
+      // A failed-places CSV of an earlier run among the lists (a folder of them, given back to
+      // the CLI): its places as they were, without the formula guards its cells got.
+      if (entry.kind === 'csv' && !(parsed instanceof ConverterError)) unguardFailedPlaces(parsed);
       // Starred places without a single place (Takeout writes an empty collection) are no list.
       if (entry.kind === 'starred' && isEmptyList(parsed)) {
         emptyStarred = true;

@@ -6,7 +6,8 @@ import { buildFailedCsv, failedCsvColumns } from './failed-csv.js';
 import type { ParsedPlace } from './types.js';
 import { stripForbiddenXmlChars } from './xml.js';
 import { parseSavedPlacesCsv } from './csv.js';
-import { inspectCsv } from '../library.js';
+import { inspectArchive, inspectCsv } from '../library.js';
+import { strToU8, zipSync } from 'fflate';
 
 describe('buildFailedCsv', () => {
   it('writes Title, Note, URL, Comment, then the Reason in words, quoting as needed', () => {
@@ -76,6 +77,26 @@ describe('buildFailedCsv', () => {
     expect(parsed.places.map((place) => [place.title, place.note])).toEqual(
       own.map((text) => [text, text]),
     );
+  });
+
+  it('gives back the places of failed-places CSVs read among the lists of an archive or a folder, guards off', () => {
+    const own = ['-Caf\u00e9', '+39 Pizzeria', '@home', '=1+1', "'=literal"];
+    const failed = buildFailedCsv(own.map((title) => ({ title, url: 'https://x', note: title })));
+    // A list of Google's own with a title starting so: nobody guarded it, it stays as it is.
+    const google = `Title,Note,URL\n'-Mine,,https://x\n`;
+    const { lists } = inspectArchive(
+      zipSync({
+        'Saved/Food - failed-places.csv': strToU8(failed),
+        'Saved/Mine.csv': strToU8(google),
+      }),
+    );
+    const titles = (name: string) => {
+      const { parsed } = lists.find((list) => list.name === name)!;
+      if (parsed instanceof Error) throw parsed;
+      return parsed.places.map((place) => [place.title, place.note ?? '']);
+    };
+    expect(titles('Food - failed-places')).toEqual(own.map((text) => [text, text]));
+    expect(titles('Mine')).toEqual([["'-Mine", '']]);
   });
 
   /** A place as reading any list gives it: line breaks as LF, Title and URL trimmed, no forbidden character. */
