@@ -5,7 +5,7 @@
  */
 import { chargeCents } from '@placeport/contract';
 import type { Api, PaymentStatus } from '../api/client';
-import { refusalOf, type Refusal } from '../api/http';
+import { ApiRequestError, refusalOf, type Refusal } from '../api/http';
 import { createLookupEta, createStallWatch, ETA_STALE_MS } from '../lib/eta';
 import type { Converter } from '../worker/converter';
 import type {
@@ -388,7 +388,10 @@ export function createEffects({
         console.warn('The payment could not be settled; asking again', error);
         sendFor(paymentIntentId, {
           type: 'captureFailed',
-          message: captureRetryText(paymentIntentId),
+          message: captureRetryText(
+            paymentIntentId,
+            error instanceof ApiRequestError ? error.status : undefined,
+          ),
           retrying: true,
         });
         await pauseBeforeRetry(pause);

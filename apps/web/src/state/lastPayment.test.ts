@@ -411,18 +411,45 @@ describe('a paid run notes its payment until the capture answers', () => {
     );
   });
 
-  it("never takes a capture asked again for the next run's after the person moved on, and keeps its note for the next visit", async () => {
+  /** A paying run whose captures answer `answers` in turn, its pauses before asking again held. */
+  function captureAnswering(answers: Array<() => Promise<typeof CAPTURE_OUTCOME>>) {
     const notes = memoryNotes();
     const pauses = fakePauses();
-    const answers = [() => Promise.reject(networkError()), async () => CAPTURE_OUTCOME];
     let tries = 0;
-    const { store, effects } = setup(
+    const context = setup(
       { capturePayment: () => answers[tries++]!() },
       notes,
       null,
       STATES.paying,
       { wait: pauses.wait },
     );
+    return { ...context, notes, pauses, tries: () => tries };
+  }
+
+  it("says the server answered with an error, not that it gave no answer, when a capture gets a 500 that is not the API's", async () => {
+    const { store, effects, pauses } = captureAnswering([
+      () => Promise.reject(new ApiRequestError(500, '500: boom', null)),
+      async () => CAPTURE_OUTCOME,
+    ]);
+    const run = effects.authorize(async () => ({ ok: true }));
+    await pauses.paused;
+    const shown = store.getState().state;
+    if (!('capture' in shown) || shown.capture.kind !== 'failed') throw new Error('not retrying');
+    expect(shown.capture.message).toContain('answered with an error (HTTP 500)');
+    expect(shown.capture.message).not.toContain('got no answer');
+    expect(shown.capture.message).toContain('pi_123');
+    pauses.release();
+    await run;
+    expect(store.getState().state).toMatchObject({
+      capture: { kind: 'settled', ...CAPTURE_OUTCOME },
+    });
+  });
+
+  it("never takes a capture asked again for the next run's after the person moved on, and keeps its note for the next visit", async () => {
+    const { store, effects, pauses, notes, tries } = captureAnswering([
+      () => Promise.reject(networkError()),
+      async () => CAPTURE_OUTCOME,
+    ]);
     const run = effects.authorize(async () => ({ ok: true }));
     await pauses.paused;
     const { send } = store.getState();
@@ -449,7 +476,7 @@ describe('a paid run notes its payment until the capture answers', () => {
     });
     pauses.release();
     await run;
-    expect(tries).toBe(2);
+    expect(tries()).toBe(2);
     expect(store.getState().state).toMatchObject({ capture: { kind: 'pending' } });
     // The receipt was not shown here: the note stays, dated, so the next visit shows it.
     expect(recallPayment(notes, 'pi_123', NOW)).toMatchObject({ converted: 0, settledAt: NOW });

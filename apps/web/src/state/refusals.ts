@@ -159,11 +159,17 @@ export const PAYMENT_IN_USE_TEXT =
   'This payment is in use in another tab; settle it there or try again when that tab is done.';
 
 /**
- * The capture (or release) got no answer (the connection dropped): the page asks again, and
- * cannot tell yet whether the server settled the payment.
+ * The capture (or release) got no answer (the connection dropped), or an error that is not the
+ * API's (`status`: a proxy's 500 or 502 page): the page asks again, and cannot tell yet whether the
+ * server settled the payment.
  */
-export function captureRetryText(reference: string): string {
-  return `This page got no answer when it asked the server to settle your payment, so it does not know yet what was charged; your card may still hold the authorization. It asks again shortly, and as soon as your connection is back. If it cannot, the server settles it by itself within 30 minutes, charging only for the places it looked up. Reference: ${reference}`;
+export function captureRetryText(reference: string, status?: number): string {
+  const after =
+    'If it cannot, the server settles it by itself within 30 minutes, charging only for the places it looked up.';
+  if (status !== undefined) {
+    return `The server answered with an error (HTTP ${status}) when this page asked it to settle your payment, so this page does not know yet what was charged; your card may still hold the authorization. It asks again shortly. ${after} Reference: ${reference}`;
+  }
+  return `This page got no answer when it asked the server to settle your payment, so it does not know yet what was charged; your card may still hold the authorization. It asks again shortly, and as soon as your connection is back. ${after} Reference: ${reference}`;
 }
 
 function settleRefusalText(refusal: Refusal | null, reference: string, fallback: string): string {
